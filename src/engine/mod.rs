@@ -1,0 +1,184 @@
+//! The contract every game implements, and the registry that dispatches between games.
+//!
+//! A game is a pure, deterministic state machine in the style of OpenSpiel and
+//! boardgame.io:
+//!
+//! - [`Game::setup`] builds the state from options, seats and a [`Seed`]; the
+//!   [`GameRng`] lives inside the state, so dice and shuffles replay from the log.
+//! - [`Game::pending`] says who must act now: several seats giving secret simultaneous
+//!   orders, one seat's decision (a card play, or a power's choice in the middle of
+//!   somebody else's turn), or a short window in which the first of several seats
+//!   decides (a dirty trick).
+//! - Orders arrive as text: [`Game::parse_order`] checks syntax, [`Game::validate`]
+//!   checks legality against the state, each with its own typed error, as shakmaty
+//!   keeps parsing apart from legality.
+//! - [`Game::default_order`] stands in for a missed deadline.
+//! - [`Game::apply`] is infallible: it takes validated orders and returns events.
+//! - [`Game::public_view`] is what the channel may see; [`Game::private_view`] is one
+//!   seat's DM. [`Game::resample_hidden`] lets a generic test prove that views leak
+//!   nothing (OpenSpiel's resampling from an information state).
+//!
+//! Games never do I/O. [`registry`] wraps them in one enum for the referee, and
+//! [`conformance`] is the generic random-simulation test every game passes.
+
+pub mod conformance;
+mod error;
+mod options;
+mod outcome;
+mod pending;
+pub mod registry;
+mod rng;
+mod seat;
+
+use std::fmt::Debug;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+pub use error::{OptionsError, OrderError, PreferenceError, SetupError};
+pub use options::{OptionDoc, apply_option_text, option_text};
+pub use outcome::{Audience, Narration, Outcome, Placing};
+pub use pending::{Choice, Mode, Pending, Prompt, Submitted, Window};
+pub use registry::{AnyEvent, AnyGame, AnyOrder, AnyPrivateView, AnyPublicView, GameKind};
+pub use rng::{GameRng, Seed, commitment_matches};
+pub use seat::{BotLevel, Seat, SeatSetup};
+
+/// Bounds shared by every piece of data that a state carries or stores.
+pub trait Data:
+    Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
+{
+}
+impl<T> Data for T where
+    T: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
+{
+}
+
+/// The one contract all five games implement.
+///
+/// Invariants the [`conformance`] test checks for every game:
+/// - `pending()` is empty exactly when `outcome()` is `Some`;
+/// - every prompt choice, every `default_order`, `random_order` and `bot_order`
+///   parses (from its `format_order` text) and validates;
+/// - the state survives a serde round trip, and the same seed and orders give the
+///   same game;
+/// - `public_view` does not change when everything hidden from the public is
+///   resampled, and `private_view(s)` does not change when what `s` cannot see is.
+pub trait Game: Data {
+    /// Race options chosen by the host; `Default` is the standard game.
+    type Options: Data + Default;
+    /// A typed order, once parsed.
+    type Order: Data;
+    /// What happened, in order; stored in the log and narrated.
+    type Event: Data;
+    /// All that the channel may see.
+    type PublicView: Data;
+    /// All that one seat may see.
+    type PrivateView: Data;
+    /// An order's text could not be read.
+    type SyntaxError: std::error::Error + Send + Sync + 'static;
+    /// An order was read but is not allowed now.
+    type IllegalOrder: std::error::Error + Send + Sync + 'static;
+
+    /// Documented options, for help and settings.
+    fn option_docs() -> &'static [OptionDoc];
+
+    /// Checks options on their own (before any seat is known).
+    fn check_options(options: &Self::Options) -> Result<(), OptionsError> {
+        let _ = options;
+        Ok(())
+    }
+
+    /// How many seats the game takes with these options.
+    fn seat_limits(options: &Self::Options) -> (usize, usize);
+
+    /// What a seat may choose before the start (`None`: nothing), e.g. a maximum speed.
+    fn seat_choice_help() -> Option<&'static str> {
+        None
+    }
+
+    /// Checks one seat's pre-race choice when it is made.
+    fn check_seat_choice(options: &Self::Options, choice: &str) -> Result<(), String> {
+        let _ = (options, choice);
+        Err("this game has no choice to make before the start".into())
+    }
+
+    /// Builds the state. All randomness comes from `seed`.
+    fn setup(options: &Self::Options, seats: &[SeatSetup], seed: Seed) -> Result<Self, SetupError>;
+
+    /// Who must act now. Empty exactly when the game is over.
+    fn pending(&self) -> Pending;
+
+    /// What `seat` is asked now, with its legal choices.
+    fn prompt(&self, seat: Seat) -> Prompt;
+
+    /// Reads order text (syntax only).
+    fn parse_order(&self, seat: Seat, text: &str) -> Result<Self::Order, Self::SyntaxError>;
+
+    /// Checks a parsed order against the state (legality only).
+    fn validate(&self, seat: Seat, order: &Self::Order) -> Result<(), Self::IllegalOrder>;
+
+    /// The canonical text of an order; `parse_order` reads it back to the same order.
+    fn format_order(&self, seat: Seat, order: &Self::Order) -> String;
+
+    /// The order played for a seat that missed its deadline. Always legal.
+    fn default_order(&self, seat: Seat) -> Self::Order;
+
+    /// A legal order drawn at random: the random bot, and the simulation tests.
+    fn random_order(&self, seat: Seat, rng: &mut GameRng) -> Self::Order;
+
+    /// The order a bot of `level` plays. Always legal.
+    fn bot_order(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Self::Order {
+        match level {
+            BotLevel::Random => self.random_order(seat, rng),
+            BotLevel::Heuristic => self.default_order(seat),
+        }
+    }
+
+    /// Applies validated orders for the pending seats and returns what happened.
+    ///
+    /// Infallible: an order that would not validate is replaced by the seat's
+    /// default order, and orders from seats that are not pending are ignored.
+    fn apply(&mut self, orders: &[Submitted<Self::Order>]) -> Vec<Self::Event>;
+
+    /// Tells one event in words, with who may read it.
+    fn narrate(&self, event: &Self::Event) -> Narration;
+
+    fn public_view(&self) -> Self::PublicView;
+
+    fn private_view(&self, seat: Seat) -> Self::PrivateView;
+
+    /// The result, once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// A state that `viewer` (`None`: the public) cannot tell apart from this one, with
+    /// everything hidden from them (hands, deck order, others' hidden choices) drawn again.
+    fn resample_hidden(&self, viewer: Option<Seat>, rng: &mut GameRng) -> Self;
+
+    /// Sets a seat's standing preference from text (a policy for optional powers, a
+    /// dirty-trick setting). Returns a confirmation to show the seat.
+    fn set_preference(&mut self, seat: Seat, text: &str) -> Result<String, PreferenceError> {
+        let _ = (seat, text);
+        Err(PreferenceError::NotSupported)
+    }
+
+    /// How to write preferences, for help (`None`: the game has none).
+    fn preference_help() -> Option<&'static str> {
+        None
+    }
+
+    /// A one-paragraph reminder of how to play, for `/race help`.
+    fn rules_summary() -> &'static str;
+}
+
+/// Parses and validates in one go, as the referee does for every order.
+pub fn read_order<G: Game>(game: &G, seat: Seat, text: &str) -> Result<G::Order, OrderError> {
+    if !game.pending().includes(seat) {
+        return Err(OrderError::NotYourTurn);
+    }
+    let order = game
+        .parse_order(seat, text)
+        .map_err(|e| OrderError::Syntax(e.to_string()))?;
+    game.validate(seat, &order)
+        .map_err(|e| OrderError::Illegal(e.to_string()))?;
+    Ok(order)
+}

@@ -1,0 +1,376 @@
+//! The registry: one enum over every game engine, so the referee, the store and the
+//! adapters handle any game without knowing which (as shakmaty dispatches its variants).
+//!
+//! Adding a game is one line in the `registry!` invocation at the bottom (its engine) and
+//! one entry in [`GameKind`] and `KINDS` (its name, and the options preset it starts
+//! from). Two kinds may share an engine: 1000 miles and 1000 Yards are one card-race
+//! engine with two rulesets.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{
+    BotLevel, Game, GameRng, Narration, OptionDoc, OptionsError, OrderError, Outcome, Pending,
+    PreferenceError, Prompt, Seat, SeatSetup, Seed, SetupError, Submitted, apply_option_text,
+    read_order,
+};
+
+/// A game as players name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameKind {
+    DreamMile,
+}
+
+struct KindSpec {
+    kind: GameKind,
+    slug: &'static str,
+    title: &'static str,
+    aliases: &'static [&'static str],
+    engine: Engine,
+    /// Options (JSON) laid over the engine's defaults for this kind.
+    preset: &'static str,
+}
+
+const KINDS: &[KindSpec] = &[KindSpec {
+    kind: GameKind::DreamMile,
+    slug: "dream-mile",
+    title: "Dream Mile",
+    aliases: &["dreammile", "dream_mile", "dm"],
+    engine: Engine::DreamMile,
+    preset: "{}",
+}];
+
+impl GameKind {
+    fn spec(self) -> &'static KindSpec {
+        // KINDS lists every kind; the fallback only keeps this total.
+        KINDS.iter().find(|s| s.kind == self).unwrap_or(&KINDS[0])
+    }
+
+    /// Every game, in menu order.
+    pub fn all() -> impl Iterator<Item = GameKind> {
+        KINDS.iter().map(|s| s.kind)
+    }
+
+    /// The name used in commands and scripts, e.g. `dream-mile`.
+    pub fn slug(self) -> &'static str {
+        self.spec().slug
+    }
+
+    /// The display name, e.g. `Dream Mile`.
+    pub fn title(self) -> &'static str {
+        self.spec().title
+    }
+
+    /// Reads a game's name as a player might type it.
+    pub fn from_slug(text: &str) -> Option<GameKind> {
+        let t = text.trim().to_ascii_lowercase();
+        KINDS
+            .iter()
+            .find(|s| s.slug == t || s.aliases.contains(&t.as_str()))
+            .map(|s| s.kind)
+    }
+
+    /// The engine that plays this kind.
+    pub fn engine(self) -> Engine {
+        self.spec().engine
+    }
+
+    /// The standard options for this kind.
+    pub fn default_options(self) -> Value {
+        let preset = serde_json::from_str(self.spec().preset).unwrap_or(Value::Null);
+        self.engine().default_options(&preset)
+    }
+
+    /// Applies `key=value` text on top of `base` (the kind's defaults when `None`).
+    pub fn apply_options(self, base: Option<&Value>, text: &str) -> Result<Value, OptionsError> {
+        let base = base.cloned().unwrap_or_else(|| self.default_options());
+        self.engine().apply_options(&base, text)
+    }
+
+    pub fn option_docs(self) -> &'static [OptionDoc] {
+        self.engine().option_docs()
+    }
+
+    pub fn seat_limits(self, options: &Value) -> Result<(usize, usize), OptionsError> {
+        self.engine().seat_limits(options)
+    }
+
+    pub fn seat_choice_help(self) -> Option<&'static str> {
+        self.engine().seat_choice_help()
+    }
+
+    pub fn check_seat_choice(self, options: &Value, choice: &str) -> Result<(), String> {
+        self.engine().check_seat_choice(options, choice)
+    }
+
+    pub fn preference_help(self) -> Option<&'static str> {
+        self.engine().preference_help()
+    }
+
+    pub fn rules_summary(self) -> &'static str {
+        self.engine().rules_summary()
+    }
+
+    /// Options as `key=value` text for display.
+    pub fn describe_options(self, options: &Value) -> String {
+        self.engine().describe_options(options)
+    }
+
+    pub fn setup(
+        self,
+        options: &Value,
+        seats: &[SeatSetup],
+        seed: Seed,
+    ) -> Result<AnyGame, SetupError> {
+        self.engine().setup(options, seats, seed)
+    }
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.title())
+    }
+}
+
+fn typed_options<G: Game>(options: &Value) -> Result<G::Options, OptionsError> {
+    serde_json::from_value(options.clone()).map_err(|e| OptionsError::Invalid(e.to_string()))
+}
+
+fn merge(base: &mut Value, over: &Value) {
+    if let (Value::Object(b), Value::Object(o)) = (base, over) {
+        for (k, v) in o {
+            b.insert(k.clone(), v.clone());
+        }
+    }
+}
+
+fn default_options_of<G: Game>(preset: &Value) -> Value {
+    let mut value = serde_json::to_value(G::Options::default()).unwrap_or(Value::Null);
+    merge(&mut value, preset);
+    // Round-trip through the type so a bad preset cannot survive.
+    match serde_json::from_value::<G::Options>(value) {
+        Ok(typed) => serde_json::to_value(typed).unwrap_or(Value::Null),
+        Err(_) => serde_json::to_value(G::Options::default()).unwrap_or(Value::Null),
+    }
+}
+
+fn apply_options_of<G: Game>(base: &Value, text: &str) -> Result<Value, OptionsError> {
+    let base = typed_options::<G>(base)?;
+    let next = apply_option_text(&base, text)?;
+    G::check_options(&next)?;
+    serde_json::to_value(next).map_err(|e| OptionsError::Invalid(e.to_string()))
+}
+
+fn setup_of<G: Game>(options: &Value, seats: &[SeatSetup], seed: Seed) -> Result<G, SetupError> {
+    let options = typed_options::<G>(options)?;
+    G::check_options(&options)?;
+    let (min, max) = G::seat_limits(&options);
+    if seats.len() < min || seats.len() > max {
+        return Err(SetupError::SeatCount {
+            min,
+            max,
+            got: seats.len(),
+        });
+    }
+    G::setup(&options, seats, seed)
+}
+
+fn wrong_game() -> OrderError {
+    OrderError::Illegal("that order belongs to another game".into())
+}
+
+macro_rules! registry {
+    ($($variant:ident => $ty:ty),+ $(,)?) => {
+        /// The engines, as opposed to the kinds of game players choose.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "kebab-case")]
+        pub enum Engine { $($variant),+ }
+
+        /// Any game's state.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "engine", content = "state", rename_all = "kebab-case")]
+        pub enum AnyGame { $($variant($ty)),+ }
+
+        /// Any game's typed order.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "engine", content = "order", rename_all = "kebab-case")]
+        pub enum AnyOrder { $($variant(<$ty as Game>::Order)),+ }
+
+        /// Any game's event.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "engine", content = "event", rename_all = "kebab-case")]
+        pub enum AnyEvent { $($variant(<$ty as Game>::Event)),+ }
+
+        /// Any game's public view.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "engine", content = "view", rename_all = "kebab-case")]
+        pub enum AnyPublicView { $($variant(<$ty as Game>::PublicView)),+ }
+
+        /// Any game's private view.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "engine", content = "view", rename_all = "kebab-case")]
+        pub enum AnyPrivateView { $($variant(<$ty as Game>::PrivateView)),+ }
+
+        impl Engine {
+            fn default_options(self, preset: &Value) -> Value {
+                match self { $(Engine::$variant => default_options_of::<$ty>(preset)),+ }
+            }
+            fn apply_options(self, base: &Value, text: &str) -> Result<Value, OptionsError> {
+                match self { $(Engine::$variant => apply_options_of::<$ty>(base, text)),+ }
+            }
+            fn option_docs(self) -> &'static [OptionDoc] {
+                match self { $(Engine::$variant => <$ty as Game>::option_docs()),+ }
+            }
+            fn seat_limits(self, options: &Value) -> Result<(usize, usize), OptionsError> {
+                match self { $(Engine::$variant => typed_options::<$ty>(options).map(|o| <$ty as Game>::seat_limits(&o))),+ }
+            }
+            fn seat_choice_help(self) -> Option<&'static str> {
+                match self { $(Engine::$variant => <$ty as Game>::seat_choice_help()),+ }
+            }
+            fn check_seat_choice(self, options: &Value, choice: &str) -> Result<(), String> {
+                match self {
+                    $(Engine::$variant => {
+                        let o = typed_options::<$ty>(options).map_err(|e| e.to_string())?;
+                        <$ty as Game>::check_seat_choice(&o, choice)
+                    }),+
+                }
+            }
+            fn preference_help(self) -> Option<&'static str> {
+                match self { $(Engine::$variant => <$ty as Game>::preference_help()),+ }
+            }
+            fn rules_summary(self) -> &'static str {
+                match self { $(Engine::$variant => <$ty as Game>::rules_summary()),+ }
+            }
+            fn describe_options(self, options: &Value) -> String {
+                match self {
+                    $(Engine::$variant => typed_options::<$ty>(options)
+                        .map(|o| super::option_text(&o))
+                        .unwrap_or_default()),+
+                }
+            }
+            fn setup(self, options: &Value, seats: &[SeatSetup], seed: Seed) -> Result<AnyGame, SetupError> {
+                match self { $(Engine::$variant => setup_of::<$ty>(options, seats, seed).map(AnyGame::$variant)),+ }
+            }
+        }
+
+        impl AnyGame {
+            pub fn engine(&self) -> Engine {
+                match self { $(AnyGame::$variant(_) => Engine::$variant),+ }
+            }
+            pub fn pending(&self) -> Pending {
+                match self { $(AnyGame::$variant(g) => g.pending()),+ }
+            }
+            pub fn prompt(&self, seat: Seat) -> Prompt {
+                match self { $(AnyGame::$variant(g) => g.prompt(seat)),+ }
+            }
+            /// Parses and validates order text from `seat`.
+            pub fn read_order(&self, seat: Seat, text: &str) -> Result<AnyOrder, OrderError> {
+                match self { $(AnyGame::$variant(g) => read_order(g, seat, text).map(AnyOrder::$variant)),+ }
+            }
+            #[allow(unreachable_patterns)]
+            pub fn validate(&self, seat: Seat, order: &AnyOrder) -> Result<(), OrderError> {
+                match (self, order) {
+                    $((AnyGame::$variant(g), AnyOrder::$variant(o)) => {
+                        g.validate(seat, o).map_err(|e| OrderError::Illegal(e.to_string()))
+                    }),+
+                    _ => Err(wrong_game()),
+                }
+            }
+            #[allow(unreachable_patterns)]
+            pub fn format_order(&self, seat: Seat, order: &AnyOrder) -> String {
+                match (self, order) {
+                    $((AnyGame::$variant(g), AnyOrder::$variant(o)) => g.format_order(seat, o),)+
+                    _ => String::from("(an order for another game)"),
+                }
+            }
+            pub fn default_order(&self, seat: Seat) -> AnyOrder {
+                match self { $(AnyGame::$variant(g) => AnyOrder::$variant(g.default_order(seat))),+ }
+            }
+            pub fn bot_order(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> AnyOrder {
+                match self { $(AnyGame::$variant(g) => AnyOrder::$variant(g.bot_order(seat, level, rng))),+ }
+            }
+            /// Applies orders; any order of another game's type is dropped (and so defaulted).
+            #[allow(unreachable_patterns)]
+            pub fn apply(&mut self, orders: &[Submitted<AnyOrder>]) -> Vec<AnyEvent> {
+                match self {
+                    $(AnyGame::$variant(g) => {
+                        let typed: Vec<Submitted<<$ty as Game>::Order>> = orders
+                            .iter()
+                            .filter_map(|s| match &s.order {
+                                AnyOrder::$variant(o) => Some(Submitted { seat: s.seat, order: o.clone(), missed: s.missed }),
+                                _ => None,
+                            })
+                            .collect();
+                        g.apply(&typed).into_iter().map(AnyEvent::$variant).collect()
+                    }),+
+                }
+            }
+            #[allow(unreachable_patterns)]
+            pub fn narrate(&self, event: &AnyEvent) -> Narration {
+                match (self, event) {
+                    $((AnyGame::$variant(g), AnyEvent::$variant(e)) => g.narrate(e),)+
+                    _ => Narration::nobody(),
+                }
+            }
+            pub fn public_view(&self) -> AnyPublicView {
+                match self { $(AnyGame::$variant(g) => AnyPublicView::$variant(g.public_view())),+ }
+            }
+            pub fn private_view(&self, seat: Seat) -> AnyPrivateView {
+                match self { $(AnyGame::$variant(g) => AnyPrivateView::$variant(g.private_view(seat))),+ }
+            }
+            pub fn outcome(&self) -> Option<Outcome> {
+                match self { $(AnyGame::$variant(g) => g.outcome()),+ }
+            }
+            pub fn set_preference(&mut self, seat: Seat, text: &str) -> Result<String, PreferenceError> {
+                match self { $(AnyGame::$variant(g) => g.set_preference(seat, text)),+ }
+            }
+        }
+    };
+}
+
+registry! {
+    DreamMile => crate::games::dream_mile::DreamMile,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_a_unique_slug_and_reads_back() {
+        let kinds: Vec<GameKind> = GameKind::all().collect();
+        for k in &kinds {
+            assert_eq!(GameKind::from_slug(k.slug()), Some(*k));
+            assert_eq!(GameKind::from_slug(&k.slug().to_uppercase()), Some(*k));
+            assert!(k.default_options().is_object(), "{k:?}");
+        }
+        assert_eq!(GameKind::from_slug("chess"), None);
+    }
+
+    #[test]
+    fn setup_checks_seat_count() {
+        let k = GameKind::DreamMile;
+        let seats = vec![SeatSetup::named("A")];
+        let err = k
+            .setup(&k.default_options(), &seats, Seed::from_u64(1))
+            .unwrap_err();
+        assert!(matches!(err, SetupError::SeatCount { got: 1, .. }), "{err}");
+    }
+
+    #[test]
+    fn state_serialises_with_its_engine_tag() {
+        let k = GameKind::DreamMile;
+        let seats: Vec<SeatSetup> = ["A", "B", "C"]
+            .iter()
+            .map(|n| SeatSetup::named(*n))
+            .collect();
+        let g = k
+            .setup(&k.default_options(), &seats, Seed::from_u64(1))
+            .unwrap();
+        let json = serde_json::to_value(&g).unwrap();
+        assert_eq!(json["engine"], "dream-mile");
+        let back: AnyGame = serde_json::from_value(json).unwrap();
+        assert_eq!(back, g);
+    }
+}

@@ -1,0 +1,202 @@
+//! Seeds, their commitments, and the portable random stream that lives in every game state.
+//!
+//! Every random outcome of a campaign comes from one [`GameRng`] seeded with the campaign's
+//! 32-byte [`Seed`]. The stream is ChaCha20 and the integer mapping below is our own, so a
+//! stored log replays identically on any platform and any future version of `rand`.
+
+use std::fmt;
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// A campaign's secret 32-byte seed.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Seed(pub [u8; 32]);
+
+impl Seed {
+    /// A fresh seed from the operating system.
+    pub fn from_os() -> Result<Seed, getrandom::Error> {
+        let mut bytes = [0u8; 32];
+        getrandom::fill(&mut bytes)?;
+        Ok(Seed(bytes))
+    }
+
+    /// A seed derived from a number: for simulations, tests and replays, never for campaigns.
+    pub fn from_u64(n: u64) -> Seed {
+        Seed::derive_from(&n.to_le_bytes(), "photofinish/u64-seed")
+    }
+
+    fn derive_from(bytes: &[u8], label: &str) -> Seed {
+        let mut h = Sha256::new();
+        h.update(label.as_bytes());
+        h.update([0u8]);
+        h.update(bytes);
+        Seed(h.finalize().into())
+    }
+
+    /// A sub-seed for an independent stream (bots, tests), so it never disturbs the dice.
+    pub fn derive(&self, label: &str) -> Seed {
+        Seed::derive_from(&self.0, label)
+    }
+
+    /// The public SHA-256 commitment, published when the race starts.
+    pub fn commitment(&self) -> String {
+        hex::encode(Sha256::digest(self.0))
+    }
+
+    pub fn to_hex(&self) -> String {
+        hex::encode(self.0)
+    }
+
+    pub fn from_hex(text: &str) -> Option<Seed> {
+        let bytes = hex::decode(text.trim()).ok()?;
+        let arr: [u8; 32] = bytes.try_into().ok()?;
+        Some(Seed(arr))
+    }
+}
+
+impl fmt::Debug for Seed {
+    // A seed is secret until the reveal: never print it by accident.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Seed(commitment {})", &self.commitment()[..12])
+    }
+}
+
+/// Checks a revealed seed against a published commitment.
+pub fn commitment_matches(seed: &Seed, commitment: &str) -> bool {
+    seed.commitment().eq_ignore_ascii_case(commitment.trim())
+}
+
+/// The random stream kept inside a game's state (serde round-trips its position).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRng(ChaCha20Rng);
+
+impl GameRng {
+    pub fn from_seed(seed: Seed) -> GameRng {
+        GameRng(ChaCha20Rng::from_seed(seed.0))
+    }
+
+    /// Convenience for tests and simulations.
+    pub fn seeded(n: u64) -> GameRng {
+        GameRng::from_seed(Seed::from_u64(n))
+    }
+
+    pub fn next_u32(&mut self) -> u32 {
+        self.0.next_u32()
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+
+    /// A uniform integer in `0..n` (0 when `n` is 0), by rejection so it is unbiased.
+    pub fn below(&mut self, n: u32) -> u32 {
+        if n <= 1 {
+            return 0;
+        }
+        let zone = u32::MAX - (u32::MAX % n);
+        loop {
+            let x = self.next_u32();
+            if x < zone {
+                return x % n;
+            }
+        }
+    }
+
+    /// A uniform index into a slice of length `len` (0 when empty).
+    pub fn index(&mut self, len: usize) -> usize {
+        let n = u32::try_from(len).unwrap_or(u32::MAX);
+        self.below(n) as usize
+    }
+
+    /// A uniform integer in `lo..=hi` (lo when hi < lo).
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        if hi <= lo {
+            return lo;
+        }
+        let span = (hi - lo + 1).min(i64::from(u32::MAX)) as u32;
+        lo + i64::from(self.below(span))
+    }
+
+    /// One roll of a die with `sides` faces, 1..=sides.
+    pub fn die(&mut self, sides: u8) -> u8 {
+        (self.below(u32::from(sides.max(1))) + 1) as u8
+    }
+
+    /// True with probability `num / den`.
+    pub fn chance(&mut self, num: u32, den: u32) -> bool {
+        den > 0 && self.below(den) < num
+    }
+
+    /// Fisher-Yates, in place.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.index(i + 1);
+            items.swap(i, j);
+        }
+    }
+
+    /// A uniformly chosen element.
+    pub fn choose<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
+        if items.is_empty() {
+            None
+        } else {
+            items.get(self.index(items.len()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stream_is_pinned() {
+        // The portable stream must never change: stored campaigns replay from it.
+        let mut rng = GameRng::from_seed(Seed([7u8; 32]));
+        let dice: Vec<u8> = (0..12).map(|_| rng.die(6)).collect();
+        let again: Vec<u8> = {
+            let mut r = GameRng::from_seed(Seed([7u8; 32]));
+            (0..12).map(|_| r.die(6)).collect()
+        };
+        assert_eq!(dice, again);
+        assert!(dice.iter().all(|d| (1..=6).contains(d)));
+        assert_eq!(
+            Seed([0u8; 32]).commitment(),
+            "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925"
+        );
+    }
+
+    #[test]
+    fn serde_keeps_position() {
+        let mut rng = GameRng::seeded(3);
+        rng.next_u64();
+        let json = serde_json::to_string(&rng).unwrap();
+        let mut back: GameRng = serde_json::from_str(&json).unwrap();
+        assert_eq!(rng.next_u64(), back.next_u64());
+    }
+
+    #[test]
+    fn below_is_in_range_and_covers() {
+        let mut rng = GameRng::seeded(1);
+        let mut seen = [0u32; 6];
+        for _ in 0..6000 {
+            seen[rng.below(6) as usize] += 1;
+        }
+        assert!(seen.iter().all(|&c| c > 800), "{seen:?}");
+        assert_eq!(rng.below(0), 0);
+        assert_eq!(rng.range(5, 5), 5);
+    }
+
+    #[test]
+    fn hex_round_trip_and_commitment_check() {
+        let seed = Seed::from_u64(99);
+        let back = Seed::from_hex(&seed.to_hex()).unwrap();
+        assert_eq!(seed, back);
+        assert!(commitment_matches(&seed, &seed.commitment()));
+        assert!(!commitment_matches(&Seed::from_u64(98), &seed.commitment()));
+        assert!(!format!("{seed:?}").contains(&seed.to_hex()));
+    }
+}

@@ -1,0 +1,723 @@
+//! Dream Mile: a middle-distance race of secret speed points (../shared/rules/dream-mile.md,
+//! with the project's rulings in docs/rules/dream-mile.md).
+//!
+//! Seven turns of secret simultaneous orders, then an automatic eighth. The state owns the
+//! field (position groups, front to back) and each runner's points; [`adjudicate`] owns the
+//! tie and overtaking rules.
+
+pub mod adjudicate;
+pub mod replay;
+pub mod sim;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::engine::{
+    BotLevel, Choice, Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, Placing,
+    Prompt, Seat, SeatSetup, Seed, SetupError, Submitted,
+};
+use adjudicate::{Adjudication, Overtake, TieBreak, adjudicate};
+
+/// Race options.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Options {
+    /// Speed points of a runner at the base maximum speed.
+    pub starting_points: u32,
+    /// The maximum speed a runner has without paying for more.
+    pub base_max_speed: u8,
+    /// The highest maximum speed a runner may buy.
+    pub top_max_speed: u8,
+    /// Starting points forfeited for each +1 of maximum speed.
+    pub cost_per_speed: u32,
+    /// Turns with orders; one automatic turn follows when `auto_final_turn` is on.
+    pub ordered_turns: u8,
+    /// The last turn plays min(remaining, maximum) for everyone, without orders.
+    pub auto_final_turn: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            starting_points: 45,
+            base_max_speed: 10,
+            top_max_speed: 15,
+            cost_per_speed: 3,
+            ordered_turns: 7,
+            auto_final_turn: true,
+        }
+    }
+}
+
+impl Options {
+    fn total_turns(&self) -> u8 {
+        self.ordered_turns + u8::from(self.auto_final_turn)
+    }
+
+    /// Starting points for a runner with maximum speed `max`.
+    pub fn points_for(&self, max: u8) -> u32 {
+        let bought = u32::from(max.saturating_sub(self.base_max_speed));
+        self.starting_points
+            .saturating_sub(bought * self.cost_per_speed)
+    }
+
+    fn read_max_speed(&self, choice: &str) -> Result<u8, String> {
+        let text = choice.trim().to_ascii_lowercase();
+        let text = text
+            .strip_prefix("max=")
+            .or_else(|| text.strip_prefix("max "))
+            .unwrap_or(&text)
+            .trim();
+        let max: u8 = text.parse().map_err(|_| {
+            format!(
+                "the maximum speed must be a whole number from {} to {}",
+                self.base_max_speed, self.top_max_speed
+            )
+        })?;
+        if max < self.base_max_speed || max > self.top_max_speed {
+            return Err(format!(
+                "the maximum speed must be from {} to {}, not {max}",
+                self.base_max_speed, self.top_max_speed
+            ));
+        }
+        Ok(max)
+    }
+}
+
+const OPTION_DOCS: &[OptionDoc] = &[
+    OptionDoc {
+        key: "starting-points",
+        help: "speed points at the base maximum speed (45)",
+    },
+    OptionDoc {
+        key: "base-max-speed",
+        help: "maximum speed without paying (10)",
+    },
+    OptionDoc {
+        key: "top-max-speed",
+        help: "highest maximum speed a runner may buy (15)",
+    },
+    OptionDoc {
+        key: "cost-per-speed",
+        help: "starting points paid for each +1 of maximum (3)",
+    },
+    OptionDoc {
+        key: "ordered-turns",
+        help: "turns with orders (7)",
+    },
+    OptionDoc {
+        key: "auto-final-turn",
+        help: "an automatic last turn plays min(remaining, maximum) (yes)",
+    },
+];
+
+/// One runner.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Runner {
+    pub name: String,
+    pub max_speed: u8,
+    pub remaining: u32,
+    /// Speed played in the last resolved turn.
+    pub last_played: Option<u8>,
+    /// Whether the last resolved turn's order was missed.
+    pub last_missed: bool,
+}
+
+/// A typed order: the speed points to play this turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Speed(pub u8);
+
+/// Order text that is not a speed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SyntaxError {
+    #[error("the order is empty; send a number of speed points, like 7")]
+    Empty,
+    #[error("`{0}` is not a number of speed points; send a whole number, like 7")]
+    NotANumber(String),
+}
+
+/// A speed that is not allowed now.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum IllegalOrder {
+    #[error("{speed} is above your maximum speed of {max}")]
+    AboveMaximum { speed: u8, max: u8 },
+    #[error("{speed} is more than the {remaining} speed points you have left")]
+    AboveRemaining { speed: u8, remaining: u32 },
+    #[error("the race is over")]
+    RaceOver,
+}
+
+/// One runner's play in a turn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Play {
+    pub seat: Seat,
+    pub speed: u8,
+    pub missed: bool,
+    /// True on the automatic last turn.
+    pub automatic: bool,
+}
+
+/// What happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Event {
+    TurnResolved {
+        turn: u8,
+        plays: Vec<Play>,
+        tie_breaks: Vec<TieBreak>,
+        overtakes: Vec<Overtake>,
+        field: Vec<Vec<Seat>>,
+    },
+    Finished {
+        winners: Vec<Seat>,
+    },
+}
+
+/// One runner's line in the standings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    pub seat: Seat,
+    pub name: String,
+    pub rank: u32,
+    pub tied: bool,
+    pub max_speed: u8,
+    pub remaining: u32,
+    pub played: Option<u8>,
+    pub missed: bool,
+}
+
+/// Positions and points after one turn, for the race chart.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnRecord {
+    pub turn: u8,
+    /// Rank of each seat, by seat index.
+    pub ranks: Vec<u32>,
+    /// Remaining points of each seat, by seat index.
+    pub remaining: Vec<u32>,
+}
+
+/// What the channel sees. Dream Mile has no hidden state: orders stay with the referee
+/// until the turn resolves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PublicView {
+    /// Turns resolved so far.
+    pub turn: u8,
+    pub ordered_turns: u8,
+    pub total_turns: u8,
+    /// Front to back; tied runners in seat order.
+    pub standings: Vec<Standing>,
+    pub history: Vec<TurnRecord>,
+    pub finished: bool,
+    pub winners: Vec<Seat>,
+}
+
+/// What one runner's DM shows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PrivateView {
+    pub seat: Seat,
+    pub name: String,
+    pub max_speed: u8,
+    pub remaining: u32,
+    /// The most this runner may play now.
+    pub cap: u8,
+    pub rank: u32,
+    pub tied: bool,
+    /// The next turn to order, if any.
+    pub next_turn: Option<u8>,
+}
+
+/// The whole state of a race.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DreamMile {
+    options: Options,
+    runners: Vec<Runner>,
+    /// Position groups, front to back; runners in one group are tied.
+    field: Vec<Vec<Seat>>,
+    /// Turns resolved so far.
+    turns_done: u8,
+    history: Vec<TurnRecord>,
+    /// Dream Mile rolls no dice; the stream is kept so every state has one.
+    rng: GameRng,
+}
+
+impl DreamMile {
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    pub fn runners(&self) -> &[Runner] {
+        &self.runners
+    }
+
+    pub fn field(&self) -> &[Vec<Seat>] {
+        &self.field
+    }
+
+    pub fn turns_done(&self) -> u8 {
+        self.turns_done
+    }
+
+    fn runner(&self, seat: Seat) -> Option<&Runner> {
+        self.runners.get(seat.index())
+    }
+
+    fn name(&self, seat: Seat) -> &str {
+        self.runner(seat).map(|r| r.name.as_str()).unwrap_or("?")
+    }
+
+    /// The most `seat` may play now.
+    pub fn cap(&self, seat: Seat) -> u8 {
+        self.runner(seat)
+            .map(|r| u32::from(r.max_speed).min(r.remaining) as u8)
+            .unwrap_or(0)
+    }
+
+    fn finished(&self) -> bool {
+        self.turns_done >= self.options.total_turns()
+    }
+
+    fn awaiting_orders(&self) -> bool {
+        self.turns_done < self.options.ordered_turns
+    }
+
+    fn rank_of(&self, seat: Seat) -> (u32, bool) {
+        let mut ahead = 0u32;
+        for group in &self.field {
+            if group.contains(&seat) {
+                return (ahead + 1, group.len() > 1);
+            }
+            ahead += group.len() as u32;
+        }
+        (ahead + 1, false)
+    }
+
+    fn standings(&self) -> Vec<Standing> {
+        let mut out = Vec::new();
+        let mut ahead = 0u32;
+        for group in &self.field {
+            let mut members = group.clone();
+            members.sort();
+            for seat in members {
+                if let Some(r) = self.runner(seat) {
+                    out.push(Standing {
+                        seat,
+                        name: r.name.clone(),
+                        rank: ahead + 1,
+                        tied: group.len() > 1,
+                        max_speed: r.max_speed,
+                        remaining: r.remaining,
+                        played: r.last_played,
+                        missed: r.last_missed,
+                    });
+                }
+            }
+            ahead += group.len() as u32;
+        }
+        out
+    }
+
+    /// The speed a runner plays for a missed order: one more than last turn, capped.
+    fn missed_speed(&self, seat: Seat) -> u8 {
+        let last = self.runner(seat).and_then(|r| r.last_played).unwrap_or(0);
+        last.saturating_add(1).min(self.cap(seat))
+    }
+
+    fn resolve_turn(&mut self, speeds: &[u8], missed: &[bool], automatic: bool) -> Event {
+        let turn = self.turns_done + 1;
+        let ties_only = turn == 1;
+        let Adjudication {
+            tie_breaks,
+            overtakes,
+            field,
+        } = adjudicate(&self.field, |s| u32::from(speeds[s.index()]), ties_only);
+        let mut plays = Vec::new();
+        for (i, runner) in self.runners.iter_mut().enumerate() {
+            let speed = speeds[i];
+            runner.remaining = runner.remaining.saturating_sub(u32::from(speed));
+            runner.last_played = Some(speed);
+            runner.last_missed = missed[i];
+            if let Some(seat) = Seat::from_index(i) {
+                plays.push(Play {
+                    seat,
+                    speed,
+                    missed: missed[i],
+                    automatic,
+                });
+            }
+        }
+        self.field = field.clone();
+        self.turns_done = turn;
+        let seats: Vec<Seat> = Seat::all(self.runners.len()).collect();
+        self.history.push(TurnRecord {
+            turn,
+            ranks: seats.iter().map(|&s| self.rank_of(s).0).collect(),
+            remaining: self.runners.iter().map(|r| r.remaining).collect(),
+        });
+        Event::TurnResolved {
+            turn,
+            plays,
+            tie_breaks,
+            overtakes,
+            field,
+        }
+    }
+
+    fn winners(&self) -> Vec<Seat> {
+        let mut w = self.field.first().cloned().unwrap_or_default();
+        w.sort();
+        w
+    }
+
+    fn list_names(&self, seats: &[Seat]) -> String {
+        let names: Vec<&str> = seats.iter().map(|&s| self.name(s)).collect();
+        join_and(&names)
+    }
+}
+
+/// "A", "A and B", "A, B and C".
+pub fn join_and<S: AsRef<str>>(items: &[S]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_string(),
+        [init @ .., last] => format!(
+            "{} and {}",
+            init.iter()
+                .map(|s| s.as_ref())
+                .collect::<Vec<_>>()
+                .join(", "),
+            last.as_ref()
+        ),
+    }
+}
+
+/// Joins passed units where a unit may itself read "A and B":
+/// "Frank, Dave and Emily, and Carol".
+fn join_units(units: &[String]) -> String {
+    let plain = units.iter().all(|u| !u.contains(" and "));
+    match units {
+        [] => String::new(),
+        [one] => one.clone(),
+        _ if plain => join_and(units),
+        [init @ .., last] => format!("{}, and {last}", init.join(", ")),
+    }
+}
+
+impl fmt::Display for Speed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl Game for DreamMile {
+    type Options = Options;
+    type Order = Speed;
+    type Event = Event;
+    type PublicView = PublicView;
+    type PrivateView = PrivateView;
+    type SyntaxError = SyntaxError;
+    type IllegalOrder = IllegalOrder;
+
+    fn option_docs() -> &'static [OptionDoc] {
+        OPTION_DOCS
+    }
+
+    fn check_options(o: &Options) -> Result<(), OptionsError> {
+        if o.base_max_speed == 0 || o.top_max_speed < o.base_max_speed {
+            return Err(OptionsError::Invalid(
+                "top-max-speed must be at least base-max-speed, and both above 0".into(),
+            ));
+        }
+        if o.ordered_turns == 0 || o.ordered_turns > 20 {
+            return Err(OptionsError::Invalid(
+                "ordered-turns must be from 1 to 20".into(),
+            ));
+        }
+        if o.starting_points == 0 || o.starting_points > 1000 {
+            return Err(OptionsError::Invalid(
+                "starting-points must be from 1 to 1000".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn seat_limits(_: &Options) -> (usize, usize) {
+        (2, 12)
+    }
+
+    fn seat_choice_help() -> Option<&'static str> {
+        Some("your maximum speed, 10 to 15; each +1 above 10 costs 3 of your 45 starting points")
+    }
+
+    fn check_seat_choice(options: &Options, choice: &str) -> Result<(), String> {
+        options.read_max_speed(choice).map(|_| ())
+    }
+
+    fn setup(options: &Options, seats: &[SeatSetup], seed: Seed) -> Result<Self, SetupError> {
+        let mut runners = Vec::new();
+        for s in seats {
+            let max_speed = match &s.choice {
+                Some(c) => options
+                    .read_max_speed(c)
+                    .map_err(|reason| SetupError::SeatChoice {
+                        name: s.name.clone(),
+                        reason,
+                    })?,
+                None => options.base_max_speed,
+            };
+            runners.push(Runner {
+                name: s.name.clone(),
+                max_speed,
+                remaining: options.points_for(max_speed),
+                last_played: None,
+                last_missed: false,
+            });
+        }
+        // At the start every runner is tied first.
+        let field = vec![Seat::all(runners.len()).collect()];
+        Ok(DreamMile {
+            options: options.clone(),
+            runners,
+            field,
+            turns_done: 0,
+            history: Vec::new(),
+            rng: GameRng::from_seed(seed),
+        })
+    }
+
+    fn pending(&self) -> Pending {
+        if !self.awaiting_orders() {
+            return Pending::none();
+        }
+        Pending::all(
+            Seat::all(self.runners.len()).collect(),
+            format!(
+                "Turn {} of {}",
+                self.turns_done + 1,
+                self.options.total_turns()
+            ),
+        )
+    }
+
+    fn prompt(&self, seat: Seat) -> Prompt {
+        let cap = self.cap(seat);
+        let remaining = self.runner(seat).map(|r| r.remaining).unwrap_or(0);
+        Prompt {
+            text: format!(
+                "Turn {} of {}: how many speed points will {} play? (0 to {cap}; {remaining} left)",
+                self.turns_done + 1,
+                self.options.total_turns(),
+                self.name(seat)
+            ),
+            choices: (0..=cap)
+                .map(|v| Choice::new(v.to_string(), v.to_string()))
+                .collect(),
+            complete: true,
+            hint: format!("Reply with a whole number from 0 to {cap}."),
+        }
+    }
+
+    fn parse_order(&self, _seat: Seat, text: &str) -> Result<Speed, SyntaxError> {
+        let t = text.trim().to_ascii_lowercase();
+        let t = t
+            .strip_prefix("speed")
+            .or_else(|| t.strip_prefix("play"))
+            .unwrap_or(&t)
+            .trim();
+        if t.is_empty() {
+            return Err(SyntaxError::Empty);
+        }
+        t.parse::<u8>()
+            .map(Speed)
+            .map_err(|_| SyntaxError::NotANumber(text.trim().chars().take(40).collect()))
+    }
+
+    fn validate(&self, seat: Seat, order: &Speed) -> Result<(), IllegalOrder> {
+        if !self.awaiting_orders() {
+            return Err(IllegalOrder::RaceOver);
+        }
+        let Some(r) = self.runner(seat) else {
+            return Err(IllegalOrder::RaceOver);
+        };
+        if order.0 > r.max_speed {
+            return Err(IllegalOrder::AboveMaximum {
+                speed: order.0,
+                max: r.max_speed,
+            });
+        }
+        if u32::from(order.0) > r.remaining {
+            return Err(IllegalOrder::AboveRemaining {
+                speed: order.0,
+                remaining: r.remaining,
+            });
+        }
+        Ok(())
+    }
+
+    fn format_order(&self, _seat: Seat, order: &Speed) -> String {
+        order.0.to_string()
+    }
+
+    fn default_order(&self, seat: Seat) -> Speed {
+        Speed(self.missed_speed(seat))
+    }
+
+    fn random_order(&self, seat: Seat, rng: &mut GameRng) -> Speed {
+        Speed(rng.below(u32::from(self.cap(seat)) + 1) as u8)
+    }
+
+    fn bot_order(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Speed {
+        match level {
+            BotLevel::Random => self.random_order(seat, rng),
+            BotLevel::Heuristic => Speed(sim::pace_bot(self, seat, rng)),
+        }
+    }
+
+    fn apply(&mut self, orders: &[Submitted<Speed>]) -> Vec<Event> {
+        if !self.awaiting_orders() {
+            return Vec::new();
+        }
+        let n = self.runners.len();
+        let mut speeds = vec![0u8; n];
+        let mut missed = vec![true; n];
+        for seat in Seat::all(n) {
+            speeds[seat.index()] = self.missed_speed(seat);
+        }
+        for s in orders {
+            if s.seat.index() < n && self.validate(s.seat, &s.order).is_ok() {
+                speeds[s.seat.index()] = s.order.0;
+                missed[s.seat.index()] = s.missed;
+            }
+        }
+        let mut events = vec![self.resolve_turn(&speeds, &missed, false)];
+        if !self.awaiting_orders() && self.options.auto_final_turn {
+            let speeds: Vec<u8> = Seat::all(n).map(|s| self.cap(s)).collect();
+            events.push(self.resolve_turn(&speeds, &vec![false; n], true));
+        }
+        if self.finished() {
+            events.push(Event::Finished {
+                winners: self.winners(),
+            });
+        }
+        events
+    }
+
+    fn narrate(&self, event: &Event) -> Narration {
+        match event {
+            Event::TurnResolved {
+                turn,
+                plays,
+                tie_breaks,
+                overtakes,
+                ..
+            } => {
+                let mut lines = Vec::new();
+                let automatic = plays.first().is_some_and(|p| p.automatic);
+                let played: Vec<String> = plays
+                    .iter()
+                    .map(|p| {
+                        let flag = if p.missed {
+                            " (missed: played for them)"
+                        } else {
+                            ""
+                        };
+                        format!("{} {}{}", self.name(p.seat), p.speed, flag)
+                    })
+                    .collect();
+                lines.push(format!(
+                    "Turn {turn}{}: {}.",
+                    if automatic { " (automatic)" } else { "" },
+                    played.join(", ")
+                ));
+                for tb in tie_breaks {
+                    let parts: Vec<String> = tb.into.iter().map(|g| self.list_names(g)).collect();
+                    lines.push(format!("Ties: {}.", parts.join(" ahead of ")));
+                }
+                for o in overtakes {
+                    let passed: Vec<String> = o.passed.iter().map(|u| self.list_names(u)).collect();
+                    let list = join_units(&passed);
+                    lines.push(format!(
+                        "{} {} {list}.",
+                        self.list_names(&o.by),
+                        if o.by.len() > 1 { "pass" } else { "passes" }
+                    ));
+                }
+                Narration::public(lines.join("\n"))
+            }
+            Event::Finished { winners } => {
+                let names = self.list_names(winners);
+                if winners.len() > 1 {
+                    Narration::public(format!("{names} share the win!"))
+                } else {
+                    Narration::public(format!("{names} wins the Dream Mile!"))
+                }
+            }
+        }
+    }
+
+    fn public_view(&self) -> PublicView {
+        PublicView {
+            turn: self.turns_done,
+            ordered_turns: self.options.ordered_turns,
+            total_turns: self.options.total_turns(),
+            standings: self.standings(),
+            history: self.history.clone(),
+            finished: self.finished(),
+            winners: if self.finished() {
+                self.winners()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    fn private_view(&self, seat: Seat) -> PrivateView {
+        let (rank, tied) = self.rank_of(seat);
+        let r = self.runner(seat);
+        PrivateView {
+            seat,
+            name: r.map(|r| r.name.clone()).unwrap_or_default(),
+            max_speed: r.map(|r| r.max_speed).unwrap_or(0),
+            remaining: r.map(|r| r.remaining).unwrap_or(0),
+            cap: self.cap(seat),
+            rank,
+            tied,
+            next_turn: self.awaiting_orders().then_some(self.turns_done + 1),
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.finished() {
+            return None;
+        }
+        let placings = self
+            .standings()
+            .into_iter()
+            .map(|s| Placing {
+                seat: s.seat,
+                rank: s.rank,
+                score: None,
+            })
+            .collect();
+        Some(Outcome { placings })
+    }
+
+    fn resample_hidden(&self, _viewer: Option<Seat>, _rng: &mut GameRng) -> Self {
+        // Nothing in the state is hidden: orders wait with the referee.
+        self.clone()
+    }
+
+    fn rules_summary() -> &'static str {
+        "Dream Mile: each turn every runner secretly plays 0 to their maximum speed from their \
+         speed points (45 at maximum 10). Runners tied in position are split by the speed \
+         played. Then, from the back, each runner who has not been overtaken passes the runner \
+         ahead with at least 1 more point than them, the next with 2 more, and so on; a tied \
+         group of m costs m extra and is passed whole. Seven ordered turns, then an automatic \
+         eighth in which everyone plays all they can. First after turn 8 wins. A missed order \
+         plays one more than your last turn."
+    }
+}
+
+#[cfg(test)]
+mod tests;

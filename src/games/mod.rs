@@ -1,0 +1,65 @@
+//! The games: one module per game, each pure and deterministic (no I/O, no async).
+//!
+//! Each game implements [`crate::engine::Game`] and keeps its replay script format and
+//! its simulation summary beside its rules.
+
+pub mod dream_mile;
+
+use serde_json::Value;
+use thiserror::Error;
+
+use crate::engine::GameKind;
+
+/// Why a replay script was refused; one line that names the turn and the player.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ReplayError {
+    #[error("the script is not valid JSON: {0}")]
+    Json(String),
+    #[error("the script names no game, or a game photofinish does not know: {0}")]
+    UnknownGame(String),
+    #[error("{0}")]
+    Script(String),
+    #[error("turn {turn}: {reason}")]
+    Turn { turn: usize, reason: String },
+    #[error("turn {turn}, {player}: {reason}")]
+    Order {
+        turn: usize,
+        player: String,
+        reason: String,
+    },
+}
+
+/// Runs a replay script (JSON text) on the engine alone and returns its JSON output.
+pub fn replay(text: &str) -> Result<Value, ReplayError> {
+    let script: Value = serde_json::from_str(text).map_err(|e| ReplayError::Json(e.to_string()))?;
+    let name = script.get("game").and_then(Value::as_str).unwrap_or("");
+    let kind =
+        GameKind::from_slug(name).ok_or_else(|| ReplayError::UnknownGame(name.to_string()))?;
+    match kind {
+        GameKind::DreamMile => dream_mile::replay::run(script),
+    }
+}
+
+/// What `photofinish sim` was asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimArgs {
+    /// Races or games to play.
+    pub count: u64,
+    pub seed: u64,
+    pub players: Option<usize>,
+    /// Extra `key=value` options, game-specific (e.g. `track=wild`).
+    pub options: String,
+}
+
+/// Runs bots against each other and returns a printable summary and its JSON.
+pub fn sim(kind: GameKind, args: &SimArgs) -> Result<(String, Value), String> {
+    match kind {
+        GameKind::DreamMile => {
+            let s = dream_mile::sim::run(args)?;
+            Ok((
+                s.to_string(),
+                serde_json::to_value(&s).map_err(|e| e.to_string())?,
+            ))
+        }
+    }
+}
