@@ -5,5 +5,7 @@
 //! adjudicate, then writes state, events and an outbox of announcements through the
 //! [`store`]; the adapter delivers the outbox. See ARCHITECTURE.md.
 
+pub mod cli;
 pub mod engine;
 pub mod games;
+pub mod render;

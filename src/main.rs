@@ -1,1 +1,5 @@
-fn main() {}
+//! The `photofinish` binary: see `photofinish --help`.
+
+fn main() -> std::process::ExitCode {
+    photofinish::cli::main()
+}

@@ -8,7 +8,7 @@ pub mod dream_mile;
 use serde_json::Value;
 use thiserror::Error;
 
-use crate::engine::GameKind;
+use crate::engine::{AnyPublicView, GameKind};
 
 /// Why a replay script was refused; one line that names the turn and the player.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -29,8 +29,16 @@ pub enum ReplayError {
     },
 }
 
-/// Runs a replay script (JSON text) on the engine alone and returns its JSON output.
-pub fn replay(text: &str) -> Result<Value, ReplayError> {
+/// A replay's result: the JSON it prints, and the public view after each turn (for
+/// `photofinish render`).
+#[derive(Debug, Clone)]
+pub struct Replay {
+    pub output: Value,
+    pub views: Vec<AnyPublicView>,
+}
+
+/// Runs a replay script (JSON text) on the engine alone.
+pub fn replay(text: &str) -> Result<Replay, ReplayError> {
     let script: Value = serde_json::from_str(text).map_err(|e| ReplayError::Json(e.to_string()))?;
     let name = script.get("game").and_then(Value::as_str).unwrap_or("");
     let kind =

@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{DreamMile, Event, Options};
+use crate::engine::AnyPublicView;
 use crate::engine::{Game, Seat, SeatSetup, Seed, Submitted, read_order};
-use crate::games::ReplayError;
+use crate::games::{Replay, ReplayError};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -63,8 +64,8 @@ fn order_text(v: &Value) -> Option<String> {
     }
 }
 
-/// Runs a script and returns its JSON output.
-pub fn run(script: Value) -> Result<Value, ReplayError> {
+/// Runs a script and returns its JSON output, with the public view after each turn.
+pub fn run(script: Value) -> Result<Replay, ReplayError> {
     let script: Script =
         serde_json::from_value(script).map_err(|e| ReplayError::Script(e.to_string()))?;
     let options = script.options.unwrap_or_default();
@@ -105,6 +106,7 @@ pub fn run(script: Value) -> Result<Value, ReplayError> {
             ),
         });
     }
+    let mut views = Vec::new();
     let mut out = Output {
         game: "dream-mile",
         turns: Vec::new(),
@@ -144,6 +146,7 @@ pub fn run(script: Value) -> Result<Value, ReplayError> {
         }
         for event in game.apply(&orders) {
             if let Event::TurnResolved { turn, .. } = event {
+                views.push(AnyPublicView::DreamMile(game.public_view()));
                 out.turns.push(OutTurn {
                     turn,
                     standings: game
@@ -171,5 +174,6 @@ pub fn run(script: Value) -> Result<Value, ReplayError> {
             .filter_map(|s| names.get(s.index()).map(|n| n.to_string()))
             .collect();
     }
-    serde_json::to_value(out).map_err(|e| ReplayError::Script(e.to_string()))
+    let output = serde_json::to_value(out).map_err(|e| ReplayError::Script(e.to_string()))?;
+    Ok(Replay { output, views })
 }

@@ -451,7 +451,7 @@ fn replay_prints_the_rulebook_turns() {
             {"Alice":"9","Bill":"3","Carol":"2","Dave":"4","Emily":"4","Frank":"2","George":"1","Helen":"8"}
         ]
     });
-    let out = replay::run(script).unwrap();
+    let out = replay::run(script).unwrap().output;
     assert_eq!(out["finished"], false);
     assert_eq!(out["winners"], serde_json::json!([]));
     let t2 = &out["turns"][1];
@@ -487,7 +487,9 @@ fn replay_refuses_bad_scripts_with_the_turn_and_player() {
         "{e}"
     );
     // Seven turns run the automatic eighth and finish.
-    let out = replay::run(base(serde_json::json!([{}, {}, {}, {}, {}, {}, {}]))).unwrap();
+    let out = replay::run(base(serde_json::json!([{}, {}, {}, {}, {}, {}, {}])))
+        .unwrap()
+        .output;
     assert_eq!(out["turns"].as_array().unwrap().len(), 8);
     assert_eq!(out["finished"], true);
     assert!(out["turns"][0]["standings"][0]["missed"].as_bool().unwrap());

@@ -1,0 +1,57 @@
+//! Text renderings of views, dispatched by game.
+
+mod dream_mile;
+
+use crate::engine::{AnyPrivateView, AnyPublicView};
+
+/// The text track and standings for the channel (monospace-friendly, no markup).
+pub fn track_text(view: &AnyPublicView) -> String {
+    match view {
+        AnyPublicView::DreamMile(v) => dream_mile::track(v),
+    }
+}
+
+/// One sentence of standings, for a picture's alt text and for screen readers.
+pub fn alt_text(view: &AnyPublicView) -> String {
+    match view {
+        AnyPublicView::DreamMile(v) => dream_mile::alt(v),
+    }
+}
+
+/// A seat's private view, for its DM.
+pub fn private_text(view: &AnyPrivateView) -> String {
+    match view {
+        AnyPrivateView::DreamMile(v) => dream_mile::private(v),
+    }
+}
+
+/// 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st...
+pub fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordinals() {
+        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 103]
+            .iter()
+            .map(|&n| ordinal(n))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd"
+            ]
+        );
+    }
+}
