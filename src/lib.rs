@@ -8,4 +8,6 @@
 pub mod cli;
 pub mod engine;
 pub mod games;
+pub mod referee;
 pub mod render;
+pub mod store;
