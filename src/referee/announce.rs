@@ -131,6 +131,8 @@ pub enum Announcement {
     Prompt {
         race: CampaignId,
         game: GameKind,
+        /// The step this prompt belongs to; an answer for another step is stale.
+        step: u32,
         seat: Seat,
         seat_name: String,
         label: String,

@@ -52,6 +52,8 @@ pub enum RefereeError {
     NoSuchTurn,
     #[error("the race has to be over before its dice can be checked")]
     NotOver,
+    #[error("that was for an earlier turn; the race has moved on")]
+    StaleStep,
     #[error("your seat is played by a bot now; ask the host to /race replace it back to you")]
     SeatIsBot,
     #[error("something went wrong on our side, and nothing was changed; please try again")]

@@ -108,6 +108,7 @@ pub struct Receipt {
 #[derive(Clone, Debug, PartialEq)]
 pub struct OpenPrompt {
     pub race: CampaignId,
+    pub step: u32,
     pub seat: Seat,
     pub seat_name: String,
     pub label: String,
@@ -653,6 +654,18 @@ impl Referee {
         user: &UserId,
         text: &str,
     ) -> Result<Receipt, RefereeError> {
+        self.submit_for_step(id, user, text, None).await
+    }
+
+    /// Like [`Referee::submit`], but refused as stale unless `step` is still open (a
+    /// button pressed on an old prompt).
+    pub async fn submit_for_step(
+        &self,
+        id: CampaignId,
+        user: &UserId,
+        text: &str,
+        step: Option<u32>,
+    ) -> Result<Receipt, RefereeError> {
         let raw_chars = text.chars().count();
         if raw_chars > self.config.max_order_chars {
             return Err(RefereeError::Invalid(format!(
@@ -670,6 +683,9 @@ impl Referee {
             let seat_row = w.seat_of_user(user).ok_or(RefereeError::NotSeated)?.clone();
             if seat_row.bot.is_some() {
                 return Err(RefereeError::SeatIsBot);
+            }
+            if step.is_some_and(|s| s != w.campaign.step) {
+                return Err(RefereeError::StaleStep);
             }
             let seat = seat_row.seat;
             let text = Self::resolve_mentions(w, &text)?;
@@ -770,6 +786,7 @@ impl Referee {
         }
         Ok(OpenPrompt {
             race: id,
+            step: w.campaign.step,
             seat: seat_row.seat,
             seat_name: seat_row.name.clone(),
             label: pending.label.clone(),

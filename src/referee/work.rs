@@ -578,9 +578,10 @@ impl Work {
             let my_notes = notes.remove(&s.seat).unwrap_or_default();
             let target = Target::Dm { user, seat: s.seat };
             if opened && pending.includes(s.seat) {
-                let announcement = super::announce::Announcement::Prompt {
+                let announcement = Announcement::Prompt {
                     race: self.campaign.id,
                     game: self.campaign.kind,
+                    step: self.campaign.step,
                     seat: s.seat,
                     seat_name: s.name.clone(),
                     label: pending.label.clone(),
