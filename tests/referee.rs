@@ -603,8 +603,7 @@ async fn receipts_are_proved_at_the_reveal() {
     let status = rec
         .take()
         .into_iter()
-        .filter(|(t, _)| *t == Target::Status)
-        .last()
+        .rfind(|(t, _)| *t == Target::Status)
         .unwrap()
         .1;
     let text = serde_json::to_string(&status).unwrap();

@@ -143,10 +143,10 @@ impl Courier for Recorder {
         if let Some(e) = self.fail_next.lock().expect("lock").pop() {
             return Err(e);
         }
-        if let Target::Dm { user, .. } = parcel.target {
-            if self.closed_dms.lock().expect("lock").contains(&user.0) {
-                return Err(DeliveryError::DmClosed);
-            }
+        if let Target::Dm { user, .. } = parcel.target
+            && self.closed_dms.lock().expect("lock").contains(&user.0)
+        {
+            return Err(DeliveryError::DmClosed);
         }
         self.delivered
             .lock()
