@@ -19,7 +19,7 @@ use super::{
 };
 use crate::engine::{BotLevel, GameKind, Seat};
 
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
 /// How hard SQLite works to keep a commit through a power cut.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
