@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod engine;
+pub mod fault;
 pub mod games;
 pub mod referee;
 pub mod render;

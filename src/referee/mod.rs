@@ -301,8 +301,21 @@ impl Referee {
             let Some(commit) = work.finish() else {
                 return Ok(out);
             };
+            let adjudicated = !commit.events.is_empty();
+            let accepted = commit
+                .orders
+                .iter()
+                .any(|o| o.source == OrderSource::Player);
             match self.store.commit(id, version, commit).await {
-                Ok(()) => return Ok(out),
+                Ok(()) => {
+                    if accepted {
+                        crate::fault::point("order-accepted");
+                    }
+                    if adjudicated {
+                        crate::fault::point("after-commit");
+                    }
+                    return Ok(out);
+                }
                 Err(StoreError::Conflict) if attempt < 5 => {
                     tracing::debug!(race = id.0, attempt, "conflict; deciding again");
                     continue;

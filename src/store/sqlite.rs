@@ -506,6 +506,9 @@ impl Store for SqliteStore {
             .execute(&mut *tx)
             .await?;
         }
+        if !commit.events.is_empty() {
+            crate::fault::point("mid-adjudication");
+        }
         tx.commit().await?;
         Ok(())
     }
