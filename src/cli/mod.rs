@@ -1,6 +1,7 @@
 //! The command line: local play in the terminal, replay of scripted scenarios, simulation
 //! and verification. Each subcommand is a thin shell over the library.
 
+mod bench;
 mod play;
 mod replay;
 mod sim;
@@ -41,6 +42,23 @@ pub enum Command {
         /// How the bots play: heuristic or random.
         #[arg(long, default_value = "heuristic")]
         bots: String,
+    },
+    /// Measure the referee on SQLite and the bot at scale (see docs/performance.md).
+    Bench {
+        /// Where to put the scratch databases (default: the system's temp dir).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+        /// Raw single-row inserts to time.
+        #[arg(long, default_value_t = 2000)]
+        inserts: usize,
+        /// Orders to submit through the referee.
+        #[arg(long, default_value_t = 2000)]
+        orders: usize,
+        /// Concurrent campaigns for the scale test.
+        #[arg(long, default_value_t = 10_000)]
+        campaigns: usize,
+        #[arg(long)]
+        json: bool,
     },
     /// Check a finished race's dice against its revealed seed.
     Verify {
@@ -111,6 +129,19 @@ pub fn main() -> ExitCode {
             })
         }
         Command::Verify { campaign, db, json } => play::verify(campaign, &db, json),
+        Command::Bench {
+            dir,
+            inserts,
+            orders,
+            campaigns,
+            json,
+        } => bench::run(bench::BenchArgs {
+            dir,
+            inserts,
+            orders,
+            campaigns,
+            json,
+        }),
         Command::Replay { script } => replay::run(&script),
         Command::Sim {
             game,

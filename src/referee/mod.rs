@@ -611,6 +611,7 @@ impl Referee {
                 }
             }
             w.campaign.state = Some(game);
+            w.touch_state();
             w.campaign.phase = Phase::Running;
             w.campaign.step = 0;
             w.campaign.step_open = false;
@@ -758,7 +759,11 @@ impl Referee {
             let step = w.campaign.step;
             let now = w.now;
             let answer = match w.campaign.state.as_mut() {
-                Some(game) => game.set_preference(seat, &text)?,
+                Some(game) => {
+                    let answer = game.set_preference(seat, &text)?;
+                    w.touch_state();
+                    answer
+                }
                 None => {
                     if w.campaign.kind.preference_help().is_none() {
                         return Err(RefereeError::Preference(
