@@ -1,6 +1,7 @@
 //! The command line: local play in the terminal, replay of scripted scenarios, simulation
 //! and verification. Each subcommand is a thin shell over the library.
 
+mod render;
 mod replay;
 mod sim;
 
@@ -22,6 +23,14 @@ pub enum Command {
     Replay {
         /// The script (JSON); see docs/replay.md.
         script: std::path::PathBuf,
+    },
+    /// Draw the pictures the channel would get for each turn of a replay script.
+    Render {
+        /// The script (JSON), as for `replay`.
+        script: std::path::PathBuf,
+        /// Where to write turn-01.png, ... and race-chart.png.
+        #[arg(long, default_value = ".")]
+        out: std::path::PathBuf,
     },
     /// Race bots against each other and print a summary.
     Sim {
@@ -50,6 +59,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Replay { script } => replay::run(&script),
+        Command::Render { script, out } => render::run(&script, &out),
         Command::Sim {
             game,
             races,
