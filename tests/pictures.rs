@@ -4,7 +4,8 @@
 //!
 //! After a deliberate change to a picture, look at the new pictures
 //! (`photofinish render tests/scripts/dream-mile-rulebook.json --out /tmp/p`), then
-//! regenerate the references with `PHOTOFINISH_BLESS=1 cargo test --test pictures`.
+//! regenerate the references with `PHOTOFINISH_BLESS=1 cargo test --test pictures` (which
+//! also rewrites the rulebook race's pictures in `docs/pictures/dream-mile/`).
 //! A failing comparison writes what it drew to `target/golden-failures/`.
 
 use std::path::{Path, PathBuf};
@@ -77,13 +78,17 @@ fn golden_path(name: &str) -> PathBuf {
 
 /// Compares `png` with the golden image `name`, or rewrites it when blessing.
 fn check(name: &str, png: &[u8]) {
+    check_file(name, &golden_path(name), png);
+}
+
+/// Compares `png` with the reference at `path`, or rewrites it when blessing.
+fn check_file(name: &str, path: &Path, png: &[u8]) {
     assert!(png.len() < MAX_BYTES, "{name}: {} bytes", png.len());
-    let path = golden_path(name);
     if std::env::var_os("PHOTOFINISH_BLESS").is_some() {
-        std::fs::write(&path, png).expect("write the golden image");
+        std::fs::write(path, png).expect("write the golden image");
         return;
     }
-    let expected = std::fs::read(&path).unwrap_or_else(|e| {
+    let expected = std::fs::read(path).unwrap_or_else(|e| {
         panic!(
             "{}: {e}; to create it, run PHOTOFINISH_BLESS=1 cargo test --test pictures",
             path.display()
@@ -247,6 +252,21 @@ fn render_command_writes_the_channel_pictures() {
             "turn-08.png"
         ]
     );
+    // docs/pictures.md shows this very output: it must not go stale.
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/pictures/dream-mile");
+    for file in &files {
+        let drawn = std::fs::read(out.path().join(file)).unwrap();
+        if std::env::var_os("PHOTOFINISH_BLESS").is_some() {
+            std::fs::write(docs.join(file), &drawn).unwrap();
+            continue;
+        }
+        let shown = std::fs::read(docs.join(file)).unwrap();
+        let n = changed_pixels(&decode(&drawn), &decode(&shown));
+        assert!(
+            n.as_ref().is_ok_and(|&n| n <= MAX_CHANGED),
+            "docs/pictures/dream-mile/{file} is stale ({n:?}); run PHOTOFINISH_BLESS=1 cargo test --test pictures"
+        );
+    }
     let views = views("dream-mile-rulebook.json");
     let written = std::fs::read(out.path().join("turn-02.png")).unwrap();
     assert_eq!(written, picture::track_png(&views[1]).unwrap());

@@ -162,7 +162,7 @@ struct TrackLayout {
 fn track_layout(view: &PublicView) -> TrackLayout {
     let groups = groups(view);
     let n = view.standings.len();
-    let lanes = groups.iter().map(Vec::len).max().unwrap_or(1).max(2);
+    let lanes = groups.iter().map(Vec::len).max().unwrap_or(1).max(1);
     // Lanes narrow when many runners are abreast, so a field tied at the start stays
     // on one screen.
     let lane_h = if lanes <= 6 { 60.0 } else { 48.0 };
