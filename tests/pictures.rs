@@ -158,13 +158,21 @@ fn dream_mile_twelve_abreast_and_race_chart() {
     let first = &views[0];
     // Everyone played 5: the whole field is tied first, twelve abreast.
     assert!(dream_mile_view(first).standings.iter().all(|s| s.rank == 1));
-    check(
-        "dream-mile-twelve-turn-01",
-        &picture::track_png(first).unwrap(),
+    let turn_1 = picture::track_png(first).unwrap();
+    let chart = picture::race_chart_png(views.last().unwrap()).unwrap();
+    check("dream-mile-twelve-turn-01", &turn_1);
+    check("dream-mile-twelve-race-chart", &chart);
+    // docs/pictures.md shows them too.
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/pictures/dream-mile");
+    check_file(
+        "docs twelve-turn-01",
+        &docs.join("twelve-turn-01.png"),
+        &turn_1,
     );
-    check(
-        "dream-mile-twelve-race-chart",
-        &picture::race_chart_png(views.last().unwrap()).unwrap(),
+    check_file(
+        "docs twelve-race-chart",
+        &docs.join("twelve-race-chart.png"),
+        &chart,
     );
 }
 

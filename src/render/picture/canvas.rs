@@ -2,9 +2,11 @@
 //! [`Picture`] with its PNG encoding. Game pictures draw through this and nothing else.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use tiny_skia::{
-    Color, FillRule, LineCap, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, Transform,
+    Color, FillRule, LineCap, Paint, Path, PathBuilder, Pixmap, PremultipliedColorU8, Rect, Stroke,
+    Transform,
 };
 
 use super::RenderError;
@@ -36,22 +38,18 @@ fn paint(colour: Rgb) -> Paint<'static> {
     p
 }
 
-fn rounded_rect(x: f32, y: f32, w: f32, h: f32, r: f32) -> Option<Path> {
-    let r = r.min(w / 2.0).min(h / 2.0).max(0.0);
-    // Cubic arcs: 0.5523 is the usual circle constant.
-    let k = r * (1.0 - 0.552_284_8);
-    let mut pb = PathBuilder::new();
-    pb.move_to(x + r, y);
-    pb.line_to(x + w - r, y);
-    pb.cubic_to(x + w - k, y, x + w, y + k, x + w, y + r);
-    pb.line_to(x + w, y + h - r);
-    pb.cubic_to(x + w, y + h - k, x + w - k, y + h, x + w - r, y + h);
-    pb.line_to(x + r, y + h);
-    pb.cubic_to(x + k, y + h, x, y + h - k, x, y + h - r);
-    pb.line_to(x, y + r);
-    pb.cubic_to(x, y + k, x + k, y, x + r, y);
-    pb.close();
-    pb.finish()
+/// `colour` laid over an opaque pixel with `coverage` (0 to 1), in 32 steps: finer steps
+/// cannot be seen, and would leave more colours than the PNG palette holds.
+fn blend(under: PremultipliedColorU8, colour: Rgb, coverage: f32) -> PremultipliedColorU8 {
+    let a = (coverage.clamp(0.0, 1.0) * 32.0).round() / 32.0;
+    let mix = |d: u8, s: u8| (f32::from(d) + (f32::from(s) - f32::from(d)) * a + 0.5) as u8;
+    PremultipliedColorU8::from_rgba(
+        mix(under.red(), colour.0),
+        mix(under.green(), colour.1),
+        mix(under.blue(), colour.2),
+        255,
+    )
+    .unwrap_or(under)
 }
 
 impl Canvas {
@@ -113,18 +111,89 @@ impl Canvas {
         }
     }
 
+    /// A filled rectangle with corners of radius `r`.
     pub fn rounded(&mut self, x: f32, y: f32, w: f32, h: f32, r: f32, colour: Rgb) {
-        self.fill(rounded_rect(x, y, w, h, r), colour);
+        if w <= 0.0 || h <= 0.0 {
+            return;
+        }
+        let r = r.min(w / 2.0).min(h / 2.0).max(0.0);
+        let (cx, cy) = (x + w / 2.0, y + h / 2.0);
+        let (hx, hy) = (w / 2.0 - r, h / 2.0 - r);
+        // Whole pixels inside the straight parts are filled outright; the rest take the
+        // signed distance from the edge, for exact anti-aliasing.
+        let whole = [(x + r, y, x + w - r, y + h), (x, y + r, x + w, y + h - r)];
+        let mut filled = Vec::new();
+        for (l, t, rt, b) in whole {
+            let (l, t, rt, b) = (l.ceil(), t.ceil(), rt.floor(), b.floor());
+            if rt > l && b > t {
+                self.rect(l, t, rt - l, b - t, colour);
+                filled.push((l as i32, t as i32, rt as i32, b as i32));
+            }
+        }
+        self.shade((x, y, x + w, y + h), &filled, colour, |px, py| {
+            let qx = (px - cx).abs() - hx;
+            let qy = (py - cy).abs() - hy;
+            if qx <= 0.0 || qy <= 0.0 {
+                qx.max(qy) - r
+            } else {
+                (qx * qx + qy * qy).sqrt() - r
+            }
+        });
     }
 
-    /// The outline of a rounded rectangle (`rect`: left, top, width, height).
-    pub fn rounded_outline(&mut self, rect: (f32, f32, f32, f32), r: f32, colour: Rgb, width: f32) {
-        let (x, y, w, h) = rect;
-        self.stroke(rounded_rect(x, y, w, h, r), colour, width);
-    }
-
+    /// A filled disc.
     pub fn circle(&mut self, cx: f32, cy: f32, r: f32, colour: Rgb) {
-        self.fill(PathBuilder::from_circle(cx, cy, r), colour);
+        if r <= 0.0 {
+            return;
+        }
+        self.shade((cx - r, cy - r, cx + r, cy + r), &[], colour, |px, py| {
+            ((px - cx).powi(2) + (py - cy).powi(2)).sqrt() - r
+        });
+    }
+
+    /// Paints `colour` over the box (left, top, right, bottom) wherever `distance` (from
+    /// a shape's edge at a pixel's centre, negative inside) says the shape covers, but
+    /// for the pixel boxes in `filled`, already painted. Far
+    /// cheaper than supersampling a path for the discs and panels that fill a picture.
+    fn shade(
+        &mut self,
+        bounds: (f32, f32, f32, f32),
+        filled: &[(i32, i32, i32, i32)],
+        colour: Rgb,
+        distance: impl Fn(f32, f32) -> f32,
+    ) {
+        let (w, h) = (self.pixmap.width() as i32, self.pixmap.height() as i32);
+        let x0 = (bounds.0.floor() as i32).max(0);
+        let y0 = (bounds.1.floor() as i32).max(0);
+        let x1 = (bounds.2.ceil() as i32).min(w);
+        let y1 = (bounds.3.ceil() as i32).min(h);
+        let solid = PremultipliedColorU8::from_rgba(colour.0, colour.1, colour.2, 255);
+        let pixels = self.pixmap.pixels_mut();
+        for y in y0..y1 {
+            let mut x = x0;
+            while x < x1 {
+                // Skip pixels already filled outright (left, top, right, bottom).
+                if let Some(f) = filled
+                    .iter()
+                    .find(|f| y >= f.1 && y < f.3 && x >= f.0 && x < f.2)
+                {
+                    x = f.2;
+                    continue;
+                }
+                let at = x;
+                x += 1;
+                let coverage = 0.5 - distance(at as f32 + 0.5, y as f32 + 0.5);
+                if coverage <= 0.0 {
+                    continue;
+                }
+                if let Some(px) = pixels.get_mut((y * w + at) as usize) {
+                    *px = match solid {
+                        Some(c) if coverage >= 1.0 => c,
+                        _ => blend(*px, colour, coverage),
+                    };
+                }
+            }
+        }
     }
 
     /// A straight or bent line through `points`, with round ends and joins.
@@ -140,10 +209,6 @@ impl Canvas {
         if points.len() > 1 {
             self.stroke(pb.finish(), colour, width);
         }
-    }
-
-    pub fn line(&mut self, from: (f32, f32), to: (f32, f32), colour: Rgb, width: f32) {
-        self.polyline(&[from, to], colour, width);
     }
 
     pub fn measure(&self, weight: Weight, size: f32, text: &str) -> f32 {
@@ -173,8 +238,17 @@ impl Canvas {
             Align::Centre => x - width / 2.0,
             Align::Right => x - width,
         };
-        let path = self.fonts.path(weight, size, text, left, baseline);
-        self.fill(path, colour);
+        let (w, h) = (self.pixmap.width() as i32, self.pixmap.height() as i32);
+        let pixels = self.pixmap.pixels_mut();
+        self.fonts
+            .draw(weight, size, text, left, baseline, |x, y, coverage| {
+                if x < 0 || y < 0 || x >= w || y >= h {
+                    return;
+                }
+                if let Some(px) = pixels.get_mut((y * w + x) as usize) {
+                    *px = blend(*px, colour, coverage);
+                }
+            });
         width
     }
 
@@ -274,67 +348,103 @@ impl Picture {
 
     /// The pixels as RGB bytes, row by row (pictures are opaque).
     pub fn rgb(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.pixmap.pixels().len() * 3);
-        for p in self.pixmap.pixels() {
-            let c = p.demultiply();
-            out.extend_from_slice(&[c.red(), c.green(), c.blue()]);
-        }
-        out
+        self.pixmap
+            .pixels()
+            .iter()
+            .flat_map(|p| [p.red(), p.green(), p.blue()])
+            .collect()
     }
 
     /// At most 256 colours for the whole picture, and each pixel's index into them: the
     /// picture's flat colours and its most common anti-aliasing shades; rarer shades take
     /// the nearest colour kept. This makes the PNG several times smaller.
     fn indexed(&self) -> (Vec<[u8; 3]>, Vec<u8>) {
-        let rgb = self.rgb();
-        let mut counts: HashMap<[u8; 3], u32> = HashMap::new();
-        for px in rgb.chunks_exact(3) {
-            *counts.entry([px[0], px[1], px[2]]).or_insert(0) += 1;
+        // Every paint is opaque on an opaque page, so premultiplied is plain RGB. Pictures
+        // are mostly runs of one colour: work on runs, not pixels, to hash less.
+        let mut runs: Vec<(u32, u32)> = Vec::new();
+        for p in self.pixmap.pixels() {
+            let k = u32::from(p.red()) << 16 | u32::from(p.green()) << 8 | u32::from(p.blue());
+            match runs.last_mut() {
+                Some((c, n)) if *c == k => *n += 1,
+                _ => runs.push((k, 1)),
+            }
         }
-        let mut by_count: Vec<([u8; 3], u32)> = counts.into_iter().collect();
+        let mut counts: ColourMap<u32> = ColourMap::default();
+        for &(k, n) in &runs {
+            *counts.entry(k).or_insert(0) += n;
+        }
+        let mut by_count: Vec<(u32, u32)> = counts.into_iter().collect();
         // Most common first; ties by colour so the palette never depends on hashing.
-        by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        let palette: Vec<[u8; 3]> = by_count.iter().take(256).map(|e| e.0).collect();
-        let mut index: HashMap<[u8; 3], u8> = HashMap::new();
-        for (i, c) in palette.iter().enumerate() {
-            index.insert(*c, i as u8);
+        by_count.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let rgb = |k: u32| [(k >> 16) as u8, (k >> 8) as u8, k as u8];
+        let palette: Vec<[u8; 3]> = by_count.iter().take(256).map(|e| rgb(e.0)).collect();
+        let mut index: ColourMap<u8> = ColourMap::default();
+        for (i, (k, _)) in by_count.iter().enumerate() {
+            let at = match u8::try_from(i) {
+                Ok(i) => i,
+                Err(_) => nearest(&palette, rgb(*k)),
+            };
+            index.insert(*k, at);
         }
-        for (c, _) in by_count.iter().skip(palette.len()) {
-            index.insert(*c, nearest(&palette, *c));
+        let mut indices = Vec::with_capacity(self.pixmap.pixels().len());
+        for (k, n) in runs {
+            let i = index.get(&k).copied().unwrap_or(0);
+            indices.resize(indices.len() + n as usize, i);
         }
-        let pixels = rgb
-            .chunks_exact(3)
-            .map(|px| index.get(&[px[0], px[1], px[2]]).copied().unwrap_or(0))
-            .collect();
-        (palette, pixels)
+        (palette, indices)
     }
 
-    /// PNG bytes: an 8-bit palette image (see `indexed`), compressed hard because a
-    /// picture is drawn once and downloaded by every phone in the channel. Row filters
-    /// only enlarge palette images of flat colour, so none is used.
+    /// PNG bytes: an 8-bit palette image (see `indexed`), unfiltered (filters only
+    /// enlarge palette images of flat colour), deflated by miniz_oxide at a fast level:
+    /// a picture is drawn for every turn, and at level 2 it is both quick and small.
     pub fn png(&self) -> Result<Vec<u8>, RenderError> {
-        let (palette, pixels) = self.indexed();
-        let mut out = Vec::new();
+        let (palette, indices) = self.indexed();
+        let width = self.width() as usize;
+        let mut raw = Vec::with_capacity(indices.len() + self.height() as usize);
+        for row in indices.chunks(width.max(1)) {
+            raw.push(0); // filter type: none
+            raw.extend_from_slice(row);
+        }
+        let data = miniz_oxide::deflate::compress_to_vec_zlib(&raw, 2);
+        let mut out = Vec::with_capacity(data.len() + 1024);
         {
             let mut enc = png::Encoder::new(&mut out, self.width(), self.height());
             enc.set_color(png::ColorType::Indexed);
             enc.set_depth(png::BitDepth::Eight);
             enc.set_palette(palette.concat());
-            enc.set_compression(png::Compression::High);
-            enc.set_filter(png::Filter::NoFilter);
-            let mut writer = enc
-                .write_header()
-                .map_err(|e| RenderError::Encode(e.to_string()))?;
+            let encode = |e: png::EncodingError| RenderError::Encode(e.to_string());
+            let mut writer = enc.write_header().map_err(encode)?;
             writer
-                .write_image_data(&pixels)
-                .map_err(|e| RenderError::Encode(e.to_string()))?;
-            writer
-                .finish()
-                .map_err(|e| RenderError::Encode(e.to_string()))?;
+                .write_chunk(png::chunk::IDAT, &data)
+                .map_err(encode)?;
+            writer.finish().map_err(encode)?;
         }
         Ok(out)
     }
 }
+
+/// Hashes a packed colour with one multiply: colours are not adversarial, and SipHash
+/// cost more than the rest of the encoding.
+#[derive(Default)]
+struct ColourHasher(u64);
+
+impl Hasher for ColourHasher {
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 29)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u32(u32::from(*b) ^ (self.0 as u32));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.0 = (self.0 ^ u64::from(n)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+type ColourMap<V> = HashMap<u32, V, BuildHasherDefault<ColourHasher>>;
 
 /// The palette entry closest to `c` (squared distance, weighted for the eye).
 fn nearest(palette: &[[u8; 3]], c: [u8; 3]) -> u8 {
@@ -346,7 +456,7 @@ fn nearest(palette: &[[u8; 3]], c: [u8; 3]) -> u8 {
         };
         let dist = 2 * d(c[0], p[0]) + 4 * d(c[1], p[1]) + 3 * d(c[2], p[2]);
         if dist < best.0 {
-            best = (dist, i as u8);
+            best = (dist, u8::try_from(i).unwrap_or(0));
         }
     }
     best.1

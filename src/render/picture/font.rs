@@ -1,10 +1,9 @@
 //! The bundled font (DejaVu Sans, regular and bold; see `assets/fonts/`): glyph lookup,
-//! measuring, and turning a line of text into a path. No system font is ever read.
+//! measuring, and rasterising a line of text. No system font is ever read.
 
 use std::sync::OnceLock;
 
-use ab_glyph::{Font, FontRef, GlyphId, OutlineCurve};
-use tiny_skia::{Path, PathBuilder};
+use ab_glyph::{Font, FontRef, GlyphId, PxScale, point};
 
 use super::RenderError;
 
@@ -97,60 +96,38 @@ impl Fonts {
         String::new()
     }
 
-    /// The outline of `text` with its baseline starting at (`x`, `y`), in pixels
-    /// (`None` when there is nothing to fill, e.g. only spaces).
-    pub fn path(&self, weight: Weight, size: f32, text: &str, x: f32, y: f32) -> Option<Path> {
+    /// Rasterises `text` with its baseline starting at (`x`, `y`), calling `plot` with
+    /// each pixel it touches and its coverage (0 to 1). ab_glyph computes exact coverage
+    /// in one pass, several times faster than filling glyph outlines as paths.
+    pub fn draw(
+        &self,
+        weight: Weight,
+        size: f32,
+        text: &str,
+        x: f32,
+        y: f32,
+        mut plot: impl FnMut(i32, i32, f32),
+    ) {
         let face = self.face(weight);
-        let scale = size / face.units_per_em().unwrap_or(2048.0);
-        let mut pb = PathBuilder::new();
-        let mut pen = 0.0f32;
+        let upem = face.units_per_em().unwrap_or(2048.0);
+        let scale = size / upem;
+        // ab_glyph scales by ascent-to-descent height; this makes `size` the em.
+        let px = PxScale::from(size * face.height_unscaled() / upem);
+        let mut pen = x;
         let mut prev: Option<GlyphId> = None;
         for id in self.glyphs(weight, text) {
             if let Some(p) = prev {
-                pen += face.kern_unscaled(p, id);
+                pen += face.kern_unscaled(p, id) * scale;
             }
-            if let Some(outline) = face.outline(id) {
-                // Font units have y up; pixels have y down.
-                let at = |p: ab_glyph::Point| (x + (pen + p.x) * scale, y - p.y * scale);
-                let mut last: Option<(f32, f32)> = None;
-                for curve in &outline.curves {
-                    let (start, end) = match curve {
-                        OutlineCurve::Line(a, b) => (*a, *b),
-                        OutlineCurve::Quad(a, _, c) => (*a, *c),
-                        OutlineCurve::Cubic(a, _, _, d) => (*a, *d),
-                    };
-                    let s = at(start);
-                    // A curve that does not continue the last one starts a new contour.
-                    if last.is_none_or(|l| (l.0 - s.0).abs() > 1e-3 || (l.1 - s.1).abs() > 1e-3) {
-                        if last.is_some() {
-                            pb.close();
-                        }
-                        pb.move_to(s.0, s.1);
-                    }
-                    match curve {
-                        OutlineCurve::Line(_, b) => {
-                            let b = at(*b);
-                            pb.line_to(b.0, b.1);
-                        }
-                        OutlineCurve::Quad(_, b, c) => {
-                            let (b, c) = (at(*b), at(*c));
-                            pb.quad_to(b.0, b.1, c.0, c.1);
-                        }
-                        OutlineCurve::Cubic(_, b, c, d) => {
-                            let (b, c, d) = (at(*b), at(*c), at(*d));
-                            pb.cubic_to(b.0, b.1, c.0, c.1, d.0, d.1);
-                        }
-                    }
-                    last = Some(at(end));
-                }
-                if last.is_some() {
-                    pb.close();
-                }
+            let glyph = id.with_scale_and_position(px, point(pen, y));
+            if let Some(outlined) = face.outline_glyph(glyph) {
+                let b = outlined.px_bounds();
+                let (left, top) = (b.min.x as i32, b.min.y as i32);
+                outlined.draw(|gx, gy, c| plot(left + gx as i32, top + gy as i32, c));
             }
-            pen += face.h_advance_unscaled(id);
+            pen += face.h_advance_unscaled(id) * scale;
             prev = Some(id);
         }
-        pb.finish()
     }
 }
 
@@ -181,14 +158,30 @@ mod tests {
     }
 
     #[test]
-    fn text_becomes_a_path_where_expected() {
+    fn text_is_drawn_where_expected() {
         let f = fonts().unwrap();
-        let p = f.path(Weight::Bold, 20.0, "H", 10.0, 50.0).unwrap();
-        let b = p.bounds();
-        assert!((b.bottom() - 50.0).abs() < 0.5, "{b:?}");
-        assert!((b.top() - (50.0 - 20.0 * CAP_HEIGHT)).abs() < 0.5, "{b:?}");
-        assert!(b.left() >= 10.0);
-        assert!(f.path(Weight::Bold, 20.0, "   ", 0.0, 0.0).is_none());
-        assert!(f.path(Weight::Bold, 20.0, "a\tb\n🏃", 0.0, 20.0).is_some());
+        let mut touched: Vec<(i32, i32, f32)> = Vec::new();
+        f.draw(Weight::Bold, 20.0, "H", 10.0, 50.0, |x, y, c| {
+            if c > 0.5 {
+                touched.push((x, y, c));
+            }
+        });
+        let top = touched.iter().map(|t| t.1).min().unwrap();
+        let bottom = touched.iter().map(|t| t.1).max().unwrap();
+        let left = touched.iter().map(|t| t.0).min().unwrap();
+        assert_eq!(bottom, 49, "the baseline is the bottom of a capital");
+        assert!(
+            (top as f32 - (50.0 - 20.0 * CAP_HEIGHT)).abs() <= 1.0,
+            "{top}"
+        );
+        assert!(left >= 10);
+        let mut none = 0;
+        f.draw(Weight::Bold, 20.0, "   ", 0.0, 20.0, |_, _, c| {
+            if c > 0.0 {
+                none += 1;
+            }
+        });
+        assert_eq!(none, 0);
+        f.draw(Weight::Bold, 20.0, "a\tb\n🏃", 0.0, 20.0, |_, _, _| {});
     }
 }
