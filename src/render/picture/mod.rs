@@ -1,9 +1,10 @@
 //! PNG pictures of the race, for the channel: the track after each turn, and the race
 //! chart at the end.
 //!
-//! Drawing is pure Rust (tiny-skia for shapes, ab_glyph for the bundled DejaVu Sans), so a
-//! picture needs no system font, no network and no C library. Like the text renderings,
-//! pictures read public views only, so they cannot show a secret.
+//! Drawing is pure Rust, so a picture needs no system font, no network and no C library:
+//! tiny-skia strokes lines and fills polygons, discs and rounded panels are shaded from
+//! their exact coverage, and ab_glyph rasterises the bundled DejaVu Sans. Like the text
+//! renderings, pictures read public views only, so they cannot show a secret.
 //!
 //! [`canvas`] owns the drawing surface and PNG encoding, [`palette`] each seat's colour,
 //! shape and token label, and one module per game lays its pictures out.
