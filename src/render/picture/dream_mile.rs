@@ -567,7 +567,7 @@ pub fn race_chart(view: &PublicView) -> Result<Picture, RenderError> {
         }
     }
     let box_w = (cw - 14.0).min(56.0);
-    let box_h = row_h - 10.0;
+    let box_h = row_h - 8.0;
     for (t, col) in columns.iter().enumerate() {
         for (slot, &(seat, _, remaining)) in col.iter().enumerate() {
             let (x, y) = centre(t, slot);
@@ -594,10 +594,10 @@ pub fn race_chart(view: &PublicView) -> Result<Picture, RenderError> {
                 style.fill,
             );
             let label = cast.label(seat);
-            let size = c.size_to_fit(Weight::Bold, 17.0, label, box_w - 10.0);
+            let size = c.size_to_fit(Weight::Bold, 18.0, label, box_w - 8.0);
             c.text(
                 x,
-                y - 2.0,
+                y - 4.0,
                 label,
                 size,
                 Weight::Bold,
@@ -607,10 +607,10 @@ pub fn race_chart(view: &PublicView) -> Result<Picture, RenderError> {
             if let Some(r) = remaining {
                 c.text(
                     x,
-                    y + 17.0,
+                    y + 19.0,
                     &r.to_string(),
-                    16.0,
-                    Weight::Regular,
+                    18.0,
+                    Weight::Bold,
                     style.ink,
                     Align::Centre,
                 );
