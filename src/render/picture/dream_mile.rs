@@ -844,6 +844,61 @@ mod tests {
         race_chart(&view).unwrap();
     }
 
+    /// Seeded races played by random bots, some orders missed: every turn's layout keeps
+    /// its tokens apart and inside the picture, and the pictures draw.
+    #[test]
+    fn seeded_races_draw_every_turn() {
+        use crate::engine::GameRng;
+        let mut drawn = 0;
+        for race in 0..40u64 {
+            let mut rng = GameRng::seeded(race);
+            let n = 2 + rng.below(11) as usize;
+            let seats: Vec<SeatSetup> = (0..n)
+                .map(|i| SeatSetup {
+                    name: format!("Runner {i}"),
+                    choice: Some((10 + rng.below(6)).to_string()),
+                })
+                .collect();
+            let mut g =
+                DreamMile::setup(&Options::default(), &seats, Seed::from_u64(race)).unwrap();
+            while g.outcome().is_none() {
+                let orders: Vec<Submitted<Speed>> = (0..n)
+                    .map(|i| {
+                        let seat = Seat(i as u8);
+                        if rng.below(10) == 0 {
+                            Submitted::missed(seat, g.default_order(seat))
+                        } else {
+                            Submitted::new(seat, g.random_order(seat, &mut rng))
+                        }
+                    })
+                    .collect();
+                g.apply(&orders);
+                let view = g.public_view();
+                let l = track_layout(&view);
+                assert_eq!(l.tokens.len(), n);
+                for (i, a) in l.tokens.iter().enumerate() {
+                    assert!(
+                        a.x - l.r >= MARGIN && a.x + l.r <= l.finish_x,
+                        "race {race}"
+                    );
+                    assert!(a.y - l.r >= l.track_top && a.y + l.r <= l.track_top + l.track_h);
+                    for b in l.tokens.iter().skip(i + 1) {
+                        let d = ((a.x - b.x).powi(2) + (a.y - b.y).powi(2)).sqrt();
+                        assert!(d >= 2.0 * l.r, "race {race}: {a:?} {b:?}");
+                    }
+                }
+                // Drawing is the slow part in a debug build: draw one turn in four.
+                if (race + u64::from(view.turn)) % 4 == 0 {
+                    assert_eq!(track(&view).unwrap().width(), 800);
+                    drawn += 1;
+                }
+            }
+            let chart = race_chart(&g.public_view()).unwrap();
+            assert!(chart.height() > 100);
+        }
+        assert!(drawn > 50, "{drawn}");
+    }
+
     fn arb_view() -> impl Strategy<Value = PublicView> {
         let runner = (
             ".{0,40}",
