@@ -18,6 +18,8 @@ const HEADER: f32 = 64.0;
 /// The running track and its lane lines.
 const TRACK: Rgb = Rgb(0x4a, 0x51, 0x60);
 const LANE_LINE: Rgb = Rgb(0x8d, 0x93, 0x9e);
+/// More seats than any race has; a view claiming more is damaged.
+const MAX_SEATS: usize = 64;
 /// Behind tied runners in the race chart.
 const TIE_BAND: Rgb = Rgb(0xb9, 0xb2, 0xa2);
 
@@ -36,7 +38,9 @@ impl Cast {
             .map(|s| s.seat.index() + 1)
             .chain(view.history.iter().map(|r| r.ranks.len()))
             .max()
-            .unwrap_or(0);
+            .unwrap_or(0)
+            // A damaged view cannot make labelling (quadratic in seats) run away.
+            .min(MAX_SEATS);
         let mut drawn = vec![String::new(); seats];
         for s in &view.standings {
             if let Some(n) = drawn.get_mut(s.seat.index()) {
@@ -836,6 +840,17 @@ mod tests {
             ranks: vec![1; 12],
             remaining: vec![0; 12],
         });
+        let mut huge = view.clone();
+        huge.history.push(TurnRecord {
+            turn: 4,
+            ranks: vec![1; 100_000],
+            remaining: vec![],
+        });
+        track(&huge).unwrap();
+        assert!(matches!(
+            race_chart(&huge),
+            Err(RenderError::TooLarge { .. })
+        ));
         view.standings[0].name = "🏃🏃".into();
         view.standings[1].name = "A very long name that goes on and on and on".into();
         track(&view).unwrap().png().unwrap();
