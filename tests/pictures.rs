@@ -227,8 +227,7 @@ fn a_view_with_nobody_is_an_error_not_a_panic() {
 #[test]
 fn render_command_writes_the_channel_pictures() {
     let out = tempfile::tempdir().unwrap();
-    let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/dream-mile-eight.json");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/dream-mile-eight.json");
     let run = std::process::Command::new(env!("CARGO_BIN_EXE_photofinish"))
         .arg("render")
         .arg(&script)
@@ -246,7 +245,7 @@ fn render_command_writes_the_channel_pictures() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     files.sort();
-    // Turn 7's orders also run the automatic turn 8: one post, so no turn-07.png.
+    // One picture per turn, the automatic 8th included.
     assert_eq!(
         files,
         [
@@ -257,6 +256,7 @@ fn render_command_writes_the_channel_pictures() {
             "turn-04.png",
             "turn-05.png",
             "turn-06.png",
+            "turn-07.png",
             "turn-08.png"
         ]
     );

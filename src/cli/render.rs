@@ -27,8 +27,7 @@ pub fn run(script: &Path, out: &Path) -> ExitCode {
     }
     let mut files = Vec::new();
     for (i, view) in replay.views.iter().enumerate() {
-        // The last ordered turn and the automatic one resolve together, so the channel
-        // gets one post for both: a view repeated by the next is skipped.
+        // A step that changed nothing the public sees would draw the same picture twice.
         if replay.views.get(i + 1) == Some(view) {
             continue;
         }

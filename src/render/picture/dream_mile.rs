@@ -839,12 +839,14 @@ mod tests {
             turn: 3,
             ranks: vec![1; 12],
             remaining: vec![0; 12],
+            ..TurnRecord::default()
         });
         let mut huge = view.clone();
         huge.history.push(TurnRecord {
             turn: 4,
             ranks: vec![1; 100_000],
             remaining: vec![],
+            ..TurnRecord::default()
         });
         track(&huge).unwrap();
         assert!(matches!(
