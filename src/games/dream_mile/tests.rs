@@ -525,15 +525,18 @@ fn replay_shows_turn_seven_before_the_automatic_eighth() {
     );
     // One view per turn, each as it stood after that turn.
     assert_eq!(replay.views.len(), 8);
-    let crate::engine::AnyPublicView::DreamMile(seventh) = &replay.views[6] else {
-        panic!()
-    };
+    let seventh = dream_mile_view(&replay.views[6]);
     assert_eq!(
         (seventh.turn, seventh.finished, seventh.history.len()),
         (7, false, 7)
     );
-    let crate::engine::AnyPublicView::DreamMile(eighth) = &replay.views[7] else {
-        panic!()
-    };
-    assert!(eighth.finished);
+    assert!(dream_mile_view(&replay.views[7]).finished);
+}
+
+#[allow(unreachable_patterns)]
+fn dream_mile_view(view: &crate::engine::AnyPublicView) -> &PublicView {
+    match view {
+        crate::engine::AnyPublicView::DreamMile(v) => v,
+        other => panic!("not a Dream Mile view: {other:?}"),
+    }
 }

@@ -947,6 +947,7 @@ mod tests {
                         turn: t,
                         ranks: standings.iter().map(|s| s.rank).collect(),
                         remaining: standings.iter().map(|s| s.remaining).collect(),
+                        ..TurnRecord::default()
                     })
                     .collect();
                 PublicView {
