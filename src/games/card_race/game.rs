@@ -748,6 +748,8 @@ impl Game for CardRace {
             .ok_or_else(|| SyntaxError::UnknownCard(rest.chars().take(40).collect()))?;
         let target = match target_part {
             Some(name) => {
+                // `stop on @Bob`, `stop at @Bob`.
+                let after = after.trim_end_matches("on").trim_end_matches("at").trim();
                 if !after.is_empty() {
                     return Err(SyntaxError::UnknownCard(rest.chars().take(40).collect()));
                 }

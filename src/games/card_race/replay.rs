@@ -187,7 +187,61 @@ fn find_seat(names: &[String], name: &str) -> Option<Seat> {
         .and_then(Seat::from_index)
 }
 
-/// Builds a full deck (top card first) that deals the script's hands and then draws its pile.
+/// Builds a full deck (top card first) that deals `hands` (by seat; short hands are
+/// filled at random) in round `round_no` and then draws `pile`; the deck's other cards
+/// follow in `rng`'s order.
+pub fn stack_cards(
+    options: &Options,
+    players: usize,
+    round_no: usize,
+    mut hands: Vec<Vec<Card>>,
+    pile: Vec<Card>,
+    rng: &mut GameRng,
+) -> Result<Vec<Card>, String> {
+    let deal = options.rules().deal;
+    let mut remainder = options.deck(players);
+    hands.resize(players, Vec::new());
+    for card in hands.iter().flatten().chain(pile.iter()) {
+        match remainder.iter().position(|c| c == card) {
+            Some(i) => {
+                remainder.remove(i);
+            }
+            None => {
+                return Err(format!(
+                    "round {round_no} names more {card:?} cards than the deck holds"
+                ));
+            }
+        }
+    }
+    if let Some(h) = hands.iter().find(|h| h.len() > deal) {
+        return Err(format!(
+            "round {round_no}: a hand has {} cards; a deal is {deal}",
+            h.len()
+        ));
+    }
+    rng.shuffle(&mut remainder);
+    for h in &mut hands {
+        while h.len() < deal {
+            match remainder.pop() {
+                Some(c) => h.push(c),
+                None => break,
+            }
+        }
+    }
+    let starter = (round_no.max(1) - 1) % players.max(1);
+    let mut deck = Vec::new();
+    for k in 0..deal {
+        for i in 0..players {
+            if let Some(&c) = hands.get((starter + i) % players).and_then(|h| h.get(k)) {
+                deck.push(c);
+            }
+        }
+    }
+    deck.extend(pile);
+    deck.extend(remainder);
+    Ok(deck)
+}
+
 fn stack_deck(
     options: &Options,
     names: &[String],
@@ -195,21 +249,7 @@ fn stack_deck(
     spec: &ScriptRound,
     rng: &mut GameRng,
 ) -> Result<Vec<Card>, ReplayError> {
-    let n = names.len();
-    let deal = options.rules().deal;
-    let mut remainder = options.deck(n);
-    let mut take = |card: Card, what: &str| -> Result<(), ReplayError> {
-        match remainder.iter().position(|&c| c == card) {
-            Some(i) => {
-                remainder.remove(i);
-                Ok(())
-            }
-            None => Err(script_err(format!(
-                "round {round_no}: {what} names more {card:?} cards than the deck holds"
-            ))),
-        }
-    };
-    let mut hands: Vec<Vec<Card>> = vec![Vec::new(); n];
+    let mut hands: Vec<Vec<Card>> = vec![Vec::new(); names.len()];
     for (name, cards) in &spec.hands {
         let seat = find_seat(names, name)
             .ok_or_else(|| script_err(format!("round {round_no}: no player called {name}")))?;
@@ -217,15 +257,6 @@ fn stack_deck(
             .as_array()
             .ok_or_else(|| script_err(format!("round {round_no}: {name}'s hand must be a list")))?;
         let cards = read_cards(list, &format!("round {round_no}, {name}'s hand"))?;
-        if cards.len() > deal {
-            return Err(script_err(format!(
-                "round {round_no}: {name}'s hand has {} cards; a deal is {deal}",
-                cards.len()
-            )));
-        }
-        for &c in &cards {
-            take(c, "the hands")?;
-        }
         if let Some(h) = hands.get_mut(seat.index()) {
             *h = cards;
         }
@@ -239,30 +270,7 @@ fn stack_deck(
             .collect::<Vec<_>>(),
         &format!("round {round_no}'s deck"),
     )?;
-    for &c in &pile {
-        take(c, "the deck")?;
-    }
-    rng.shuffle(&mut remainder);
-    for h in &mut hands {
-        while h.len() < deal {
-            match remainder.pop() {
-                Some(c) => h.push(c),
-                None => break,
-            }
-        }
-    }
-    let starter = (round_no - 1) % n.max(1);
-    let mut deck = Vec::new();
-    for k in 0..deal {
-        for i in 0..n {
-            if let Some(&c) = hands.get((starter + i) % n).and_then(|h| h.get(k)) {
-                deck.push(c);
-            }
-        }
-    }
-    deck.extend(pile);
-    deck.extend(remainder);
-    Ok(deck)
+    stack_cards(options, names.len(), round_no, hands, pile, rng).map_err(script_err)
 }
 
 fn breakdown(lines: &[super::ScoreLine]) -> serde_json::Map<String, Value> {

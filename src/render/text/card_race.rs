@@ -246,7 +246,7 @@ mod tests {
             "{t}"
         );
         assert!(t.contains("stopped: needs a green light"), "{t}");
-        assert!(t.contains("cards in the pile: 82"), "{t}");
+        assert!(t.contains("cards in the pile: 81"), "{t}");
         assert!(t.contains("To play: Alice."), "{t}");
         // No hand's card names appear in the public text.
         let hand = g.hand(Seat(1));
