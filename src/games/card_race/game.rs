@@ -25,7 +25,7 @@ pub enum SyntaxError {
     UnknownPlayer(String),
     #[error("`{0}` needs a card, like `{0} 25`")]
     MissingCard(String),
-    #[error("a {0} is played on your own car; leave out the name")]
+    #[error("{0} is played on your own car; leave out the name")]
     TargetNotNeeded(String),
     #[error("`{0}` takes nothing after it")]
     Trailing(String),
@@ -38,19 +38,19 @@ pub enum IllegalOrder {
     GameOver,
     #[error("it isn't your turn")]
     NotYourTurn,
-    #[error("you don't have a {0} in your hand")]
+    #[error("you don't have {0} in your hand")]
     NotInHand(String),
     #[error("say whom to attack, like `{0} @Name`")]
     NeedTarget(String),
     #[error("you can't attack your own team")]
     OwnTeam,
-    #[error("{who} is protected against a {card} by {safety}")]
+    #[error("{who} is protected against {card} by {safety}")]
     Protected {
         who: String,
         card: String,
         safety: String,
     },
-    #[error("{who} already has a {card}")]
+    #[error("{who} already has {card}")]
     AlreadyHas { who: String, card: String },
     #[error("{who} is already stopped; you can only attack a car that is rolling")]
     NotRolling { who: String },
@@ -68,7 +68,7 @@ pub enum IllegalOrder {
         would: u32,
         target: u32,
     },
-    #[error("there is nothing for a {0} to fix")]
+    #[error("there is nothing for {0} to fix")]
     NothingToFix(String),
     #[error("you have {0}: you never need a {1}")]
     GoNotNeeded(String, String),
@@ -220,7 +220,7 @@ impl CardRace {
         if t.immune_to(attack) {
             return Err(IllegalOrder::Protected {
                 who,
-                card: self.card_name(attack).into(),
+                card: a(self.card_name(attack)),
                 safety: Card::safety_for(attack)
                     .map(|s| self.card_name(s))
                     .unwrap_or("?")
@@ -230,7 +230,7 @@ impl CardRace {
         if t.has(attack) {
             return Err(IllegalOrder::AlreadyHas {
                 who,
-                card: self.card_name(attack).into(),
+                card: a(self.card_name(attack)),
             });
         }
         if self.options.attacks_cumulate {
@@ -251,7 +251,7 @@ impl CardRace {
                 return if self.hand(seat).contains(&card) {
                     Ok(())
                 } else {
-                    Err(IllegalOrder::NotInHand(self.card_name(card).into()))
+                    Err(IllegalOrder::NotInHand(a(self.card_name(card))))
                 };
             }
             Order::Play { card, target } => (card, target),
@@ -259,7 +259,7 @@ impl CardRace {
         };
         let name = self.card_name(card);
         if !self.hand(seat).contains(&card) {
-            return Err(IllegalOrder::NotInHand(name.into()));
+            return Err(IllegalOrder::NotInHand(a(name)));
         }
         let own = self.team_index(seat);
         let Some(t) = self.team(own) else {
@@ -296,7 +296,7 @@ impl CardRace {
             }
             Kind::Remedy => match card.fixes() {
                 Some(p) if t.has(p) => Ok(()),
-                _ => Err(IllegalOrder::NothingToFix(name.into())),
+                _ => Err(IllegalOrder::NothingToFix(a(name))),
             },
             Kind::Go => {
                 if t.has_safety(Card::RightOfWay) {
@@ -522,7 +522,8 @@ impl CardRace {
                 self.rules().unit
             ),
             Kind::Attack => format!(
-                "{who} plays a {name} on {}.",
+                "{who} plays {} on {}.",
+                a(name),
                 target.map(|t| self.team_label(t)).unwrap_or_default()
             ),
             Kind::Safety => format!("{who} plays {name} (immunity) and plays again."),
@@ -697,7 +698,7 @@ impl Game for CardRace {
         }
     }
 
-    fn parse_order(&self, _seat: Seat, text: &str) -> Result<Order, SyntaxError> {
+    fn parse_order(&self, seat: Seat, text: &str) -> Result<Order, SyntaxError> {
         let raw = text.trim();
         // Names may hold spaces or hyphens: keep the target's text as typed.
         let (card_part, target_part) = match raw.split_once('@') {
@@ -722,7 +723,7 @@ impl Game for CardRace {
             "decline" | "pass" | "no" | "let it stand" => return single("decline", Order::Decline),
             "draw" => return single("draw", Order::Draw),
             "extend" | "extension" => return single("extend", Order::Extend),
-            "finish" | "end" | "stop here" | "no extension" => {
+            "finish" | "end" | "no extension" => {
                 return single("finish", Order::Finish);
             }
             _ => {}
@@ -734,6 +735,8 @@ impl Game for CardRace {
                 } else {
                     (false, t.as_str())
                 }
+            } else if t == "play" {
+                (false, "")
             } else if let Some(r) = t.strip_prefix("play ") {
                 (false, r.trim())
             } else {
@@ -769,13 +772,15 @@ impl Game for CardRace {
         }
         if !card.is_attack() {
             if target.is_some() {
-                return Err(SyntaxError::TargetNotNeeded(self.card_name(card).into()));
+                return Err(SyntaxError::TargetNotNeeded(capitalise(&a(
+                    self.card_name(card)
+                ))));
             }
             return Ok(Order::Play { card, target: None });
         }
         // Against a single other team the target may be left out.
         let target = target.or_else(|| {
-            let own = self.team_index(_seat);
+            let own = self.team_index(seat);
             let others: Vec<u8> = (0..self.teams.len() as u8).filter(|&t| t != own).collect();
             match others.as_slice() {
                 [only] => Some(*only),
@@ -1139,6 +1144,15 @@ impl Game for CardRace {
          1000 Yards is the same race with go, traffic/crosswalk, restriction, hungry/snack, \
          pump and first aid; counters are worth 200 and the score is distance plus counters."
     }
+}
+
+/// "a red light", "an accident", "a 100".
+pub fn a(name: &str) -> String {
+    let vowel = name
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiou".contains(c.to_ascii_lowercase()));
+    format!("{} {name}", if vowel { "an" } else { "a" })
 }
 
 fn capitalise(s: &str) -> String {

@@ -1265,7 +1265,7 @@ fn orders_read_as_players_type_them() {
     );
     assert_eq!(
         refuse(&g, "Alice", "100 @Bob"),
-        "I couldn't read that order: a 100 is played on your own car; leave out the name"
+        "I couldn't read that order: A 100 is played on your own car; leave out the name"
     );
     assert_eq!(
         refuse(&g, "Alice", "junk"),
@@ -1625,7 +1625,7 @@ fn the_documented_example_script_replays() {
     let e = crate::games::replay(&bad).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "turn 13, Carol: I couldn't read that order: a 100 is played on your own car; leave out the name"
+        "turn 13, Carol: I couldn't read that order: A 100 is played on your own car; leave out the name"
     );
     let bad = text.replace("Carol: 100", "Carol: speed limit @Alice");
     let e = crate::games::replay(&bad).unwrap_err();
