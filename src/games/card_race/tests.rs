@@ -1555,7 +1555,7 @@ fn conformance(options: Options, n: usize, games: u64, every: usize) {
     }
     let report = check(&spec).unwrap_or_else(|v| panic!("{:?} {n} players: {v}", options.ruleset));
     assert_eq!(report.games, games);
-    invariants(&options, n, games / 2, 50_000);
+    invariants(&options, n, games, 50_000);
 }
 
 fn short(ruleset: Ruleset) -> Options {
@@ -1662,4 +1662,37 @@ fn sim_prints_win_rates_and_mean_scores() {
         ..args
     };
     assert!(crate::games::sim(crate::engine::GameKind::MilleBornes, &bad).is_err());
+}
+
+#[test]
+fn a_window_after_the_last_card_of_a_hand_ends_the_round_when_it_closes() {
+    let mut g = table(
+        &opts(Ruleset::Playroom),
+        &[
+            "green light, red light, 25, 50, 75, 100",
+            "green light, right of way, 25, 50, 75, 100",
+        ],
+        "25, 50",
+    );
+    g.set_preference(seat("Bob"), "dirty-trick ask").unwrap();
+    play(&mut g, "Alice", "green light");
+    play(&mut g, "Bob", "green light");
+    empty_the_pile(&mut g);
+    // Alice is down to her red light.
+    let rest: Vec<Card> = g.hands[0]
+        .iter()
+        .copied()
+        .filter(|&c| c != Card::Stop)
+        .collect();
+    g.hands[0] = vec![Card::Stop];
+    g.discard.extend(rest);
+    play(&mut g, "Alice", "stop @Bob");
+    let p = g.pending();
+    assert_eq!((p.mode, p.seats.clone()), (Mode::Any, vec![seat("Bob")]));
+    play(&mut g, "Bob", "counter");
+    // The dirty trick scores, but the round is over: no extra turn.
+    assert_eq!(g.history().len(), 1);
+    assert_eq!(g.history()[0].ended, RoundEnd::NoCards);
+    assert!(lines(&g, 0, "Bob").contains(&(Line::DirtyTricks, 300)));
+    assert_eq!(g.round(), 2);
 }
