@@ -419,7 +419,7 @@ pub fn run(kind: GameKind, script: Value) -> Result<Replay, ReplayError> {
         .collect::<Result<Vec<_>, _>>()?;
     let mut game = CardRace::setup_stacked(&options, &seats, seed, decks)
         .map_err(|e| script_err(e.to_string()))?;
-    let mut views = vec![AnyPublicView::CardRace(game.public_view())];
+    let mut views = Vec::new();
     for (i, play) in script.plays.iter().enumerate() {
         let step = i + 1;
         let (who, text) = match play {
