@@ -1697,3 +1697,61 @@ fn a_window_after_the_last_card_of_a_hand_ends_the_round_when_it_closes() {
     assert!(lines(&g, 0, "Bob").contains(&(Line::DirtyTricks, 300)));
     assert_eq!(g.round(), 2);
 }
+
+#[test]
+fn resampling_redeals_only_what_the_viewer_cannot_see() {
+    let g = CardRace::setup(&opts(Ruleset::Playroom), &seats(4), Seed::from_u64(8)).unwrap();
+    let mut rng = GameRng::seeded(1);
+    let other = g.resample_hidden(Some(Seat(1)), &mut rng);
+    assert_eq!(other.hand(Seat(1)), g.hand(Seat(1)));
+    assert_eq!(other.card_count(), g.card_count());
+    for s in Seat::all(4) {
+        assert_eq!(other.hand(s).len(), g.hand(s).len());
+    }
+    assert_ne!(other.hands, g.hands, "the others' hands are dealt again");
+    assert_eq!(other.public_view(), g.public_view());
+    assert_eq!(other.private_view(Seat(1)), g.private_view(Seat(1)));
+}
+
+#[test]
+fn options_read_from_text_for_both_kinds() {
+    use crate::engine::GameKind;
+    let v = GameKind::MilleBornes
+        .apply_options(
+            None,
+            "ruleset=published attacks-cumulate=yes counter-timeout=60 teams=2",
+        )
+        .unwrap();
+    let o: Options = serde_json::from_value(v).unwrap();
+    assert_eq!(o.ruleset, Ruleset::Published);
+    assert!(o.attacks_cumulate);
+    assert_eq!((o.counter_timeout, o.teams, o.target_score), (60, 2, 5000));
+    let e = GameKind::MilleBornes
+        .apply_options(None, "target-score=0 rounds=0")
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("target-score or a number of rounds"),
+        "{e}"
+    );
+    assert!(
+        GameKind::ThousandYards
+            .apply_options(None, "ruleset=chess")
+            .is_err()
+    );
+    assert!(
+        GameKind::ThousandYards
+            .apply_options(None, "counter-timeout=1")
+            .is_err()
+    );
+    assert_eq!(
+        GameKind::from_slug("1000miles"),
+        Some(GameKind::MilleBornes)
+    );
+    assert_eq!(GameKind::from_slug("yards"), Some(GameKind::ThousandYards));
+    assert_eq!(GameKind::ThousandYards.title(), "1000 Yards");
+    let text = GameKind::MilleBornes.describe_options(&GameKind::MilleBornes.default_options());
+    assert!(
+        text.contains("ruleset=playroom") && text.contains("target-score=5000"),
+        "{text}"
+    );
+}
