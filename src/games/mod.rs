@@ -3,6 +3,7 @@
 //! Each game implements [`crate::engine::Game`] and keeps its replay script format and
 //! its simulation summary beside its rules.
 
+pub mod card_race;
 pub mod dream_mile;
 
 use serde_json::Value;
@@ -45,6 +46,7 @@ pub fn replay(text: &str) -> Result<Replay, ReplayError> {
         GameKind::from_slug(name).ok_or_else(|| ReplayError::UnknownGame(name.to_string()))?;
     match kind {
         GameKind::DreamMile => dream_mile::replay::run(script),
+        GameKind::MilleBornes | GameKind::ThousandYards => card_race::replay::run(kind, script),
     }
 }
 
@@ -64,6 +66,13 @@ pub fn sim(kind: GameKind, args: &SimArgs) -> Result<(String, Value), String> {
     match kind {
         GameKind::DreamMile => {
             let s = dream_mile::sim::run(args)?;
+            Ok((
+                s.to_string(),
+                serde_json::to_value(&s).map_err(|e| e.to_string())?,
+            ))
+        }
+        GameKind::MilleBornes | GameKind::ThousandYards => {
+            let s = card_race::sim::run(kind, args)?;
             Ok((
                 s.to_string(),
                 serde_json::to_value(&s).map_err(|e| e.to_string())?,
