@@ -461,7 +461,9 @@ impl Course {
         let n = u32::from(p.len);
         let n2 = u32::from(self.len_in(lane, p.section));
         // The last space of the other lane that starts before the space ahead ends.
-        let j = ((u32::from(p.index) + 1) * n2).div_ceil(n).saturating_sub(1);
+        let j = ((u32::from(p.index) + 1) * n2)
+            .div_ceil(n)
+            .saturating_sub(1);
         let j = u16::try_from(j).unwrap_or(0);
         Some(self.spot_in(lane, p.section, j, ahead.lap))
     }

@@ -327,7 +327,9 @@ pub enum IllegalOrder {
     TopPace(u8),
     #[error("the track has lanes 1 to {lanes}, not {lane}")]
     NoSuchLane { lane: u8, lanes: u8 },
-    #[error("a round order can't name a space, because the runners ahead move first; use farthest, a number of points, or lane<=K")]
+    #[error(
+        "a round order can't name a space, because the runners ahead move first; use farthest, a number of points, or lane<=K"
+    )]
     TargetInRoundOrder,
     #[error("you can't reach {0} with your points this move")]
     Unreachable(String),
@@ -509,9 +511,7 @@ impl FifteenHundred {
         let mut v: Vec<usize> = (0..self.runners.len())
             .filter(|&i| self.racing(i))
             .collect();
-        v.sort_by_key(|&i| {
-            std::cmp::Reverse(self.runner(i).map(|r| self.course.key(r.spot)))
-        });
+        v.sort_by_key(|&i| std::cmp::Reverse(self.runner(i).map(|r| self.course.key(r.spot))));
         v
     }
 
@@ -949,7 +949,10 @@ impl Game for FifteenHundred {
                             Some(b) => format!("Card {card}, bid {b}"),
                             None => format!("Card {card}"),
                         };
-                        choices.push(Choice::new(self.format_order(seat, &o), label).grouped(format!("card {card}")));
+                        choices.push(
+                            Choice::new(self.format_order(seat, &o), label)
+                                .grouped(format!("card {card}")),
+                        );
                     }
                 }
                 complete = true;
@@ -1003,10 +1006,7 @@ impl Game for FifteenHundred {
                         ));
                     }
                 }
-                format!(
-                    "Round {}: {name}, move with {points} points.",
-                    self.round
-                )
+                format!("Round {}: {name}, move with {points} points.", self.round)
             }
             Step::Pace => {
                 let top = self.options.top_pace();
@@ -1076,7 +1076,12 @@ impl Game for FifteenHundred {
                 })
             }
             Step::Action => {
-                if c.card.is_some() || c.bid.is_some() || c.pace.is_some() || c.run.is_some() || c.then.is_some() {
+                if c.card.is_some()
+                    || c.bid.is_some()
+                    || c.pace.is_some()
+                    || c.run.is_some()
+                    || c.then.is_some()
+                {
                     return Err(not_now("now you choose an action"));
                 }
                 let prefs = match c.actions {
@@ -1095,7 +1100,12 @@ impl Game for FifteenHundred {
                 }
             }
             Step::Move => {
-                if c.card.is_some() || c.bid.is_some() || c.actions.is_some() || c.pace.is_some() || c.then.is_some() {
+                if c.card.is_some()
+                    || c.bid.is_some()
+                    || c.actions.is_some()
+                    || c.pace.is_some()
+                    || c.then.is_some()
+                {
                     return Err(not_now("now you move"));
                 }
                 let intent = match c.run {
@@ -1256,10 +1266,7 @@ impl Game for FifteenHundred {
                 self.turn.cards.get(i).copied().flatten()
             },
             last_order: r.and_then(|r| r.last_order.clone()),
-            asked: self
-                .pending()
-                .includes(seat)
-                .then(|| self.label()),
+            asked: self.pending().includes(seat).then(|| self.label()),
         }
     }
 
@@ -1420,7 +1427,11 @@ impl FifteenHundred {
                     Some(pos) => {
                         rest.remove(pos);
                     }
-                    None => return Err(format!("a hand holds each of 8, 9, 10 and 11 at most once, not {c}")),
+                    None => {
+                        return Err(format!(
+                            "a hand holds each of 8, 9, 10 and 11 at most once, not {c}"
+                        ));
+                    }
                 }
             }
             if h.is_empty() {

@@ -195,7 +195,9 @@ pub enum SyntaxError {
     MissingValue(&'static str, &'static str),
     #[error("`{text}` is not a number for `{clause}`")]
     BadNumber { clause: &'static str, text: String },
-    #[error("`{0}` is not an action; the actions are safe3, safe4, move2, move3, first, pace1, pace2 (or none)")]
+    #[error(
+        "`{0}` is not an action; the actions are safe3, safe4, move2, move3, first, pace1, pace2 (or none)"
+    )]
     UnknownAction(String),
     #[error("{0} is listed twice in your actions")]
     DuplicateAction(Action),
@@ -203,9 +205,13 @@ pub enum SyntaxError {
     Repeated(&'static str),
     #[error("`{0}` is not a pace; use keep, afford, +1, -N (down N levels) or a level from 5")]
     BadPace(String),
-    #[error("`{0}` is not a space; name one as lane:space, like 3:17, or 3:f2 past the finish line")]
+    #[error(
+        "`{0}` is not a space; name one as lane:space, like 3:17, or 3:f2 past the finish line"
+    )]
     BadSpace(String),
-    #[error("`{0}` is not a move; use farthest, a number of points, none, or to lane:space, each optionally with lane<=K")]
+    #[error(
+        "`{0}` is not a move; use farthest, a number of points, none, or to lane:space, each optionally with lane<=K"
+    )]
     BadMove(String),
     #[error("{0}")]
     NotNow(String),
@@ -238,7 +244,13 @@ fn number(clause: &'static str, text: &str) -> Result<u8, SyntaxError> {
 /// Splits text into lowercase words, keeping `lane<=3` together.
 fn words(text: &str) -> Vec<String> {
     let mut t = text.trim().to_ascii_lowercase();
-    for (from, to) in [(" <=", "<="), ("<= ", "<="), ("≤", "<="), (" ,", ","), (", ", ",")] {
+    for (from, to) in [
+        (" <=", "<="),
+        ("<= ", "<="),
+        ("≤", "<="),
+        (" ,", ","),
+        (", ", ","),
+    ] {
         while t.contains(from) {
             t = t.replace(from, to);
         }
@@ -262,7 +274,10 @@ pub fn read_pace(word: &str) -> Result<PaceIntent, SyntaxError> {
                 PaceIntent::Down(n)
             }
         }
-        w => PaceIntent::Level(w.parse::<u8>().map_err(|_| SyntaxError::BadPace(w.into()))?),
+        w => PaceIntent::Level(
+            w.parse::<u8>()
+                .map_err(|_| SyntaxError::BadPace(w.into()))?,
+        ),
     })
 }
 
@@ -298,7 +313,9 @@ pub fn read_intent(ws: &[String]) -> Result<Intent, SyntaxError> {
             continue;
         }
         if w == "inside" || w == "lane<=" {
-            let k = ws.get(i).ok_or(SyntaxError::MissingValue("inside", "inside 2"))?;
+            let k = ws
+                .get(i)
+                .ok_or(SyntaxError::MissingValue("inside", "inside 2"))?;
             i += 1;
             max_lane = Some(number("inside", k)?);
             continue;
@@ -310,7 +327,9 @@ pub fn read_intent(ws: &[String]) -> Result<Intent, SyntaxError> {
             "farthest" | "far" | "max" | "best" => Aim::Farthest,
             "none" | "stay" | "0" => Aim::Points(0),
             "to" => {
-                let s = ws.get(i).ok_or(SyntaxError::MissingValue("to", "to 3:17"))?;
+                let s = ws
+                    .get(i)
+                    .ok_or(SyntaxError::MissingValue("to", "to 3:17"))?;
                 i += 1;
                 let (lane, pos, finish) = read_space(s)?;
                 Aim::To { lane, pos, finish }
@@ -319,7 +338,10 @@ pub fn read_intent(ws: &[String]) -> Result<Intent, SyntaxError> {
                 let (lane, pos, finish) = read_space(w)?;
                 Aim::To { lane, pos, finish }
             }
-            w => Aim::Points(w.parse::<u8>().map_err(|_| SyntaxError::BadMove(w.into()))?),
+            w => Aim::Points(
+                w.parse::<u8>()
+                    .map_err(|_| SyntaxError::BadMove(w.into()))?,
+            ),
         });
     }
     Ok(Intent {

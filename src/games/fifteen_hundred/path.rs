@@ -124,7 +124,13 @@ pub fn ranked(course: &Course, mut reach: Vec<Reach>, max_lane: Option<u8>) -> V
 }
 
 /// Finds a named target among reachable spaces.
-pub fn find_target(course: &Course, reach: &[Reach], lane: u8, pos: u16, finish: bool) -> Option<Reach> {
+pub fn find_target(
+    course: &Course,
+    reach: &[Reach],
+    lane: u8,
+    pos: u16,
+    finish: bool,
+) -> Option<Reach> {
     reach
         .iter()
         .find(|r| {

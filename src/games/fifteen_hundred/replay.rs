@@ -147,7 +147,9 @@ fn spot_of(game: &FifteenHundred, name: &str, p: &Placement) -> Result<Option<Sp
             }
             let spot = course.spot_in(lane, idx, space - 1, p.crossings);
             if course.place(spot).section != idx {
-                return Err(bad(format!("{section} has no space {space} in lane {lane}")));
+                return Err(bad(format!(
+                    "{section} has no space {space} in lane {lane}"
+                )));
             }
             Ok(Some(spot))
         }

@@ -8,8 +8,8 @@ use std::cmp::Reverse;
 
 use super::path::{self, Intent};
 use super::{
-    Action, BASE_PACE, CostReason, Event, FifteenHundred, MOVEMENT_CARDS, Order, PaceIntent,
-    Phase, PlayMode, RoundOrder, RoundState, Step, Until,
+    Action, BASE_PACE, CostReason, Event, FifteenHundred, MOVEMENT_CARDS, Order, PaceIntent, Phase,
+    PlayMode, RoundOrder, RoundState, Step, Until,
 };
 use crate::engine::{Game, Narration, Seat, Submitted};
 use crate::render::ordinal;
@@ -22,12 +22,7 @@ const WEAR_800: [(u16, u16, u16); 2] = [(13, 24, 1), (0, 12, 2)];
 type Plans = Vec<Option<RoundOrder>>;
 
 /// The order `seat` gave, if it validates; else its default, with the missed flag.
-fn take<F>(
-    game: &FifteenHundred,
-    orders: &[Submitted<Order>],
-    seat: Seat,
-    fits: F,
-) -> (Order, bool)
+fn take<F>(game: &FifteenHundred, orders: &[Submitted<Order>], seat: Seat, fits: F) -> (Order, bool)
 where
     F: Fn(&Order) -> bool,
 {
@@ -250,14 +245,7 @@ impl FifteenHundred {
         let Some(from) = self.runners.get(i).map(|r| r.spot) else {
             return;
         };
-        let reach = path::choose(
-            &self.course,
-            from,
-            points,
-            &self.occupied(i),
-            pass,
-            intent,
-        );
+        let reach = path::choose(&self.course, from, points, &self.occupied(i), pass, intent);
         if let Some(r) = self.runners.get_mut(i) {
             r.spot = reach.spot;
         }
@@ -443,7 +431,8 @@ impl FifteenHundred {
                     continue;
                 }
                 let s = self.runners.get(i).map_or(0, |r| r.strength);
-                if let Some(&(_, _, cost)) = bands.iter().find(|(lo, hi, _)| (*lo..=*hi).contains(&s))
+                if let Some(&(_, _, cost)) =
+                    bands.iter().find(|(lo, hi, _)| (*lo..=*hi).contains(&s))
                 {
                     self.pay(i, cost, CostReason::Wear, events);
                 }
@@ -579,7 +568,12 @@ fn medal(place: u8) -> &'static str {
 
 pub(super) fn narrate(game: &FifteenHundred, event: &Event) -> Narration {
     let name = |i: usize| game.name(i).to_string();
-    let names = |v: &[usize]| v.iter().map(|&i| game.name(i)).collect::<Vec<_>>().join(", ");
+    let names = |v: &[usize]| {
+        v.iter()
+            .map(|&i| game.name(i))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     match event {
         Event::RoundStarted { round } => Narration::public(format!("Round {round} begins.")),
         Event::Missed { runner } => Narration::public(format!(
@@ -667,7 +661,10 @@ pub(super) fn narrate(game: &FifteenHundred, event: &Event) -> Narration {
                 std::cmp::Ordering::Equal => format!("keeps pace {to}"),
             };
             let short = if paid < cost {
-                format!(" (only {paid} paid: {} movement points lost next round)", cost - paid)
+                format!(
+                    " (only {paid} paid: {} movement points lost next round)",
+                    cost - paid
+                )
             } else {
                 String::new()
             };
@@ -684,7 +681,9 @@ pub(super) fn narrate(game: &FifteenHundred, event: &Event) -> Narration {
         } => {
             let why = match reason {
                 CostReason::Leader => "leading the race".to_string(),
-                CostReason::Medal(n) => format!("running {} on the last lap", ordinal(u32::from(*n))),
+                CostReason::Medal(n) => {
+                    format!("running {} on the last lap", ordinal(u32::from(*n)))
+                }
                 CostReason::Wear => "wear".to_string(),
             };
             let short = if paid < cost {

@@ -286,8 +286,7 @@ pub fn run(args: &SimArgs) -> Result<Summary, String> {
                 BotLevel::Random
             }
         };
-        let mut game =
-            FifteenHundred::setup(&options, &seats, seed).map_err(|e| e.to_string())?;
+        let mut game = FifteenHundred::setup(&options, &seats, seed).map_err(|e| e.to_string())?;
         let lanes: Vec<u8> = game.runners.iter().map(|r| r.spot.lane).collect();
         let mut steps = 0;
         while game.outcome().is_none() && steps < 10_000 {

@@ -106,12 +106,22 @@ pub fn alt(view: &PublicView) -> String {
         .runners
         .iter()
         .map(|r| match r.place {
-            Some(p) if p <= 3 => format!("{} {} ({})", ordinal(r.position), r.name, medal(r.place).to_lowercase()),
+            Some(p) if p <= 3 => format!(
+                "{} {} ({})",
+                ordinal(r.position),
+                r.name,
+                medal(r.place).to_lowercase()
+            ),
             Some(_) => format!("{} {} (finished)", ordinal(r.position), r.name),
             None => format!("{} {} (lane {})", ordinal(r.position), r.name, r.lane),
         })
         .collect();
-    format!("1500m, {}, {}: {}.", view.step, laps(view), parts.join(", "))
+    format!(
+        "1500m, {}, {}: {}.",
+        view.step,
+        laps(view),
+        parts.join(", ")
+    )
 }
 
 /// The DM: where you are, your cards, and your last order.
@@ -160,7 +170,10 @@ mod tests {
     use crate::games::fifteen_hundred::{FifteenHundred, Options};
 
     fn race() -> FifteenHundred {
-        let seats: Vec<SeatSetup> = ["Red", "Blue"].iter().map(|n| SeatSetup::named(*n)).collect();
+        let seats: Vec<SeatSetup> = ["Red", "Blue"]
+            .iter()
+            .map(|n| SeatSetup::named(*n))
+            .collect();
         let options = Options {
             robots: 1,
             ..Options::default()
@@ -180,7 +193,10 @@ mod tests {
     #[test]
     fn track_lists_every_runner_with_strength_pace_and_cards() {
         let t = track(&race().public_view());
-        assert!(t.starts_with("1500m (1500 m) on Standard 8-lane oval: Round 2: orders"), "{t}");
+        assert!(
+            t.starts_with("1500m (1500 m) on Standard 8-lane oval: Round 2: orders"),
+            "{t}"
+        );
         assert!(t.contains("lap counter 3"), "{t}");
         assert!(t.contains("Robot 1"), "{t}");
         assert!(t.contains("8,9,10"), "{t}");
@@ -192,7 +208,10 @@ mod tests {
     fn alt_text_and_private_text() {
         let g = race();
         let a = alt(&g.public_view());
-        assert!(a.starts_with("1500m, Round 2: orders, lap counter 3"), "{a}");
+        assert!(
+            a.starts_with("1500m, Round 2: orders, lap counter 3"),
+            "{a}"
+        );
         let p = private(&g.private_view(Seat(0)));
         assert!(p.starts_with("Red: lane "), "{p}");
         assert!(p.contains("Movement cards: 8, 9, 10."), "{p}");
