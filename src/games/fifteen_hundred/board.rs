@@ -292,16 +292,65 @@ pub struct Place {
 /// Position order: greater is better placed.
 pub type PosKey = (u8, usize, u8, Reverse<u16>, Reverse<u8>);
 
+/// A course as stored: the board and the race.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct CourseData {
+    board: Board,
+    distance: Distance,
+}
+
 /// A board with the race chosen on it: everything movement and placing need.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(from = "CourseData", into = "CourseData")]
 pub struct Course {
     pub board: Board,
     pub distance: Distance,
+    /// Where each section starts in each lane's lap, and (last) the lap's length: derived,
+    /// so the pathfinder need not add up sections at every step.
+    starts: Vec<Vec<u16>>,
+}
+
+impl PartialEq for Course {
+    fn eq(&self, other: &Course) -> bool {
+        self.board == other.board && self.distance == other.distance
+    }
+}
+
+impl Eq for Course {}
+
+impl From<CourseData> for Course {
+    fn from(d: CourseData) -> Course {
+        Course::new(d.board, d.distance)
+    }
+}
+
+impl From<Course> for CourseData {
+    fn from(c: Course) -> CourseData {
+        CourseData {
+            board: c.board,
+            distance: c.distance,
+        }
+    }
 }
 
 impl Course {
     pub fn new(board: Board, distance: Distance) -> Course {
-        Course { board, distance }
+        let starts = (1..=board.lanes)
+            .map(|lane| {
+                let mut acc = 0u16;
+                let mut v = vec![0u16];
+                for s in &board.sections {
+                    acc += s.spaces.get(usize::from(lane - 1)).copied().unwrap_or(1);
+                    v.push(acc);
+                }
+                v
+            })
+            .collect();
+        Course {
+            board,
+            distance,
+            starts,
+        }
     }
 
     pub fn start(&self) -> &Start {
@@ -337,14 +386,16 @@ impl Course {
 
     /// Spaces in one lap of `lane`.
     pub fn lap_len(&self, lane: u8) -> u16 {
-        (0..self.board.sections.len())
-            .map(|s| self.len_in(lane, s))
-            .sum()
+        self.section_start(lane, self.board.sections.len())
     }
 
     /// The lap index of the first space of `section` in `lane`.
     pub fn section_start(&self, lane: u8, section: usize) -> u16 {
-        (0..section).map(|s| self.len_in(lane, s)).sum()
+        self.starts
+            .get(usize::from(lane.saturating_sub(1)))
+            .and_then(|v| v.get(section))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// The spot at `index` (from 0) of `section` in `lane`, on lap `lap`.

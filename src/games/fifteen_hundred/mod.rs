@@ -415,13 +415,14 @@ pub struct PrivateView {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FifteenHundred {
     options: Options,
-    course: Course,
+    // Boxed: the state sits in the registry's enum beside smaller games.
+    course: Box<Course>,
     runners: Vec<Runner>,
     /// Players' runners come first: runner `i < seats` is seat `i`.
     seats: usize,
     round: u16,
     step: Step,
-    turn: RoundState,
+    turn: Box<RoundState>,
     /// Robot movement cards to draw, top last (order hidden).
     robot_deck: Vec<u8>,
     /// The lap counter's value.
@@ -640,10 +641,10 @@ impl FifteenHundred {
 
     fn check_intent(&self, intent: &Intent, round_order: bool) -> Result<(), IllegalOrder> {
         let lanes = self.course.lanes();
-        if let Some(k) = intent.max_lane {
-            if k == 0 || k > lanes {
-                return Err(IllegalOrder::NoSuchLane { lane: k, lanes });
-            }
+        if let Some(k) = intent.max_lane
+            && (k == 0 || k > lanes)
+        {
+            return Err(IllegalOrder::NoSuchLane { lane: k, lanes });
         }
         match intent.aim {
             Aim::Points(n) if n > 30 => Err(IllegalOrder::TooManyPoints),
@@ -735,27 +736,31 @@ impl FifteenHundred {
         }
     }
 
-    fn hint(&self) -> String {
+    fn hint(&self) -> &'static str {
         match self.step {
-            Step::Orders => "Order the whole round in one message, parts in any order, each optional: \
+            Step::Orders => {
+                "Order the whole round in one message, parts in any order, each optional: \
                 card 8-11 (from your hand); bid 1-8 (at most your mental strength); \
                 actions in order of preference from safe3, safe4, move2, move3, first, pace1, pace2 \
                 (end with none to refuse the leftovers); pace keep, afford, +1, -N or a level; \
                 move farthest, a number of points or none, optionally with lane<=K (both phases); \
                 then ... (the pace-phase move, if different). \
                 Example: card 10 bid 3 actions first,move3,safe4 pace +1 move farthest"
-                .into(),
-            Step::Bids => "Send your movement card and bid card, e.g. `card 10 bid 3` \
+            }
+            Step::Bids => {
+                "Send your movement card and bid card, e.g. `card 10 bid 3` \
                 (at 0 mental strength: just `card 10`)."
-                .into(),
-            Step::Action => "Send the action you take, e.g. `action move3`, or `action none`.".into(),
-            Step::Move => "Send `move farthest`, `move N` (at most N points), `move to 3:17`, \
+            }
+            Step::Action => "Send the action you take, e.g. `action move3`, or `action none`.",
+            Step::Move => {
+                "Send `move farthest`, `move N` (at most N points), `move to 3:17`, \
                 optionally with lane<=K."
-                .into(),
-            Step::Pace => "Send your pace and move, e.g. `pace +1 move farthest`; pace is keep, \
+            }
+            Step::Pace => {
+                "Send your pace and move, e.g. `pace +1 move farthest`; pace is keep, \
                 afford, +1, -N or a level."
-                .into(),
-            Step::Over => "The race is over.".into(),
+            }
+            Step::Over => "The race is over.",
         }
     }
 }
@@ -796,12 +801,12 @@ impl Game for FifteenHundred {
                 "pace-costs starts with level 5's cost, which is 0".into(),
             ));
         }
-        if let Some(m) = o.mental_strength {
-            if m == 0 || m > 1000 {
-                return Err(OptionsError::Invalid(
-                    "mental-strength must be from 1 to 1000".into(),
-                ));
-            }
+        if let Some(m) = o.mental_strength
+            && (m == 0 || m > 1000)
+        {
+            return Err(OptionsError::Invalid(
+                "mental-strength must be from 1 to 1000".into(),
+            ));
         }
         Ok(())
     }
@@ -856,12 +861,12 @@ impl Game for FifteenHundred {
         let mut game = FifteenHundred {
             laps_left: course.start().laps,
             options: options.clone(),
-            course,
+            course: Box::new(course),
             runners,
             seats: seats.len(),
             round: 0,
             step: Step::Orders,
-            turn: RoundState::default(),
+            turn: Box::default(),
             robot_deck,
             finish_order: Vec::new(),
             rng,
@@ -990,8 +995,8 @@ impl Game for FifteenHundred {
                         self.moves_first(i),
                     );
                     let ranked = path::ranked(&self.course, reach, None);
-                    complete = ranked.len() <= 20;
-                    for rc in ranked.iter().take(20) {
+                    complete = ranked.len() <= 12;
+                    for rc in ranked.iter().take(12) {
                         let intent = Intent {
                             aim: Aim::To {
                                 lane: rc.spot.lane,
@@ -1034,20 +1039,20 @@ impl Game for FifteenHundred {
             text,
             choices,
             complete,
-            hint: self.hint(),
+            hint: self.hint().to_string(),
         }
     }
 
     fn parse_order(&self, seat: Seat, text: &str) -> Result<Order, SyntaxError> {
         let i = seat.index();
         let hint = self.hint();
-        let c = order::read_clauses(text, &hint)?;
+        let c = order::read_clauses(text, hint)?;
         let not_now = |what: &str| SyntaxError::NotNow(format!("{what}; {hint}"));
         match self.step {
             Step::Over => Err(not_now("the race is over")),
             Step::Orders => {
                 if let Some(w) = c.bare.first() {
-                    return Err(SyntaxError::UnknownWord(w.clone(), hint));
+                    return Err(SyntaxError::UnknownWord(w.clone(), hint.to_string()));
                 }
                 let d = self.default_round_order(i);
                 let run = c.run.unwrap_or(d.run);
@@ -1062,7 +1067,7 @@ impl Game for FifteenHundred {
             }
             Step::Bids => {
                 if let Some(w) = c.bare.first() {
-                    return Err(SyntaxError::UnknownWord(w.clone(), hint));
+                    return Err(SyntaxError::UnknownWord(w.clone(), hint.to_string()));
                 }
                 if c.actions.is_some() || c.pace.is_some() || c.run.is_some() || c.then.is_some() {
                     return Err(not_now(
@@ -1088,7 +1093,7 @@ impl Game for FifteenHundred {
                     Some(p) => p,
                     None => {
                         let words: Vec<String> = c.bare.clone();
-                        order::read_clauses(&format!("actions {}", words.join(",")), &hint)?
+                        order::read_clauses(&format!("actions {}", words.join(",")), hint)?
                             .actions
                             .unwrap_or_default()
                     }
@@ -1306,10 +1311,10 @@ impl Game for FifteenHundred {
             }
             if !g.turn.cards_revealed {
                 let hand = g.runners.get(i).map(|r| r.hand.clone()).unwrap_or_default();
-                if let Some(slot) = g.turn.cards.get_mut(i) {
-                    if slot.is_some() {
-                        *slot = rng.choose(&hand).copied();
-                    }
+                if let Some(slot) = g.turn.cards.get_mut(i)
+                    && slot.is_some()
+                {
+                    *slot = rng.choose(&hand).copied();
                 }
             }
         }

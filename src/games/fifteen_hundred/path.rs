@@ -6,7 +6,8 @@
 //! through (never end there). Points need not all be spent.
 
 use std::cmp::Reverse;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::{Deserialize, Serialize};
 
@@ -50,6 +51,37 @@ impl Intent {
     }
 }
 
+/// A tiny multiplicative hasher: spots are three small numbers, and the default hasher's
+/// protection against hostile keys is not needed in a search over the track.
+#[derive(Default)]
+struct SpotHasher(u64);
+
+impl Hasher for SpotHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(7) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type SpotMap = HashMap<Spot, u8, BuildHasherDefault<SpotHasher>>;
+
 /// Everything a runner can reach, with the least cost of each (its own space at cost 0).
 pub fn reachable(
     course: &Course,
@@ -58,7 +90,7 @@ pub fn reachable(
     occupied: &[Spot],
     pass_through: bool,
 ) -> Vec<Reach> {
-    let mut best: BTreeMap<Spot, u8> = BTreeMap::new();
+    let mut best = SpotMap::with_capacity_and_hasher(128, BuildHasherDefault::default());
     best.insert(from, 0);
     // Costs are small whole numbers, so buckets by cost give Dijkstra's order.
     let mut buckets: Vec<Vec<Spot>> = vec![Vec::new(); usize::from(points) + 1];
@@ -104,10 +136,14 @@ pub fn reachable(
             }
         }
     }
-    best.into_iter()
+    let mut out: Vec<Reach> = best
+        .into_iter()
         .filter(|(spot, _)| *spot == from || !occupied.contains(spot))
         .map(|(spot, cost)| Reach { spot, cost })
-        .collect()
+        .collect();
+    // A fixed order, whatever the map's.
+    out.sort_unstable_by_key(|r| r.spot);
+    out
 }
 
 /// The ranking of an end space for an intent: over the lane limit least, then farthest
@@ -119,7 +155,7 @@ fn rank(course: &Course, r: &Reach, max_lane: Option<u8>) -> (Reverse<u8>, PosKe
 
 /// Reachable spaces, best first for the intent's lane limit.
 pub fn ranked(course: &Course, mut reach: Vec<Reach>, max_lane: Option<u8>) -> Vec<Reach> {
-    reach.sort_by_key(|r| Reverse(rank(course, r, max_lane)));
+    reach.sort_by_cached_key(|r| Reverse(rank(course, r, max_lane)));
     reach
 }
 
@@ -158,13 +194,13 @@ pub fn choose(
         spot: from,
         cost: 0,
     };
-    if let Aim::To { lane, pos, finish } = intent.aim {
-        if let Some(r) = find_target(course, &reach, lane, pos, finish) {
-            return r;
-        }
+    if let Aim::To { lane, pos, finish } = intent.aim
+        && let Some(r) = find_target(course, &reach, lane, pos, finish)
+    {
+        return r;
     }
-    ranked(course, reach, intent.max_lane)
-        .first()
-        .copied()
+    reach
+        .into_iter()
+        .max_by_key(|r| rank(course, r, intent.max_lane))
         .unwrap_or(stay)
 }

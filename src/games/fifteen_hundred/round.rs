@@ -18,6 +18,16 @@ use crate::render::ordinal;
 const WEAR_1500: [(u16, u16, u16); 2] = [(25, 49, 1), (0, 24, 2)];
 const WEAR_800: [(u16, u16, u16); 2] = [(13, 24, 1), (0, 12, 2)];
 
+/// One move's means: points (after any penalty), the penalty taken, and Move First's
+/// passing through.
+#[derive(Clone, Copy)]
+struct Leg {
+    points: u8,
+    penalty: u8,
+    pass: bool,
+    phase: Phase,
+}
+
 /// Each runner's answers for the round, in play by orders.
 type Plans = Vec<Option<RoundOrder>>;
 
@@ -104,7 +114,7 @@ impl FifteenHundred {
     pub(super) fn begin_round(&mut self, events: &mut Vec<Event>) {
         let n = self.runners.len();
         self.round = self.round.saturating_add(1);
-        self.turn = RoundState {
+        *self.turn = RoundState {
             bids: vec![None; n],
             cards: vec![None; n],
             actions: vec![None; n],
@@ -232,16 +242,13 @@ impl FifteenHundred {
     }
 
     /// Moves a runner to the spot its intent picks, and keeps the lap counter.
-    fn move_to(
-        &mut self,
-        i: usize,
-        points: u8,
-        penalty: u8,
-        pass: bool,
-        intent: &Intent,
-        phase: Phase,
-        events: &mut Vec<Event>,
-    ) {
+    fn move_to(&mut self, i: usize, leg: Leg, intent: &Intent, events: &mut Vec<Event>) {
+        let Leg {
+            points,
+            penalty,
+            pass,
+            phase,
+        } = leg;
         let Some(from) = self.runners.get(i).map(|r| r.spot) else {
             return;
         };
@@ -280,10 +287,8 @@ impl FifteenHundred {
         let card = self.turn.cards.get(i).copied().flatten();
         let mut used = 0u8;
         if let Some(r) = self.runners.get_mut(i) {
-            if player {
-                if let Some(pos) = card.and_then(|c| r.hand.iter().position(|&h| h == c)) {
-                    r.hand.remove(pos);
-                }
+            if player && let Some(pos) = card.and_then(|c| r.hand.iter().position(|&h| h == c)) {
+                r.hand.remove(pos);
             }
             let pen = r.penalty.min(u16::from(points));
             r.penalty -= pen;
@@ -294,7 +299,13 @@ impl FifteenHundred {
         } else {
             Intent::farthest()
         };
-        self.move_to(i, points - used, used, pass, &intent, Phase::Cards, events);
+        let leg = Leg {
+            points: points - used,
+            penalty: used,
+            pass,
+            phase: Phase::Cards,
+        };
+        self.move_to(i, leg, &intent, events);
         self.turn.next += 1;
     }
 
@@ -348,7 +359,13 @@ impl FifteenHundred {
                 });
             }
         }
-        self.move_to(i, level, 0, false, &intent, Phase::Pace, events);
+        let leg = Leg {
+            points: level,
+            penalty: 0,
+            pass: false,
+            phase: Phase::Pace,
+        };
+        self.move_to(i, leg, &intent, events);
         self.turn.next += 1;
     }
 
@@ -458,11 +475,11 @@ impl FifteenHundred {
     fn end_round(&mut self, events: &mut Vec<Event>) {
         let mut refilled = false;
         for i in 0..self.seats {
-            if let Some(r) = self.runners.get_mut(i) {
-                if r.hand.is_empty() {
-                    r.hand = MOVEMENT_CARDS.to_vec();
-                    refilled = true;
-                }
+            if let Some(r) = self.runners.get_mut(i)
+                && r.hand.is_empty()
+            {
+                r.hand = MOVEMENT_CARDS.to_vec();
+                refilled = true;
             }
         }
         if self.robot_deck.is_empty() {

@@ -116,19 +116,19 @@ pub fn random_order(game: &FifteenHundred, seat: Seat, rng: &mut GameRng) -> Ord
                 &game.occupied(i),
                 game.moves_first(i),
             );
-            if rng.chance(1, 2) {
-                if let Some(rc) = rng.choose(&reach) {
-                    return Order::Move {
-                        intent: Intent {
-                            aim: Aim::To {
-                                lane: rc.spot.lane,
-                                pos: rc.spot.pos,
-                                finish: game.course.on_finish_straight(rc.spot),
-                            },
-                            max_lane: None,
+            if rng.chance(1, 2)
+                && let Some(rc) = rng.choose(&reach)
+            {
+                return Order::Move {
+                    intent: Intent {
+                        aim: Aim::To {
+                            lane: rc.spot.lane,
+                            pos: rc.spot.pos,
+                            finish: game.course.on_finish_straight(rc.spot),
                         },
-                    };
-                }
+                        max_lane: None,
+                    },
+                };
             }
             Order::Move {
                 intent: random_intent(game, rng),
@@ -157,7 +157,7 @@ pub fn heuristic_plan(game: &FifteenHundred, i: usize) -> RoundOrder {
     let top = o.top_pace().min(r.pace.saturating_add(1));
     let mut level = BASE_PACE;
     for l in BASE_PACE..=top {
-        if i64::from(o.pace_change_cost(r.pace, l)) + 1 <= budget {
+        if i64::from(o.pace_change_cost(r.pace, l)) < budget {
             level = l;
         }
     }
@@ -280,7 +280,7 @@ pub fn run(args: &SimArgs) -> Result<Summary, String> {
             .map(|i| SeatSetup::named(format!("Bot{}", i + 1)))
             .collect();
         let level = |i: usize| {
-            if i % 2 == 0 {
+            if i.is_multiple_of(2) {
                 BotLevel::Heuristic
             } else {
                 BotLevel::Random

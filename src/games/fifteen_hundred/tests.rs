@@ -105,10 +105,6 @@ fn pace(g: &FifteenHundred, name: &str) -> u8 {
     g.runners()[idx(g, name)].pace
 }
 
-fn at(g: &FifteenHundred, name: &str) -> Spot {
-    g.runners()[idx(g, name)].spot
-}
-
 // ---------------------------------------------------------------------------------------
 // The rulebook's round example.
 
