@@ -3,12 +3,14 @@
 //!
 //! The state owns the runners (human seats first, then robots), the course and the round in
 //! progress. [`board`] owns the geometry, [`path`] movement and the pathfinder, [`order`]
-//! the order grammar, and [`round`] the round's steps (bids, actions, movement, pace, extra
-//! costs, the finish). By default a round is one secret order per runner that carries every
+//! the order grammar, `bids` the bids and actions, `pace` the pace and extra-costs phases,
+//! and `round` the machine that runs a round's steps and the finish. By default a round is one secret order per runner that carries every
 //! decision; the `live` option asks each runner in turn instead.
 
+mod bids;
 pub mod board;
 pub mod order;
+mod pace;
 pub mod path;
 pub mod replay;
 mod round;
@@ -21,7 +23,8 @@ use crate::engine::{
     BotLevel, Choice, Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, Placing,
     Prompt, Seat, SeatSetup, Seed, SetupError, Submitted,
 };
-use board::{Board, Course, Distance, Spot};
+pub use board::Distance;
+use board::{Board, Course, Spot};
 pub use order::{Action, Order, PaceIntent, Preferences, RoundOrder, SyntaxError};
 use path::{Aim, Intent};
 
@@ -624,7 +627,7 @@ impl FifteenHundred {
             PaceIntent::Down(n) if cur.saturating_sub(n) < BASE_PACE => {
                 Err(IllegalOrder::DownTooFar {
                     current: cur,
-                    most: cur - BASE_PACE,
+                    most: cur.saturating_sub(BASE_PACE),
                 })
             }
             PaceIntent::Down(_) => Ok(()),

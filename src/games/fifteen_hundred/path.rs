@@ -120,7 +120,7 @@ pub fn reachable(
                 }
             }
             for (next, step) in steps {
-                let c = cost + step;
+                let c = cost.saturating_add(step);
                 if c > points || !course.is_valid(next) {
                     continue;
                 }

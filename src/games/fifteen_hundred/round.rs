@@ -1,5 +1,6 @@
-//! A round, step by step: bids and actions, the cards-phase moves, the pace phase, the extra
-//! costs and the finish; and the narration of each event.
+//! A round, step by step: the machine that runs bids ([`super::bids`]), the cards-phase
+//! moves, the pace and extra-costs phases ([`super::pace`]) and the finish; and the
+//! narration of each event.
 //!
 //! Play by orders and live play share this machine: a round order answers every decision
 //! in advance, while live play stops at each player's decision and waits.
@@ -8,24 +9,20 @@ use std::cmp::Reverse;
 
 use super::path::{self, Intent};
 use super::{
-    Action, BASE_PACE, CostReason, Event, FifteenHundred, MOVEMENT_CARDS, Order, PaceIntent, Phase,
-    PlayMode, RoundOrder, RoundState, Step, Until,
+    CostReason, Event, FifteenHundred, MOVEMENT_CARDS, Order, PaceIntent, Phase, PlayMode,
+    RoundOrder, RoundState, Step, Until,
 };
 use crate::engine::{Game, Narration, Seat, Submitted};
 use crate::render::ordinal;
 
-/// Wear bands of the advanced rules: (lowest, highest, cost) by mental strength.
-const WEAR_1500: [(u16, u16, u16); 2] = [(25, 49, 1), (0, 24, 2)];
-const WEAR_800: [(u16, u16, u16); 2] = [(13, 24, 1), (0, 12, 2)];
-
 /// One move's means: points (after any penalty), the penalty taken, and Move First's
 /// passing through.
 #[derive(Clone, Copy)]
-struct Leg {
-    points: u8,
-    penalty: u8,
-    pass: bool,
-    phase: Phase,
+pub(super) struct Leg {
+    pub(super) points: u8,
+    pub(super) penalty: u8,
+    pub(super) pass: bool,
+    pub(super) phase: Phase,
 }
 
 /// Each runner's answers for the round, in play by orders.
@@ -128,82 +125,6 @@ impl FifteenHundred {
         events.push(Event::RoundStarted { round: self.round });
     }
 
-    /// Bids are revealed and paid, and the choosing order is set.
-    pub(super) fn resolve_bids(
-        &mut self,
-        picks: &[(usize, u8, Option<u8>)],
-        reveal_cards: bool,
-        events: &mut Vec<Event>,
-    ) {
-        let mut bids = Vec::new();
-        for &(i, card, bid) in picks {
-            if let Some(slot) = self.turn.cards.get_mut(i) {
-                *slot = Some(card);
-            }
-            let Some(r) = self.runners.get_mut(i) else {
-                continue;
-            };
-            if let Some(b) = bid.filter(|_| r.strength > 0) {
-                let paid = r.strength.min(u16::from(b));
-                r.strength -= paid;
-                r.penalty += u16::from(b) - paid;
-                if let Some(slot) = self.turn.bids.get_mut(i) {
-                    *slot = Some(b);
-                }
-                bids.push((i, b));
-            }
-        }
-        // Highest bid first; on a tie the worse placed chooses first.
-        let mut order: Vec<(usize, u8)> = bids.clone();
-        order.sort_by_key(|&(i, b)| {
-            (
-                Reverse(b),
-                self.runners.get(i).map(|r| self.course.key(r.spot)),
-            )
-        });
-        let mut choosers: Vec<usize> = order.iter().map(|&(i, _)| i).collect();
-        let left_out = if choosers.len() >= 2 {
-            choosers.pop()
-        } else {
-            None
-        };
-        events.push(Event::BidsRevealed {
-            bids,
-            order: choosers.clone(),
-            left_out,
-        });
-        self.turn.choosers = choosers;
-        self.turn.left_out = left_out;
-        self.turn.next = 0;
-        self.turn.cards_revealed = reveal_cards;
-        self.step = Step::Action;
-    }
-
-    pub(super) fn choose_action(
-        &mut self,
-        i: usize,
-        action: Option<Action>,
-        events: &mut Vec<Event>,
-    ) {
-        let action = action.filter(|a| !self.taken().contains(a));
-        let top = self.options.top_pace();
-        let start = self.options.start_strength();
-        if let Some(r) = self.runners.get_mut(i) {
-            match action {
-                Some(Action::Safe3) => r.strength = (r.strength + 3).min(start.max(r.strength)),
-                Some(Action::Safe4) => r.strength = (r.strength + 4).min(start.max(r.strength)),
-                Some(Action::Pace1) => r.pace = r.pace.saturating_add(1).min(top),
-                Some(Action::Pace2) => r.pace = r.pace.saturating_add(2).min(top),
-                _ => {}
-            }
-        }
-        if let Some(slot) = self.turn.actions.get_mut(i) {
-            *slot = action;
-        }
-        events.push(Event::ActionTaken { runner: i, action });
-        self.turn.next += 1;
-    }
-
     fn start_movement(&mut self, events: &mut Vec<Event>) {
         let robots_racing = (self.seats..self.runners.len()).any(|i| self.racing(i));
         if robots_racing {
@@ -242,7 +163,7 @@ impl FifteenHundred {
     }
 
     /// Moves a runner to the spot its intent picks, and keeps the lap counter.
-    fn move_to(&mut self, i: usize, leg: Leg, intent: &Intent, events: &mut Vec<Event>) {
+    pub(super) fn move_to(&mut self, i: usize, leg: Leg, intent: &Intent, events: &mut Vec<Event>) {
         let Leg {
             points,
             penalty,
@@ -309,72 +230,6 @@ impl FifteenHundred {
         self.turn.next += 1;
     }
 
-    pub(super) fn pace_runner(
-        &mut self,
-        i: usize,
-        pace: PaceIntent,
-        intent: &Intent,
-        events: &mut Vec<Event>,
-    ) {
-        let Some(r) = self.runners.get(i) else {
-            self.turn.next += 1;
-            return;
-        };
-        let from = r.pace;
-        let (level, intent) = if r.robot {
-            // Robots run at the highest player's level at the moment they move.
-            let racing: Vec<u8> = (0..self.seats)
-                .filter(|&p| self.racing(p))
-                .filter_map(|p| self.runners.get(p).map(|r| r.pace))
-                .collect();
-            let all: Vec<u8> = self
-                .runners
-                .iter()
-                .take(self.seats)
-                .map(|r| r.pace)
-                .collect();
-            let level = racing
-                .iter()
-                .max()
-                .or(all.iter().max())
-                .copied()
-                .unwrap_or(BASE_PACE);
-            (level, Intent::farthest())
-        } else {
-            (self.pace_level_now(i, pace), intent.clone())
-        };
-        if let Some(r) = self.runners.get_mut(i) {
-            r.pace = level;
-            if !r.robot {
-                let cost = self.options.pace_change_cost(from, level);
-                let paid = cost.min(r.strength);
-                r.strength -= paid;
-                r.penalty += cost - paid;
-                events.push(Event::PaceSet {
-                    runner: i,
-                    from,
-                    to: level,
-                    cost,
-                    paid,
-                });
-            }
-        }
-        let leg = Leg {
-            points: level,
-            penalty: 0,
-            pass: false,
-            phase: Phase::Pace,
-        };
-        self.move_to(i, leg, &intent, events);
-        self.turn.next += 1;
-    }
-
-    fn start_pace(&mut self) {
-        self.turn.order = self.standings();
-        self.turn.next = 0;
-        self.step = Step::Pace;
-    }
-
     /// Runners who crossed in this phase finish, ordered by where they stand at its end.
     fn end_phase(&mut self, phase: Phase, events: &mut Vec<Event>) {
         let mut done: Vec<usize> = self
@@ -416,60 +271,6 @@ impl FifteenHundred {
         events.push(Event::RaceOver {
             order: self.full_order(),
         });
-    }
-
-    fn pay(&mut self, i: usize, cost: u16, reason: CostReason, events: &mut Vec<Event>) {
-        if cost == 0 {
-            return;
-        }
-        if let Some(r) = self.runners.get_mut(i) {
-            let paid = cost.min(r.strength);
-            r.strength -= paid;
-            r.penalty += cost - paid;
-            events.push(Event::ExtraCost {
-                runner: i,
-                reason,
-                cost,
-                paid,
-            });
-        }
-    }
-
-    /// The extra costs phase: wear (advanced), then the leader's (or the top three's) cost.
-    fn extra_costs(&mut self, events: &mut Vec<Event>) {
-        let standings = self.standings();
-        if self.options.advanced {
-            let bands = match self.options.distance {
-                super::Distance::M1500 => WEAR_1500,
-                super::Distance::M800 => WEAR_800,
-            };
-            for &i in &standings {
-                if !self.is_player(i) {
-                    continue;
-                }
-                let s = self.runners.get(i).map_or(0, |r| r.strength);
-                if let Some(&(_, _, cost)) =
-                    bands.iter().find(|(lo, hi, _)| (*lo..=*hi).contains(&s))
-                {
-                    self.pay(i, cost, CostReason::Wear, events);
-                }
-            }
-        }
-        let costs: &[u16] = if self.options.advanced && self.laps_left == 0 {
-            &[3, 2, 1]
-        } else {
-            &[2]
-        };
-        for (n, (&i, &cost)) in standings.iter().zip(costs).enumerate() {
-            if self.is_player(i) {
-                let reason = if costs.len() > 1 {
-                    CostReason::Medal(u8::try_from(n + 1).unwrap_or(1))
-                } else {
-                    CostReason::Leader
-                };
-                self.pay(i, cost, reason, events);
-            }
-        }
     }
 
     fn end_round(&mut self, events: &mut Vec<Event>) {
