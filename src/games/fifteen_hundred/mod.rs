@@ -789,7 +789,7 @@ impl Game for FifteenHundred {
         let board = o.board()?;
         if usize::from(o.robots) >= usize::from(board.lanes) {
             return Err(OptionsError::Invalid(format!(
-                "at most {} robots fit on a {}-lane board with a player",
+                "at most {} robots fit on a board of {} lanes, with one player",
                 board.lanes - 1,
                 board.lanes
             )));

@@ -82,8 +82,23 @@ impl Hasher for SpotHasher {
 
 type SpotMap = HashMap<Spot, u8, BuildHasherDefault<SpotHasher>>;
 
-/// Everything a runner can reach, with the least cost of each (its own space at cost 0).
+/// Everything a runner can reach, with the least cost of each (its own space at cost 0),
+/// in a fixed order.
 pub fn reachable(
+    course: &Course,
+    from: Spot,
+    points: u8,
+    occupied: &[Spot],
+    pass_through: bool,
+) -> Vec<Reach> {
+    let mut out = search(course, from, points, occupied, pass_through);
+    // A fixed order, whatever the map's.
+    out.sort_unstable_by_key(|r| r.spot);
+    out
+}
+
+/// The search itself; the order of its answer is the map's.
+fn search(
     course: &Course,
     from: Spot,
     points: u8,
@@ -136,14 +151,10 @@ pub fn reachable(
             }
         }
     }
-    let mut out: Vec<Reach> = best
-        .into_iter()
+    best.into_iter()
         .filter(|(spot, _)| *spot == from || !occupied.contains(spot))
         .map(|(spot, cost)| Reach { spot, cost })
-        .collect();
-    // A fixed order, whatever the map's.
-    out.sort_unstable_by_key(|r| r.spot);
-    out
+        .collect()
 }
 
 /// The ranking of an end space for an intent: over the lane limit least, then farthest
@@ -189,7 +200,8 @@ pub fn choose(
         Aim::Points(n) => n.min(points),
         _ => points,
     };
-    let reach = reachable(course, from, budget, occupied, pass_through);
+    // Every spot ranks differently, so the best does not depend on the map's order.
+    let reach = search(course, from, budget, occupied, pass_through);
     let stay = Reach {
         spot: from,
         cost: 0,
