@@ -161,7 +161,7 @@ const OPTION_DOCS: &[OptionDoc] = &[
     },
     OptionDoc {
         key: "board",
-        help: "a custom board file's TOML text (set through the CLI's --board FILE)",
+        help: "a custom board file's TOML text, given in JSON options or a replay script (none: the standard board)",
     },
 ];
 

@@ -605,7 +605,7 @@ fn at_zero_mental_strength_a_runner_cannot_bid_is_not_the_lowest_and_pays_in_mov
 }
 
 #[test]
-fn a_lone_bidder_still_gets_an_action_and_ties_go_to_the_worse_placed() {
+fn a_lone_bidder_still_gets_an_action() {
     let mut g = race_with(Options::default(), &["A", "B"]);
     set(&mut g, "B", 0, 5);
     let ev = play(
@@ -656,6 +656,34 @@ fn bids_are_checked_against_the_hand_and_mental_strength() {
         }
     }
     assert_eq!(g.runners()[0].hand, vec![8, 9, 10, 11]);
+}
+
+#[test]
+fn free_actions_are_capped_by_the_tracks() {
+    let options = Options {
+        pace_costs: vec![0, 2, 3, 4, 5, 6],
+        ..Options::default()
+    };
+    let mut g = race_with(options, &["A", "B", "C"]);
+    set(&mut g, "A", 99, 9);
+    set(&mut g, "B", 99, 10);
+    // The book's table alone stops at level 10.
+    let e = refused(&g, "B", "card 8 bid 1 pace +1");
+    assert_eq!(e, "you are already at the top pace, 10");
+    play(
+        &mut g,
+        &[
+            ("A", "card 8 bid 3 actions pace2 pace keep"),
+            ("B", "card 8 bid 2 actions safe4 pace keep"),
+            ("C", "card 8 bid 1"),
+        ],
+    );
+    // Pace +2 from 9 stops at 10; Safe 4 from 97 stops at the starting 100.
+    assert_eq!(pace(&g, "A"), 10);
+    assert_eq!(
+        strength(&g, "B"),
+        100 - 6 - 2 * u16::from(g.standings()[0] == 1)
+    );
 }
 
 #[test]
