@@ -1386,3 +1386,54 @@ fn replay_errors_name_the_step_and_the_player() {
     let e = crate::games::replay(&bad).unwrap_err();
     assert!(e.to_string().contains("is taken"), "{e}");
 }
+
+#[test]
+fn a_live_replay_gives_one_step_at_a_time() {
+    let script = r#"{
+        "game": "1500",
+        "options": { "play": "live" },
+        "players": ["A", "B"],
+        "setup": { "A": { "at": "1:11" }, "B": { "at": "2:11" } },
+        "rounds": [
+            { "A": "card 10 bid 3", "B": "card 9 bid 1" },
+            { "A": "action first" },
+            { "A": "move to 1:22" },
+            { "B": "move farthest" },
+            { "A": "pace +1" },
+            { "B": "pace keep move none" }
+        ]
+    }"#;
+    let replay = crate::games::replay(script).unwrap();
+    let steps = replay.output["steps"].as_array().unwrap();
+    let asked: Vec<&str> = steps.iter().map(|s| s["asked"].as_str().unwrap()).collect();
+    assert_eq!(
+        asked,
+        [
+            "Round 1: movement cards and bids",
+            "Round 1: A's action",
+            "Round 1: A's move",
+            "Round 1: B's move",
+            "Round 1: A's pace",
+            "Round 1: B's pace",
+        ]
+    );
+    let a = steps[2]["runners"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "A")
+        .unwrap();
+    assert_eq!(a["space"], "1:22");
+    let last = &steps[5];
+    let b = last["runners"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "B")
+        .unwrap();
+    assert_eq!(b["pace"], 5);
+    // A wrong step is refused with the step's number.
+    let bad = script.replace(r#"{ "A": "action first" }"#, r#"{ "A": "move farthest" }"#);
+    let e = crate::games::replay(&bad).unwrap_err();
+    assert!(e.to_string().starts_with("turn 2, A: "), "{e}");
+}
