@@ -22,6 +22,7 @@ pub enum GameKind {
     DreamMile,
     MilleBornes,
     ThousandYards,
+    FifteenHundred,
 }
 
 struct KindSpec {
@@ -58,6 +59,14 @@ const KINDS: &[KindSpec] = &[
         aliases: &["1000yards", "yards"],
         engine: Engine::CardRace,
         preset: r#"{"ruleset":"yards","target_score":0,"rounds":1}"#,
+    },
+    KindSpec {
+        kind: GameKind::FifteenHundred,
+        slug: "1500m",
+        title: "1500m",
+        aliases: &["1500", "1500-m", "fifteen-hundred"],
+        engine: Engine::FifteenHundred,
+        preset: "{}",
     },
 ];
 
@@ -352,6 +361,7 @@ macro_rules! registry {
 registry! {
     DreamMile => crate::games::dream_mile::DreamMile,
     CardRace => crate::games::card_race::CardRace,
+    FifteenHundred => crate::games::fifteen_hundred::FifteenHundred,
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 
 pub mod card_race;
 pub mod dream_mile;
+pub mod fifteen_hundred;
 
 use serde_json::Value;
 use thiserror::Error;
@@ -47,6 +48,7 @@ pub fn replay(text: &str) -> Result<Replay, ReplayError> {
     match kind {
         GameKind::DreamMile => dream_mile::replay::run(script),
         GameKind::MilleBornes | GameKind::ThousandYards => card_race::replay::run(kind, script),
+        GameKind::FifteenHundred => fifteen_hundred::replay::run(script),
     }
 }
 
@@ -61,22 +63,18 @@ pub struct SimArgs {
     pub options: String,
 }
 
+fn summary<S: std::fmt::Display + serde::Serialize>(s: S) -> Result<(String, Value), String> {
+    let json = serde_json::to_value(&s).map_err(|e| e.to_string())?;
+    Ok((s.to_string(), json))
+}
+
 /// Runs bots against each other and returns a printable summary and its JSON.
 pub fn sim(kind: GameKind, args: &SimArgs) -> Result<(String, Value), String> {
     match kind {
-        GameKind::DreamMile => {
-            let s = dream_mile::sim::run(args)?;
-            Ok((
-                s.to_string(),
-                serde_json::to_value(&s).map_err(|e| e.to_string())?,
-            ))
-        }
+        GameKind::DreamMile => summary(dream_mile::sim::run(args)?),
         GameKind::MilleBornes | GameKind::ThousandYards => {
-            let s = card_race::sim::run(kind, args)?;
-            Ok((
-                s.to_string(),
-                serde_json::to_value(&s).map_err(|e| e.to_string())?,
-            ))
+            summary(card_race::sim::run(kind, args)?)
         }
+        GameKind::FifteenHundred => summary(fifteen_hundred::sim::run(args)?),
     }
 }

@@ -2,6 +2,7 @@
 
 mod card_race;
 mod dream_mile;
+mod fifteen_hundred;
 
 use crate::engine::{AnyPrivateView, AnyPublicView};
 
@@ -10,6 +11,7 @@ pub fn track_text(view: &AnyPublicView) -> String {
     match view {
         AnyPublicView::DreamMile(v) => dream_mile::track(v),
         AnyPublicView::CardRace(v) => card_race::track(v),
+        AnyPublicView::FifteenHundred(v) => fifteen_hundred::track(v),
     }
 }
 
@@ -18,6 +20,7 @@ pub fn alt_text(view: &AnyPublicView) -> String {
     match view {
         AnyPublicView::DreamMile(v) => dream_mile::alt(v),
         AnyPublicView::CardRace(v) => card_race::alt(v),
+        AnyPublicView::FifteenHundred(v) => fifteen_hundred::alt(v),
     }
 }
 
@@ -26,6 +29,7 @@ pub fn private_text(view: &AnyPrivateView) -> String {
     match view {
         AnyPrivateView::DreamMile(v) => dream_mile::private(v),
         AnyPrivateView::CardRace(v) => card_race::private(v),
+        AnyPrivateView::FifteenHundred(v) => fifteen_hundred::private(v),
     }
 }
 
