@@ -167,11 +167,13 @@ pub struct Referee {
     locks: Mutex<HashMap<CampaignId, Arc<Mutex<()>>>>,
 }
 
-/// Removes control and invisible characters a player did not mean to send.
+/// Removes control and invisible characters a player did not mean to send, and
+/// backticks, which no order uses and which would break the quoting of an echo.
 pub fn clean_text(text: &str) -> String {
     text.chars()
         .filter(|c| {
-            !c.is_control()
+            *c != '`'
+                && !c.is_control()
                 && !matches!(*c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
         })
         .collect::<String>()
