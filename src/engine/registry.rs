@@ -20,6 +20,7 @@ use super::{
 #[serde(rename_all = "kebab-case")]
 pub enum GameKind {
     DreamMile,
+    MagicalAthlete,
 }
 
 struct KindSpec {
@@ -32,14 +33,24 @@ struct KindSpec {
     preset: &'static str,
 }
 
-const KINDS: &[KindSpec] = &[KindSpec {
-    kind: GameKind::DreamMile,
-    slug: "dream-mile",
-    title: "Dream Mile",
-    aliases: &["dreammile", "dream_mile", "dm"],
-    engine: Engine::DreamMile,
-    preset: "{}",
-}];
+const KINDS: &[KindSpec] = &[
+    KindSpec {
+        kind: GameKind::DreamMile,
+        slug: "dream-mile",
+        title: "Dream Mile",
+        aliases: &["dreammile", "dream_mile", "dm"],
+        engine: Engine::DreamMile,
+        preset: "{}",
+    },
+    KindSpec {
+        kind: GameKind::MagicalAthlete,
+        slug: "magical-athlete",
+        title: "Magical Athlete",
+        aliases: &["ma", "magical"],
+        engine: Engine::MagicalAthlete,
+        preset: "{}",
+    },
+];
 
 impl GameKind {
     fn spec(self) -> &'static KindSpec {
@@ -331,6 +342,7 @@ macro_rules! registry {
 
 registry! {
     DreamMile => crate::games::dream_mile::DreamMile,
+    MagicalAthlete => crate::games::magical_athlete::MagicalAthlete,
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! its simulation summary beside its rules.
 
 pub mod dream_mile;
+pub mod magical_athlete;
 
 use serde_json::Value;
 use thiserror::Error;
@@ -45,6 +46,7 @@ pub fn replay(text: &str) -> Result<Replay, ReplayError> {
         GameKind::from_slug(name).ok_or_else(|| ReplayError::UnknownGame(name.to_string()))?;
     match kind {
         GameKind::DreamMile => dream_mile::replay::run(script),
+        GameKind::MagicalAthlete => magical_athlete::replay::run(script),
     }
 }
 
@@ -64,6 +66,13 @@ pub fn sim(kind: GameKind, args: &SimArgs) -> Result<(String, Value), String> {
     match kind {
         GameKind::DreamMile => {
             let s = dream_mile::sim::run(args)?;
+            Ok((
+                s.to_string(),
+                serde_json::to_value(&s).map_err(|e| e.to_string())?,
+            ))
+        }
+        GameKind::MagicalAthlete => {
+            let s = magical_athlete::sim::run(args)?;
             Ok((
                 s.to_string(),
                 serde_json::to_value(&s).map_err(|e| e.to_string())?,

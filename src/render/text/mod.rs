@@ -1,6 +1,7 @@
 //! Text renderings of views, dispatched by game.
 
 mod dream_mile;
+mod magical_athlete;
 
 use crate::engine::{AnyPrivateView, AnyPublicView};
 
@@ -8,6 +9,7 @@ use crate::engine::{AnyPrivateView, AnyPublicView};
 pub fn track_text(view: &AnyPublicView) -> String {
     match view {
         AnyPublicView::DreamMile(v) => dream_mile::track(v),
+        AnyPublicView::MagicalAthlete(v) => magical_athlete::track(v),
     }
 }
 
@@ -15,6 +17,7 @@ pub fn track_text(view: &AnyPublicView) -> String {
 pub fn alt_text(view: &AnyPublicView) -> String {
     match view {
         AnyPublicView::DreamMile(v) => dream_mile::alt(v),
+        AnyPublicView::MagicalAthlete(v) => magical_athlete::alt(v),
     }
 }
 
@@ -22,6 +25,7 @@ pub fn alt_text(view: &AnyPublicView) -> String {
 pub fn private_text(view: &AnyPrivateView) -> String {
     match view {
         AnyPrivateView::DreamMile(v) => dream_mile::private(v),
+        AnyPrivateView::MagicalAthlete(v) => magical_athlete::private(v),
     }
 }
 
