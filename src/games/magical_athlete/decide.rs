@@ -43,7 +43,10 @@ pub enum Question {
         only_one: bool,
     },
     /// The mover's turn.
-    Turn { racer: Rid, choices: Vec<TurnChoice> },
+    Turn {
+        racer: Rid,
+        choices: Vec<TurnChoice>,
+    },
     /// Mastermind: which racer will win?
     Predict { racer: Rid, candidates: Vec<Rid> },
     /// Magician (up to twice) or the Dicemonger's offer (once): reroll the main move?
@@ -412,12 +415,7 @@ impl Policy {
 
     /// The policy as the text that sets it.
     pub fn text(&self) -> String {
-        let list = |ks: &[Kind]| {
-            ks.iter()
-                .map(|k| k.slug())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let list = |ks: &[Kind]| ks.iter().map(|k| k.slug()).collect::<Vec<_>>().join(", ");
         let aim = |a: &Aim| match a {
             Aim::Never => "never".to_string(),
             Aim::Leader(1) => "leader".to_string(),
@@ -480,7 +478,9 @@ impl Policy {
             Policy::Magician(1) => "Magician never rerolls".into(),
             Policy::Magician(n) => format!("Magician rerolls any roll below {n} (up to twice)"),
             Policy::Dicemonger(1) => "you never take the Dicemonger's reroll".into(),
-            Policy::Dicemonger(n) => format!("you take the Dicemonger's reroll on a roll below {n}"),
+            Policy::Dicemonger(n) => {
+                format!("you take the Dicemonger's reroll on a roll below {n}")
+            }
             Policy::Rocket(7) => "Rocket Scientist never doubles".into(),
             Policy::Rocket(n) => format!("Rocket Scientist doubles any roll of {n} or more"),
             Policy::Alchemist(true) => "Alchemist always moves 4 on a 1 or 2".into(),
@@ -548,7 +548,7 @@ pub fn parse_policy(text: &str) -> Result<(Topic, Option<Policy>), String> {
         .collect();
     let (topic, rest) = match words.as_slice() {
         [] => return Err("write a policy, like `magician reroll below 3`".into()),
-        [a, b, rest @ ..] if Topic::read(&format!("{a}{b}")).is_some() && Topic::read(a).is_none() => {
+        [a, b, rest @ ..] if Topic::read(&format!("{a}{b}")).is_some() => {
             (Topic::read(&format!("{a}{b}")), rest)
         }
         [a, rest @ ..] => (Topic::read(a), rest),
@@ -557,7 +557,11 @@ pub fn parse_policy(text: &str) -> Result<(Topic, Option<Policy>), String> {
         return Err(format!(
             "`{}` has no policy; policies are for: {}",
             words.first().copied().unwrap_or(""),
-            Topic::ALL.iter().map(|t| t.word()).collect::<Vec<_>>().join(", ")
+            Topic::ALL
+                .iter()
+                .map(|t| t.word())
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     };
     let rest: Vec<&str> = rest.to_vec();
@@ -593,7 +597,10 @@ pub fn parse_policy(text: &str) -> Result<(Topic, Option<Policy>), String> {
             Some(n @ 1..=7) => Policy::Rocket(n),
             _ => return bad(),
         },
-        (Topic::Alchemist, [w]) | (Topic::Legs, [w]) | (Topic::ThirdWheel, [w]) | (Topic::Duelist, [w]) => {
+        (Topic::Alchemist, [w])
+        | (Topic::Legs, [w])
+        | (Topic::ThirdWheel, [w])
+        | (Topic::Duelist, [w]) => {
             let b = match *w {
                 "always" | "yes" | "on" => true,
                 "never" | "no" | "off" => false,
@@ -789,7 +796,9 @@ fn answer_by(race: &Race, q: &Question, policy: &Policy) -> Answer {
             pick.map(|&r| Answer::Racer(r))
                 .unwrap_or_else(|| first_answer(q))
         }
-        (Question::Turn { racer, choices }, p) => Answer::Turn(turn_choice(race, *racer, choices, p)),
+        (Question::Turn { racer, choices }, p) => {
+            Answer::Turn(turn_choice(race, *racer, choices, p))
+        }
         _ => first_answer(q),
     }
 }
@@ -826,7 +835,10 @@ fn turn_choice(race: &Race, me: Rid, choices: &[TurnChoice], policy: &Policy) ->
         match aim {
             Aim::Never => None,
             Aim::Leader(gain) => {
-                let best = ts.iter().copied().max_by_key(|&r| (pos(r), std::cmp::Reverse(r)))?;
+                let best = ts
+                    .iter()
+                    .copied()
+                    .max_by_key(|&r| (pos(r), std::cmp::Reverse(r)))?;
                 (pos(best) >= my_pos.saturating_add(*gain)).then_some(best)
             }
             Aim::Racer(k) => ts
@@ -924,8 +936,16 @@ mod tests {
             Some(Policy::Rocket(7))
         );
         assert_eq!(parse_policy("genius ask").unwrap(), (Topic::Genius, None));
-        assert!(parse_policy("banana always").unwrap_err().contains("has no policy"));
-        assert!(parse_policy("genius guess 9").unwrap_err().contains("genius guess 4"));
+        assert!(
+            parse_policy("banana always")
+                .unwrap_err()
+                .contains("has no policy")
+        );
+        assert!(
+            parse_policy("genius guess 9")
+                .unwrap_err()
+                .contains("genius guess 4")
+        );
         assert!(parse_policy("").is_err());
     }
 }

@@ -51,7 +51,11 @@ impl Draft {
     }
 
     fn line_size(&self) -> usize {
-        if self.players == 2 { 8 } else { 2 * self.players }
+        if self.players == 2 {
+            8
+        } else {
+            2 * self.players
+        }
     }
 
     /// The pick order of the current round.
@@ -106,7 +110,11 @@ impl Draft {
 
     /// Picks each player makes in the whole draft.
     pub fn hand_size(&self) -> usize {
-        if self.players == 2 || self.double { 8 } else { 4 }
+        if self.players == 2 || self.double {
+            8
+        } else {
+            4
+        }
     }
 }
 
@@ -117,15 +125,9 @@ mod tests {
     #[test]
     fn four_players_snake_twice_from_the_next_seat() {
         let mut d = Draft::new(4, false, Seat(2));
-        assert_eq!(
-            d.round_order(),
-            [2, 3, 0, 1, 1, 0, 3, 2].map(Seat).to_vec()
-        );
+        assert_eq!(d.round_order(), [2, 3, 0, 1, 1, 0, 3, 2].map(Seat).to_vec());
         d.round = 1;
-        assert_eq!(
-            d.round_order(),
-            [3, 0, 1, 2, 2, 1, 0, 3].map(Seat).to_vec()
-        );
+        assert_eq!(d.round_order(), [3, 0, 1, 2, 2, 1, 0, 3].map(Seat).to_vec());
         assert_eq!(d.hand_size(), 4);
     }
 

@@ -164,7 +164,10 @@ impl Player {
 pub enum Phase {
     Draft(Draft),
     /// Everyone picks the racer(s) for race `race`, in secret.
-    Pick { race: u8, first: Seat },
+    Pick {
+        race: u8,
+        first: Seat,
+    },
     Racing,
     Over,
 }
@@ -496,7 +499,14 @@ impl MagicalAthlete {
         for chunk in seed.chunks_mut(8) {
             chunk.copy_from_slice(&self.rng.next_u64().to_le_bytes());
         }
-        let mut race = Race::new(number, track, n, racers, first, GameRng::from_seed(Seed(seed)));
+        let mut race = Race::new(
+            number,
+            track,
+            n,
+            racers,
+            first,
+            GameRng::from_seed(Seed(seed)),
+        );
         race.deck = self.deck.clone();
         race.winners = self.winners.clone();
         race.bronze = self.players.iter().map(|p| p.bronze).collect();
@@ -550,9 +560,15 @@ impl MagicalAthlete {
                     });
                     return;
                 }
-                Err(Halt::Over) | Err(Halt::OutOfDice) => {
+                Err(Halt::Over) => {
                     self.race = Some(race);
                     self.end_race(events);
+                    return;
+                }
+                Err(Halt::OutOfDice) => {
+                    // Only scripted dice run out (replays, tests): stop where the race is.
+                    self.race = Some(race);
+                    self.waiting = None;
                     return;
                 }
             }
@@ -725,9 +741,7 @@ impl MagicalAthlete {
 
     /// The answer an order gives to the waiting question, if it is one of its choices.
     fn answer_of(&self, q: &Question, o: &Order) -> Option<Answer> {
-        q.answers()
-            .into_iter()
-            .find(|a| &self.order_of(q, a) == o)
+        q.answers().into_iter().find(|a| &self.order_of(q, a) == o)
     }
 
     /// Every legal order for `seat` now.
@@ -933,7 +947,10 @@ impl MagicalAthlete {
                 status: x.status,
                 power: race.power(i),
                 copying: x.copying.and_then(|t| race.racers.get(t)).map(|t| t.kind),
-                prediction: x.prediction.and_then(|t| race.racers.get(t)).map(|t| t.kind),
+                prediction: x
+                    .prediction
+                    .and_then(|t| race.racers.get(t))
+                    .map(|t| t.kind),
             })
             .collect()
     }
@@ -947,7 +964,11 @@ impl MagicalAthlete {
             Phase::Racing => {
                 let w = self.waiting.as_ref()?;
                 let seat = w.question.seat(&w.base);
-                let racer = w.question.racer().map(|r| self.racer_name(r)).unwrap_or_default();
+                let racer = w
+                    .question
+                    .racer()
+                    .map(|r| self.racer_name(r))
+                    .unwrap_or_default();
                 let what = match &w.question {
                     Question::Turn { .. } => format!("{racer}'s turn"),
                     Question::Order { .. } => "which racer goes first".into(),
@@ -1048,6 +1069,17 @@ impl MagicalAthlete {
             winners: Vec::new(),
             races_done: 3,
             rng,
+        }
+    }
+
+    /// Scripted dice for the race in progress: every die comes from this list, in order.
+    pub fn set_dice(&mut self, dice: &[u8]) {
+        if let Some(r) = self.race.as_mut() {
+            r.dice = Some(dice.iter().copied().collect());
+        }
+        // A waiting slot runs again from its start: it must read the same dice.
+        if let Some(w) = self.waiting.as_mut() {
+            w.base.dice = Some(dice.iter().copied().collect());
         }
     }
 
@@ -1231,7 +1263,8 @@ impl Game for MagicalAthlete {
             None => (t, ""),
         };
         let one = |rest: &str| -> Result<Kind, SyntaxError> {
-            Kind::parse(rest).ok_or_else(|| SyntaxError::UnknownRacer(rest.chars().take(40).collect()))
+            Kind::parse(rest)
+                .ok_or_else(|| SyntaxError::UnknownRacer(rest.chars().take(40).collect()))
         };
         let number = |rest: &str| -> Result<u8, SyntaxError> {
             rest.parse::<u8>()
@@ -1239,11 +1272,19 @@ impl Game for MagicalAthlete {
         };
         match &self.phase {
             Phase::Draft(_) => {
-                let name = if matches!(verb, "pick" | "draft" | "take") { rest } else { t };
+                let name = if matches!(verb, "pick" | "draft" | "take") {
+                    rest
+                } else {
+                    t
+                };
                 return one(name).map(Order::Draft);
             }
             Phase::Pick { .. } => {
-                let names = if matches!(verb, "race" | "pick" | "play") { rest } else { t };
+                let names = if matches!(verb, "race" | "pick" | "play") {
+                    rest
+                } else {
+                    t
+                };
                 return Self::read_kinds(names).map(Order::Race);
             }
             _ => {}
@@ -1255,15 +1296,25 @@ impl Game for MagicalAthlete {
                 Some(_) => Ok(Order::Racer(Kind::Legs)),
             },
             ("cheer", "") => Ok(Order::Cheer),
-            ("yes", "") | ("y", "") | ("reroll", "") | ("double", "") | ("ride", "")
-            | ("duel", "") | ("transmute", "") | ("ok", "") => Ok(Order::Yes),
+            ("yes", "")
+            | ("y", "")
+            | ("reroll", "")
+            | ("double", "")
+            | ("ride", "")
+            | ("duel", "")
+            | ("transmute", "")
+            | ("ok", "") => Ok(Order::Yes),
             ("no", "") | ("n", "") | ("keep", "") | ("stay", "") | ("pass", "") => Ok(Order::No),
             ("none", "") | ("nothing", "") => Ok(Order::NoPower),
-            ("flip", r) | ("swap", r) if !r.is_empty() => one(r.trim_start_matches("with ")).map(Order::Flip),
+            ("flip", r) | ("swap", r) if !r.is_empty() => {
+                one(r.trim_start_matches("with ")).map(Order::Flip)
+            }
             ("hypnotize", r) | ("hypnotise", r) if !r.is_empty() => one(r).map(Order::Hypnotize),
             ("guess", r) => number(r).map(Order::Guess),
             ("warp", r) => number(r.trim_start_matches("to ")).map(Order::Warp),
-            ("predict", r) | ("copy", r) | ("take", r) | ("pick", r) | ("first", r) if !r.is_empty() => {
+            ("predict", r) | ("copy", r) | ("take", r) | ("pick", r) | ("first", r)
+                if !r.is_empty() =>
+            {
                 one(r).map(Order::Racer)
             }
             _ => match Kind::parse(t) {
@@ -1322,8 +1373,11 @@ impl Game for MagicalAthlete {
                         Err(IllegalOrder::NotRacing(k.name().into()))
                     }
                     _ => {
-                        let choices: Vec<String> =
-                            self.legal_orders(seat).iter().map(|o| self.format(o)).collect();
+                        let choices: Vec<String> = self
+                            .legal_orders(seat)
+                            .iter()
+                            .map(|o| self.format(o))
+                            .collect();
                         Err(IllegalOrder::NotAChoice(choices.join(", ")))
                     }
                 }
@@ -1373,9 +1427,8 @@ impl Game for MagicalAthlete {
             .filter(|o| pending.contains(&o.seat) && self.validate(o.seat, &o.order).is_ok())
             .cloned()
             .collect();
-        let order_for = |seat: Seat| -> Option<&Submitted<Order>> {
-            valid.iter().find(|o| o.seat == seat)
-        };
+        let order_for =
+            |seat: Seat| -> Option<&Submitted<Order>> { valid.iter().find(|o| o.seat == seat) };
         match self.phase.clone() {
             Phase::Draft(mut d) => {
                 let Some(seat) = d.current() else {
@@ -1544,7 +1597,8 @@ impl Game for MagicalAthlete {
             .map(|(_, k)| *k)
             .collect();
         egg_cards.dedup();
-        if let (Some(Question::Egg { drawn, .. }), Some(s)) = (self.question(), self.waiting_seat()) {
+        if let (Some(Question::Egg { drawn, .. }), Some(s)) = (self.question(), self.waiting_seat())
+        {
             if s == seat {
                 egg_cards.extend(drawn.iter().copied());
             }
@@ -1628,10 +1682,16 @@ impl Game for MagicalAthlete {
 
     fn set_preference(&mut self, seat: Seat, text: &str) -> Result<String, PreferenceError> {
         let Some(p) = self.players.get_mut(seat.index()) else {
-            return Err(PreferenceError::Invalid("you have no seat in this game".into()));
+            return Err(PreferenceError::Invalid(
+                "you have no seat in this game".into(),
+            ));
         };
         let mut said = Vec::new();
-        for part in text.split(&[';', '\n'][..]).map(str::trim).filter(|s| !s.is_empty()) {
+        for part in text
+            .split(&[';', '\n'][..])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
             let lower = part.to_ascii_lowercase();
             if lower == "clear" || lower == "clear all" || lower == "policies clear" {
                 p.policies.clear();
@@ -1716,7 +1776,10 @@ pub fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
             rolls,
             winner,
         } => {
-            let parts: Vec<String> = rolls.iter().map(|(s, r)| format!("{} {r}", name(s))).collect();
+            let parts: Vec<String> = rolls
+                .iter()
+                .map(|(s, r)| format!("{} {r}", name(s)))
+                .collect();
             Narration::public(format!(
                 "Roll-off for {purpose}: {}. {} wins.",
                 parts.join(", "),
@@ -1725,7 +1788,10 @@ pub fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
         }
         Event::DraftLine { round, cards } => {
             let names: Vec<&str> = cards.iter().map(|k| k.name()).collect();
-            Narration::public(format!("Draft round {round}: the line is {}.", names.join(", ")))
+            Narration::public(format!(
+                "Draft round {round}: the line is {}.",
+                names.join(", ")
+            ))
         }
         Event::Drafted {
             seat,
@@ -1735,7 +1801,11 @@ pub fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
             "{} drafts {}{}.",
             name(seat),
             racer.name(),
-            if *missed { " (missed: the first in line)" } else { "" }
+            if *missed {
+                " (missed: the first in line)"
+            } else {
+                ""
+            }
         )),
         Event::Revealed {
             race,
@@ -1749,7 +1819,10 @@ pub fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
                     format!(
                         "{} races {}",
                         name(s),
-                        ks.iter().map(|k| k.name()).collect::<Vec<_>>().join(" and ")
+                        ks.iter()
+                            .map(|k| k.name())
+                            .collect::<Vec<_>>()
+                            .join(" and ")
                     )
                 })
                 .collect();
@@ -1777,7 +1850,10 @@ pub fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
         Event::GameOver { scores } => {
             let mut sorted = scores.clone();
             sorted.sort_by_key(|(s, v)| (std::cmp::Reverse(*v), *s));
-            let parts: Vec<String> = sorted.iter().map(|(s, v)| format!("{} {v}", name(s))).collect();
+            let parts: Vec<String> = sorted
+                .iter()
+                .map(|(s, v)| format!("{} {v}", name(s)))
+                .collect();
             let top = sorted.first().map(|(_, v)| *v).unwrap_or(0);
             let best: Vec<String> = sorted
                 .iter()
@@ -1814,12 +1890,20 @@ fn narrate_race(game: &MagicalAthlete, e: &RaceEvent) -> Narration {
             space,
             extra,
         } => match extra {
-            Some(Kind::Genius) => format!("{}'s extra turn (Genius), from space {space}.", who(racer)),
-            Some(Kind::Skipper) => format!("{} goes next (The Skipper), from space {space}.", who(racer)),
+            Some(Kind::Genius) => {
+                format!("{}'s extra turn (Genius), from space {space}.", who(racer))
+            }
+            Some(Kind::Skipper) => format!(
+                "{} goes next (The Skipper), from space {space}.",
+                who(racer)
+            ),
             _ => format!("{}'s turn, from space {space}.", who(racer)),
         },
         RaceEvent::Recovered { racer } => {
-            format!("{} gets up from a trip and skips the main move.", who(racer))
+            format!(
+                "{} gets up from a trip and skips the main move.",
+                who(racer)
+            )
         }
         RaceEvent::Rolled {
             racer,
@@ -1869,13 +1953,24 @@ fn narrate_race(game: &MagicalAthlete, e: &RaceEvent) -> Narration {
             to,
             why,
         } => match why {
-            race::Why::Baby { .. } => format!("{} is put on space {to}, behind Huge Baby.", who(racer)),
+            race::Why::Baby { .. } => {
+                format!("{} is put on space {to}, behind Huge Baby.", who(racer))
+            }
             _ => format!("{} warps {from} → {to} ({}).", who(racer), why_text(why)),
         },
         RaceEvent::Tripped { racer, why } => match why {
             race::TripWhy::Rock => format!("{} trips on a rock.", who(racer)),
             race::TripWhy::Power { racer: by, power } => {
-                format!("{} trips ({}'s {}).", who(racer), by.kind.name(), power.name())
+                if by.kind == *power {
+                    format!("{} trips ({}).", who(racer), power.name())
+                } else {
+                    format!(
+                        "{} trips ({} as {}).",
+                        who(racer),
+                        by.kind.name(),
+                        power.name()
+                    )
+                }
             }
         },
         RaceEvent::Chips {
@@ -1884,9 +1979,16 @@ fn narrate_race(game: &MagicalAthlete, e: &RaceEvent) -> Narration {
             reason,
         } => {
             if *points >= 0 {
-                format!("{} takes {points} bronze point(s): {reason}.", game.name(racer.seat))
+                format!(
+                    "{} takes {points} bronze point(s): {reason}.",
+                    game.name(racer.seat)
+                )
             } else {
-                format!("{} loses {} bronze point(s): {reason}.", game.name(racer.seat), -points)
+                format!(
+                    "{} loses {} bronze point(s): {reason}.",
+                    game.name(racer.seat),
+                    -points
+                )
             }
         }
         RaceEvent::DuelRolls {
@@ -1900,7 +2002,11 @@ fn narrate_race(game: &MagicalAthlete, e: &RaceEvent) -> Narration {
             who(other)
         ),
         RaceEvent::Finished { racer, place } => {
-            format!("{} crosses the finish line: {}!", who(racer), crate::render::ordinal(u32::from(*place)))
+            format!(
+                "{} crosses the finish line: {}!",
+                who(racer),
+                crate::render::ordinal(u32::from(*place))
+            )
         }
         RaceEvent::Eliminated { racer, by } => {
             format!("{} is eliminated by {}.", who(racer), who(by))
@@ -1917,8 +2023,16 @@ fn narrate_race(game: &MagicalAthlete, e: &RaceEvent) -> Narration {
             let names: Vec<String> = placings.iter().map(who).collect();
             format!(
                 "The race ends{}: {}.",
-                if *capped { " (turn limit: places by position)" } else { "" },
-                if names.is_empty() { "nobody finished".to_string() } else { names.join(", then ") }
+                if *capped {
+                    " (turn limit: places by position)"
+                } else {
+                    ""
+                },
+                if names.is_empty() {
+                    "nobody finished".to_string()
+                } else {
+                    names.join(", then ")
+                }
             )
         }
     };

@@ -38,7 +38,7 @@ pub type Rid = usize;
 /// At most this many tasks resolve in one turn; the rest are dropped.
 pub const TASK_BUDGET: u32 = 4_000;
 /// A race that reaches this many racer turns ends, placed by position.
-pub const TURN_CAP: u32 = 1_500;
+pub const TURN_CAP: u32 = 500;
 
 /// Where a racer is in the race.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -241,13 +241,30 @@ pub enum Slot {
 /// Work waiting on the resolution stack.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Task {
-    Move { racer: Rid, by: i8, why: Why },
-    Trip { racer: Rid, why: TripWhy },
-    Star { racer: Rid },
-    Eliminate { racer: Rid, by: Rid },
-    Duel { duelist: Rid, with: Rid },
+    Move {
+        racer: Rid,
+        by: i8,
+        why: Why,
+    },
+    Trip {
+        racer: Rid,
+        why: TripWhy,
+    },
+    Star {
+        racer: Rid,
+    },
+    Eliminate {
+        racer: Rid,
+        by: Rid,
+    },
+    Duel {
+        duelist: Rid,
+        with: Rid,
+    },
     /// A power with a source that must still be held when it resolves.
-    Scooch { racer: Rid },
+    Scooch {
+        racer: Rid,
+    },
 }
 
 /// The race state.
@@ -323,7 +340,8 @@ impl Race {
         first: Seat,
         rng: GameRng,
     ) -> Race {
-        let prev = Seat::from_index((first.index() + players - 1) % players.max(1)).unwrap_or(first);
+        let prev =
+            Seat::from_index((first.index() + players - 1) % players.max(1)).unwrap_or(first);
         Race {
             number,
             track,
@@ -617,7 +635,11 @@ impl Race {
                     .collect();
                 if mine.len() > 1 {
                     let only_one = self.two_player
-                        && !self.first_turn_done.get(seat.index()).copied().unwrap_or(true);
+                        && !self
+                            .first_turn_done
+                            .get(seat.index())
+                            .copied()
+                            .unwrap_or(true);
                     let q = Question::Order {
                         seat,
                         racers: mine.clone(),
@@ -674,11 +696,7 @@ impl Race {
             let Some(seat) = Seat::from_index(i) else {
                 continue;
             };
-            if self
-                .racers
-                .iter()
-                .any(|x| x.racing() && x.seat == seat)
-            {
+            if self.racers.iter().any(|x| x.racing() && x.seat == seat) {
                 self.slot = Slot::Player { seat };
                 return;
             }
@@ -974,19 +992,27 @@ impl Race {
                     let name = self.who(t).kind.name();
                     self.power_happened(r, Kind::Hypnotist, &format!("warps {name} to its space"));
                     let to = self.pos(r);
-                    self.do_warps(&[(t, to)], Why::Power {
-                        racer: who,
-                        power: Kind::Hypnotist,
-                    }, d)?;
+                    self.do_warps(
+                        &[(t, to)],
+                        Why::Power {
+                            racer: who,
+                            power: Kind::Hypnotist,
+                        },
+                        d,
+                    )?;
                 }
             }
             (Some(Kind::ThirdWheel), TurnChoice::Warp(s)) => {
                 if s < FINISH && s != self.pos(r) && self.count_on(s) == 2 {
                     self.power_happened(r, Kind::ThirdWheel, &format!("warps to space {s}"));
-                    self.do_warps(&[(r, s)], Why::Power {
-                        racer: who,
-                        power: Kind::ThirdWheel,
-                    }, d)?;
+                    self.do_warps(
+                        &[(r, s)],
+                        Why::Power {
+                            racer: who,
+                            power: Kind::ThirdWheel,
+                        },
+                        d,
+                    )?;
                 }
             }
             _ => {}
@@ -1011,10 +1037,14 @@ impl Race {
                 let name = self.who(t).kind.name();
                 self.power_happened(r, Kind::FlipFlop, &format!("swaps spaces with {name}"));
                 let (a, b) = (self.pos(r), self.pos(t));
-                self.do_warps(&[(r, b), (t, a)], Why::Power {
-                    racer: who,
-                    power: Kind::FlipFlop,
-                }, d)?;
+                self.do_warps(
+                    &[(r, b), (t, a)],
+                    Why::Power {
+                        racer: who,
+                        power: Kind::FlipFlop,
+                    },
+                    d,
+                )?;
                 return Ok(false);
             }
             _ => {
@@ -1055,6 +1085,9 @@ impl Race {
                         power: Kind::Dicemonger,
                     };
                     if self.ask(d, q)? == Answer::Yes {
+                        if let Some(&m) = mongers.first() {
+                            self.power_happened(m, Kind::Dicemonger, "lets the roll be rerolled");
+                        }
                         v = self.die()?;
                         self.emit(RaceEvent::Rolled {
                             racer: who,
@@ -1077,19 +1110,17 @@ impl Race {
                                 ));
                             }
                         }
-                        if tasks.is_empty() {
-                            // The Dicemonger's own reroll is still its power happening.
-                            if let Some(&m) = self.holders(Kind::Dicemonger).collect::<Vec<_>>().first() {
-                                self.power_happened(m, Kind::Dicemonger, "lets its owner reroll");
-                            }
-                        }
                         self.push_sorted(tasks);
                     }
                 }
                 if let Some(g) = guess {
                     if g == v {
                         genius_right = true;
-                        self.power_happened(r, Kind::Genius, &format!("guessed {g} right: another turn follows"));
+                        self.power_happened(
+                            r,
+                            Kind::Genius,
+                            &format!("guessed {g} right: another turn follows"),
+                        );
                     }
                 }
                 let mut amount = i32::from(v);
@@ -1097,11 +1128,18 @@ impl Race {
                     let q = Question::Double { racer: r, roll: v };
                     if self.ask(d, q)? == Answer::Yes {
                         amount *= 2;
-                        self.power_happened(r, Kind::RocketScientist, &format!("doubles the {v} and trips"));
-                        self.trip(r, TripWhy::Power {
-                            racer: who,
-                            power: Kind::RocketScientist,
-                        });
+                        self.power_happened(
+                            r,
+                            Kind::RocketScientist,
+                            &format!("doubles the {v} and trips"),
+                        );
+                        self.trip(
+                            r,
+                            TripWhy::Power {
+                                racer: who,
+                                power: Kind::RocketScientist,
+                            },
+                        );
                     }
                 }
                 if v <= 2 && self.has(r, Kind::Alchemist) {
@@ -1121,10 +1159,14 @@ impl Race {
                             cancel = true;
                             self.power_happened(x, Kind::Sisyphus, "rolled a 6: back to the Start");
                             self.add_bronze(x, -1, "Sisyphus loses a chip");
-                            self.do_warps(&[(x, 0)], Why::Power {
-                                racer: who,
-                                power: Kind::Sisyphus,
-                            }, d)?;
+                            self.do_warps(
+                                &[(x, 0)],
+                                Why::Power {
+                                    racer: who,
+                                    power: Kind::Sisyphus,
+                                },
+                                d,
+                            )?;
                         }
                         Some(Kind::Inchworm) if x != r && v == 1 => {
                             cancel = true;
@@ -1201,11 +1243,19 @@ impl Race {
             match self.power(x) {
                 Some(Kind::Gunk) if x != r => {
                     amount -= 1;
-                    self.power_happened(x, Kind::Gunk, &format!("-1 to {}'s main move", who.kind.name()));
+                    self.power_happened(
+                        x,
+                        Kind::Gunk,
+                        &format!("-1 to {}'s main move", who.kind.name()),
+                    );
                 }
                 Some(Kind::Coach) if self.pos(x) == here => {
                     amount += 1;
-                    self.power_happened(x, Kind::Coach, &format!("+1 to {}'s main move", who.kind.name()));
+                    self.power_happened(
+                        x,
+                        Kind::Coach,
+                        &format!("+1 to {}'s main move", who.kind.name()),
+                    );
                 }
                 Some(Kind::Blimp) if x == r => {
                     if start < SECOND_CORNER {
@@ -1224,7 +1274,11 @@ impl Race {
                     let k = self.count_on(here).saturating_sub(1) as i32;
                     if k > 0 {
                         amount += k;
-                        self.power_happened(x, Kind::PartyAnimal, &format!("+{k} from the party on its space"));
+                        self.power_happened(
+                            x,
+                            Kind::PartyAnimal,
+                            &format!("+{k} from the party on its space"),
+                        );
                     }
                 }
                 _ => {}
@@ -1328,12 +1382,15 @@ impl Race {
                     if !self.has(o, power) {
                         return Ok(());
                     }
-                    let detail = if o == racer {
-                        format!("moves {by}")
-                    } else {
-                        format!("{} moves {by}", self.who(racer).kind.name())
-                    };
-                    self.power_happened(o, power, &detail);
+                    // The Dicemonger's move is part of the reroll, told already.
+                    if power != Kind::Dicemonger {
+                        let detail = if o == racer {
+                            format!("moves {by}")
+                        } else {
+                            format!("{} moves {by}", self.who(racer).kind.name())
+                        };
+                        self.power_happened(o, power, &detail);
+                    }
                 }
                 self.do_moves(&[(racer, by)], why, d)
             }
@@ -1343,10 +1400,14 @@ impl Race {
                 }
                 let who = self.who(racer);
                 self.power_happened(racer, Kind::Scoocher, "scooches 1");
-                self.do_moves(&[(racer, 1)], Why::Power {
-                    racer: who,
-                    power: Kind::Scoocher,
-                }, d)
+                self.do_moves(
+                    &[(racer, 1)],
+                    Why::Power {
+                        racer: who,
+                        power: Kind::Scoocher,
+                    },
+                    d,
+                )
             }
             Task::Trip { racer, why } => {
                 if !self.racing(racer) {
@@ -1411,10 +1472,14 @@ impl Race {
                     other_roll: b,
                 });
                 let winner = if a >= b { duelist } else { with };
-                self.do_moves(&[(winner, 2)], Why::Power {
-                    racer: wd,
-                    power: Kind::Duelist,
-                }, d)
+                self.do_moves(
+                    &[(winner, 2)],
+                    Why::Power {
+                        racer: wd,
+                        power: Kind::Duelist,
+                    },
+                    d,
+                )
             }
         }
     }
@@ -1453,10 +1518,13 @@ impl Race {
             } else if candidates.len() == 1 {
                 Some(candidates[0])
             } else {
-                match self.ask(d, Question::Copy {
-                    racer: c,
-                    candidates: candidates.clone(),
-                })? {
+                match self.ask(
+                    d,
+                    Question::Copy {
+                        racer: c,
+                        candidates: candidates.clone(),
+                    },
+                )? {
                     Answer::Racer(t) => Some(t),
                     _ => candidates.first().copied(),
                 }
@@ -1465,7 +1533,11 @@ impl Race {
                 self.racers[c].copying = next;
                 let who = self.who(c);
                 let detail = match next.and_then(|t| self.base_power(t)) {
-                    Some(p) => format!("copies {} ({})", self.who(next.unwrap_or(c)).kind.name(), p.name()),
+                    Some(p) => format!(
+                        "copies {} ({})",
+                        self.who(next.unwrap_or(c)).kind.name(),
+                        p.name()
+                    ),
                     None => "copies nobody".to_string(),
                 };
                 self.emit(RaceEvent::Power {
@@ -1518,7 +1590,11 @@ impl Race {
                 if pos >= i32::from(FINISH) && left > 0 {
                     if let Some(s) = self.stickler_against(m) {
                         let name = self.who(m).kind.name();
-                        self.power_happened(s, Kind::Stickler, &format!("{name} overshoots the finish and does not move"));
+                        self.power_happened(
+                            s,
+                            Kind::Stickler,
+                            &format!("{name} overshoots the finish and does not move"),
+                        );
                         continue;
                     }
                     pos += left;
@@ -1568,9 +1644,21 @@ impl Race {
         }
         // Huge Baby before anything else: nobody stops on her space.
         self.baby_adjust(&arrivals, &mut stops);
+        // Racers that crossed the finish, in order; a rider crosses after its racer.
+        for &(m, _, _) in &moved {
+            if self.racing(m) && self.pos(m) >= FINISH {
+                self.cross(m)?;
+            }
+        }
         // Suckerfish rides with racers that left its space.
         let mut riders: Vec<(Rid, u8, u8)> = Vec::new();
-        if !matches!(why, Why::Power { power: Kind::Suckerfish, .. }) {
+        if !matches!(
+            why,
+            Why::Power {
+                power: Kind::Suckerfish,
+                ..
+            }
+        ) {
             for &(m, from, _) in &moved {
                 let fish: Vec<Rid> = self
                     .holders(Kind::Suckerfish)
@@ -1597,7 +1685,11 @@ impl Race {
                     if dest >= FINISH && dest != FINISH {
                         if let Some(s) = self.stickler_against(f) {
                             let name = self.who(f).kind.name();
-                            self.power_happened(s, Kind::Stickler, &format!("{name} would overshoot the finish and does not move"));
+                            self.power_happened(
+                                s,
+                                Kind::Stickler,
+                                &format!("{name} would overshoot the finish and does not move"),
+                            );
                             continue;
                         }
                     }
@@ -1617,6 +1709,9 @@ impl Race {
                     riders.push((f, from, dest));
                     arrivals.push(f);
                     self.baby_adjust(&[f], &mut stops);
+                    if dest >= FINISH {
+                        self.cross(f)?;
+                    }
                 }
             }
         }
@@ -1632,12 +1727,6 @@ impl Race {
                 if from < sy && end_m > self.pos(y) {
                     passes.push((m, y));
                 }
-            }
-        }
-        // Finishing, in the order racers crossed (a rider after its racer).
-        for &(m, _, _) in &all_moved {
-            if self.racing(m) && self.pos(m) >= FINISH {
-                self.cross(m)?;
             }
         }
         for &m in &arrivals {
@@ -1669,7 +1758,11 @@ impl Race {
             });
             if let Some(b) = blocker {
                 let name = self.who(a).kind.name();
-                self.power_happened(b, Kind::HugeBaby, &format!("puts {name} on the space behind"));
+                self.power_happened(
+                    b,
+                    Kind::HugeBaby,
+                    &format!("puts {name} on the space behind"),
+                );
                 self.put_behind(a, s, b, stops);
                 continue;
             }
@@ -1677,7 +1770,11 @@ impl Race {
                 let others: Vec<Rid> = self.on_space(s).filter(|&o| o != a).collect();
                 for o in others {
                     let name = self.who(o).kind.name();
-                    self.power_happened(a, Kind::HugeBaby, &format!("puts {name} on the space behind"));
+                    self.power_happened(
+                        a,
+                        Kind::HugeBaby,
+                        &format!("puts {name} on the space behind"),
+                    );
                     self.put_behind(o, s, a, stops);
                 }
             }
@@ -1758,13 +1855,19 @@ impl Race {
                     self.emit(RaceEvent::Power {
                         racer: wm,
                         power: Kind::Mastermind,
-                        detail: format!("predicted {}: the race ends and Mastermind is 2nd", w.kind.name()),
+                        detail: format!(
+                            "predicted {}: the race ends and Mastermind is 2nd",
+                            w.kind.name()
+                        ),
                     });
                     self.placings.push(m);
                     if m != r {
                         self.racers[m].status = Status::Finished(2);
                     }
-                    self.emit(RaceEvent::Finished { racer: wm, place: 2 });
+                    self.emit(RaceEvent::Finished {
+                        racer: wm,
+                        place: 2,
+                    });
                     break;
                 }
             }
@@ -1837,7 +1940,10 @@ impl Race {
                     ));
                 }
             }
-            for &b in here.iter().filter(|&&b| b != a && self.has(b, Kind::BabaYaga)) {
+            for &b in here
+                .iter()
+                .filter(|&&b| b != a && self.has(b, Kind::BabaYaga))
+            {
                 let wb = self.who(b);
                 tasks.push((
                     self.priority(b),
@@ -1852,11 +1958,26 @@ impl Race {
             }
             if self.has(a, Kind::Duelist) {
                 for &o in here.iter().filter(|&&o| o != a) {
-                    tasks.push((self.priority(a), Task::Duel { duelist: a, with: o }));
+                    tasks.push((
+                        self.priority(a),
+                        Task::Duel {
+                            duelist: a,
+                            with: o,
+                        },
+                    ));
                 }
             }
-            for &dd in here.iter().filter(|&&dd| dd != a && self.has(dd, Kind::Duelist)) {
-                tasks.push((self.priority(dd), Task::Duel { duelist: dd, with: a }));
+            for &dd in here
+                .iter()
+                .filter(|&&dd| dd != a && self.has(dd, Kind::Duelist))
+            {
+                tasks.push((
+                    self.priority(dd),
+                    Task::Duel {
+                        duelist: dd,
+                        with: a,
+                    },
+                ));
             }
         }
         for &(m, y) in passes {

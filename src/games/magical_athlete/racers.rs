@@ -140,7 +140,10 @@ impl Kind {
     /// "the skipper", "rocket").
     pub fn parse(text: &str) -> Option<Kind> {
         let t = squash(text);
-        let t = t.strip_prefix("the").filter(|s| !s.is_empty()).unwrap_or(&t);
+        let t = t
+            .strip_prefix("the")
+            .filter(|s| !s.is_empty())
+            .unwrap_or(&t);
         if t.is_empty() {
             return None;
         }
@@ -176,7 +179,9 @@ impl Kind {
     pub fn power_text(self) -> &'static str {
         match self {
             Kind::Alchemist => "When I roll a 1 or 2 for my Main Move, I can move 4 instead.",
-            Kind::BabaYaga => "Trip any racer that stops on my space, or when I stop on their space.",
+            Kind::BabaYaga => {
+                "Trip any racer that stops on my space, or when I stop on their space."
+            }
             Kind::Banana => "I trip any racer that passes me.",
             Kind::Blimp => {
                 "When I start my turn before the second corner, I get +3 to my Main Move. On or after that corner, I get -1."
@@ -186,14 +191,18 @@ impl Kind {
                 "Before my Main Move, I can make the racer(s) in last place move 2. If I do, I move 1."
             }
             Kind::Coach => "Everyone on my space gets +1 to their Main Move, including me.",
-            Kind::Copycat => "I have the power of the racer currently in the lead. If there's a tie, I pick.",
+            Kind::Copycat => {
+                "I have the power of the racer currently in the lead. If there's a tie, I pick."
+            }
             Kind::Dicemonger => {
                 "Anyone can reroll their Main Move once per turn. When another racer does it, I move 1."
             }
             Kind::Duelist => {
                 "Whenever a racer shares my space, I can shout \"Duel\". We roll and whoever rolls highest moves 2. I win ties."
             }
-            Kind::Egg => "Before my race, draw 2 new racers from the deck and pick one. I have its powers.",
+            Kind::Egg => {
+                "Before my race, draw 2 new racers from the deck and pick one. I have its powers."
+            }
             Kind::FlipFlop => {
                 "I can skip rolling for my Main Move and swap spaces with another racer instead."
             }
@@ -204,26 +213,40 @@ impl Kind {
             Kind::Hare => {
                 "I get +2 to my Main Move. When I start my turn alone in the lead, I skip my Main Move."
             }
-            Kind::Heckler => "When a racer ends their turn within 1 space of where they started, I move 2.",
+            Kind::Heckler => {
+                "When a racer ends their turn within 1 space of where they started, I move 2."
+            }
             Kind::HugeBaby => {
                 "No one can ever be on my space besides the Start. Whenever that would happen, put the racer on the space behind me instead."
             }
             Kind::Hypnotist => "Before my Main Move, I can warp a racer to my space.",
-            Kind::Inchworm => "When another racer rolls a 1 for their Main Move, they skip that move and I move 1.",
-            Kind::Lackey => "When another racer rolls a 6 for their Main Move, I move 2 before they move.",
+            Kind::Inchworm => {
+                "When another racer rolls a 1 for their Main Move, they skip that move and I move 1."
+            }
+            Kind::Lackey => {
+                "When another racer rolls a 6 for their Main Move, I move 2 before they move."
+            }
             Kind::Leaptoad => "While moving, I skip spaces with other racers on them.",
             Kind::Legs => "I can skip rolling for my Main Move and move 5 instead.",
-            Kind::LovableLoser => "Before my Main Move, I get 1 bronze point chip if I'm alone in last place.",
+            Kind::LovableLoser => {
+                "Before my Main Move, I get 1 bronze point chip if I'm alone in last place."
+            }
             Kind::Magician => "I can reroll my Main Move up to twice per turn.",
             Kind::Mastermind => {
                 "At the start of my first turn, I predict which racer will win. If I'm right, the race ends immediately and I finish 2nd."
             }
-            Kind::Mouth => "When I stop on a space with exactly one other racer, they're eliminated from the race.",
+            Kind::Mouth => {
+                "When I stop on a space with exactly one other racer, they're eliminated from the race."
+            }
             Kind::PartyAnimal => {
                 "Before my Main Move, all racers move a space towards me. Each other racer on my space gives me +1 to my Main Move."
             }
-            Kind::RocketScientist => "When I roll for my Main Move, I can double that number. If I do, I trip.",
-            Kind::Romantic => "When anyone stops on a space with exactly one other racer, I move 2.",
+            Kind::RocketScientist => {
+                "When I roll for my Main Move, I can double that number. If I do, I trip."
+            }
+            Kind::Romantic => {
+                "When anyone stops on a space with exactly one other racer, I move 2."
+            }
             Kind::Scoocher => "When another racer's power happens, I move 1.",
             Kind::Sisyphus => {
                 "Before my race, I take 4 bronze point chips. When I roll a 6 for my Main Move, instead of moving, I warp to the Start and lose 1 point chip."
@@ -233,8 +256,12 @@ impl Kind {
                 "Other racers can only cross the finish line by moving the exact amount they need. If they overshoot, they don't move."
             }
             Kind::Suckerfish => "When a racer on my space moves, I can move to their new space.",
-            Kind::ThirdWheel => "Before my Main Move, I can warp to any space with exactly 2 racers on it.",
-            Kind::Twin => "Before my race, I can pick a racer who won a previous race and race with their powers.",
+            Kind::ThirdWheel => {
+                "Before my Main Move, I can warp to any space with exactly 2 racers on it."
+            }
+            Kind::Twin => {
+                "Before my race, I can pick a racer who won a previous race and race with their powers."
+            }
         }
     }
 

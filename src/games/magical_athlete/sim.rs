@@ -99,13 +99,27 @@ pub fn run(args: &SimArgs) -> Result<Summary, String> {
         let track = tracks[(i % 4) as usize];
         let race = play_random_race(args.seed.wrapping_add(i), players, track);
         for x in &race.racers {
-            summary.by_racer.entry(x.kind.name().to_string()).or_default().races += 1;
+            summary
+                .by_racer
+                .entry(x.kind.name().to_string())
+                .or_default()
+                .races += 1;
         }
         if let Some(k) = race.placings.first().and_then(|&r| race.racers.get(r)) {
-            summary.by_racer.entry(k.kind.name().to_string()).or_default().wins += 1;
+            summary
+                .by_racer
+                .entry(k.kind.name().to_string())
+                .or_default()
+                .wins += 1;
         }
         match race.placings.get(1).and_then(|&r| race.racers.get(r)) {
-            Some(k) => summary.by_racer.entry(k.kind.name().to_string()).or_default().seconds += 1,
+            Some(k) => {
+                summary
+                    .by_racer
+                    .entry(k.kind.name().to_string())
+                    .or_default()
+                    .seconds += 1
+            }
             None => summary.no_second += 1,
         }
         if race.capped {

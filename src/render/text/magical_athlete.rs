@@ -1,5 +1,11 @@
 //! Magical Athlete in text.
 use crate::games::magical_athlete::{PrivateView, PublicView};
-pub fn track(_v: &PublicView) -> String { String::new() }
-pub fn alt(_v: &PublicView) -> String { String::new() }
-pub fn private(_v: &PrivateView) -> String { String::new() }
+pub fn track(_v: &PublicView) -> String {
+    String::new()
+}
+pub fn alt(_v: &PublicView) -> String {
+    String::new()
+}
+pub fn private(_v: &PrivateView) -> String {
+    String::new()
+}
