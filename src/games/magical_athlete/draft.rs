@@ -64,7 +64,7 @@ impl Draft {
         let s = self.start.index();
         if n == 2 {
             let (a, b) = (seat(s % 2), seat((s + 1) % 2));
-            return if self.round % 2 == 0 {
+            return if self.round.is_multiple_of(2) {
                 vec![a, b, b, a, a, b, b, a]
             } else {
                 vec![b, a, a, b, b, a, a, b]

@@ -194,9 +194,9 @@ pub struct MagicalAthlete {
     deck: Vec<Kind>,
     /// Cards Egg drew and did not take (known to their owner only).
     set_aside: Vec<(Seat, Kind)>,
-    /// The race in progress, or the last one run.
-    race: Option<Race>,
-    waiting: Option<Waiting>,
+    /// The race in progress, or the last one run (boxed: it is most of the state).
+    race: Option<Box<Race>>,
+    waiting: Option<Box<Waiting>>,
     /// Racers that won earlier races.
     winners: Vec<Kind>,
     races_done: u8,
@@ -430,11 +430,11 @@ impl MagicalAthlete {
 
     /// The race in progress (or the last one).
     pub fn race(&self) -> Option<&Race> {
-        self.race.as_ref()
+        self.race.as_deref()
     }
 
     pub fn waiting(&self) -> Option<&Waiting> {
-        self.waiting.as_ref()
+        self.waiting.as_deref()
     }
 
     fn name(&self, seat: Seat) -> &str {
@@ -511,7 +511,7 @@ impl MagicalAthlete {
         race.winners = self.winners.clone();
         race.bronze = self.players.iter().map(|p| p.bronze).collect();
         race.two_player = n == 2;
-        self.race = Some(race);
+        self.race = Some(Box::new(race));
         self.phase = Phase::Racing;
         self.waiting = None;
     }
@@ -528,7 +528,7 @@ impl MagicalAthlete {
                     (*w.base, given, w.emitted)
                 }
                 None => match self.race.clone() {
-                    Some(r) => (r, Vec::new(), 0),
+                    Some(r) => (*r, Vec::new(), 0),
                     None => return,
                 },
             };
@@ -547,27 +547,27 @@ impl MagicalAthlete {
             }
             match result {
                 Ok(()) => {
-                    self.race = Some(race);
+                    self.race = Some(Box::new(race));
                 }
                 Err(Halt::Ask(question)) => {
                     let emitted = race.events.len();
-                    self.race = Some(race);
-                    self.waiting = Some(Waiting {
+                    self.race = Some(Box::new(race));
+                    self.waiting = Some(Box::new(Waiting {
                         base: Box::new(base),
                         given: record,
                         question,
                         emitted,
-                    });
+                    }));
                     return;
                 }
                 Err(Halt::Over) => {
-                    self.race = Some(race);
+                    self.race = Some(Box::new(race));
                     self.end_race(events);
                     return;
                 }
                 Err(Halt::OutOfDice) => {
                     // Only scripted dice run out (replays, tests): stop where the race is.
-                    self.race = Some(race);
+                    self.race = Some(Box::new(race));
                     self.waiting = None;
                     return;
                 }
@@ -710,7 +710,7 @@ impl MagicalAthlete {
 
     /// The race the waiting question is about (the state where it stopped).
     fn question_race(&self) -> Option<&Race> {
-        self.race.as_ref()
+        self.race.as_deref()
     }
 
     /// Turns an answer into the order a player would send.
@@ -1064,7 +1064,7 @@ impl MagicalAthlete {
             phase: Phase::Racing,
             deck,
             set_aside: Vec::new(),
-            race: Some(race),
+            race: Some(Box::new(race)),
             waiting: None,
             winners: Vec::new(),
             races_done: 3,
@@ -1085,7 +1085,7 @@ impl MagicalAthlete {
 
     /// Gives mutable access to the race in progress (scenario set-up).
     pub fn race_mut(&mut self) -> Option<&mut Race> {
-        self.race.as_mut()
+        self.race.as_deref_mut()
     }
 
     /// Starts a scenario race (after set-up) until its first live question.
@@ -1499,7 +1499,7 @@ impl Game for MagicalAthlete {
                     },
                     None => self.fallback(&w, How::TimedOut),
                 };
-                self.run(Some((w, given)), &mut events);
+                self.run(Some((*w, given)), &mut events);
             }
             Phase::Over => {}
         }
@@ -1598,10 +1598,9 @@ impl Game for MagicalAthlete {
             .collect();
         egg_cards.dedup();
         if let (Some(Question::Egg { drawn, .. }), Some(s)) = (self.question(), self.waiting_seat())
+            && s == seat
         {
-            if s == seat {
-                egg_cards.extend(drawn.iter().copied());
-            }
+            egg_cards.extend(drawn.iter().copied());
         }
         PrivateView {
             seat,
@@ -1649,10 +1648,10 @@ impl Game for MagicalAthlete {
             }
         }
         for (s, k) in g.set_aside.iter_mut() {
-            if hidden_from(*s) {
-                if let Some(n) = it.next() {
-                    *k = n;
-                }
+            if hidden_from(*s)
+                && let Some(n) = it.next()
+            {
+                *k = n;
             }
         }
         if let Some(race) = g.race.as_mut() {
@@ -1670,10 +1669,10 @@ impl Game for MagicalAthlete {
                 }
             }
             for (s, k) in race.set_aside.iter_mut() {
-                if hidden_from(*s) {
-                    if let Some(n) = it.next() {
-                        *k = n;
-                    }
+                if hidden_from(*s)
+                    && let Some(n) = it.next()
+                {
+                    *k = n;
                 }
             }
         }

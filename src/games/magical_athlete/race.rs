@@ -683,11 +683,11 @@ impl Race {
             _ => {}
         }
         while let Some(s) = self.extras.pop_front() {
-            if let Slot::Extra { racer, .. } = s {
-                if self.racing(racer) {
-                    self.slot = s;
-                    return;
-                }
+            if let Slot::Extra { racer, .. } = s
+                && self.racing(racer)
+            {
+                self.slot = s;
+                return;
             }
         }
         let n = self.players.max(1);
@@ -747,6 +747,15 @@ impl Race {
 
     fn before_race(&mut self, r: Rid, k: Kind, d: &mut dyn Decider) -> R<()> {
         let who = self.who(r);
+        if matches!(k, Kind::Egg | Kind::Twin) && self.racers[r].kind == k {
+            // A power already chosen (a scripted scenario) is not chosen again.
+            if let Some(p) = self.racers[r].picked {
+                if matches!(p, Kind::Egg | Kind::Twin) {
+                    return Ok(());
+                }
+                return self.before_race(r, p, d);
+            }
+        }
         match k {
             Kind::Sisyphus => {
                 self.add_bronze(r, 4, "Sisyphus takes 4 bronze chips before the race");
@@ -987,33 +996,33 @@ impl Race {
                     self.do_moves(&[(r, 1)], why, d)?;
                 }
             }
-            (Some(Kind::Hypnotist), TurnChoice::Hypnotize(t)) => {
-                if t != r && self.racing(t) && self.pos(t) != self.pos(r) {
-                    let name = self.who(t).kind.name();
-                    self.power_happened(r, Kind::Hypnotist, &format!("warps {name} to its space"));
-                    let to = self.pos(r);
-                    self.do_warps(
-                        &[(t, to)],
-                        Why::Power {
-                            racer: who,
-                            power: Kind::Hypnotist,
-                        },
-                        d,
-                    )?;
-                }
+            (Some(Kind::Hypnotist), TurnChoice::Hypnotize(t))
+                if t != r && self.racing(t) && self.pos(t) != self.pos(r) =>
+            {
+                let name = self.who(t).kind.name();
+                self.power_happened(r, Kind::Hypnotist, &format!("warps {name} to its space"));
+                let to = self.pos(r);
+                self.do_warps(
+                    &[(t, to)],
+                    Why::Power {
+                        racer: who,
+                        power: Kind::Hypnotist,
+                    },
+                    d,
+                )?;
             }
-            (Some(Kind::ThirdWheel), TurnChoice::Warp(s)) => {
-                if s < FINISH && s != self.pos(r) && self.count_on(s) == 2 {
-                    self.power_happened(r, Kind::ThirdWheel, &format!("warps to space {s}"));
-                    self.do_warps(
-                        &[(r, s)],
-                        Why::Power {
-                            racer: who,
-                            power: Kind::ThirdWheel,
-                        },
-                        d,
-                    )?;
-                }
+            (Some(Kind::ThirdWheel), TurnChoice::Warp(s))
+                if s < FINISH && s != self.pos(r) && self.count_on(s) == 2 =>
+            {
+                self.power_happened(r, Kind::ThirdWheel, &format!("warps to space {s}"));
+                self.do_warps(
+                    &[(r, s)],
+                    Why::Power {
+                        racer: who,
+                        power: Kind::ThirdWheel,
+                    },
+                    d,
+                )?;
             }
             _ => {}
         }
@@ -1113,15 +1122,15 @@ impl Race {
                         self.push_sorted(tasks);
                     }
                 }
-                if let Some(g) = guess {
-                    if g == v {
-                        genius_right = true;
-                        self.power_happened(
-                            r,
-                            Kind::Genius,
-                            &format!("guessed {g} right: another turn follows"),
-                        );
-                    }
+                if let Some(g) = guess
+                    && g == v
+                {
+                    genius_right = true;
+                    self.power_happened(
+                        r,
+                        Kind::Genius,
+                        &format!("guessed {g} right: another turn follows"),
+                    );
                 }
                 let mut amount = i32::from(v);
                 if self.has(r, Kind::RocketScientist) {
@@ -1682,16 +1691,16 @@ impl Race {
                     if self.ask(d, q)? != Answer::Yes {
                         continue;
                     }
-                    if dest >= FINISH && dest != FINISH {
-                        if let Some(s) = self.stickler_against(f) {
-                            let name = self.who(f).kind.name();
-                            self.power_happened(
-                                s,
-                                Kind::Stickler,
-                                &format!("{name} would overshoot the finish and does not move"),
-                            );
-                            continue;
-                        }
+                    if dest > FINISH
+                        && let Some(s) = self.stickler_against(f)
+                    {
+                        let name = self.who(f).kind.name();
+                        self.power_happened(
+                            s,
+                            Kind::Stickler,
+                            &format!("{name} would overshoot the finish and does not move"),
+                        );
+                        continue;
                     }
                     let name = self.who(m).kind.name();
                     self.power_happened(f, Kind::Suckerfish, &format!("rides with {name}"));
@@ -1919,10 +1928,10 @@ impl Race {
                         },
                     ));
                 }
-                if self.has(a, Kind::Mouth) {
-                    if let Some(&o) = here.iter().find(|&&o| o != a) {
-                        tasks.push((self.priority(a), Task::Eliminate { racer: o, by: a }));
-                    }
+                if self.has(a, Kind::Mouth)
+                    && let Some(&o) = here.iter().find(|&&o| o != a)
+                {
+                    tasks.push((self.priority(a), Task::Eliminate { racer: o, by: a }));
                 }
             }
             let wa = self.who(a);

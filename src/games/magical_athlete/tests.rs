@@ -48,7 +48,7 @@ fn say(g: &mut MagicalAthlete, text: &str) -> Vec<Event> {
     g.apply(&[Submitted::new(seat, order)])
 }
 
-fn racer<'a>(g: &'a MagicalAthlete, k: Kind) -> &'a Racer {
+fn racer(g: &MagicalAthlete, k: Kind) -> &Racer {
     let race = g.race().expect("a race");
     race.racers
         .iter()
@@ -1275,4 +1275,83 @@ fn conformance_over_thousands_of_seeded_games() {
         spec.view_check_every = 9;
         check(&spec).unwrap_or_else(|v| panic!("live, {players} players: {v}"));
     }
+}
+
+// ----- Replay -----
+
+#[test]
+fn replay_plays_the_rulebook_example() {
+    let script = serde_json::json!({
+        "game": "magical-athlete",
+        "track": "mild",
+        "racers": [
+            {"player": "Ann", "racer": "romantic", "space": 0},
+            {"player": "Ben", "racer": "scoocher", "space": 2},
+            {"player": "Cat", "racer": "banana", "space": 3}
+        ],
+        "dice": [5]
+    });
+    let out = replay::run(script).unwrap();
+    let o = out.output;
+    assert_eq!(o["racers"][0]["racer"], "Romantic");
+    assert_eq!(o["racers"][0]["space"], 7);
+    assert_eq!(o["racers"][0]["tripped"], true);
+    assert_eq!(o["racers"][1]["space"], 4);
+    assert_eq!(o["rolls"], serde_json::json!([5]));
+    assert_eq!(o["over"], false);
+    assert!(!out.views.is_empty());
+}
+
+#[test]
+fn replay_takes_answers_in_order_and_reports_chips() {
+    let script = serde_json::json!({
+        "game": "magical-athlete",
+        "track": "wild",
+        "turn": "Bob",
+        "racers": [
+            {"player": "Ann", "racer": "legs", "space": 0},
+            {"player": "Bob", "racer": "magician", "space": 10, "tripped": false}
+        ],
+        "dice": [1, 3],
+        "answers": ["yes", "no", "legs"]
+    });
+    let o = replay::run(script).unwrap().output;
+    // Racers are listed in turn order. Magician rerolls the 1, keeps the 3 and lands on
+    // the star at 13; Legs moves 5.
+    assert_eq!(o["racers"][0]["racer"], "Magician");
+    assert_eq!(o["racers"][0]["space"], 13);
+    assert_eq!(o["chips"]["Bob"]["bronze"], 1);
+    assert_eq!(o["racers"][1]["space"], 5);
+    assert_eq!(o["prompts"][0]["answer"], "yes");
+}
+
+#[test]
+fn replay_refuses_illegal_scripts() {
+    let base = |racers: serde_json::Value, extra: serde_json::Value| {
+        let mut s = serde_json::json!({"game": "magical-athlete", "racers": racers});
+        if let (Some(m), Some(e)) = (s.as_object_mut(), extra.as_object()) {
+            for (k, v) in e {
+                m.insert(k.clone(), v.clone());
+            }
+        }
+        replay::run(s)
+    };
+    let two = serde_json::json!([
+        {"player": "Ann", "racer": "legs"},
+        {"player": "Bob", "racer": "magician"}
+    ]);
+    let e = base(
+        serde_json::json!([{"player": "Ann", "racer": "zebra"}, {"player":"B","racer":"legs"}]),
+        serde_json::json!({}),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("`zebra` is not a racer"), "{e}");
+    let e = base(serde_json::json!([{"player": "Ann", "racer": "legs", "space": 30}, {"player":"B","racer":"gunk"}]), serde_json::json!({})).unwrap_err();
+    assert!(e.to_string().contains("not on the track"), "{e}");
+    let e = base(two.clone(), serde_json::json!({"dice": [7]})).unwrap_err();
+    assert!(e.to_string().contains("not a die roll"), "{e}");
+    let e = base(two.clone(), serde_json::json!({"answers": ["guess 3"]})).unwrap_err();
+    assert!(e.to_string().starts_with("turn 1, Ann: prompt 1"), "{e}");
+    let e = base(two, serde_json::json!({"turn": "Zed"})).unwrap_err();
+    assert!(e.to_string().contains("Zed has no racer"), "{e}");
 }
