@@ -336,6 +336,9 @@ fn output(game: &MagicalAthlete, names: &[String], events: &[Event], track: Trac
     for e in events {
         if let Event::Race { event } = e {
             match event {
+                // Turns played without a choice are not prompts.
+                RaceEvent::Decided { answer, how, .. }
+                    if *how == How::Default && answer == "roll" => {}
                 RaceEvent::Decided {
                     racer,
                     question,
