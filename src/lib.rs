@@ -7,5 +7,8 @@
 
 pub mod cli;
 pub mod engine;
+pub mod fault;
 pub mod games;
+pub mod referee;
 pub mod render;
+pub mod store;

@@ -1,6 +1,8 @@
 //! The command line: local play in the terminal, replay of scripted scenarios, simulation
 //! and verification. Each subcommand is a thin shell over the library.
 
+mod bench;
+mod play;
 mod replay;
 mod sim;
 
@@ -18,6 +20,56 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Play a whole race in the terminal: you hold one seat, bots hold the others.
+    Play {
+        /// The game, e.g. dream-mile.
+        game: String,
+        /// Runners in the race, you included.
+        #[arg(long, default_value_t = 6)]
+        players: usize,
+        /// How long each turn stays open, e.g. 30s, 5m.
+        #[arg(long, default_value = "5m")]
+        deadline: String,
+        /// The SQLite database file.
+        #[arg(long, default_value = "photofinish.db")]
+        db: std::path::PathBuf,
+        /// Your runner's name.
+        #[arg(long, default_value = "You")]
+        name: String,
+        /// Game options as key=value text.
+        #[arg(long, default_value = "")]
+        options: String,
+        /// How the bots play: heuristic or random.
+        #[arg(long, default_value = "heuristic")]
+        bots: String,
+    },
+    /// Measure the referee on SQLite and the bot at scale (see docs/performance.md).
+    Bench {
+        /// Where to put the scratch databases (default: the system's temp dir).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+        /// Raw single-row inserts to time.
+        #[arg(long, default_value_t = 2000)]
+        inserts: usize,
+        /// Orders to submit through the referee.
+        #[arg(long, default_value_t = 2000)]
+        orders: usize,
+        /// Concurrent campaigns for the scale test.
+        #[arg(long, default_value_t = 10_000)]
+        campaigns: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check a finished race's dice against its revealed seed.
+    Verify {
+        /// The race number.
+        campaign: i64,
+        /// The SQLite database file.
+        #[arg(long, default_value = "photofinish.db")]
+        db: std::path::PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
     /// Run a scripted race with no database and print JSON on stdout.
     Replay {
         /// The script (JSON); see docs/replay.md.
@@ -49,6 +101,47 @@ pub enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Play {
+            game,
+            players,
+            deadline,
+            db,
+            name,
+            options,
+            bots,
+        } => {
+            let Some(deadline_secs) = crate::referee::timing::parse_duration(&deadline) else {
+                eprintln!("--deadline takes a duration such as 30s, 5m or 1h");
+                return ExitCode::from(2);
+            };
+            let Some(bots) = crate::engine::BotLevel::parse(&bots) else {
+                eprintln!("--bots takes heuristic or random");
+                return ExitCode::from(2);
+            };
+            play::run(play::PlayArgs {
+                game,
+                players,
+                deadline_secs,
+                db,
+                name,
+                options,
+                bots,
+            })
+        }
+        Command::Verify { campaign, db, json } => play::verify(campaign, &db, json),
+        Command::Bench {
+            dir,
+            inserts,
+            orders,
+            campaigns,
+            json,
+        } => bench::run(bench::BenchArgs {
+            dir,
+            inserts,
+            orders,
+            campaigns,
+            json,
+        }),
         Command::Replay { script } => replay::run(&script),
         Command::Sim {
             game,

@@ -4,6 +4,7 @@
 //! Everything here reads views only: the public view for the channel, a private view
 //! for one seat's DM. Nothing here can see a state, so nothing here can leak one.
 
+pub mod post;
 pub mod text;
 
 pub use text::{alt_text, ordinal, private_text, track_text};

@@ -1,0 +1,339 @@
+//! `photofinish play GAME`: a whole race in the terminal, one human seat against bots.
+//!
+//! The same referee, store and rules as on Discord: orders, receipts, deadlines that really
+//! run (a missed one is played by the game's rule), and an outbox delivered by a terminal
+//! courier that prints the channel's posts and your DMs.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use chrono::Offset;
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+use crate::engine::{BotLevel, GameKind};
+use crate::referee::announce::Target;
+use crate::referee::delivery::{Courier, Delivered, DeliveryError, Parcel};
+use crate::referee::{Actor, Config, NewRace, Referee, SystemClock};
+use crate::render::post::{Style, present};
+use crate::store::sqlite::Durability;
+use crate::store::{CampaignId, Phase, SqliteStore, Timing, UserId};
+
+/// The terminal player's user id.
+const YOU: &str = "terminal-player";
+
+/// Prints the channel's posts and the human's DMs.
+struct Terminal {
+    style: Style,
+}
+
+#[async_trait]
+impl Courier for Terminal {
+    async fn deliver(&self, parcel: Parcel<'_>) -> Result<Delivered, DeliveryError> {
+        let post = present(parcel.announcement, &self.style);
+        let text = match parcel.target {
+            Target::Channel => Some(format!("\n[channel]\n{}", post.plain())),
+            Target::Dm { user, .. } if user.0 == YOU => {
+                Some(format!("\n[DM to you]\n{}", post.plain()))
+            }
+            // Status edits and other players' DMs are not shown; `status` prints the status.
+            _ => None,
+        };
+        if let Some(text) = text {
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "{text}").map_err(|e| DeliveryError::Retry {
+                after_ms: 100,
+                reason: e.to_string(),
+            })?;
+            let _ = out.flush();
+        }
+        Ok(Delivered {
+            external_id: Some(format!("terminal-{}", parcel.outbox_id)),
+        })
+    }
+}
+
+/// Options of a terminal race.
+#[derive(Debug, Clone)]
+pub struct PlayArgs {
+    pub game: String,
+    pub players: usize,
+    pub deadline_secs: u64,
+    pub db: std::path::PathBuf,
+    pub name: String,
+    pub options: String,
+    pub bots: BotLevel,
+}
+
+pub fn run(args: PlayArgs) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("cannot start: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(play(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+async fn open(db: &Path) -> Result<SqliteStore, String> {
+    SqliteStore::open(&db.to_string_lossy(), Durability::Full)
+        .await
+        .map_err(|e| format!("cannot open the database {}: {e}", db.display()))
+}
+
+async fn play(args: PlayArgs) -> Result<(), String> {
+    let kind = GameKind::from_slug(&args.game).ok_or_else(|| {
+        let known: Vec<&str> = GameKind::all().map(|k| k.slug()).collect();
+        format!(
+            "unknown game `{}`; the games are: {}",
+            args.game,
+            known.join(", ")
+        )
+    })?;
+    let store = Arc::new(open(&args.db).await?);
+    let turn_secs = args.deadline_secs.max(1);
+    let config = Config {
+        default_timing: Timing {
+            turn_secs,
+            // One reminder when a third of the time is left.
+            reminders: if turn_secs >= 6 {
+                vec![turn_secs / 3]
+            } else {
+                vec![]
+            },
+            resolve_early: true,
+        },
+        ..Config::default()
+    };
+    let referee = Referee::new(store.clone(), Arc::new(SystemClock), config);
+    let courier = Terminal {
+        style: Style::plain(chrono::Local::now().offset().fix()),
+    };
+    let you = Actor::new(YOU, args.name.clone());
+    let channel = format!("terminal-{}", chrono::Utc::now().timestamp_millis());
+    let race = referee
+        .create(NewRace {
+            kind,
+            options: args.options.clone(),
+            channel,
+            guild: None,
+            host: you.clone(),
+        })
+        .await
+        .map_err(|e| e.to_string())?;
+    referee
+        .join(race, &you, None, None)
+        .await
+        .map_err(|e| e.to_string())?;
+    if args.players > 1 {
+        referee
+            .add_bots(race, &you, args.players - 1, args.bots)
+            .await
+            .map_err(|e| e.to_string())?;
+    }
+    referee.start(race, &you).await.map_err(|e| e.to_string())?;
+    println!(
+        "Race {race} ({kind}) has started in {}. Type your orders; `help` for commands.",
+        args.db.display()
+    );
+    let mut lines = BufReader::new(tokio::io::stdin()).lines();
+    let mut stdin_open = true;
+    loop {
+        referee.deliver(&courier).await.map_err(|e| e.to_string())?;
+        let overview = referee.overview(race).await.map_err(|e| e.to_string())?;
+        if matches!(overview.phase, Phase::Finished | Phase::Cancelled) {
+            finish(&referee, race).await;
+            return Ok(());
+        }
+        let now = referee.clock().now();
+        let wait_ms = match referee.next_due().await.map_err(|e| e.to_string())? {
+            Some(due) => (due - now).clamp(0, 1_000),
+            None => 1_000,
+        };
+        tokio::select! {
+            line = lines.next_line(), if stdin_open => match line {
+                Ok(Some(line)) => {
+                    if !command(&referee, race, &you, line.trim()).await {
+                        return Ok(());
+                    }
+                }
+                // Input ended: deadlines play the rest.
+                Ok(None) | Err(_) => stdin_open = false,
+            },
+            _ = tokio::time::sleep(std::time::Duration::from_millis(u64::try_from(wait_ms).unwrap_or(1_000))) => {
+                referee.tick().await.map_err(|e| e.to_string())?;
+            }
+        }
+    }
+}
+
+/// Handles one line typed by the player; false to quit.
+async fn command(referee: &Referee, race: CampaignId, you: &Actor, line: &str) -> bool {
+    let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+    match word.to_ascii_lowercase().as_str() {
+        "" => {}
+        "help" | "?" => println!(
+            "Type an order as you would DM it (e.g. `7`). Commands: status, prompt, history N, pref TEXT, pause, resume, quit."
+        ),
+        "quit" | "exit" => {
+            if let Err(e) = referee.cancel(race, you).await {
+                eprintln!("{e}");
+            }
+            return false;
+        }
+        "status" => match referee.overview(race).await {
+            Ok(o) => {
+                if let Some(view) = &o.view {
+                    println!("{}", crate::render::track_text(view));
+                }
+                for s in &o.seats {
+                    let mark = match s.state {
+                        crate::referee::announce::SeatState::Ordered => "✓",
+                        crate::referee::announce::SeatState::Waiting => "…",
+                        crate::referee::announce::SeatState::Idle => "·",
+                    };
+                    println!("{mark} {}", s.name);
+                }
+            }
+            Err(e) => eprintln!("{e}"),
+        },
+        "prompt" => match referee.open_prompt(race, &you.user).await {
+            Ok(p) => println!("{}\n{}", p.prompt.text, p.prompt.hint),
+            Err(e) => eprintln!("{e}"),
+        },
+        "history" => match rest.trim().parse::<u32>() {
+            Ok(n) => match referee.history(race, n).await {
+                Ok(h) => println!(
+                    "{}{}\n{}",
+                    h.label,
+                    if h.late { " (late)" } else { "" },
+                    h.narration.join("\n")
+                ),
+                Err(e) => eprintln!("{e}"),
+            },
+            Err(_) => eprintln!("history takes a turn number, like `history 2`"),
+        },
+        "pref" => match referee.set_preference(race, &you.user, rest).await {
+            Ok(msg) => println!("{msg}"),
+            Err(e) => eprintln!("{e}"),
+        },
+        "pause" => {
+            if let Err(e) = referee.pause(race, you).await {
+                eprintln!("{e}");
+            }
+        }
+        "resume" => {
+            if let Err(e) = referee.resume(race, you).await {
+                eprintln!("{e}");
+            }
+        }
+        _ => match referee.submit(race, &UserId::new(YOU), line).await {
+            Ok(r) => println!(
+                "Order {} for {}: `{}` (receipt {}){}",
+                if r.changed { "changed" } else { "received" },
+                r.label,
+                r.order,
+                r.receipt,
+                if r.resolved {
+                    ""
+                } else {
+                    "; waiting for the others or the deadline"
+                }
+            ),
+            Err(e) => eprintln!("{e}"),
+        },
+    }
+    true
+}
+
+async fn finish(referee: &Referee, race: CampaignId) {
+    match referee.verify(race).await {
+        Ok(report) if report.ok() => println!(
+            "\nVerified: the seed matches its commitment and all {} steps replay identically.",
+            report.steps_checked
+        ),
+        Ok(report) => println!("\nVerification FAILED: {}", report.problems.join("; ")),
+        Err(e) => println!("\n{e}"),
+    }
+}
+
+/// `photofinish verify CAMPAIGN`: exit 0 when every random outcome matches the seed.
+pub fn verify(race: i64, db: &Path, json: bool) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("cannot start: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async {
+        let store = match open(db).await {
+            Ok(s) => Arc::new(s),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        };
+        let referee = Referee::new(store, Arc::new(SystemClock), Config::default());
+        match referee.verify(CampaignId(race)).await {
+            Ok(report) => {
+                if json {
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&report).unwrap_or_default()
+                    );
+                } else {
+                    println!("race #{}: seed {}", report.race, report.seed);
+                    println!(
+                        "commitment {} {}",
+                        report.commitment,
+                        if report.commitment_matches {
+                            "matches"
+                        } else {
+                            "DOES NOT MATCH"
+                        }
+                    );
+                    println!(
+                        "{} steps and {} events replayed",
+                        report.steps_checked, report.events_checked
+                    );
+                    for p in &report.problems {
+                        println!("problem: {p}");
+                    }
+                    println!(
+                        "{}",
+                        if report.ok() {
+                            "verified: every random outcome matches the seed"
+                        } else {
+                            "NOT verified"
+                        }
+                    );
+                }
+                if report.ok() {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::FAILURE
+                }
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(2)
+            }
+        }
+    })
+}

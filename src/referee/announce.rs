@@ -1,0 +1,182 @@
+//! Announcements: what the referee wants said, and to whom. The outbox holds them until an
+//! adapter (Discord, the terminal) delivers them; `render::post` turns them into words.
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{AnyPrivateView, AnyPublicView, GameKind, Prompt, Seat};
+use crate::store::{CampaignId, Millis, Phase, UserId};
+
+/// Where an announcement goes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "to", rename_all = "kebab-case")]
+pub enum Target {
+    /// A new post in the race's channel.
+    Channel,
+    /// The race's status message, edited in place (posted the first time).
+    Status,
+    /// The lobby message, edited in place (posted the first time).
+    Lobby,
+    /// A direct message to a seated player.
+    Dm { user: UserId, seat: Seat },
+}
+
+/// One seat's line in the lobby.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbySeat {
+    pub name: String,
+    pub bot: bool,
+    pub choice: Option<String>,
+}
+
+/// Where a seat stands in the open step, for the status message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SeatState {
+    /// Has an order in (✓).
+    Ordered,
+    /// Must still order (…).
+    Waiting,
+    /// Has nothing to do in this step.
+    Idle,
+}
+
+/// A seat in the status message: never what was ordered, only whether.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusSeat {
+    pub name: String,
+    pub state: SeatState,
+    pub bot: bool,
+    /// The public receipt of the order in, if any.
+    pub receipt: Option<String>,
+}
+
+/// An order that missed its deadline, and what was played instead.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MissedOrder {
+    pub name: String,
+    pub played: String,
+}
+
+/// An order revealed after its step resolved, with what proves its receipt.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RevealedOrder {
+    pub step: u32,
+    pub name: String,
+    pub order: String,
+    pub nonce: String,
+    pub receipt: String,
+    pub source: crate::store::OrderSource,
+}
+
+/// The step that opens next.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NextStep {
+    pub label: String,
+    pub deadline: Option<Millis>,
+    pub waiting_on: Vec<String>,
+}
+
+/// A final placing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FinalPlace {
+    pub rank: u32,
+    pub name: String,
+    pub score: Option<i64>,
+}
+
+/// Something the referee says.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Announcement {
+    /// The lobby: who has joined, and the options.
+    Lobby {
+        race: CampaignId,
+        game: GameKind,
+        phase: Phase,
+        options: String,
+        seats: Vec<LobbySeat>,
+        min: usize,
+        max: usize,
+    },
+    /// The race began: the seating and the seed's commitment.
+    Started {
+        race: CampaignId,
+        game: GameKind,
+        seats: Vec<String>,
+        commitment: String,
+    },
+    /// One or more steps resolved (a chain of bot steps is told at once).
+    TurnResolved {
+        race: CampaignId,
+        game: GameKind,
+        labels: Vec<String>,
+        narration: Vec<String>,
+        missed: Vec<MissedOrder>,
+        revealed: Vec<RevealedOrder>,
+        view: AnyPublicView,
+        /// The deadline had long passed (the bot was down): resolved on restart.
+        late: bool,
+        next: Option<NextStep>,
+    },
+    /// The status message: phase, deadline, and ✓ / … per seat.
+    Status {
+        race: CampaignId,
+        game: GameKind,
+        phase: Phase,
+        label: String,
+        deadline: Option<Millis>,
+        seats: Vec<StatusSeat>,
+    },
+    /// A seat must act: its private view and legal choices.
+    Prompt {
+        race: CampaignId,
+        game: GameKind,
+        /// The step this prompt belongs to; an answer for another step is stale.
+        step: u32,
+        seat: Seat,
+        seat_name: String,
+        label: String,
+        view: AnyPrivateView,
+        prompt: Prompt,
+        deadline: Option<Millis>,
+        /// Private news since the last DM (a card drawn).
+        notes: Vec<String>,
+    },
+    /// A seat's private view changed while it had nothing to decide.
+    ViewUpdate {
+        race: CampaignId,
+        game: GameKind,
+        seat: Seat,
+        seat_name: String,
+        view: AnyPrivateView,
+        notes: Vec<String>,
+    },
+    /// A deadline is near and this seat's order is not in.
+    Reminder {
+        race: CampaignId,
+        seat_name: String,
+        label: String,
+        deadline: Millis,
+    },
+    /// The race is over: results, and the seed revealed.
+    Finished {
+        race: CampaignId,
+        game: GameKind,
+        view: AnyPublicView,
+        placings: Vec<FinalPlace>,
+        seed: String,
+        commitment: String,
+    },
+    /// The host cancelled the race.
+    Cancelled { race: CampaignId },
+    /// A plain notice (paused, resumed, deadline moved, seat handed over...). In `text`,
+    /// `{at}` stands for the moment `at` and `{user}` for a mention of `user`.
+    Notice {
+        race: CampaignId,
+        text: String,
+        #[serde(default)]
+        at: Option<Millis>,
+        #[serde(default)]
+        user: Option<UserId>,
+    },
+}

@@ -1,0 +1,189 @@
+//! Turn lengths, reminders and the resolve rule, read from `key=value` text beside a
+//! game's own options (`turn=24h reminders=12h,1h resolve=early`).
+
+use super::RefereeError;
+use crate::store::Timing;
+
+const KEYS: &[&str] = &[
+    "turn",
+    "turn-length",
+    "deadline",
+    "reminders",
+    "resolve",
+    "resolve-early",
+];
+
+/// Reads a duration such as `90s`, `10m`, `2h`, `1d`, `1h30m` or a bare number of seconds.
+pub fn parse_duration(text: &str) -> Option<u64> {
+    let t = text.trim().to_ascii_lowercase();
+    if t.is_empty() {
+        return None;
+    }
+    if let Ok(secs) = t.parse::<u64>() {
+        return Some(secs);
+    }
+    let mut total: u64 = 0;
+    let mut number = String::new();
+    for c in t.chars() {
+        if c.is_ascii_digit() {
+            number.push(c);
+            continue;
+        }
+        let unit = match c {
+            's' => 1,
+            'm' => 60,
+            'h' => 3600,
+            'd' => 86_400,
+            'w' => 604_800,
+            _ => return None,
+        };
+        let n: u64 = number.parse().ok()?;
+        total = total.checked_add(n.checked_mul(unit)?)?;
+        number.clear();
+    }
+    if !number.is_empty() {
+        return None;
+    }
+    Some(total)
+}
+
+/// Writes seconds the way people say them: `1d`, `2h30m`, `45s`.
+pub fn format_duration(secs: u64) -> String {
+    if secs == 0 {
+        return "0s".into();
+    }
+    let mut out = String::new();
+    let mut rest = secs;
+    for (unit, name) in [(86_400, "d"), (3600, "h"), (60, "m"), (1, "s")] {
+        if rest >= unit {
+            out.push_str(&format!("{}{name}", rest / unit));
+            rest %= unit;
+        }
+    }
+    out
+}
+
+/// Takes the timing keys out of `text` into `timing`, and returns the rest (game options).
+pub fn apply_timing_text(timing: &mut Timing, text: &str) -> Result<String, RefereeError> {
+    let mut rest = Vec::new();
+    for pair in text
+        .split(|c: char| c.is_whitespace() || c == ';')
+        .filter(|s| !s.is_empty())
+    {
+        let Some((key, value)) = pair.split_once('=') else {
+            rest.push(pair);
+            continue;
+        };
+        let key = key.trim().to_ascii_lowercase().replace('_', "-");
+        if !KEYS.contains(&key.as_str()) {
+            rest.push(pair);
+            continue;
+        }
+        match key.as_str() {
+            "turn" | "turn-length" | "deadline" => {
+                let secs = parse_duration(value)
+                    .ok_or_else(|| bad(&key, "a duration such as 30s, 10m, 24h or 2d"))?;
+                if !(10..=30 * 86_400).contains(&secs) {
+                    return Err(bad(&key, "from 10 seconds to 30 days"));
+                }
+                timing.turn_secs = secs;
+            }
+            "reminders" => {
+                let mut list = Vec::new();
+                if !matches!(value.trim(), "" | "none" | "off") {
+                    for part in value.split(',') {
+                        list.push(parse_duration(part).ok_or_else(|| {
+                            bad("reminders", "durations before the deadline, such as 12h,1h")
+                        })?);
+                    }
+                }
+                list.sort_unstable_by(|a, b| b.cmp(a));
+                list.dedup();
+                timing.reminders = list;
+            }
+            _ => {
+                timing.resolve_early = match value.trim().to_ascii_lowercase().as_str() {
+                    "early" | "yes" | "true" | "on" => true,
+                    "deadline" | "no" | "false" | "off" => false,
+                    _ => {
+                        return Err(bad(
+                            &key,
+                            "`early` (as soon as every order is in) or `deadline`",
+                        ));
+                    }
+                };
+            }
+        }
+    }
+    Ok(rest.join(" "))
+}
+
+fn bad(key: &str, expected: &str) -> RefereeError {
+    RefereeError::Invalid(format!("`{key}` takes {expected}"))
+}
+
+/// Timing as text for `/race settings`.
+pub fn describe_timing(t: &Timing) -> String {
+    let reminders = if t.reminders.is_empty() {
+        "none".to_string()
+    } else {
+        t.reminders
+            .iter()
+            .map(|r| format_duration(*r))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    format!(
+        "turn={} reminders={} resolve={}",
+        format_duration(t.turn_secs),
+        reminders,
+        if t.resolve_early { "early" } else { "deadline" }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_and_print() {
+        assert_eq!(parse_duration("90"), Some(90));
+        assert_eq!(parse_duration("30s"), Some(30));
+        assert_eq!(parse_duration("1h30m"), Some(5400));
+        assert_eq!(parse_duration("2D"), Some(172_800));
+        assert_eq!(parse_duration("3x"), None);
+        assert_eq!(parse_duration("h"), None);
+        assert_eq!(parse_duration("5h3"), None);
+        assert_eq!(format_duration(5400), "1h30m");
+        assert_eq!(format_duration(86_400), "1d");
+    }
+
+    #[test]
+    fn timing_keys_are_taken_and_the_rest_returned() {
+        let mut t = Timing {
+            turn_secs: 60,
+            reminders: vec![],
+            resolve_early: true,
+        };
+        let rest = apply_timing_text(
+            &mut t,
+            "turn=2h starting-points=50 reminders=10m,1h resolve=deadline",
+        )
+        .unwrap();
+        assert_eq!(rest, "starting-points=50");
+        assert_eq!(
+            t,
+            Timing {
+                turn_secs: 7200,
+                reminders: vec![3600, 600],
+                resolve_early: false
+            }
+        );
+        assert_eq!(
+            describe_timing(&t),
+            "turn=2h reminders=1h,10m resolve=deadline"
+        );
+        assert!(apply_timing_text(&mut t, "turn=1s").is_err());
+        assert!(apply_timing_text(&mut t, "resolve=maybe").is_err());
+    }
+}

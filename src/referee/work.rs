@@ -1,0 +1,658 @@
+//! One referee decision, worked out in memory: a loaded campaign goes in, a [`Commit`] comes
+//! out. Opening steps, bots' orders, resolution (with default orders for missed deadlines),
+//! chains of steps that need nobody, and the end of the race all live here, apart from any
+//! I/O, so every path is easy to test and lands in one transaction.
+
+use std::collections::BTreeMap;
+
+use sha2::{Digest, Sha256};
+
+use super::announce::{
+    Announcement, FinalPlace, LobbySeat, MissedOrder, NextStep, RevealedOrder, SeatState,
+    StatusSeat, Target,
+};
+use super::error::RefereeError;
+use crate::engine::{
+    AnyGame, AnyOrder, Audience, GameRng, Mode, Pending, Seat, Seed, Submitted, Window,
+};
+use crate::store::{
+    CampaignRow, Commit, DeadlineKind, Loaded, Millis, NewDeadline, NewOutbox, OrderRow,
+    OrderSource, Phase, SeatRow, TurnRow, UserId,
+};
+
+/// A long chain of steps that need nobody is cut here, to keep one commit bounded; the
+/// next tick carries on.
+const MAX_CHAIN: usize = 2_000;
+
+/// A resolution this long after its deadline is announced as late (the bot was down).
+pub const LATE_AFTER_MS: Millis = 60_000;
+
+/// The public receipt of an order: a short hash that commits to it without showing it.
+pub fn receipt_for(race: i64, step: u32, seat: Seat, text: &str, nonce: &str) -> String {
+    let digest = Sha256::digest(format!("{race}:{step}:{}:{text}:{nonce}", seat.0));
+    hex::encode(digest)[..10].to_string()
+}
+
+/// A fresh nonce for a receipt.
+pub fn new_nonce() -> Result<String, RefereeError> {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| RefereeError::Invalid(format!("no randomness: {e}")))?;
+    Ok(hex::encode(bytes))
+}
+
+/// The orders a step applies: the live order of each pending seat, or its default
+/// (`Mode::All`); the earliest order in (`Mode::Any`), or the first seat's default.
+pub fn orders_to_apply(
+    game: &AnyGame,
+    pending: &Pending,
+    live: &[OrderRow],
+) -> Vec<(Submitted<AnyOrder>, Option<OrderRow>)> {
+    let default_for = |seat: Seat| Submitted::missed(seat, game.default_order(seat));
+    match pending.mode {
+        Mode::All => pending
+            .seats
+            .iter()
+            .map(|&seat| match live.iter().find(|o| o.seat == seat) {
+                Some(o) if game.validate(seat, &o.parsed).is_ok() => (
+                    Submitted {
+                        seat,
+                        order: o.parsed.clone(),
+                        missed: o.source == OrderSource::Default,
+                    },
+                    Some(o.clone()),
+                ),
+                _ => (default_for(seat), None),
+            })
+            .collect(),
+        Mode::Any => {
+            let first = live
+                .iter()
+                .filter(|o| pending.includes(o.seat) && game.validate(o.seat, &o.parsed).is_ok())
+                .min_by_key(|o| o.submitted_at);
+            match (first, pending.seats.first()) {
+                (Some(o), _) => vec![(
+                    Submitted {
+                        seat: o.seat,
+                        order: o.parsed.clone(),
+                        missed: o.source == OrderSource::Default,
+                    },
+                    Some(o.clone()),
+                )],
+                (None, Some(&seat)) => vec![(default_for(seat), None)],
+                (None, None) => Vec::new(),
+            }
+        }
+    }
+}
+
+/// A step resolved within this decision, to be told in one post.
+#[derive(Default)]
+struct Told {
+    labels: Vec<String>,
+    narration: Vec<String>,
+    missed: Vec<MissedOrder>,
+    revealed: Vec<RevealedOrder>,
+    late: bool,
+    private_notes: BTreeMap<Seat, Vec<String>>,
+}
+
+/// A decision in progress.
+pub struct Work {
+    pub campaign: CampaignRow,
+    pub seats: Vec<SeatRow>,
+    /// Live orders of the open step.
+    pub orders: Vec<OrderRow>,
+    pub now: Millis,
+    pub commit: Commit,
+    expected_version: i64,
+    campaign_dirty: bool,
+    seats_dirty: bool,
+    state_dirty: bool,
+    told: Told,
+}
+
+impl Work {
+    pub fn new(loaded: Loaded, now: Millis) -> Work {
+        Work {
+            expected_version: loaded.campaign.version,
+            campaign: loaded.campaign,
+            seats: loaded.seats,
+            orders: loaded.orders,
+            now,
+            commit: Commit::default(),
+            campaign_dirty: false,
+            seats_dirty: false,
+            state_dirty: false,
+            told: Told::default(),
+        }
+    }
+
+    pub fn expected_version(&self) -> i64 {
+        self.expected_version
+    }
+
+    /// Marks the campaign row as changed.
+    pub fn touch(&mut self) {
+        self.campaign_dirty = true;
+    }
+
+    /// Marks the game state as changed.
+    pub fn touch_state(&mut self) {
+        self.state_dirty = true;
+        self.campaign_dirty = true;
+    }
+
+    /// Marks the seats as changed.
+    pub fn touch_seats(&mut self) {
+        self.seats_dirty = true;
+    }
+
+    /// The commit to write, or `None` when nothing changed.
+    pub fn finish(mut self) -> Option<Commit> {
+        let c = &self.commit;
+        let changed = self.campaign_dirty
+            || self.seats_dirty
+            || !c.orders.is_empty()
+            || !c.turns.is_empty()
+            || !c.events.is_empty()
+            || !c.preferences.is_empty()
+            || c.deadlines.is_some()
+            || !c.fired.is_empty()
+            || !c.outbox.is_empty();
+        if !changed {
+            return None;
+        }
+        self.campaign.updated_at = self.now;
+        self.commit.campaign = Some(self.campaign);
+        self.commit.state_changed = self.state_dirty;
+        if self.seats_dirty {
+            self.commit.seats = Some(self.seats);
+        }
+        Some(self.commit)
+    }
+
+    pub fn game(&self) -> Result<&AnyGame, RefereeError> {
+        self.campaign
+            .state
+            .as_ref()
+            .ok_or_else(|| RefereeError::Corrupt("a started race has no state".into()))
+    }
+
+    fn game_mut(&mut self) -> Result<&mut AnyGame, RefereeError> {
+        self.state_dirty = true;
+        self.campaign
+            .state
+            .as_mut()
+            .ok_or_else(|| RefereeError::Corrupt("a started race has no state".into()))
+    }
+
+    pub fn seed(&self) -> Result<Seed, RefereeError> {
+        Seed::from_hex(&self.campaign.seed)
+            .ok_or_else(|| RefereeError::Corrupt("the seed is unreadable".into()))
+    }
+
+    pub fn seat_of_user(&self, user: &UserId) -> Option<&SeatRow> {
+        self.seats.iter().find(|s| s.user.as_ref() == Some(user))
+    }
+
+    pub fn seat_row(&self, seat: Seat) -> Option<&SeatRow> {
+        self.seats.iter().find(|s| s.seat == seat)
+    }
+
+    pub fn seat_name(&self, seat: Seat) -> String {
+        self.seat_row(seat)
+            .map(|s| s.name.clone())
+            .unwrap_or_else(|| seat.to_string())
+    }
+
+    pub fn say(&mut self, target: Target, announcement: Announcement) {
+        self.say_coalesced(target, announcement, None);
+    }
+
+    pub fn say_coalesced(
+        &mut self,
+        target: Target,
+        announcement: Announcement,
+        key: Option<String>,
+    ) {
+        let (Ok(target), Ok(payload)) = (
+            serde_json::to_value(&target),
+            serde_json::to_value(&announcement),
+        ) else {
+            tracing::error!("an announcement could not be encoded");
+            return;
+        };
+        self.commit.outbox.push(NewOutbox {
+            target,
+            payload,
+            coalesce_key: key,
+            not_before: self.now,
+        });
+    }
+
+    /// Queues a fresh lobby message.
+    pub fn say_lobby(&mut self) {
+        let (min, max) = self
+            .campaign
+            .kind
+            .seat_limits(&self.campaign.options)
+            .unwrap_or((0, 0));
+        let announcement = Announcement::Lobby {
+            race: self.campaign.id,
+            game: self.campaign.kind,
+            phase: self.campaign.phase,
+            options: self.campaign.kind.describe_options(&self.campaign.options),
+            seats: self
+                .seats
+                .iter()
+                .map(|s| LobbySeat {
+                    name: s.name.clone(),
+                    bot: s.bot.is_some(),
+                    choice: s.choice.clone(),
+                })
+                .collect(),
+            min,
+            max,
+        };
+        let key = format!("lobby:{}", self.campaign.id.0);
+        self.say_coalesced(Target::Lobby, announcement, Some(key));
+    }
+
+    /// Queues a fresh status message (coalesced: only the newest is delivered).
+    pub fn say_status(&mut self) {
+        let (label, pending) = match self.campaign.state.as_ref() {
+            Some(g) => {
+                let p = g.pending();
+                (p.label.clone(), p)
+            }
+            None => (String::new(), Pending::none()),
+        };
+        let seats = self
+            .seats
+            .iter()
+            .map(|s| {
+                let live = self.orders.iter().find(|o| o.seat == s.seat);
+                let state = if !pending.includes(s.seat) {
+                    SeatState::Idle
+                } else if live.is_some() {
+                    SeatState::Ordered
+                } else {
+                    SeatState::Waiting
+                };
+                StatusSeat {
+                    name: s.name.clone(),
+                    state,
+                    bot: s.bot.is_some(),
+                    receipt: live.map(|o| o.receipt.clone()),
+                }
+            })
+            .collect();
+        let announcement = Announcement::Status {
+            race: self.campaign.id,
+            game: self.campaign.kind,
+            phase: self.campaign.phase,
+            label,
+            deadline: self.campaign.deadline_at,
+            seats,
+        };
+        let key = format!("status:{}", self.campaign.id.0);
+        self.say_coalesced(Target::Status, announcement, Some(key));
+    }
+
+    /// Records a new live order for the open step, superseding any earlier one.
+    pub fn put_order(&mut self, order: OrderRow) {
+        self.orders.retain(|o| o.seat != order.seat);
+        self.orders.push(order.clone());
+        self.commit.orders.push(order);
+    }
+
+    fn window_ms(&self, window: Window) -> Millis {
+        let secs = match window {
+            Window::Turn => self.campaign.timing.turn_secs,
+            Window::Seconds(n) => n.max(1),
+        };
+        i64::try_from(secs)
+            .unwrap_or(i64::MAX / 2)
+            .saturating_mul(1000)
+    }
+
+    /// Sets the open step's deadline (and its reminders) to `deadline`.
+    pub fn schedule(&mut self, deadline: Millis) {
+        let step = self.campaign.step;
+        let window = deadline - self.now;
+        let mut rows = vec![NewDeadline {
+            step,
+            kind: DeadlineKind::Deadline,
+            due_at: deadline,
+        }];
+        for &offset in &self.campaign.timing.reminders {
+            let offset_ms = i64::try_from(offset)
+                .unwrap_or(i64::MAX / 2)
+                .saturating_mul(1000);
+            if offset_ms > 0 && offset_ms < window {
+                rows.push(NewDeadline {
+                    step,
+                    kind: DeadlineKind::Reminder,
+                    due_at: deadline - offset_ms,
+                });
+            }
+        }
+        self.commit.deadlines = Some(rows);
+        self.campaign.deadline_at = Some(deadline);
+        if let Some(turn) = self.commit.turns.iter_mut().find(|t| t.step == step) {
+            turn.deadline_at = Some(deadline);
+        }
+        self.touch();
+    }
+
+    /// Clears every unfired deadline (paused, finished, cancelled).
+    pub fn unschedule(&mut self) {
+        self.commit.deadlines = Some(Vec::new());
+        self.campaign.deadline_at = None;
+        self.touch();
+    }
+
+    fn bot_rng(&self, seat: Seat) -> Result<GameRng, RefereeError> {
+        let label = format!("bot/{}/{}", self.campaign.step, seat.0);
+        Ok(GameRng::from_seed(self.seed()?.derive(&label)))
+    }
+
+    /// Opens the current step: its row, its deadline, bots' orders and prompts.
+    fn open_step(&mut self) -> Result<(), RefereeError> {
+        let game = self.game()?.clone();
+        let pending = game.pending();
+        let step = self.campaign.step;
+        let deadline = self.now + self.window_ms(pending.window);
+        self.commit.turns.push(TurnRow {
+            step,
+            label: pending.label.clone(),
+            pending: pending.clone(),
+            opened_at: self.now,
+            deadline_at: Some(deadline),
+            resolved_at: None,
+            late: false,
+        });
+        self.campaign.step_open = true;
+        if self.campaign.phase == Phase::Running {
+            self.schedule(deadline);
+        }
+        // Bots order at once. In a first-of-several window only the first seat decides
+        // early: a bot further down the list would close the window on a human.
+        let deciders: Vec<Seat> = match pending.mode {
+            Mode::All => pending.seats.clone(),
+            Mode::Any => pending.seats.first().copied().into_iter().collect(),
+        };
+        for seat in deciders {
+            let Some(level) = self.seat_row(seat).and_then(|s| s.bot) else {
+                continue;
+            };
+            let mut rng = self.bot_rng(seat)?;
+            let order = game.bot_order(seat, level, &mut rng);
+            let text = game.format_order(seat, &order);
+            let nonce = new_nonce()?;
+            let receipt = receipt_for(self.campaign.id.0, step, seat, &text, &nonce);
+            self.put_order(OrderRow {
+                step,
+                seat,
+                text,
+                parsed: order,
+                source: OrderSource::Bot,
+                nonce,
+                receipt,
+                by_user: None,
+                submitted_at: self.now,
+            });
+        }
+        self.touch();
+        Ok(())
+    }
+
+    /// Whether the open step can resolve now, before its deadline.
+    fn ready(&self) -> Result<bool, RefereeError> {
+        let pending = self.game()?.pending();
+        Ok(match pending.mode {
+            Mode::Any => self.orders.iter().any(|o| pending.includes(o.seat)),
+            Mode::All => {
+                let all_in = pending
+                    .seats
+                    .iter()
+                    .all(|s| self.orders.iter().any(|o| o.seat == *s));
+                let all_bots = pending
+                    .seats
+                    .iter()
+                    .all(|s| self.seat_row(*s).is_some_and(|r| r.bot.is_some()));
+                all_in && (self.campaign.timing.resolve_early || all_bots)
+            }
+        })
+    }
+
+    /// Resolves the open step, filling missed orders with defaults.
+    fn resolve_step(&mut self, late: bool) -> Result<(), RefereeError> {
+        let step = self.campaign.step;
+        let game = self.game()?.clone();
+        let pending = game.pending();
+        let chosen = orders_to_apply(&game, &pending, &self.orders);
+        let mut submitted = Vec::new();
+        for (sub, row) in chosen {
+            let row = match row {
+                Some(r) => r,
+                None => {
+                    let text = game.format_order(sub.seat, &sub.order);
+                    let nonce = new_nonce()?;
+                    let r = OrderRow {
+                        step,
+                        seat: sub.seat,
+                        receipt: receipt_for(self.campaign.id.0, step, sub.seat, &text, &nonce),
+                        text: text.clone(),
+                        parsed: sub.order.clone(),
+                        source: OrderSource::Default,
+                        nonce,
+                        by_user: None,
+                        submitted_at: self.now,
+                    };
+                    self.put_order(r.clone());
+                    self.told.missed.push(MissedOrder {
+                        name: self.seat_name(sub.seat),
+                        played: text,
+                    });
+                    r
+                }
+            };
+            self.told.revealed.push(RevealedOrder {
+                step,
+                name: self.seat_name(row.seat),
+                order: row.text.clone(),
+                nonce: row.nonce.clone(),
+                receipt: row.receipt.clone(),
+                source: row.source,
+            });
+            submitted.push(sub);
+        }
+        let events = {
+            let g = self.game_mut()?;
+            g.apply(&submitted)
+        };
+        let game = self.game()?.clone();
+        for e in &events {
+            let n = game.narrate(e);
+            match n.audience {
+                Audience::Public if !n.text.is_empty() => self.told.narration.push(n.text),
+                Audience::Seat(s) if !n.text.is_empty() => {
+                    self.told.private_notes.entry(s).or_default().push(n.text)
+                }
+                _ => {}
+            }
+        }
+        self.commit.events.push((step, events));
+        self.commit.turns.retain(|t| t.step != step);
+        self.commit.turns.push(TurnRow {
+            step,
+            label: pending.label.clone(),
+            pending: pending.clone(),
+            opened_at: self.now,
+            deadline_at: self.campaign.deadline_at,
+            resolved_at: Some(self.now),
+            late,
+        });
+        self.told.labels.push(pending.label);
+        self.told.late |= late;
+        self.campaign.step += 1;
+        self.campaign.step_open = false;
+        self.orders.clear();
+        self.unschedule();
+        Ok(())
+    }
+
+    /// Carries the race forward as far as it goes without anybody: opens the step, lets
+    /// bots order, resolves what is ready, finishes the race. Then tells the channel.
+    pub fn advance(&mut self) -> Result<(), RefereeError> {
+        if self.campaign.phase != Phase::Running {
+            return Ok(());
+        }
+        let mut opened_any = false;
+        for _ in 0..MAX_CHAIN {
+            if self.game()?.outcome().is_some() {
+                return self.finish_race();
+            }
+            if !self.campaign.step_open {
+                self.open_step()?;
+                opened_any = true;
+            }
+            if self.ready()? {
+                self.resolve_step(false)?;
+            } else {
+                break;
+            }
+        }
+        self.tell(opened_any)
+    }
+
+    /// Resolves the open step at its deadline, then carries on.
+    pub fn resolve_at_deadline(&mut self, due_at: Millis) -> Result<(), RefereeError> {
+        let late = self.now - due_at > LATE_AFTER_MS;
+        self.resolve_step(late)?;
+        self.advance()
+    }
+
+    /// Tells the channel what resolved, updates the status, and prompts who must act.
+    fn tell(&mut self, opened: bool) -> Result<(), RefereeError> {
+        let told = std::mem::take(&mut self.told);
+        let game = self.game()?.clone();
+        let pending = game.pending();
+        if !told.labels.is_empty() {
+            let next = (!pending.is_empty()).then(|| NextStep {
+                label: pending.label.clone(),
+                deadline: self.campaign.deadline_at,
+                waiting_on: pending.seats.iter().map(|&s| self.seat_name(s)).collect(),
+            });
+            self.say(
+                Target::Channel,
+                Announcement::TurnResolved {
+                    race: self.campaign.id,
+                    game: self.campaign.kind,
+                    labels: told.labels,
+                    narration: told.narration,
+                    missed: told.missed,
+                    revealed: told.revealed,
+                    view: game.public_view(),
+                    late: told.late,
+                    next,
+                },
+            );
+        }
+        self.say_status();
+        if opened || !told.private_notes.is_empty() {
+            self.prompt_and_update(&game, &pending, told.private_notes, opened)?;
+        }
+        Ok(())
+    }
+
+    /// DMs each human seat that must act; refreshes the others whose view changed.
+    fn prompt_and_update(
+        &mut self,
+        game: &AnyGame,
+        pending: &Pending,
+        mut notes: BTreeMap<Seat, Vec<String>>,
+        opened: bool,
+    ) -> Result<(), RefereeError> {
+        let seats = self.seats.clone();
+        for s in seats {
+            let (Some(user), None) = (s.user.clone(), s.bot) else {
+                continue;
+            };
+            let view = game.private_view(s.seat);
+            let hash = serde_json::to_vec(&view)
+                .map(|b| hex::encode(&Sha256::digest(b)[..8]))
+                .unwrap_or_default();
+            let my_notes = notes.remove(&s.seat).unwrap_or_default();
+            let target = Target::Dm { user, seat: s.seat };
+            if opened && pending.includes(s.seat) {
+                let announcement = Announcement::Prompt {
+                    race: self.campaign.id,
+                    game: self.campaign.kind,
+                    step: self.campaign.step,
+                    seat: s.seat,
+                    seat_name: s.name.clone(),
+                    label: pending.label.clone(),
+                    view,
+                    prompt: game.prompt(s.seat),
+                    deadline: self.campaign.deadline_at,
+                    notes: my_notes,
+                };
+                self.say(target, announcement);
+            } else if s.view_hash.as_deref() != Some(hash.as_str()) || !my_notes.is_empty() {
+                let announcement = Announcement::ViewUpdate {
+                    race: self.campaign.id,
+                    game: self.campaign.kind,
+                    seat: s.seat,
+                    seat_name: s.name.clone(),
+                    view,
+                    notes: my_notes,
+                };
+                self.say(target, announcement);
+            } else {
+                continue;
+            }
+            if let Some(row) = self.seats.iter_mut().find(|r| r.seat == s.seat) {
+                row.view_hash = Some(hash);
+            }
+            self.touch_seats();
+        }
+        Ok(())
+    }
+
+    /// The race is over: results, and the seed revealed.
+    fn finish_race(&mut self) -> Result<(), RefereeError> {
+        self.tell(false)?;
+        let game = self.game()?.clone();
+        let outcome = game
+            .outcome()
+            .unwrap_or(crate::engine::Outcome { placings: vec![] });
+        self.campaign.phase = Phase::Finished;
+        self.campaign.ended_at = Some(self.now);
+        self.unschedule();
+        let placings = outcome
+            .placings
+            .iter()
+            .map(|p| FinalPlace {
+                rank: p.rank,
+                name: self.seat_name(p.seat),
+                score: p.score,
+            })
+            .collect();
+        self.say(
+            Target::Channel,
+            Announcement::Finished {
+                race: self.campaign.id,
+                game: self.campaign.kind,
+                view: game.public_view(),
+                placings,
+                seed: self.campaign.seed.clone(),
+                commitment: self.campaign.commitment.clone(),
+            },
+        );
+        self.say_status();
+        Ok(())
+    }
+}

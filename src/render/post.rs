@@ -1,0 +1,431 @@
+//! Announcements in words: what the channel post, the status message or a DM says.
+//!
+//! Both adapters use this: Discord turns a [`Post`] into an embed with buttons, the
+//! terminal prints [`Post::plain`].
+
+use chrono::{DateTime, FixedOffset, Offset, Utc};
+
+use super::text::{ordinal, private_text, track_text};
+use crate::engine::{AnyPublicView, Choice};
+use crate::referee::announce::{Announcement, SeatState};
+use crate::store::Millis;
+
+/// How to write times and mentions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Style {
+    /// Discord markup: `<t:UNIX:F>` times that each reader sees in their own zone, and
+    /// `<@id>` mentions.
+    pub discord: bool,
+    /// The zone plain times are shown in.
+    pub offset: FixedOffset,
+}
+
+impl Style {
+    pub fn discord() -> Style {
+        Style {
+            discord: true,
+            offset: utc(),
+        }
+    }
+
+    pub fn plain(offset: FixedOffset) -> Style {
+        Style {
+            discord: false,
+            offset,
+        }
+    }
+
+    /// A moment, absolute and relative.
+    pub fn when(&self, at: Millis) -> String {
+        if self.discord {
+            let secs = at.div_euclid(1000);
+            return format!("<t:{secs}:F> (<t:{secs}:R>)");
+        }
+        match DateTime::<Utc>::from_timestamp_millis(at) {
+            Some(t) => t
+                .with_timezone(&self.offset)
+                .format("%a %d %b %H:%M:%S %:z")
+                .to_string(),
+            None => "an unknown time".to_string(),
+        }
+    }
+
+    pub fn mention(&self, user: &str) -> String {
+        if self.discord {
+            format!("<@{user}>")
+        } else {
+            user.to_string()
+        }
+    }
+}
+
+fn utc() -> FixedOffset {
+    Utc.fix()
+}
+
+/// Which picture goes with a post.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Picture {
+    None,
+    /// The track after this turn.
+    Track,
+    /// The race chart at the end.
+    Chart,
+}
+
+/// A message, before an adapter dresses it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Post {
+    pub title: String,
+    /// Sentences: narration, instructions.
+    pub body: String,
+    /// The text track, shown in monospace.
+    pub track: Option<String>,
+    /// Named sections (missed orders, receipts).
+    pub fields: Vec<(String, String)>,
+    pub footer: Option<String>,
+    /// Buttons for the legal choices.
+    pub choices: Vec<Choice>,
+    /// The view a picture is drawn from, and which picture.
+    pub view: Option<AnyPublicView>,
+    pub picture: Picture,
+}
+
+impl Post {
+    fn new(title: impl Into<String>, body: impl Into<String>) -> Post {
+        Post {
+            title: title.into(),
+            body: body.into(),
+            track: None,
+            fields: Vec::new(),
+            footer: None,
+            choices: Vec::new(),
+            view: None,
+            picture: Picture::None,
+        }
+    }
+
+    /// The whole post as plain text.
+    pub fn plain(&self) -> String {
+        let mut out = vec![format!("== {} ==", self.title)];
+        if !self.body.is_empty() {
+            out.push(self.body.clone());
+        }
+        for (name, value) in &self.fields {
+            out.push(format!("{name}:\n{value}"));
+        }
+        if let Some(track) = &self.track {
+            out.push(track.clone());
+        }
+        if !self.choices.is_empty() {
+            let labels: Vec<&str> = self.choices.iter().map(|c| c.label.as_str()).collect();
+            out.push(format!("Choices: {}", labels.join(" | ")));
+        }
+        if let Some(footer) = &self.footer {
+            out.push(footer.clone());
+        }
+        out.join("\n")
+    }
+}
+
+/// Words for an announcement.
+pub fn present(a: &Announcement, style: &Style) -> Post {
+    match a {
+        Announcement::Lobby {
+            race,
+            game,
+            phase,
+            options,
+            seats,
+            min,
+            max,
+        } => {
+            let list: Vec<String> = seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let bot = if s.bot { " (bot)" } else { "" };
+                    let choice = s
+                        .choice
+                        .as_deref()
+                        .map(|c| format!(" [{c}]"))
+                        .unwrap_or_default();
+                    format!("{}. {}{bot}{choice}", i + 1, s.name)
+                })
+                .collect();
+            let mut p = Post::new(
+                format!(
+                    "{game} race {race}: {}",
+                    if *phase == crate::store::Phase::Lobby {
+                        "lobby"
+                    } else {
+                        phase.as_str()
+                    }
+                ),
+                format!(
+                    "{} of {min}-{max} seats taken. Join with the button or /race join; the host starts with /race start.",
+                    seats.len()
+                ),
+            );
+            p.fields.push((
+                "Runners".into(),
+                if list.is_empty() {
+                    "nobody yet".into()
+                } else {
+                    list.join("\n")
+                },
+            ));
+            p.fields.push(("Options".into(), options.clone()));
+            p
+        }
+        Announcement::Started {
+            race,
+            game,
+            seats,
+            commitment,
+        } => Post::new(
+            format!("{game} race {race} is off!"),
+            format!(
+                "Runners: {}.\nFair dice: the seed's SHA-256 commitment is `{commitment}`. The seed is revealed at the end, so anyone can check every roll with /race verify.",
+                seats.join(", ")
+            ),
+        ),
+        Announcement::TurnResolved {
+            race,
+            game,
+            labels,
+            narration,
+            missed,
+            revealed,
+            view,
+            late,
+            next,
+        } => {
+            let title = match (labels.first(), labels.last()) {
+                (Some(first), Some(last)) if labels.len() > 1 && first != last => {
+                    format!("{game} race {race}: {first} to {last}")
+                }
+                (Some(first), _) => format!("{game} race {race}: {first}"),
+                _ => format!("{game} race {race}"),
+            };
+            let mut body = narration.join("\n");
+            if *late {
+                body.push_str("\n(Resolved late: the bot was offline when the deadline passed.)");
+            }
+            let mut p = Post::new(title, body);
+            if !missed.is_empty() {
+                let lines: Vec<String> = missed
+                    .iter()
+                    .map(|m| format!("{}: played {} for them", m.name, m.played))
+                    .collect();
+                p.fields.push(("Missed orders".into(), lines.join("\n")));
+            }
+            if !revealed.is_empty() {
+                let lines: Vec<String> = revealed
+                    .iter()
+                    .map(|o| {
+                        format!(
+                            "{} `{}` nonce {} -> {}",
+                            o.name, o.order, o.nonce, o.receipt
+                        )
+                    })
+                    .collect();
+                p.fields
+                    .push(("Orders and receipts".into(), lines.join("\n")));
+            }
+            p.track = Some(track_text(view));
+            p.view = Some(view.clone());
+            p.picture = Picture::Track;
+            p.footer = next.as_ref().map(|n| match n.deadline {
+                Some(d) => format!("Next: {}; orders due {}", n.label, style.when(d)),
+                None => format!("Next: {}", n.label),
+            });
+            p
+        }
+        Announcement::Status {
+            race,
+            game,
+            phase,
+            label,
+            deadline,
+            seats,
+        } => {
+            let lines: Vec<String> = seats
+                .iter()
+                .map(|s| {
+                    let mark = match s.state {
+                        SeatState::Ordered => "✓",
+                        SeatState::Waiting => "…",
+                        SeatState::Idle => "·",
+                    };
+                    let receipt = s
+                        .receipt
+                        .as_deref()
+                        .map(|r| format!(" receipt {r}"))
+                        .unwrap_or_default();
+                    let bot = if s.bot { " (bot)" } else { "" };
+                    format!("{mark} {}{bot}{receipt}", s.name)
+                })
+                .collect();
+            let state = match phase {
+                crate::store::Phase::Running => label.clone(),
+                other => format!("{} ({})", label, other.as_str()),
+            };
+            let mut p = Post::new(format!("{game} race {race}: {state}"), lines.join("\n"));
+            p.footer = deadline.map(|d| format!("Deadline {}", style.when(d)));
+            p
+        }
+        Announcement::Prompt {
+            race,
+            game,
+            seat_name,
+            label,
+            view,
+            prompt,
+            deadline,
+            notes,
+            ..
+        } => {
+            let mut body = private_text(view);
+            for n in notes {
+                body.push('\n');
+                body.push_str(n);
+            }
+            body.push_str(&format!("\n\n{}\n{}", prompt.text, prompt.hint));
+            let mut p = Post::new(
+                format!("{game} race {race}: {label}, {seat_name} to order"),
+                body,
+            );
+            p.choices = prompt.choices.clone();
+            p.footer = deadline.map(|d| {
+                format!(
+                    "Due {}. You can change your order until the turn resolves.",
+                    style.when(d)
+                )
+            });
+            p
+        }
+        Announcement::ViewUpdate {
+            race,
+            game,
+            seat_name,
+            view,
+            notes,
+            ..
+        } => {
+            let mut body = private_text(view);
+            for n in notes {
+                body.push('\n');
+                body.push_str(n);
+            }
+            Post::new(format!("{game} race {race}: {seat_name}"), body)
+        }
+        Announcement::Reminder {
+            race,
+            seat_name,
+            label,
+            deadline,
+        } => Post::new(
+            format!("Reminder: race {race}, {label}"),
+            format!(
+                "{seat_name}'s order is due {}. Nothing is in yet.",
+                style.when(*deadline)
+            ),
+        ),
+        Announcement::Finished {
+            race,
+            game,
+            view,
+            placings,
+            seed,
+            commitment,
+        } => {
+            let lines: Vec<String> = placings
+                .iter()
+                .map(|p| {
+                    let score = p
+                        .score
+                        .map(|s| format!(" ({s} points)"))
+                        .unwrap_or_default();
+                    format!("{} {}{score}", ordinal(p.rank), p.name)
+                })
+                .collect();
+            let winners: Vec<&str> = placings
+                .iter()
+                .filter(|p| p.rank == 1)
+                .map(|p| p.name.as_str())
+                .collect();
+            let mut p = Post::new(
+                format!("{game} race {race}: final result"),
+                format!(
+                    "{} {}!",
+                    crate::games::dream_mile::join_and(&winners),
+                    if winners.len() > 1 {
+                        "share the win"
+                    } else {
+                        "wins"
+                    }
+                ),
+            );
+            p.fields.push(("Result".into(), lines.join("\n")));
+            p.fields.push((
+                "Fair dice".into(),
+                format!("Seed `{seed}`.\nIts SHA-256 is the commitment `{commitment}` posted at the start. Check every roll with /race verify."),
+            ));
+            p.view = Some(view.clone());
+            p.picture = Picture::Chart;
+            p
+        }
+        Announcement::Cancelled { race } => Post::new(
+            format!("Race {race} was cancelled"),
+            "The host cancelled the race.",
+        ),
+        Announcement::Notice {
+            race,
+            text,
+            at,
+            user,
+        } => {
+            let mut body = text.clone();
+            if let Some(at) = at {
+                body = body.replace("{at}", &style.when(*at));
+            }
+            if let Some(user) = user {
+                body = body.replace("{user}", &style.mention(&user.0));
+            }
+            Post::new(format!("Race {race}"), body)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::CampaignId;
+
+    #[test]
+    fn times_are_discord_timestamps_or_plain() {
+        assert_eq!(
+            Style::discord().when(1_767_225_600_000),
+            "<t:1767225600:F> (<t:1767225600:R>)"
+        );
+        assert_eq!(
+            Style::plain(utc()).when(1_767_225_600_000),
+            "Thu 01 Jan 00:00:00 +00:00"
+        );
+    }
+
+    #[test]
+    fn notices_fill_their_placeholders() {
+        let a = Announcement::Notice {
+            race: CampaignId(4),
+            text: "{user}: due {at}.".into(),
+            at: Some(1_767_225_600_000),
+            user: Some(crate::store::UserId::new("42")),
+        };
+        assert_eq!(
+            present(&a, &Style::discord()).body,
+            "<@42>: due <t:1767225600:F> (<t:1767225600:R>)."
+        );
+    }
+}

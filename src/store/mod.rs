@@ -1,0 +1,392 @@
+//! Persistence of campaigns: the [`Store`] trait and its records, with SQLite behind it
+//! ([`sqlite::SqliteStore`]).
+//!
+//! The referee loads a campaign, decides everything in memory, and hands the store one
+//! [`Commit`]; the store writes it in one transaction, guarded by the campaign's version, so
+//! an adjudication (state, orders, events, outbox, deadlines) lands whole or not at all,
+//! and two writers can never both resolve the same step. Announcements and targets are
+//! opaque JSON here: the referee owns their types.
+
+pub mod sqlite;
+
+use std::fmt;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use thiserror::Error;
+
+use crate::engine::{AnyEvent, AnyGame, AnyOrder, BotLevel, GameKind, Pending, Seat};
+
+pub use sqlite::SqliteStore;
+
+/// Milliseconds since the Unix epoch, UTC.
+pub type Millis = i64;
+
+/// A campaign's number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct CampaignId(pub i64);
+
+impl fmt::Display for CampaignId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// A user, as the adapter names them (a Discord snowflake, or `you` in the terminal).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct UserId(pub String);
+
+impl UserId {
+    pub fn new(id: impl Into<String>) -> UserId {
+        UserId(id.into())
+    }
+}
+
+impl fmt::Display for UserId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Where a campaign is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    Lobby,
+    Running,
+    Paused,
+    Finished,
+    Cancelled,
+}
+
+impl Phase {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Lobby => "lobby",
+            Phase::Running => "running",
+            Phase::Paused => "paused",
+            Phase::Finished => "finished",
+            Phase::Cancelled => "cancelled",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Phase> {
+        Some(match text {
+            "lobby" => Phase::Lobby,
+            "running" => Phase::Running,
+            "paused" => Phase::Paused,
+            "finished" => Phase::Finished,
+            "cancelled" => Phase::Cancelled,
+            _ => return None,
+        })
+    }
+
+    /// Lobby, running or paused.
+    pub fn is_open(self) -> bool {
+        matches!(self, Phase::Lobby | Phase::Running | Phase::Paused)
+    }
+}
+
+/// A campaign's clock settings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Timing {
+    /// The length of a turn, in seconds.
+    pub turn_secs: u64,
+    /// Reminders, in seconds before the deadline.
+    pub reminders: Vec<u64>,
+    /// Resolve as soon as every order is in (else always wait for the deadline).
+    pub resolve_early: bool,
+}
+
+/// One campaign's row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CampaignRow {
+    pub id: CampaignId,
+    pub kind: GameKind,
+    pub options: Value,
+    pub host: UserId,
+    pub channel: String,
+    pub guild: Option<String>,
+    pub phase: Phase,
+    pub timing: Timing,
+    /// Hex; secret until the race ends.
+    pub seed: String,
+    pub commitment: String,
+    pub state: Option<AnyGame>,
+    /// Steps resolved so far; the open step has this number.
+    pub step: u32,
+    /// Whether the open step has been opened (prompts sent, deadline set).
+    pub step_open: bool,
+    pub deadline_at: Option<Millis>,
+    pub paused_left_ms: Option<i64>,
+    pub version: i64,
+    pub status_message: Option<String>,
+    pub lobby_message: Option<String>,
+    pub created_at: Millis,
+    pub updated_at: Millis,
+    pub ended_at: Option<Millis>,
+}
+
+/// What a new campaign starts with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewCampaign {
+    pub kind: GameKind,
+    pub options: Value,
+    pub host: UserId,
+    pub channel: String,
+    pub guild: Option<String>,
+    pub timing: Timing,
+    pub seed: String,
+    pub commitment: String,
+    pub now: Millis,
+}
+
+/// One seat of a campaign.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatRow {
+    pub seat: Seat,
+    /// `None` for a seat that was always a bot.
+    pub user: Option<UserId>,
+    pub name: String,
+    /// Set when a program plays the seat (a bot, or a zombie after the player left).
+    pub bot: Option<BotLevel>,
+    pub choice: Option<String>,
+    pub dm_ok: bool,
+    pub view_hash: Option<String>,
+}
+
+/// How an order came to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OrderSource {
+    Player,
+    Bot,
+    /// Played for a missed deadline.
+    Default,
+}
+
+impl OrderSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OrderSource::Player => "player",
+            OrderSource::Bot => "bot",
+            OrderSource::Default => "default",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<OrderSource> {
+        Some(match text {
+            "player" => OrderSource::Player,
+            "bot" => OrderSource::Bot,
+            "default" => OrderSource::Default,
+            _ => return None,
+        })
+    }
+}
+
+/// An order as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderRow {
+    pub step: u32,
+    pub seat: Seat,
+    pub text: String,
+    pub parsed: AnyOrder,
+    pub source: OrderSource,
+    pub nonce: String,
+    pub receipt: String,
+    pub by_user: Option<UserId>,
+    pub submitted_at: Millis,
+}
+
+/// A step's row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnRow {
+    pub step: u32,
+    pub label: String,
+    pub pending: Pending,
+    pub opened_at: Millis,
+    pub deadline_at: Option<Millis>,
+    pub resolved_at: Option<Millis>,
+    pub late: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeadlineKind {
+    Deadline,
+    Reminder,
+}
+
+impl DeadlineKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeadlineKind::Deadline => "deadline",
+            DeadlineKind::Reminder => "reminder",
+        }
+    }
+}
+
+/// A deadline or reminder of a campaign's open step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeadlineRow {
+    pub id: i64,
+    pub campaign: CampaignId,
+    pub step: u32,
+    pub kind: DeadlineKind,
+    pub due_at: Millis,
+}
+
+/// A deadline to schedule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewDeadline {
+    pub step: u32,
+    pub kind: DeadlineKind,
+    pub due_at: Millis,
+}
+
+/// A seat's standing preference, as set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PreferenceRow {
+    pub step: u32,
+    pub seat: Seat,
+    pub text: String,
+    pub set_at: Millis,
+}
+
+/// An announcement to queue.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewOutbox {
+    pub target: Value,
+    pub payload: Value,
+    /// A newer row with the same key makes older undelivered ones moot (status edits).
+    pub coalesce_key: Option<String>,
+    pub not_before: Millis,
+}
+
+/// An announcement in the outbox.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutboxRow {
+    pub id: i64,
+    pub campaign: CampaignId,
+    pub target: Value,
+    pub payload: Value,
+    pub coalesce_key: Option<String>,
+    pub created_at: Millis,
+    pub attempts: i64,
+    pub delivered_at: Option<Millis>,
+    pub external_id: Option<String>,
+    pub failed: Option<String>,
+}
+
+/// A campaign with its seats and the live orders of its open step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loaded {
+    pub campaign: CampaignRow,
+    pub seats: Vec<SeatRow>,
+    pub orders: Vec<OrderRow>,
+}
+
+/// Everything one referee decision writes, in one transaction.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Commit {
+    /// The campaign's new row; written only if the stored version is still `version`.
+    pub campaign: Option<CampaignRow>,
+    /// Whether the game state in `campaign` changed (else the stored state is kept).
+    pub state_changed: bool,
+    /// Replace all seats.
+    pub seats: Option<Vec<SeatRow>>,
+    /// New orders; each supersedes the live order of its (step, seat).
+    pub orders: Vec<OrderRow>,
+    /// Steps opened or resolved (upserted by step).
+    pub turns: Vec<TurnRow>,
+    pub events: Vec<(u32, Vec<AnyEvent>)>,
+    pub preferences: Vec<PreferenceRow>,
+    /// Replace every unfired deadline of the campaign with these.
+    pub deadlines: Option<Vec<NewDeadline>>,
+    /// Deadlines handled by this commit; each must still be unfired.
+    pub fired: Vec<i64>,
+    pub outbox: Vec<NewOutbox>,
+}
+
+/// One resolved step, for verification and history.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepLog {
+    pub turn: TurnRow,
+    pub orders: Vec<OrderRow>,
+    pub events: Vec<AnyEvent>,
+}
+
+/// What went wrong in storage.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// Someone else changed the campaign first; reload and try again.
+    #[error("the race changed while this was being decided")]
+    Conflict,
+    #[error("there is already a race in this channel")]
+    ChannelBusy,
+    #[error("no such race")]
+    NotFound,
+    #[error("stored data is unreadable: {0}")]
+    Corrupt(String),
+    #[error("database error: {0}")]
+    Db(#[from] sqlx::Error),
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+/// Persistence for the referee. One implementation per database.
+#[async_trait]
+pub trait Store: Send + Sync {
+    async fn create(&self, new: NewCampaign) -> Result<CampaignId, StoreError>;
+    async fn load(&self, id: CampaignId) -> Result<Option<Loaded>, StoreError>;
+    /// Writes a commit atomically; `Conflict` if the campaign changed meanwhile.
+    async fn commit(
+        &self,
+        campaign: CampaignId,
+        expected_version: i64,
+        commit: Commit,
+    ) -> Result<(), StoreError>;
+    /// The race in play (lobby, running or paused) in a channel.
+    async fn active_in_channel(&self, channel: &str) -> Result<Option<CampaignId>, StoreError>;
+    /// Every campaign in lobby, running or paused.
+    async fn open_campaigns(&self) -> Result<Vec<CampaignId>, StoreError>;
+    /// Running or paused campaigns in which the user holds a seat.
+    async fn campaigns_of_user(&self, user: &UserId) -> Result<Vec<CampaignId>, StoreError>;
+    /// Unfired deadlines due at or before `now`, oldest first.
+    async fn due_deadlines(&self, now: Millis, limit: u32) -> Result<Vec<DeadlineRow>, StoreError>;
+    /// When the next unfired deadline falls.
+    async fn next_due(&self) -> Result<Option<Millis>, StoreError>;
+    /// Undelivered announcements ready at `now`, oldest first.
+    async fn outbox_ready(&self, now: Millis, limit: u32) -> Result<Vec<OutboxRow>, StoreError>;
+    async fn outbox_delivered(
+        &self,
+        id: i64,
+        external_id: Option<String>,
+        at: Millis,
+    ) -> Result<(), StoreError>;
+    async fn outbox_retry(
+        &self,
+        id: i64,
+        not_before: Millis,
+        error: &str,
+    ) -> Result<(), StoreError>;
+    async fn outbox_failed(&self, id: i64, reason: &str) -> Result<(), StoreError>;
+    /// Every announcement of a campaign, oldest first.
+    async fn outbox_of(&self, campaign: CampaignId) -> Result<Vec<OutboxRow>, StoreError>;
+    async fn set_status_message(
+        &self,
+        campaign: CampaignId,
+        id: Option<String>,
+    ) -> Result<(), StoreError>;
+    async fn set_lobby_message(
+        &self,
+        campaign: CampaignId,
+        id: Option<String>,
+    ) -> Result<(), StoreError>;
+    /// Resolved steps with their final orders and events, in order.
+    async fn log(&self, campaign: CampaignId) -> Result<Vec<StepLog>, StoreError>;
+    async fn preferences(&self, campaign: CampaignId) -> Result<Vec<PreferenceRow>, StoreError>;
+}
