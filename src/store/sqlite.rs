@@ -270,7 +270,11 @@ async fn write_campaign(
         };
         query = query.bind(state);
     }
-    let done = query.bind(c.id.0).bind(expected_version).execute(&mut **tx).await?;
+    let done = query
+        .bind(c.id.0)
+        .bind(expected_version)
+        .execute(&mut **tx)
+        .await?;
     if done.rows_affected() != 1 {
         return Err(StoreError::Conflict);
     }
