@@ -159,7 +159,24 @@ impl Question {
     }
 
     pub fn allows(&self, answer: &Answer) -> bool {
-        self.answers().contains(answer)
+        match (self, answer) {
+            (Question::Order { racers, .. }, Answer::Racer(r)) => racers.contains(r),
+            (Question::Turn { choices, .. }, Answer::Turn(c)) => choices.contains(c),
+            (Question::Predict { candidates, .. }, Answer::Racer(r))
+            | (Question::Copy { candidates, .. }, Answer::Racer(r)) => candidates.contains(r),
+            (
+                Question::Reroll { .. }
+                | Question::Double { .. }
+                | Question::Transmute { .. }
+                | Question::Ride { .. }
+                | Question::Duel { .. },
+                Answer::Yes | Answer::No,
+            ) => true,
+            (Question::Egg { drawn, .. }, Answer::Power(k)) => drawn.contains(k),
+            (Question::Twin { winners, .. }, Answer::Power(k)) => winners.contains(k),
+            (Question::Twin { .. }, Answer::NoPower) => true,
+            _ => false,
+        }
     }
 
     /// The topic a standing policy would answer this question under.

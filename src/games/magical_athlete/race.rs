@@ -301,6 +301,9 @@ pub struct Race {
     pub turns_played: u32,
     /// The racer whose turn it is.
     pub mover: Option<Rid>,
+    /// Tell nothing: no events are kept (simulation and benchmarks).
+    #[serde(default)]
+    pub quiet: bool,
     // Scratch for the turn in progress.
     stack: Vec<Task>,
     seen: Vec<u64>,
@@ -364,6 +367,7 @@ impl Race {
             capped: false,
             turns_played: 0,
             mover: None,
+            quiet: false,
             stack: Vec::new(),
             seen: Vec::new(),
             budget: TASK_BUDGET,
@@ -494,14 +498,19 @@ impl Race {
         (1 + (s + n - cur) % n, owner)
     }
 
-    fn in_priority_order(&self) -> Vec<Rid> {
-        let mut v: Vec<Rid> = (0..self.racers.len()).collect();
-        v.sort_by_key(|&r| self.priority(r));
-        v
+    /// Racers in trigger order: the racer list is in turn order from the race's first seat,
+    /// so the order from the current seat is a rotation of it.
+    fn in_priority_order(&self) -> impl Iterator<Item = Rid> + use<> {
+        let n = self.racers.len();
+        let cur = self.current_seat();
+        let start = self.racers.iter().position(|x| x.seat == cur).unwrap_or(0);
+        (0..n).map(move |i| (start + i) % n.max(1))
     }
 
     fn emit(&mut self, e: RaceEvent) {
-        self.events.push(e);
+        if !self.quiet {
+            self.events.push(e);
+        }
     }
 
     // ----- Dice and decisions -----
@@ -526,6 +535,9 @@ impl Race {
         } else {
             super::decide::default_answer(self, &q)
         };
+        if self.quiet {
+            return Ok(answer);
+        }
         let racer = q.racer().unwrap_or(0);
         let e = RaceEvent::Decided {
             racer: self.who(racer),
@@ -874,20 +886,16 @@ impl Race {
             self.emit(RaceEvent::Recovered { racer: who });
             main = false;
         } else if self.has(r, Kind::Hare) && self.alone_in_lead(r) && self.racing_count() > 1 {
-            self.power_happened(r, Kind::Hare, "is alone in the lead: skips the main move");
+            self.power_happened(r, Kind::Hare, || {
+                "is alone in the lead: skips the main move".to_string()
+            });
             main = false;
         }
         self.drain(d)?;
         let mut genius_right = false;
         if main && self.racing(r) {
             let choices = self.turn_choices(r);
-            let choice = match self.ask(
-                d,
-                Question::Turn {
-                    racer: r,
-                    choices: choices.clone(),
-                },
-            )? {
+            let choice = match self.ask(d, Question::Turn { racer: r, choices })? {
                 Answer::Turn(c) => c,
                 _ => TurnChoice::Roll,
             };
@@ -967,7 +975,9 @@ impl Race {
                     .map(|x| (x, if self.pos(x) > me { -1 } else { 1 }))
                     .collect();
                 if !moves.is_empty() {
-                    self.power_happened(r, Kind::PartyAnimal, "pulls every racer a space closer");
+                    self.power_happened(r, Kind::PartyAnimal, || {
+                        "pulls every racer a space closer".to_string()
+                    });
                     let why = Why::Power {
                         racer: who,
                         power: Kind::PartyAnimal,
@@ -978,13 +988,17 @@ impl Race {
             (Some(Kind::LovableLoser), _) => {
                 let last = self.last_place();
                 if last.len() == 1 && last[0] == r && self.racing_count() > 1 {
-                    self.power_happened(r, Kind::LovableLoser, "is alone in last place");
+                    self.power_happened(r, Kind::LovableLoser, || {
+                        "is alone in last place".to_string()
+                    });
                     self.add_bronze(r, 1, "Lovable Loser is alone in last place");
                 }
             }
             (Some(Kind::Cheerleader), TurnChoice::Cheer) => {
                 let last = self.last_place();
-                self.power_happened(r, Kind::Cheerleader, "cheers for the racers in last place");
+                self.power_happened(r, Kind::Cheerleader, || {
+                    "cheers for the racers in last place".to_string()
+                });
                 let why = Why::Power {
                     racer: who,
                     power: Kind::Cheerleader,
@@ -1000,7 +1014,7 @@ impl Race {
                 if t != r && self.racing(t) && self.pos(t) != self.pos(r) =>
             {
                 let name = self.who(t).kind.name();
-                self.power_happened(r, Kind::Hypnotist, &format!("warps {name} to its space"));
+                self.power_happened(r, Kind::Hypnotist, || format!("warps {name} to its space"));
                 let to = self.pos(r);
                 self.do_warps(
                     &[(t, to)],
@@ -1014,7 +1028,7 @@ impl Race {
             (Some(Kind::ThirdWheel), TurnChoice::Warp(s))
                 if s < FINISH && s != self.pos(r) && self.count_on(s) == 2 =>
             {
-                self.power_happened(r, Kind::ThirdWheel, &format!("warps to space {s}"));
+                self.power_happened(r, Kind::ThirdWheel, || format!("warps to space {s}"));
                 self.do_warps(
                     &[(r, s)],
                     Why::Power {
@@ -1037,14 +1051,14 @@ impl Race {
         let mut genius_right = false;
         match (self.power(r), choice) {
             (Some(Kind::Legs), TurnChoice::Legs) => {
-                self.power_happened(r, Kind::Legs, "moves 5 instead of rolling");
+                self.power_happened(r, Kind::Legs, || "moves 5 instead of rolling".to_string());
                 base = 5;
             }
             (Some(Kind::FlipFlop), TurnChoice::Flip(t))
                 if t != r && self.racing(t) && self.pos(t) != self.pos(r) =>
             {
                 let name = self.who(t).kind.name();
-                self.power_happened(r, Kind::FlipFlop, &format!("swaps spaces with {name}"));
+                self.power_happened(r, Kind::FlipFlop, || format!("swaps spaces with {name}"));
                 let (a, b) = (self.pos(r), self.pos(t));
                 self.do_warps(
                     &[(r, b), (t, a)],
@@ -1078,7 +1092,7 @@ impl Race {
                         break;
                     }
                     magic -= 1;
-                    self.power_happened(r, Kind::Magician, "rerolls");
+                    self.power_happened(r, Kind::Magician, || "rerolls".to_string());
                     v = self.die()?;
                     self.emit(RaceEvent::Rolled {
                         racer: who,
@@ -1086,7 +1100,11 @@ impl Race {
                         reroll: Some(Kind::Magician),
                     });
                 }
-                let mongers: Vec<Rid> = self.holders(Kind::Dicemonger).collect();
+                let mongers: Vec<Rid> = if self.holders(Kind::Dicemonger).next().is_some() {
+                    self.holders(Kind::Dicemonger).collect()
+                } else {
+                    Vec::new()
+                };
                 if !mongers.is_empty() {
                     let q = Question::Reroll {
                         racer: r,
@@ -1095,7 +1113,9 @@ impl Race {
                     };
                     if self.ask(d, q)? == Answer::Yes {
                         if let Some(&m) = mongers.first() {
-                            self.power_happened(m, Kind::Dicemonger, "lets the roll be rerolled");
+                            self.power_happened(m, Kind::Dicemonger, || {
+                                "lets the roll be rerolled".to_string()
+                            });
                         }
                         v = self.die()?;
                         self.emit(RaceEvent::Rolled {
@@ -1126,22 +1146,18 @@ impl Race {
                     && g == v
                 {
                     genius_right = true;
-                    self.power_happened(
-                        r,
-                        Kind::Genius,
-                        &format!("guessed {g} right: another turn follows"),
-                    );
+                    self.power_happened(r, Kind::Genius, || {
+                        format!("guessed {g} right: another turn follows")
+                    });
                 }
                 let mut amount = i32::from(v);
                 if self.has(r, Kind::RocketScientist) {
                     let q = Question::Double { racer: r, roll: v };
                     if self.ask(d, q)? == Answer::Yes {
                         amount *= 2;
-                        self.power_happened(
-                            r,
-                            Kind::RocketScientist,
-                            &format!("doubles the {v} and trips"),
-                        );
+                        self.power_happened(r, Kind::RocketScientist, || {
+                            format!("doubles the {v} and trips")
+                        });
                         self.trip(
                             r,
                             TripWhy::Power {
@@ -1155,7 +1171,9 @@ impl Race {
                     let q = Question::Transmute { racer: r, roll: v };
                     if self.ask(d, q)? == Answer::Yes {
                         amount = 4;
-                        self.power_happened(r, Kind::Alchemist, &format!("moves 4 instead of {v}"));
+                        self.power_happened(r, Kind::Alchemist, || {
+                            format!("moves 4 instead of {v}")
+                        });
                     }
                 }
                 self.drain(d)?;
@@ -1166,7 +1184,9 @@ impl Race {
                     match self.power(x) {
                         Some(Kind::Sisyphus) if x == r && v == 6 => {
                             cancel = true;
-                            self.power_happened(x, Kind::Sisyphus, "rolled a 6: back to the Start");
+                            self.power_happened(x, Kind::Sisyphus, || {
+                                "rolled a 6: back to the Start".to_string()
+                            });
                             self.add_bronze(x, -1, "Sisyphus loses a chip");
                             self.do_warps(
                                 &[(x, 0)],
@@ -1193,7 +1213,7 @@ impl Race {
                             ));
                         }
                         Some(Kind::Skipper) if v == 1 => {
-                            self.power_happened(x, Kind::Skipper, "goes next");
+                            self.power_happened(x, Kind::Skipper, || "goes next".to_string());
                             let slot = Slot::Extra {
                                 racer: x,
                                 power: Kind::Skipper,
@@ -1252,42 +1272,40 @@ impl Race {
             match self.power(x) {
                 Some(Kind::Gunk) if x != r => {
                     amount -= 1;
-                    self.power_happened(
-                        x,
-                        Kind::Gunk,
-                        &format!("-1 to {}'s main move", who.kind.name()),
-                    );
+                    self.power_happened(x, Kind::Gunk, || {
+                        format!("-1 to {}'s main move", who.kind.name())
+                    });
                 }
                 Some(Kind::Coach) if self.pos(x) == here => {
                     amount += 1;
-                    self.power_happened(
-                        x,
-                        Kind::Coach,
-                        &format!("+1 to {}'s main move", who.kind.name()),
-                    );
+                    self.power_happened(x, Kind::Coach, || {
+                        format!("+1 to {}'s main move", who.kind.name())
+                    });
                 }
                 Some(Kind::Blimp) if x == r => {
                     if start < SECOND_CORNER {
                         amount += 3;
-                        self.power_happened(x, Kind::Blimp, "+3 before the second corner");
+                        self.power_happened(x, Kind::Blimp, || {
+                            "+3 before the second corner".to_string()
+                        });
                     } else {
                         amount -= 1;
-                        self.power_happened(x, Kind::Blimp, "-1 past the second corner");
+                        self.power_happened(x, Kind::Blimp, || {
+                            "-1 past the second corner".to_string()
+                        });
                     }
                 }
                 Some(Kind::Hare) if x == r => {
                     amount += 2;
-                    self.power_happened(x, Kind::Hare, "+2 to the main move");
+                    self.power_happened(x, Kind::Hare, || "+2 to the main move".to_string());
                 }
                 Some(Kind::PartyAnimal) if x == r => {
                     let k = self.count_on(here).saturating_sub(1) as i32;
                     if k > 0 {
                         amount += k;
-                        self.power_happened(
-                            x,
-                            Kind::PartyAnimal,
-                            &format!("+{k} from the party on its space"),
-                        );
+                        self.power_happened(x, Kind::PartyAnimal, || {
+                            format!("+{k} from the party on its space")
+                        });
                     }
                 }
                 _ => {}
@@ -1304,13 +1322,15 @@ impl Race {
     // ----- Powers happening, and the stack -----
 
     /// A power took effect: tell it, and every Scoocher (but its owner) moves 1.
-    fn power_happened(&mut self, owner: Rid, power: Kind, detail: &str) {
-        let who = self.who(owner);
-        self.emit(RaceEvent::Power {
-            racer: who,
-            power,
-            detail: detail.to_string(),
-        });
+    fn power_happened(&mut self, owner: Rid, power: Kind, detail: impl FnOnce() -> String) {
+        if !self.quiet {
+            let who = self.who(owner);
+            self.emit(RaceEvent::Power {
+                racer: who,
+                power,
+                detail: detail(),
+            });
+        }
         let mut tasks = Vec::new();
         for s in self.holders(Kind::Scoocher).collect::<Vec<_>>() {
             if s != owner {
@@ -1326,7 +1346,9 @@ impl Race {
             return;
         }
         // A stable sort keeps the order of tasks with equal keys.
-        tasks.sort_by_key(|(k, _)| *k);
+        if tasks.len() > 1 {
+            tasks.sort_by_key(|(k, _)| *k);
+        }
         for (_, t) in tasks.into_iter().rev() {
             self.stack.push(t);
         }
@@ -1393,12 +1415,14 @@ impl Race {
                     }
                     // The Dicemonger's move is part of the reroll, told already.
                     if power != Kind::Dicemonger {
-                        let detail = if o == racer {
-                            format!("moves {by}")
-                        } else {
-                            format!("{} moves {by}", self.who(racer).kind.name())
-                        };
-                        self.power_happened(o, power, &detail);
+                        let name = self.who(racer).kind.name();
+                        self.power_happened(o, power, || {
+                            if o == racer {
+                                format!("moves {by}")
+                            } else {
+                                format!("{name} moves {by}")
+                            }
+                        });
                     }
                 }
                 self.do_moves(&[(racer, by)], why, d)
@@ -1408,7 +1432,7 @@ impl Race {
                     return Ok(());
                 }
                 let who = self.who(racer);
-                self.power_happened(racer, Kind::Scoocher, "scooches 1");
+                self.power_happened(racer, Kind::Scoocher, || "scooches 1".to_string());
                 self.do_moves(
                     &[(racer, 1)],
                     Why::Power {
@@ -1430,7 +1454,7 @@ impl Race {
                         return Ok(());
                     }
                     let name = self.who(racer).kind.name();
-                    self.power_happened(o, power, &format!("trips {name}"));
+                    self.power_happened(o, power, || format!("trips {name}"));
                 }
                 self.trip(racer, why);
                 Ok(())
@@ -1446,7 +1470,7 @@ impl Race {
                     return Ok(());
                 }
                 let name = self.who(racer).kind.name();
-                self.power_happened(by, Kind::Mouth, &format!("chomps {name}"));
+                self.power_happened(by, Kind::Mouth, || format!("chomps {name}"));
                 let order = self.eliminated.len() as u8 + 1;
                 self.racers[racer].status = Status::Eliminated(order);
                 self.eliminated.push(racer);
@@ -1470,7 +1494,7 @@ impl Race {
                     return Ok(());
                 }
                 let name = self.who(with).kind.name();
-                self.power_happened(duelist, Kind::Duelist, &format!("duels {name}"));
+                self.power_happened(duelist, Kind::Duelist, || format!("duels {name}"));
                 let a = self.die()?;
                 let b = self.die()?;
                 let (wd, ww) = (self.who(duelist), self.who(with));
@@ -1571,7 +1595,11 @@ impl Race {
 
     /// Moves racers at the same time, then resolves what the moves set off.
     fn do_moves(&mut self, moves: &[(Rid, i8)], why: Why, d: &mut dyn Decider) -> R<()> {
-        let start: Vec<u8> = self.racers.iter().map(|x| x.pos).collect();
+        // At most 12 racers race: the places before the move fit on the stack.
+        let mut start = [0u8; 16];
+        for (slot, x) in start.iter_mut().zip(self.racers.iter()) {
+            *slot = x.pos;
+        }
         let mut moved: Vec<(Rid, u8, u8)> = Vec::new(); // racer, from, to (raw)
         let mut skip_owners: Vec<Rid> = Vec::new();
         for &(m, n) in moves {
@@ -1599,11 +1627,9 @@ impl Race {
                 if pos >= i32::from(FINISH) && left > 0 {
                     if let Some(s) = self.stickler_against(m) {
                         let name = self.who(m).kind.name();
-                        self.power_happened(
-                            s,
-                            Kind::Stickler,
-                            &format!("{name} overshoots the finish and does not move"),
-                        );
+                        self.power_happened(s, Kind::Stickler, || {
+                            format!("{name} overshoots the finish and does not move")
+                        });
                         continue;
                     }
                     pos += left;
@@ -1643,7 +1669,9 @@ impl Race {
             });
         }
         for m in skip_owners {
-            self.power_happened(m, Kind::Leaptoad, "jumps over a space with a racer on it");
+            self.power_happened(m, Kind::Leaptoad, || {
+                "jumps over a space with a racer on it".to_string()
+            });
         }
         let mut stops: Vec<Stop> = Vec::new();
         let mut passes: Vec<(Rid, Rid)> = Vec::new();
@@ -1695,15 +1723,13 @@ impl Race {
                         && let Some(s) = self.stickler_against(f)
                     {
                         let name = self.who(f).kind.name();
-                        self.power_happened(
-                            s,
-                            Kind::Stickler,
-                            &format!("{name} would overshoot the finish and does not move"),
-                        );
+                        self.power_happened(s, Kind::Stickler, || {
+                            format!("{name} would overshoot the finish and does not move")
+                        });
                         continue;
                     }
                     let name = self.who(m).kind.name();
-                    self.power_happened(f, Kind::Suckerfish, &format!("rides with {name}"));
+                    self.power_happened(f, Kind::Suckerfish, || format!("rides with {name}"));
                     self.racers[f].pos = dest;
                     let wf = self.who(f);
                     self.emit(RaceEvent::Moved {
@@ -1725,8 +1751,7 @@ impl Race {
             }
         }
         // Passing: started behind, ended ahead.
-        let all_moved: Vec<(Rid, u8, u8)> = moved.iter().chain(riders.iter()).copied().collect();
-        for &(m, from, _) in &all_moved {
+        for &(m, from, _) in moved.iter().chain(riders.iter()) {
             let end_m = self.pos(m);
             for y in 0..self.racers.len() {
                 if y == m || !self.racers[y].racing() {
@@ -1767,11 +1792,9 @@ impl Race {
             });
             if let Some(b) = blocker {
                 let name = self.who(a).kind.name();
-                self.power_happened(
-                    b,
-                    Kind::HugeBaby,
-                    &format!("puts {name} on the space behind"),
-                );
+                self.power_happened(b, Kind::HugeBaby, || {
+                    format!("puts {name} on the space behind")
+                });
                 self.put_behind(a, s, b, stops);
                 continue;
             }
@@ -1779,11 +1802,9 @@ impl Race {
                 let others: Vec<Rid> = self.on_space(s).filter(|&o| o != a).collect();
                 for o in others {
                     let name = self.who(o).kind.name();
-                    self.power_happened(
-                        a,
-                        Kind::HugeBaby,
-                        &format!("puts {name} on the space behind"),
-                    );
+                    self.power_happened(a, Kind::HugeBaby, || {
+                        format!("puts {name} on the space behind")
+                    });
                     self.put_behind(o, s, a, stops);
                 }
             }
@@ -1912,7 +1933,16 @@ impl Race {
                 Some(Special::Star) => tasks.push(((0, a), Task::Star { racer: a })),
                 None => {}
             }
-            let here: Vec<Rid> = self.on_space(s).collect();
+            // At most 12 racers: the racers on the space fit on the stack.
+            let mut on = [0usize; 16];
+            let mut count = 0;
+            for r in self.on_space(s) {
+                if let Some(slot) = on.get_mut(count) {
+                    *slot = r;
+                    count += 1;
+                }
+            }
+            let here = &on[..count];
             if here.len() == 2 {
                 for rom in self.holders(Kind::Romantic).collect::<Vec<_>>() {
                     let w = self.who(rom);

@@ -41,6 +41,7 @@ pub fn random_race(seed: u64, players: usize, track: Track) -> Race {
 /// Runs one random race to its end with the default policies.
 pub fn play_random_race(seed: u64, players: usize, track: Track) -> Race {
     let mut race = random_race(seed, players, track);
+    race.quiet = true;
     let _ = race.run_to_end(&mut Defaults);
     race
 }
