@@ -751,8 +751,28 @@ pub fn default_answer(race: &Race, q: &Question) -> Answer {
     policy_answer(race, q, None)
 }
 
+/// The first legal answer (without building the whole list: this runs every turn).
 fn first_answer(q: &Question) -> Answer {
-    q.answers().first().copied().unwrap_or(Answer::No)
+    let first = match q {
+        Question::Order { racers, .. } => racers.first().map(|&r| Answer::Racer(r)),
+        Question::Turn { choices, .. } => choices.first().map(|&c| Answer::Turn(c)),
+        Question::Predict { candidates, .. } | Question::Copy { candidates, .. } => {
+            candidates.first().map(|&r| Answer::Racer(r))
+        }
+        Question::Reroll { .. }
+        | Question::Double { .. }
+        | Question::Transmute { .. }
+        | Question::Ride { .. }
+        | Question::Duel { .. } => Some(Answer::Yes),
+        Question::Egg { drawn, .. } => drawn.first().map(|&k| Answer::Power(k)),
+        Question::Twin { winners, .. } => Some(
+            winners
+                .first()
+                .map(|&k| Answer::Power(k))
+                .unwrap_or(Answer::NoPower),
+        ),
+    };
+    first.unwrap_or(Answer::No)
 }
 
 fn yes(b: bool) -> Answer {

@@ -1355,3 +1355,32 @@ fn replay_refuses_illegal_scripts() {
     let e = base(two, serde_json::json!({"turn": "Zed"})).unwrap_err();
     assert!(e.to_string().contains("Zed has no racer"), "{e}");
 }
+
+// ----- Simulation table -----
+
+#[test]
+fn sim_prints_each_racers_win_and_second_rates() {
+    let args = crate::games::SimArgs {
+        count: 400,
+        seed: 1,
+        players: Some(5),
+        options: "track=wild".into(),
+    };
+    let (text, json) = crate::games::sim(crate::engine::GameKind::MagicalAthlete, &args).unwrap();
+    assert!(
+        text.contains("racer") && text.contains("win %") && text.contains("2nd %"),
+        "{text}"
+    );
+    assert!(text.contains("Wild Wilds"), "{text}");
+    let by = json["by_racer"].as_object().unwrap();
+    assert!(by.len() >= 30, "{}", by.len());
+    let races: u64 = by.values().map(|t| t["races"].as_u64().unwrap()).sum();
+    let wins: u64 = by.values().map(|t| t["wins"].as_u64().unwrap()).sum();
+    assert_eq!(races, 400 * 5);
+    assert_eq!(wins, 400);
+    let bad = crate::games::SimArgs {
+        options: "track=moon".into(),
+        ..args
+    };
+    assert!(crate::games::sim(crate::engine::GameKind::MagicalAthlete, &bad).is_err());
+}
