@@ -797,3 +797,33 @@ async fn closed_dms_are_remembered_and_announced() {
     let loaded = b.store.load(id).await.unwrap().unwrap();
     assert_eq!(loaded.seats.iter().filter(|s| !s.dm_ok).count(), 1);
 }
+
+#[tokio::test]
+async fn every_game_runs_to_the_end_through_the_referee_and_verifies() {
+    for kind in GameKind::all() {
+        let b = Bench::new().await;
+        let id = b.race(kind, &alice(), "").await;
+        b.referee.join(id, &alice(), None, None).await.unwrap();
+        let (min, _) = kind.seat_limits(&kind.default_options()).unwrap();
+        let bots = min.max(4) - 1;
+        b.referee
+            .add_bots(id, &alice(), bots, BotLevel::Heuristic)
+            .await
+            .unwrap();
+        b.referee.start(id, &alice()).await.unwrap();
+        // The human leaves: the bots play everything that is left.
+        b.referee.leave(id, &alice()).await.unwrap();
+        let mut guard = 0;
+        while b.referee.overview(id).await.unwrap().phase != Phase::Finished {
+            // A chain is cut at a bounded length; deadlines carry it on.
+            b.clock.advance_secs(7200);
+            b.referee.tick().await.unwrap();
+            guard += 1;
+            assert!(guard < 200, "{kind} did not finish");
+        }
+        let report = b.referee.verify(id).await.unwrap();
+        assert!(report.ok(), "{kind}: {report:?}");
+        assert!(report.steps_checked > 0);
+        eprintln!("{kind}: {} steps verified", report.steps_checked);
+    }
+}

@@ -3,6 +3,7 @@
 
 mod bench;
 mod play;
+mod render;
 mod replay;
 mod sim;
 
@@ -75,6 +76,14 @@ pub enum Command {
         /// The script (JSON); see docs/replay.md.
         script: std::path::PathBuf,
     },
+    /// Draw the pictures the channel would get for each turn of a replay script.
+    Render {
+        /// The script (JSON), as for `replay`.
+        script: std::path::PathBuf,
+        /// Where to write turn-01.png, ... and race-chart.png.
+        #[arg(long, default_value = ".")]
+        out: std::path::PathBuf,
+    },
     /// Race bots against each other and print a summary.
     Sim {
         /// The game, e.g. dream-mile.
@@ -143,6 +152,7 @@ pub fn main() -> ExitCode {
             json,
         }),
         Command::Replay { script } => replay::run(&script),
+        Command::Render { script, out } => render::run(&script, &out),
         Command::Sim {
             game,
             races,

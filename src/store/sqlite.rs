@@ -88,8 +88,11 @@ impl SqliteStore {
     /// A private in-memory database (one connection), for tests and replays.
     pub async fn in_memory() -> Result<SqliteStore, StoreError> {
         let options = SqliteConnectOptions::from_str("sqlite::memory:")?.foreign_keys(true);
+        // One connection, never recycled: the database lives and dies with it.
         let pool = SqlitePoolOptions::new()
             .max_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None)
             .connect_with(options)
             .await?;
         MIGRATOR.run(&pool).await?;

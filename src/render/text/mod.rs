@@ -1,6 +1,8 @@
 //! Text renderings of views, dispatched by game.
 
+mod card_race;
 mod dream_mile;
+mod fifteen_hundred;
 mod magical_athlete;
 
 use crate::engine::{AnyPrivateView, AnyPublicView};
@@ -9,6 +11,8 @@ use crate::engine::{AnyPrivateView, AnyPublicView};
 pub fn track_text(view: &AnyPublicView) -> String {
     match view {
         AnyPublicView::DreamMile(v) => dream_mile::track(v),
+        AnyPublicView::CardRace(v) => card_race::track(v),
+        AnyPublicView::FifteenHundred(v) => fifteen_hundred::track(v),
         AnyPublicView::MagicalAthlete(v) => magical_athlete::track(v),
     }
 }
@@ -17,6 +21,8 @@ pub fn track_text(view: &AnyPublicView) -> String {
 pub fn alt_text(view: &AnyPublicView) -> String {
     match view {
         AnyPublicView::DreamMile(v) => dream_mile::alt(v),
+        AnyPublicView::CardRace(v) => card_race::alt(v),
+        AnyPublicView::FifteenHundred(v) => fifteen_hundred::alt(v),
         AnyPublicView::MagicalAthlete(v) => magical_athlete::alt(v),
     }
 }
@@ -25,6 +31,8 @@ pub fn alt_text(view: &AnyPublicView) -> String {
 pub fn private_text(view: &AnyPrivateView) -> String {
     match view {
         AnyPrivateView::DreamMile(v) => dream_mile::private(v),
+        AnyPrivateView::CardRace(v) => card_race::private(v),
+        AnyPrivateView::FifteenHundred(v) => fifteen_hundred::private(v),
         AnyPrivateView::MagicalAthlete(v) => magical_athlete::private(v),
     }
 }
