@@ -3,6 +3,7 @@
 
 mod play;
 mod replay;
+mod run;
 mod sim;
 
 use std::process::ExitCode;
@@ -41,6 +42,12 @@ pub enum Command {
         /// How the bots play: heuristic or random.
         #[arg(long, default_value = "heuristic")]
         bots: String,
+    },
+    /// Run the Discord bot (reads config.toml; DISCORD_TOKEN overrides its token).
+    Run {
+        /// The configuration file; see config.example.toml.
+        #[arg(long)]
+        config: Option<std::path::PathBuf>,
     },
     /// Check a finished race's dice against its revealed seed.
     Verify {
@@ -110,6 +117,7 @@ pub fn main() -> ExitCode {
                 bots,
             })
         }
+        Command::Run { config } => run::run(config),
         Command::Verify { campaign, db, json } => play::verify(campaign, &db, json),
         Command::Replay { script } => replay::run(&script),
         Command::Sim {

@@ -100,6 +100,8 @@ pub struct Receipt {
     pub receipt: String,
     /// An earlier order for this step was replaced.
     pub changed: bool,
+    /// The very same order was already in: nothing changed, and this is its receipt.
+    pub repeated: bool,
     /// The step resolved at once (everyone was in).
     pub resolved: bool,
 }
@@ -323,6 +325,19 @@ impl Referee {
             .active_in_channel(channel)
             .await?
             .ok_or(RefereeError::NoRace)
+    }
+
+    /// The race in play in a channel, or else the channel's last one (finished races keep
+    /// their history and their check).
+    pub async fn race_in_or_last(&self, channel: &str) -> Result<CampaignId, RefereeError> {
+        match self.store.active_in_channel(channel).await? {
+            Some(id) => Ok(id),
+            None => self
+                .store
+                .latest_in_channel(channel)
+                .await?
+                .ok_or(RefereeError::NoRace),
+        }
     }
 
     /// Races (running or paused) in which a user holds a seat.
@@ -696,6 +711,22 @@ impl Referee {
             }
             let order = game.read_order(seat, &text)?;
             let canonical = game.format_order(seat, &order);
+            // The same order again (a double click, a resent DM) changes nothing.
+            if let Some(live) = w.orders.iter().find(|o| {
+                o.seat == seat && o.source == OrderSource::Player && o.text == canonical
+            }) {
+                return Ok(Receipt {
+                    race: w.campaign.id,
+                    seat,
+                    seat_name: seat_row.name.clone(),
+                    label: pending.label.clone(),
+                    order: canonical,
+                    receipt: live.receipt.clone(),
+                    changed: false,
+                    repeated: true,
+                    resolved: false,
+                });
+            }
             let changed = w.orders.iter().any(|o| o.seat == seat);
             let nonce = new_nonce()?;
             let step = w.campaign.step;
@@ -722,6 +753,7 @@ impl Referee {
                 order: canonical,
                 receipt,
                 changed,
+                repeated: false,
                 resolved: w.campaign.step != step,
             })
         })
