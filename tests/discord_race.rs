@@ -21,7 +21,9 @@ fn in_channel(m: &Value) -> bool {
 
 /// The hex inside the first backticks after `marker`.
 fn code_after(text: &str, marker: &str) -> String {
-    let rest = &text[text.find(marker).unwrap_or_else(|| panic!("no `{marker}` in {text}"))..];
+    let rest = &text[text
+        .find(marker)
+        .unwrap_or_else(|| panic!("no `{marker}` in {text}"))..];
     let start = rest.find('`').unwrap() + 1;
     let end = start + rest[start..].find('`').unwrap();
     rest[start..end].to_string()
@@ -57,7 +59,10 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
 
     // Joins: by command (Alice, Dave with a name) and by button (the others).
     let a = h.slash(alice, "join", &[]).await;
-    assert!(text_of(&a).contains("You're in race #1 as **Alice**"), "{a}");
+    assert!(
+        text_of(&a).contains("You're in race #1 as **Alice**"),
+        "{a}"
+    );
     for u in [bob, carol, emily] {
         let a = h.click(u, &lobby, "pf:join:1").await;
         assert!(is_ephemeral(&a));
@@ -106,7 +111,10 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
     let alice_prompt = prompt_of(alice).await;
     let t = text_of(&alice_prompt);
     assert!(t.contains("Turn 1 of 8"), "{t}");
-    assert!(t.contains(":F>") && t.contains(":R>"), "deadline as Discord timestamps: {t}");
+    assert!(
+        t.contains(":F>") && t.contains(":R>"),
+        "deadline as Discord timestamps: {t}"
+    );
     assert_eq!(
         custom_ids(&alice_prompt).len(),
         11,
@@ -123,21 +131,34 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
     h.settle().await;
 
     // Turn 1. Alice presses 7 in her DM; the prompt is updated with her receipt.
-    let a = h.click(alice, &alice_prompt, &button(&alice_prompt, "7")).await;
+    let a = h
+        .click(alice, &alice_prompt, &button(&alice_prompt, "7"))
+        .await;
     assert_eq!(a["type"], 7, "the prompt is updated in place");
     let t = text_of(&a);
-    assert!(t.contains("Order received") && t.contains("`7`") && t.contains("Receipt"), "{t}");
+    assert!(
+        t.contains("Order received") && t.contains("`7`") && t.contains("Receipt"),
+        "{t}"
+    );
     // Bob replies in text.
     h.fake.dm(bob, "5");
     let r = h.fake.wait_dm(bob.id, 3).await;
-    assert!(text_of(&r).contains("Order received for Turn 1 of 8: `5`"), "{r}");
+    assert!(
+        text_of(&r).contains("Order received for Turn 1 of 8: `5`"),
+        "{r}"
+    );
     // Carol presses 3, then changes her mind by text.
     let carol_prompt = prompt_of(carol).await;
-    let a = h.click(carol, &carol_prompt, &button(&carol_prompt, "3")).await;
+    let a = h
+        .click(carol, &carol_prompt, &button(&carol_prompt, "3"))
+        .await;
     assert!(text_of(&a).contains("Order received"), "{a}");
     h.fake.dm(carol, "4");
     let r = h.fake.wait_dm(carol.id, 3).await;
-    assert!(text_of(&r).contains("Order changed for Turn 1 of 8: `4`"), "{r}");
+    assert!(
+        text_of(&r).contains("Order changed for Turn 1 of 8: `4`"),
+        "{r}"
+    );
     // Dave types nonsense: the engine's error, and the prompt again; then a real order.
     h.fake.dm(dave, "fast");
     let r = h.fake.wait_dm(dave.id, 3).await;
@@ -145,7 +166,10 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
     assert_eq!(custom_ids(&r).len(), 11, "re-prompted with buttons");
     h.fake.dm(dave, "12");
     let r = h.fake.wait_dm(dave.id, 4).await;
-    assert!(!text_of(&r).contains("Order received"), "12 is over his maximum: {r}");
+    assert!(
+        !text_of(&r).contains("Order received"),
+        "12 is over his maximum: {r}"
+    );
     h.fake.dm(dave, "6");
     let r = h.fake.wait_dm(dave.id, 5).await;
     assert!(text_of(&r).contains("`6`"), "{r}");
@@ -179,7 +203,12 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
     assert!(text_of(&reminder).contains("Reminder"), "{reminder}");
     h.settle().await;
     for (i, u) in p.iter().enumerate().take(4) {
-        assert_eq!(h.fake.dms_to(u.id).len(), dms_before[i], "{} was not reminded", u.name);
+        assert_eq!(
+            h.fake.dms_to(u.id).len(),
+            dms_before[i],
+            "{} was not reminded",
+            u.name
+        );
     }
 
     // The deadline passes: the turn resolves with Emily's missed order played for her.
@@ -195,7 +224,10 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
     let t = text_of(&turn1);
     assert!(t.contains("Missed orders: Emily: played"), "{t}");
     assert!(t.contains("```"), "a text track: {t}");
-    assert!(t.contains("Alice `7`") && t.contains("Carol `4`"), "orders revealed: {t}");
+    assert!(
+        t.contains("Alice `7`") && t.contains("Carol `4`"),
+        "orders revealed: {t}"
+    );
     assert!(t.contains(":R>"), "the next deadline: {t}");
     assert!(!t.contains("(Resolved late"), "{t}");
     h.settle().await;
@@ -208,7 +240,11 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
             let n = h.fake.dms_to(u.id).len();
             h.fake.dm(u, "3");
             let r = h.fake.wait_dm(u.id, n + 1).await;
-            assert!(text_of(&r).contains("Order received"), "turn {turn} {}: {r}", u.name);
+            assert!(
+                text_of(&r).contains("Order received"),
+                "turn {turn} {}: {r}",
+                u.name
+            );
         }
         h.settle().await;
         let before = h.fake.request_count();
@@ -234,9 +270,7 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
             .count();
         let others: Vec<String> = after
             .iter()
-            .filter(|r| {
-                !r.path.starts_with("/channels/") && !r.path.starts_with("/interactions/")
-            })
+            .filter(|r| !r.path.starts_with("/channels/") && !r.path.starts_with("/interactions/"))
             .map(|r| format!("{} {}", r.method, r.path))
             .collect();
         if turn < 7 {
@@ -251,7 +285,7 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
             finished = Some(
                 h.fake
                     .wait_message("the final result", |m| {
-                        in_channel(m) && text_of(m).contains("final result")
+                        in_channel(m) && text_of(m).contains("race #1: final result")
                     })
                     .await,
             );
@@ -264,7 +298,10 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
     assert!(t.contains("Result:") && t.contains("1st"), "{t}");
     let seed = code_after(&t, "Seed");
     let seed_value = photofinish::engine::Seed::from_hex(&seed).unwrap();
-    assert!(photofinish::engine::commitment_matches(&seed_value, &commitment));
+    assert!(photofinish::engine::commitment_matches(
+        &seed_value,
+        &commitment
+    ));
     // No post before the end holds the seed.
     for m in h.fake.messages() {
         if m["id"] != finished["id"] {

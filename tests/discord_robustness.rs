@@ -64,7 +64,11 @@ async fn every_host_command_is_refused_to_a_player_and_allowed_to_a_manager() {
         assert!(text_of(&a).contains(NOT_HOST), "/race {sub}: {a}");
     }
     // Nothing changed: the race is still in its lobby with both players.
-    let overview = h.referee().overview(photofinish::store::CampaignId(1)).await.unwrap();
+    let overview = h
+        .referee()
+        .overview(photofinish::store::CampaignId(1))
+        .await
+        .unwrap();
     assert_eq!(overview.phase, photofinish::store::Phase::Lobby);
     assert_eq!(overview.seats.len(), 2);
 
@@ -90,7 +94,9 @@ async fn an_order_for_another_seat_is_refused() {
     h.slash(&alice, "start", &[]).await;
     let alice_prompt = h.fake.wait_dm(alice.id, 2).await;
     // Bob presses a button from Alice's prompt (forwarded to him, say).
-    let a = h.click(&bob, &alice_prompt, &button(&alice_prompt, "9")).await;
+    let a = h
+        .click(&bob, &alice_prompt, &button(&alice_prompt, "9"))
+        .await;
     assert!(is_ephemeral(&a));
     assert!(text_of(&a).contains("only order for your own seat"), "{a}");
     // Someone without a seat can't order at all.
@@ -133,14 +139,20 @@ async fn a_restart_in_the_middle_of_a_turn_resolves_it_once_and_late() {
         .await;
     let t = text_of(&post);
     assert!(t.contains("Resolved late"), "{t}");
-    assert!(t.contains("Alice `7`"), "the order sent before the restart counts: {t}");
+    assert!(
+        t.contains("Alice `7`"),
+        "the order sent before the restart counts: {t}"
+    );
     assert!(t.contains("Missed orders: Bob"), "{t}");
     // Turn 2's prompts arrive, and the race goes on.
     let prompt = h.fake.wait_dm(bob.id, 3).await;
     assert!(text_of(&prompt).contains("Turn 2 of 8"), "{prompt}");
     h.fake.dm(&bob, "4");
     let r = h.fake.wait_dm(bob.id, 4).await;
-    assert!(text_of(&r).contains("Order received for Turn 2 of 8"), "{r}");
+    assert!(
+        text_of(&r).contains("Order received for Turn 2 of 8"),
+        "{r}"
+    );
     // Exactly once: another restart and more ticks post nothing more for turn 1.
     h.stop_bot().await;
     h.start_bot().await;
@@ -297,7 +309,10 @@ async fn a_race_can_run_in_its_own_thread() {
         })
         .await;
     assert_ne!(thread["channel_id"], CHANNEL.to_string().as_str());
-    assert!(text_of(&a).contains(thread["channel_id"].as_str().unwrap()), "{a}");
+    assert!(
+        text_of(&a).contains(thread["channel_id"].as_str().unwrap()),
+        "{a}"
+    );
     // The channel itself stays free for another race.
     let b = h
         .slash(&alice, "new", &[("game", json!("dream-mile"))])
@@ -332,5 +347,8 @@ async fn the_fake_accepts_multipart_uploads() {
         .rfind(|r| r.is("POST", &format!("/channels/{CHANNEL}/messages")))
         .unwrap();
     assert_eq!(r.body["content"], "a picture");
-    assert_eq!(r.files, vec![("files[0]".to_string(), "track.png".to_string(), 4)]);
+    assert_eq!(
+        r.files,
+        vec![("files[0]".to_string(), "track.png".to_string(), 4)]
+    );
 }

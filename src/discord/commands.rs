@@ -49,6 +49,22 @@ pub async fn on_error(error: poise::FrameworkError<'_, Arc<Shared>, Error>) {
     }
 }
 
+/// Marks an invocation whose id was checked (poise checks each level of `/race sub`).
+struct Checked;
+
+/// Poise's command check: false for an interaction already handled (a duplicate
+/// gateway event), true for every level of a new one.
+pub async fn not_a_duplicate(ctx: Ctx<'_>) -> Result<bool, Error> {
+    if ctx.invocation_data::<Checked>().await.is_some() {
+        return Ok(true);
+    }
+    if !ctx.data().first_time(ctx.id()) {
+        return Ok(false);
+    }
+    ctx.set_invocation_data(Checked).await;
+    Ok(true)
+}
+
 /// Runs `work`, deferring the answer (ephemerally) if it takes longer than Discord's
 /// grace, then sends what it returns.
 async fn answer<F>(ctx: Ctx<'_>, ephemeral: bool, work: F) -> Result<(), Error>
@@ -277,8 +293,9 @@ async fn new_race(
 async fn join(
     ctx: Ctx<'_>,
     #[description = "Your runner's name (your server name if left out)"] name: Option<String>,
-    #[description = "Your pre-race choice, if the game has one (see /race help)"]
-    choice: Option<String>,
+    #[description = "Your pre-race choice, if the game has one (see /race help)"] choice: Option<
+        String,
+    >,
 ) -> Result<(), Error> {
     answer(ctx, true, async move {
         let race = match race_here(ctx).await {
@@ -646,7 +663,12 @@ async fn replace(
         ctx,
         true,
         |race| async move { referee.replace(race, &actor, &seat, &to).await },
-        |_, name| note("Seat handed over", &format!("{name}'s seat now belongs to <@{}>.", user.id.get())),
+        |_, name| {
+            note(
+                "Seat handed over",
+                &format!("{name}'s seat now belongs to <@{}>.", user.id.get()),
+            )
+        },
     )
     .await
 }
@@ -880,7 +902,9 @@ Host commands: the race's host, or anyone with Manage Server.";
     for k in kinds {
         let mut text = k.rules_summary().to_string();
         if let Some(choice) = k.seat_choice_help() {
-            text.push_str(&format!("\nBefore the start (`/race join choice:`): {choice}."));
+            text.push_str(&format!(
+                "\nBefore the start (`/race join choice:`): {choice}."
+            ));
         }
         if let Some(pref) = k.preference_help() {
             text.push_str(&format!("\nPreferences (`/race preference`): {pref}"));
@@ -893,7 +917,8 @@ Host commands: the race's host, or anyone with Manage Server.";
         if !options.is_empty() {
             text.push_str(&format!("\nOptions: {}", options.join("; ")));
         }
-        post.fields.push((format!("{} (`{}`)", k.title(), k.slug()), text));
+        post.fields
+            .push((format!("{} (`{}`)", k.title(), k.slug()), text));
     }
     Layout {
         embeds: layout::embeds(&post, None),
@@ -914,7 +939,10 @@ mod tests {
             parse_moment("<t:1767300000:F>", now, utc),
             Some(1_767_300_000_000)
         );
-        assert_eq!(parse_moment("1767300000", now, utc), Some(1_767_300_000_000));
+        assert_eq!(
+            parse_moment("1767300000", now, utc),
+            Some(1_767_300_000_000)
+        );
         let plus2 = chrono::FixedOffset::east_opt(7200).unwrap();
         assert_eq!(
             parse_moment("2026-01-01 02:00", now, plus2),

@@ -136,12 +136,14 @@ impl Courier for DiscordCourier {
                 self.post(channel, &layout, parcel.outbox_id).await
             }
             target => {
-                let channel = snowflake(parcel.channel).map(ChannelId::new).ok_or_else(|| {
-                    DeliveryError::Permanent(format!(
-                        "`{}` is not a Discord channel",
-                        parcel.channel
-                    ))
-                })?;
+                let channel = snowflake(parcel.channel)
+                    .map(ChannelId::new)
+                    .ok_or_else(|| {
+                        DeliveryError::Permanent(format!(
+                            "`{}` is not a Discord channel",
+                            parcel.channel
+                        ))
+                    })?;
                 match parcel
                     .edit
                     .filter(|_| layout::edited_in_place(target))

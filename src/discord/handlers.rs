@@ -38,10 +38,10 @@ pub async fn event(
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Component(c),
         } => component(ctx, shared, c).await,
-        serenity::FullEvent::Message { new_message } => {
-            if new_message.guild_id.is_none() && !new_message.author.bot {
-                dm_text(ctx, shared, new_message).await;
-            }
+        serenity::FullEvent::Message { new_message }
+            if new_message.guild_id.is_none() && !new_message.author.bot =>
+        {
+            dm_text(ctx, shared, new_message).await;
         }
         _ => {}
     }
@@ -290,8 +290,8 @@ async fn answer_component<F: Future<Output = Answer>>(
             }
             match work.await {
                 Answer::Update(l) => {
-                    let mut edit =
-                        EditInteractionResponse::new().embeds(l.embeds.iter().map(dress::embed).collect());
+                    let mut edit = EditInteractionResponse::new()
+                        .embeds(l.embeds.iter().map(dress::embed).collect());
                     if let Some(rows) = &l.rows {
                         edit = edit.components(dress::rows(rows));
                     }

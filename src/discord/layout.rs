@@ -594,7 +594,11 @@ mod tests {
             .collect();
         let rows = choice_rows(CampaignId(1), 0, Seat(0), &grouped, None);
         check_message_limits(&[], &rows);
-        assert_eq!(rows.len(), 5, "five menus at most; the hint covers the rest");
+        assert_eq!(
+            rows.len(),
+            5,
+            "five menus at most; the hint covers the rest"
+        );
         let Row::Select(first) = &rows[0] else {
             panic!()
         };
@@ -670,7 +674,10 @@ mod tests {
         }
         let e = embeds(&p, Some("Next: Turn 3; orders due Thu 01 Jan"));
         check_message_limits(&e, &[]);
-        assert_eq!(e[0].footer.as_deref(), Some("Next: Turn 3; orders due Thu 01 Jan"));
+        assert_eq!(
+            e[0].footer.as_deref(),
+            Some("Next: Turn 3; orders due Thu 01 Jan")
+        );
         assert!(e.last().unwrap().description.contains("cut to fit"));
     }
 
@@ -678,7 +685,8 @@ mod tests {
     fn a_short_post_keeps_everything_and_renders_the_deadline_in_the_text() {
         let mut p = post("Carol takes the lead.");
         p.track = Some("1. Carol\n2. Dave".into());
-        p.fields.push(("Missed orders".into(), "Emily: played 0".into()));
+        p.fields
+            .push(("Missed orders".into(), "Emily: played 0".into()));
         p.footer = Some("Due <t:1767225600:F> (<t:1767225600:R>).".into());
         let e = embeds(&p, Some("Due Thu 01 Jan 00:00:00 +00:00."));
         assert_eq!(e.len(), 1);
@@ -686,7 +694,13 @@ mod tests {
             e[0].description,
             "Carol takes the lead.\n\n```\n1. Carol\n2. Dave\n```\n\nDue <t:1767225600:F> (<t:1767225600:R>)."
         );
-        assert_eq!(e[0].fields, vec![("Missed orders".into(), "Emily: played 0".into())]);
-        assert_eq!(e[0].footer.as_deref(), Some("Due Thu 01 Jan 00:00:00 +00:00."));
+        assert_eq!(
+            e[0].fields,
+            vec![("Missed orders".into(), "Emily: played 0".into())]
+        );
+        assert_eq!(
+            e[0].footer.as_deref(),
+            Some("Due Thu 01 Jan 00:00:00 +00:00.")
+        );
     }
 }

@@ -165,7 +165,11 @@ pub fn http(settings: &Settings) -> serenity::Http {
 /// starts the deadline and delivery workers.
 pub async fn start(settings: Settings, clock: Arc<dyn Clock>) -> Result<Running, StartError> {
     let store = Arc::new(SqliteStore::open(&settings.database, Durability::Full).await?);
-    let referee = Arc::new(Referee::new(store.clone(), clock, settings.referee_config()));
+    let referee = Arc::new(Referee::new(
+        store.clone(),
+        clock,
+        settings.referee_config(),
+    ));
     let open = crate::store::Store::open_campaigns(&*store).await?;
     let late = referee.tick().await?;
     tracing::info!(
@@ -186,7 +190,7 @@ pub async fn start(settings: Settings, clock: Arc<dyn Clock>) -> Result<Running,
         .options(poise::FrameworkOptions {
             commands: vec![commands::race()],
             on_error: |e| Box::pin(commands::on_error(e)),
-            command_check: Some(|ctx| Box::pin(async move { Ok(ctx.data().first_time(ctx.id())) })),
+            command_check: Some(|ctx| Box::pin(commands::not_a_duplicate(ctx))),
             event_handler: |fw, event| Box::pin(handlers::event(fw, event)),
             initialize_owners: false,
             ..Default::default()

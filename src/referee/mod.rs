@@ -712,9 +712,11 @@ impl Referee {
             let order = game.read_order(seat, &text)?;
             let canonical = game.format_order(seat, &order);
             // The same order again (a double click, a resent DM) changes nothing.
-            if let Some(live) = w.orders.iter().find(|o| {
-                o.seat == seat && o.source == OrderSource::Player && o.text == canonical
-            }) {
+            if let Some(live) = w
+                .orders
+                .iter()
+                .find(|o| o.seat == seat && o.source == OrderSource::Player && o.text == canonical)
+            {
                 return Ok(Receipt {
                     race: w.campaign.id,
                     seat,

@@ -164,7 +164,11 @@ fn now_iso() -> String {
 }
 
 fn error(status: StatusCode, code: i64, message: &str) -> Response {
-    (status, axum::Json(json!({"code": code, "message": message}))).into_response()
+    (
+        status,
+        axum::Json(json!({"code": code, "message": message})),
+    )
+        .into_response()
 }
 
 fn chars(v: Option<&Value>) -> usize {
@@ -364,7 +368,11 @@ impl FakeDiscord {
     pub fn refusals(&self) -> Vec<Recorded> {
         self.requests()
             .into_iter()
-            .filter(|r| r.refused.as_deref().is_some_and(|w| !w.starts_with("asked:")))
+            .filter(|r| {
+                r.refused
+                    .as_deref()
+                    .is_some_and(|w| !w.starts_with("asked:"))
+            })
             .collect()
     }
 
@@ -402,7 +410,13 @@ impl FakeDiscord {
 
     /// The DM channel of a user, if the bot opened one.
     pub fn dm_channel(&self, user: u64) -> Option<u64> {
-        self.shared.inner.lock().unwrap().dm_channel_of.get(&user).copied()
+        self.shared
+            .inner
+            .lock()
+            .unwrap()
+            .dm_channel_of
+            .get(&user)
+            .copied()
     }
 
     /// Messages the bot sent a user by DM.
@@ -479,6 +493,7 @@ impl FakeDiscord {
         (id, token)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn interaction_json(
         &self,
         id: u64,
@@ -590,7 +605,9 @@ impl FakeDiscord {
     /// Sends the very same INTERACTION_CREATE again (a duplicate gateway event).
     pub fn replay_click(&self, id: u64, user: &User, message: &Value, custom_id: &str) {
         let channel: u64 = message["channel_id"].as_str().unwrap().parse().unwrap();
-        let token = self.shared.inner.lock().unwrap().interactions[&id].token.clone();
+        let token = self.shared.inner.lock().unwrap().interactions[&id]
+            .token
+            .clone();
         let data = json!({"custom_id": custom_id, "component_type": 2});
         let v = self.interaction_json(id, &token, 3, user, channel, data, Some(message.clone()));
         self.send("INTERACTION_CREATE", v);
@@ -672,9 +689,10 @@ impl FakeDiscord {
     pub fn ack_time(&self, id: u64) -> Option<Duration> {
         let inner = self.shared.inner.lock().unwrap();
         let it = inner.interactions.get(&id)?;
-        let cb = inner.requests.iter().find(|r| {
-            r.method == "POST" && r.path.contains(&format!("/interactions/{id}/"))
-        })?;
+        let cb = inner
+            .requests
+            .iter()
+            .find(|r| r.method == "POST" && r.path.contains(&format!("/interactions/{id}/")))?;
         Some(cb.at.duration_since(it.dispatched))
     }
 
@@ -908,7 +926,11 @@ fn ok_json(v: Value) -> Answered {
 }
 
 fn refuse(status: StatusCode, code: i64, why: &str) -> Answered {
-    (error(status, code, why), status.as_u16(), Some(why.to_string()))
+    (
+        error(status, code, why),
+        status.as_u16(),
+        Some(why.to_string()),
+    )
 }
 
 fn answer(
@@ -968,7 +990,11 @@ fn answer(
                 );
             }
             if it.dispatched.elapsed() > Duration::from_secs(3) {
-                return refuse(StatusCode::NOT_FOUND, 10062, "Unknown interaction (over 3 s)");
+                return refuse(
+                    StatusCode::NOT_FOUND,
+                    10062,
+                    "Unknown interaction (over 3 s)",
+                );
             }
             let kind = body["type"].as_u64().unwrap_or(0);
             let mut original = None;
@@ -1154,7 +1180,11 @@ fn answer(
             if inner.lose_answers > 0 {
                 inner.lose_answers -= 1;
                 return (
-                    error(StatusCode::INTERNAL_SERVER_ERROR, 0, "500: Internal Server Error"),
+                    error(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        0,
+                        "500: Internal Server Error",
+                    ),
                     500,
                     Some("asked: answer lost".into()),
                 );
@@ -1215,6 +1245,11 @@ pub const CHANNEL: u64 = 600_000_000_000_000_001;
 
 impl Harness {
     pub async fn start() -> Harness {
+        // RUST_LOG=debug shows what the bot does.
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .with_test_writer()
+            .try_init();
         let fake = FakeDiscord::start().await;
         let dir = tempfile::tempdir().unwrap();
         let clock = Arc::new(photofinish::referee::TestClock::at_epoch());
@@ -1286,5 +1321,7 @@ impl Harness {
 
 /// True when an interaction answer is visible only to its user.
 pub fn is_ephemeral(answer: &Value) -> bool {
-    answer["data"]["flags"].as_u64().is_some_and(|f| f & 64 != 0)
+    answer["data"]["flags"]
+        .as_u64()
+        .is_some_and(|f| f & 64 != 0)
 }
