@@ -313,6 +313,31 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
     let hist = h.slash(bob, "history", &[("turn", json!(1))]).await;
     assert!(text_of(&hist).contains("Emily"), "{hist}");
 
+    // PHOTOFINISH_DUMP_POSTS=FILE writes every message, for docs/discord.md.
+    if let Ok(path) = std::env::var("PHOTOFINISH_DUMP_POSTS") {
+        let mut out = String::new();
+        for m in h.fake.messages() {
+            let to = if in_channel(&m) {
+                "channel".to_string()
+            } else {
+                p.iter()
+                    .find(|u| {
+                        h.fake.dm_channel(u.id).map(|c| c.to_string())
+                            == m["channel_id"].as_str().map(String::from)
+                    })
+                    .map(|u| format!("DM to {}", u.name))
+                    .unwrap_or_default()
+            };
+            out.push_str(&format!(
+                "----- {to} (flags {}) buttons {:?}\n{}\n",
+                m["flags"],
+                custom_ids(&m),
+                text_of(&m)
+            ));
+        }
+        std::fs::write(path, out).unwrap();
+    }
+
     // Throughout: nothing broke Discord's limits, and every interaction was answered in time.
     assert!(h.fake.refusals().is_empty(), "{:#?}", h.fake.refusals());
     for r in h.fake.requests() {

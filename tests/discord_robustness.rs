@@ -352,3 +352,60 @@ async fn the_fake_accepts_multipart_uploads() {
         vec![("files[0]".to_string(), "track.png".to_string(), 4)]
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_in_two_races_names_the_race_in_a_text_order() {
+    let h = Harness::start().await;
+    let alice = User::new(801, "Alice");
+    let bob = User::new(802, "Bob");
+    lobby(&h, &alice, &[&bob], 0, "").await;
+    h.slash(&alice, "start", &[]).await;
+    // A second race, in another channel.
+    let other = CHANNEL + 1;
+    for (u, sub, options) in [
+        (&bob, "new", vec![("game", json!("dream-mile"))]),
+        (&bob, "join", vec![]),
+        (&alice, "join", vec![]),
+        (&bob, "start", vec![]),
+    ] {
+        let id = h.fake.slash(u, other, sub, &options);
+        let a = h.fake.response(id).await;
+        assert!(!text_of(&a).contains("Not done"), "{sub}: {a}");
+    }
+    h.settle().await;
+    let n = h.fake.dms_to(alice.id).len();
+    h.fake.dm(&alice, "7");
+    let r = h.fake.wait_dm(alice.id, n + 1).await;
+    let t = text_of(&r);
+    assert!(
+        t.contains("races #1, #2") && t.contains("like `#2 7`"),
+        "{t}"
+    );
+    h.fake.dm(&alice, "#2 7");
+    let r = h.fake.wait_dm(alice.id, n + 2).await;
+    let t = text_of(&r);
+    assert!(
+        t.contains("Order received") && t.contains("several races"),
+        "{t}"
+    );
+    // The same DM event twice is handled once.
+    let id = h.fake.dm(&alice, "#1 5");
+    let r = h.fake.wait_dm(alice.id, n + 3).await;
+    assert!(text_of(&r).contains("`5`"), "{r}");
+    h.fake.replay_dm(id, &alice, "#1 5");
+    h.settle().await;
+    assert_eq!(h.fake.dms_to(alice.id).len(), n + 3);
+    let o = h
+        .referee()
+        .overview(photofinish::store::CampaignId(2))
+        .await
+        .unwrap();
+    assert_eq!(
+        o.seats
+            .iter()
+            .filter(|s| s.state == photofinish::referee::announce::SeatState::Ordered)
+            .count(),
+        1,
+        "race #2 has Alice's order only"
+    );
+}

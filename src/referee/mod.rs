@@ -1227,3 +1227,63 @@ impl Referee {
         .await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::SqliteStore;
+
+    async fn referee() -> Referee {
+        let store = Arc::new(SqliteStore::in_memory().await.unwrap());
+        Referee::new(store, Arc::new(TestClock::at_epoch()), Config::default())
+    }
+
+    async fn two_player_race(r: &Referee, channel: &str) -> (CampaignId, Actor, Actor) {
+        let alice = Actor::new("1", "Alice");
+        let bob = Actor::new("2", "Bob");
+        let race = r
+            .create(NewRace {
+                kind: GameKind::DreamMile,
+                options: String::new(),
+                channel: channel.into(),
+                guild: None,
+                host: alice.clone(),
+            })
+            .await
+            .unwrap();
+        r.join(race, &alice, None, None).await.unwrap();
+        r.join(race, &bob, None, None).await.unwrap();
+        r.start(race, &alice).await.unwrap();
+        (race, alice, bob)
+    }
+
+    #[tokio::test]
+    async fn the_same_order_twice_changes_nothing_and_keeps_its_receipt() {
+        let r = referee().await;
+        let (race, alice, _) = two_player_race(&r, "c1").await;
+        let first = r.submit(race, &alice.user, "7").await.unwrap();
+        let outbox = r.store().outbox_of(race).await.unwrap().len();
+        let again = r.submit(race, &alice.user, " 7 ").await.unwrap();
+        assert!(again.repeated && !again.changed && !first.repeated);
+        assert_eq!(again.receipt, first.receipt);
+        assert_eq!(r.store().outbox_of(race).await.unwrap().len(), outbox);
+        // A different order is a change, with a new receipt.
+        let changed = r.submit(race, &alice.user, "6").await.unwrap();
+        assert!(changed.changed && !changed.repeated);
+        assert_ne!(changed.receipt, first.receipt);
+    }
+
+    #[tokio::test]
+    async fn a_finished_race_still_answers_for_its_channel() {
+        let r = referee().await;
+        let (race, alice, _) = two_player_race(&r, "c2").await;
+        assert_eq!(r.race_in_or_last("c2").await.unwrap(), race);
+        r.cancel(race, &alice).await.unwrap();
+        assert!(matches!(r.race_in("c2").await, Err(RefereeError::NoRace)));
+        assert_eq!(r.race_in_or_last("c2").await.unwrap(), race);
+        assert!(matches!(
+            r.race_in_or_last("elsewhere").await,
+            Err(RefereeError::NoRace)
+        ));
+    }
+}

@@ -626,8 +626,14 @@ impl FakeDiscord {
 
     /// The user writes to the bot by DM. Returns the message id.
     pub fn dm(&self, user: &User, text: &str) -> u64 {
-        let channel = self.dm_channel_for(user.id);
         let id = self.shared.id();
+        self.replay_dm(id, user, text);
+        id
+    }
+
+    /// Sends MESSAGE_CREATE for a DM with this id (again, for a duplicate event).
+    pub fn replay_dm(&self, id: u64, user: &User, text: &str) {
+        let channel = self.dm_channel_for(user.id);
         let v = json!({
             "id": id.to_string(),
             "channel_id": channel.to_string(),
@@ -645,7 +651,6 @@ impl FakeDiscord {
             "type": 0,
         });
         self.send("MESSAGE_CREATE", v);
-        id
     }
 
     fn dm_channel_for(&self, user: u64) -> u64 {
