@@ -250,6 +250,21 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
         let before = h.fake.request_count();
         let a = h.slash(frank, "order", &[("text", json!("2"))]).await;
         assert!(text_of(&a).contains("Order received"), "{a}");
+        // Wait for the turn's post, then for the bot to fall quiet, before counting.
+        let title = format!("race #1: Turn {turn} of 8");
+        h.fake
+            .wait_message(&format!("turn {turn}'s result"), |m| {
+                in_channel(m)
+                    && text_of(m).contains(&title)
+                    && text_of(m).contains("Orders and receipts")
+            })
+            .await;
+        if turn < 7 {
+            let next = format!("Turn {} of 8, Alice to order", turn + 1);
+            h.fake
+                .wait_message("the next prompt", |m| text_of(m).contains(&next))
+                .await;
+        }
         h.settle().await;
         let after: Vec<Recorded> = h.fake.requests()[before..].to_vec();
         let channel_posts = after

@@ -127,6 +127,9 @@ impl DiscordCourier {
 impl Courier for DiscordCourier {
     async fn deliver(&self, parcel: Parcel<'_>) -> Result<Delivered, DeliveryError> {
         let layout = layout::announcement(parcel.announcement, self.zone);
+        // Pictures: `layout.picture` says which one a post wants (the track after a turn,
+        // the chart at the end). When `render::picture` lands, draw it from the post's view
+        // and push it onto `layout.files` (make this binding `mut`); it then goes up as multipart `files[0]`.
         match parcel.target {
             Target::Dm { user, .. } => {
                 let user = snowflake(&user.0).ok_or_else(|| {
