@@ -409,3 +409,138 @@ async fn a_player_in_two_races_names_the_race_in_a_text_order() {
         "race #2 has Alice's order only"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deleted_status_message_is_posted_again() {
+    let h = Harness::start().await;
+    let alice = User::new(901, "Alice");
+    let bob = User::new(902, "Bob");
+    lobby(&h, &alice, &[&bob], 0, "").await;
+    h.slash(&alice, "start", &[]).await;
+    let status = h
+        .fake
+        .wait_message("the status message", |m| {
+            in_channel(m) && text_of(m).contains("… Alice")
+        })
+        .await;
+    h.settle().await;
+    h.fake.delete_message(&status["id"]);
+    h.fake.dm(&alice, "5");
+    let fresh = h
+        .fake
+        .wait_message("a new status message", |m| {
+            in_channel(m) && text_of(m).contains("✓ Alice")
+        })
+        .await;
+    assert_ne!(fresh["id"], status["id"]);
+    let old_id = status["id"].as_str().unwrap();
+    assert!(
+        h.fake
+            .requests()
+            .iter()
+            .any(|r| r.method == "PATCH" && r.path.ends_with(old_id) && r.status == 404)
+    );
+    // Later edits go to the new message.
+    h.fake.dm(&bob, "4");
+    h.fake
+        .wait_message("the new status, edited", |m| {
+            m["id"] == fresh["id"] && text_of(m).contains("Turn 2 of 8")
+        })
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_host_moves_the_deadline_pauses_hands_over_and_cancels() {
+    let h = Harness::start().await;
+    let alice = User::new(1001, "Alice");
+    let bob = User::new(1002, "Bob");
+    let carol = User::new(1003, "Carol");
+    lobby(&h, &alice, &[&bob], 0, "turn=1h reminders=none").await;
+    let s = h.slash(&bob, "settings", &[]).await;
+    assert!(
+        text_of(&s).contains("turn=1h") && text_of(&s).contains("starting-points"),
+        "{s}"
+    );
+    h.slash(&alice, "start", &[]).await;
+    let start = photofinish::referee::Clock::now(&*h.clock);
+
+    let d = h.slash(&bob, "deadline", &[]).await;
+    let due = (start / 1000) + 3600;
+    assert!(text_of(&d).contains(&format!("<t:{due}:F>")), "{d}");
+    let d = h
+        .slash(&alice, "deadline", &[("extend", json!("30m"))])
+        .await;
+    assert!(
+        text_of(&d).contains(&format!("<t:{}:F>", due + 1800)),
+        "{d}"
+    );
+    let d = h.slash(&alice, "deadline", &[("set", json!("2h"))]).await;
+    assert!(
+        text_of(&d).contains(&format!("<t:{}:F>", start / 1000 + 7200)),
+        "{d}"
+    );
+    let d = h
+        .slash(&alice, "deadline", &[("set", json!("someday"))])
+        .await;
+    assert!(text_of(&d).contains("is not a time"), "{d}");
+    h.fake
+        .wait_message("the deadline notice", |m| {
+            in_channel(m) && text_of(m).contains("The deadline moved to")
+        })
+        .await;
+
+    // A pause keeps the time left; nothing resolves while paused.
+    h.advance(1800);
+    h.slash(&alice, "pause", &[]).await;
+    let d = h.slash(&bob, "deadline", &[]).await;
+    assert!(text_of(&d).contains("paused with 1h30m left"), "{d}");
+    h.advance(5 * 3600);
+    h.settle().await;
+    let o = h.slash(&bob, "orders", &[]).await;
+    assert!(text_of(&o).contains("Turn 1 of 8"), "still turn 1: {o}");
+    let r = h.slash(&alice, "resume", &[]).await;
+    let now = photofinish::referee::Clock::now(&*h.clock) / 1000;
+    assert!(
+        text_of(&r).contains(&format!("<t:{}:F>", now + 5400)),
+        "{r}"
+    );
+
+    // Bob's seat goes to Carol; then Carol is kicked and a bot runs it.
+    let carol_option = FakeDiscord::user_option(&carol);
+    let a = h
+        .slash(
+            &alice,
+            "replace",
+            &[("seat", json!("Bob")), ("user", carol_option.clone())],
+        )
+        .await;
+    assert!(
+        text_of(&a).contains("Bob's seat now belongs to <@1003>"),
+        "{a}"
+    );
+    let a = h.slash(&carol, "order", &[("text", json!("4"))]).await;
+    assert!(
+        text_of(&a).contains("for **Bob**"),
+        "Carol runs Bob's seat: {a}"
+    );
+    let a = h.slash(&bob, "order", &[("text", json!("4"))]).await;
+    assert!(text_of(&a).contains("You don't have a seat"), "{a}");
+    let a = h.slash(&alice, "kick", &[("user", carol_option)]).await;
+    assert!(text_of(&a).contains("Bob is out"), "{a}");
+    h.fake
+        .wait_message("the kick notice", |m| {
+            in_channel(m) && text_of(m).contains("a bot runs their seat")
+        })
+        .await;
+
+    let a = h.slash(&alice, "cancel", &[]).await;
+    assert!(text_of(&a).contains("cancelled"), "{a}");
+    h.fake
+        .wait_message("the cancel post", |m| {
+            in_channel(m) && text_of(m).contains("The host cancelled the race.")
+        })
+        .await;
+    let a = h.slash(&alice, "start", &[]).await;
+    assert!(text_of(&a).contains("no race here"), "{a}");
+    assert!(h.fake.refusals().is_empty(), "{:#?}", h.fake.refusals());
+}

@@ -408,6 +408,14 @@ impl FakeDiscord {
             .collect()
     }
 
+    /// Someone deletes a message.
+    pub fn delete_message(&self, id: &Value) {
+        let id: u64 = id.as_str().unwrap().parse().unwrap();
+        let mut inner = self.shared.inner.lock().unwrap();
+        inner.messages.remove(&id);
+        inner.message_order.retain(|m| *m != id);
+    }
+
     /// The DM channel of a user, if the bot opened one.
     pub fn dm_channel(&self, user: u64) -> Option<u64> {
         self.shared
