@@ -272,6 +272,13 @@ async fn a_duplicate_event_or_a_double_click_changes_nothing_twice() {
         .unwrap();
     assert_eq!(log.seats[0].receipt.as_deref(), Some(receipt.as_str()));
 
+    // Bob's order resolves the turn; a button from the old prompt is then stale.
+    h.fake.dm(&bob, "4");
+    h.fake.wait_dm(alice.id, 3).await;
+    let stale = h.click(&alice, &prompt, &button(&prompt, "5")).await;
+    assert!(is_ephemeral(&stale));
+    assert!(text_of(&stale).contains("earlier turn"), "{stale}");
+
     // A slash command is answered once.
     let orders = h.fake.slash(&bob, CHANNEL, "orders", &[]);
     h.fake.response(orders).await;
