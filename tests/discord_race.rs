@@ -2,10 +2,10 @@
 //! runs a whole GM-free Dream Mile race of six players, and every assertion is on the
 //! requests the bot made.
 
-mod support;
+mod fake_discord;
 
 use serde_json::{Value, json};
-use support::*;
+use fake_discord::*;
 
 fn players() -> Vec<User> {
     ["Alice", "Bob", "Carol", "Dave", "Emily", "Frank"]

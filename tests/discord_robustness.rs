@@ -2,10 +2,10 @@
 //! for someone else's seat, a restart in the middle of a turn, rate limits and lost answers,
 //! duplicate events and double clicks.
 
-mod support;
+mod fake_discord;
 
 use serde_json::{Value, json};
-use support::*;
+use fake_discord::*;
 
 const NOT_HOST: &str = "Only the host or a member with Manage Server can do that.";
 
