@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod discord;
 pub mod engine;
+pub mod fault;
 pub mod games;
 pub mod referee;
 pub mod render;

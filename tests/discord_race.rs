@@ -4,8 +4,8 @@
 
 mod fake_discord;
 
-use serde_json::{Value, json};
 use fake_discord::*;
+use serde_json::{Value, json};
 
 fn players() -> Vec<User> {
     ["Alice", "Bob", "Carol", "Dave", "Emily", "Frank"]

@@ -4,8 +4,8 @@
 
 mod fake_discord;
 
-use serde_json::{Value, json};
 use fake_discord::*;
+use serde_json::{Value, json};
 
 const NOT_HOST: &str = "Only the host or a member with Manage Server can do that.";
 

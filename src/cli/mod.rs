@@ -1,7 +1,9 @@
 //! The command line: local play in the terminal, replay of scripted scenarios, simulation
 //! and verification. Each subcommand is a thin shell over the library.
 
+mod bench;
 mod play;
+mod render;
 mod replay;
 mod run;
 mod sim;
@@ -49,6 +51,23 @@ pub enum Command {
         #[arg(long)]
         config: Option<std::path::PathBuf>,
     },
+    /// Measure the referee on SQLite and the bot at scale (see docs/performance.md).
+    Bench {
+        /// Where to put the scratch databases (default: the system's temp dir).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+        /// Raw single-row inserts to time.
+        #[arg(long, default_value_t = 2000)]
+        inserts: usize,
+        /// Orders to submit through the referee.
+        #[arg(long, default_value_t = 2000)]
+        orders: usize,
+        /// Concurrent campaigns for the scale test.
+        #[arg(long, default_value_t = 10_000)]
+        campaigns: usize,
+        #[arg(long)]
+        json: bool,
+    },
     /// Check a finished race's dice against its revealed seed.
     Verify {
         /// The race number.
@@ -63,6 +82,14 @@ pub enum Command {
     Replay {
         /// The script (JSON); see docs/replay.md.
         script: std::path::PathBuf,
+    },
+    /// Draw the pictures the channel would get for each turn of a replay script.
+    Render {
+        /// The script (JSON), as for `replay`.
+        script: std::path::PathBuf,
+        /// Where to write turn-01.png, ... and race-chart.png.
+        #[arg(long, default_value = ".")]
+        out: std::path::PathBuf,
     },
     /// Race bots against each other and print a summary.
     Sim {
@@ -119,7 +146,21 @@ pub fn main() -> ExitCode {
         }
         Command::Run { config } => run::run(config),
         Command::Verify { campaign, db, json } => play::verify(campaign, &db, json),
+        Command::Bench {
+            dir,
+            inserts,
+            orders,
+            campaigns,
+            json,
+        } => bench::run(bench::BenchArgs {
+            dir,
+            inserts,
+            orders,
+            campaigns,
+            json,
+        }),
         Command::Replay { script } => replay::run(&script),
+        Command::Render { script, out } => render::run(&script, &out),
         Command::Sim {
             game,
             races,

@@ -885,10 +885,7 @@ Orders come by DM: press a button or reply with the order as text (`7`; `#12 7` 
 `/race bots` `/race replace` `/race kick` `/race settings` `/race cancel` (host)
 `/race history turn` an earlier turn; `/race verify` check the dice after the end
 Host commands: the race's host, or anyone with Manage Server.";
-    let kinds: Vec<GameKind> = match game.and_then(GameKind::from_slug) {
-        Some(k) => vec![k],
-        None => GameKind::all().collect(),
-    };
+    let one = game.and_then(GameKind::from_slug);
     let mut post = crate::render::post::Post {
         title: "How to race".into(),
         body: commands.into(),
@@ -899,7 +896,29 @@ Host commands: the race's host, or anyone with Manage Server.";
         view: None,
         picture: crate::render::post::Picture::None,
     };
-    for k in kinds {
+    let Some(k) = one else {
+        // Every game in a line: the full rules of all of them do not fit one message.
+        for k in GameKind::all() {
+            let summary = k.rules_summary();
+            let first = summary
+                .split_once(". ")
+                .map(|(s, _)| format!("{s}."))
+                .unwrap_or_else(|| summary.to_string());
+            post.fields.push((
+                format!("{} (`{}`)", k.title(), k.slug()),
+                format!(
+                    "{}\nRules and options: `/race help game:{}`",
+                    layout::clip(&first, 300),
+                    k.slug()
+                ),
+            ));
+        }
+        return Layout {
+            embeds: layout::embeds(&post, None),
+            ..Layout::default()
+        };
+    };
+    {
         let mut text = k.rules_summary().to_string();
         if let Some(choice) = k.seat_choice_help() {
             text.push_str(&format!(
@@ -953,6 +972,28 @@ mod tests {
         assert_eq!(parse_signed("-30m"), Some(-1800));
         assert_eq!(parse_signed("+1h"), Some(3600));
         assert_eq!(parse_signed("x"), None);
+    }
+
+    #[test]
+    fn each_game_s_help_fits_and_lists_its_options() {
+        for k in GameKind::all() {
+            let l = help_layout(Some(k.slug()));
+            let text: String = l
+                .embeds
+                .iter()
+                .flat_map(|e| {
+                    std::iter::once(e.description.clone())
+                        .chain(e.fields.iter().map(|(n, v)| format!("{n} {v}")))
+                })
+                .collect();
+            assert!(!text.contains("cut to fit"), "{}: {text}", k.slug());
+            for d in k.option_docs() {
+                assert!(text.contains(d.key), "{}: {}", k.slug(), d.key);
+            }
+            assert!(
+                l.embeds.iter().map(|e| e.size()).sum::<usize>() <= layout::limits::EMBED_TOTAL
+            );
+        }
     }
 
     #[test]

@@ -20,6 +20,9 @@ use super::{
 #[serde(rename_all = "kebab-case")]
 pub enum GameKind {
     DreamMile,
+    MilleBornes,
+    ThousandYards,
+    FifteenHundred,
 }
 
 struct KindSpec {
@@ -32,14 +35,40 @@ struct KindSpec {
     preset: &'static str,
 }
 
-const KINDS: &[KindSpec] = &[KindSpec {
-    kind: GameKind::DreamMile,
-    slug: "dream-mile",
-    title: "Dream Mile",
-    aliases: &["dreammile", "dream_mile", "dm"],
-    engine: Engine::DreamMile,
-    preset: "{}",
-}];
+const KINDS: &[KindSpec] = &[
+    KindSpec {
+        kind: GameKind::DreamMile,
+        slug: "dream-mile",
+        title: "Dream Mile",
+        aliases: &["dreammile", "dream_mile", "dm"],
+        engine: Engine::DreamMile,
+        preset: "{}",
+    },
+    KindSpec {
+        kind: GameKind::MilleBornes,
+        slug: "mille-bornes",
+        title: "1000 miles",
+        aliases: &["1000-miles", "1000miles", "mille"],
+        engine: Engine::CardRace,
+        preset: r#"{"ruleset":"playroom","target_score":5000,"rounds":0}"#,
+    },
+    KindSpec {
+        kind: GameKind::ThousandYards,
+        slug: "1000-yards",
+        title: "1000 Yards",
+        aliases: &["1000yards", "yards"],
+        engine: Engine::CardRace,
+        preset: r#"{"ruleset":"yards","target_score":0,"rounds":1}"#,
+    },
+    KindSpec {
+        kind: GameKind::FifteenHundred,
+        slug: "1500m",
+        title: "1500m",
+        aliases: &["1500", "1500-m", "fifteen-hundred"],
+        engine: Engine::FifteenHundred,
+        preset: "{}",
+    },
+];
 
 impl GameKind {
     fn spec(self) -> &'static KindSpec {
@@ -331,6 +360,8 @@ macro_rules! registry {
 
 registry! {
     DreamMile => crate::games::dream_mile::DreamMile,
+    CardRace => crate::games::card_race::CardRace,
+    FifteenHundred => crate::games::fifteen_hundred::FifteenHundred,
 }
 
 #[cfg(test)]

@@ -3,7 +3,9 @@
 //! Each game implements [`crate::engine::Game`] and keeps its replay script format and
 //! its simulation summary beside its rules.
 
+pub mod card_race;
 pub mod dream_mile;
+pub mod fifteen_hundred;
 
 use serde_json::Value;
 use thiserror::Error;
@@ -45,6 +47,8 @@ pub fn replay(text: &str) -> Result<Replay, ReplayError> {
         GameKind::from_slug(name).ok_or_else(|| ReplayError::UnknownGame(name.to_string()))?;
     match kind {
         GameKind::DreamMile => dream_mile::replay::run(script),
+        GameKind::MilleBornes | GameKind::ThousandYards => card_race::replay::run(kind, script),
+        GameKind::FifteenHundred => fifteen_hundred::replay::run(script),
     }
 }
 
@@ -59,15 +63,18 @@ pub struct SimArgs {
     pub options: String,
 }
 
+fn summary<S: std::fmt::Display + serde::Serialize>(s: S) -> Result<(String, Value), String> {
+    let json = serde_json::to_value(&s).map_err(|e| e.to_string())?;
+    Ok((s.to_string(), json))
+}
+
 /// Runs bots against each other and returns a printable summary and its JSON.
 pub fn sim(kind: GameKind, args: &SimArgs) -> Result<(String, Value), String> {
     match kind {
-        GameKind::DreamMile => {
-            let s = dream_mile::sim::run(args)?;
-            Ok((
-                s.to_string(),
-                serde_json::to_value(&s).map_err(|e| e.to_string())?,
-            ))
+        GameKind::DreamMile => summary(dream_mile::sim::run(args)?),
+        GameKind::MilleBornes | GameKind::ThousandYards => {
+            summary(card_race::sim::run(kind, args)?)
         }
+        GameKind::FifteenHundred => summary(fifteen_hundred::sim::run(args)?),
     }
 }

@@ -52,6 +52,11 @@ impl TestClock {
         self.now.fetch_add(ms, Ordering::SeqCst);
     }
 
+    /// Now, without naming the trait.
+    pub fn now_ms(&self) -> Millis {
+        self.now.load(Ordering::SeqCst)
+    }
+
     pub fn set(&self, at: Millis) {
         self.now.store(at, Ordering::SeqCst);
     }

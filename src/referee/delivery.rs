@@ -115,6 +115,7 @@ impl Referee {
         let now = self.clock().now();
         match courier.deliver(parcel).await {
             Ok(done) => {
+                crate::fault::point("mid-delivery");
                 match target {
                     Target::Status
                         if done.external_id.is_some() && done.external_id.as_deref() != edit =>

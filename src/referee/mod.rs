@@ -303,8 +303,21 @@ impl Referee {
             let Some(commit) = work.finish() else {
                 return Ok(out);
             };
+            let adjudicated = !commit.events.is_empty();
+            let accepted = commit
+                .orders
+                .iter()
+                .any(|o| o.source == OrderSource::Player);
             match self.store.commit(id, version, commit).await {
-                Ok(()) => return Ok(out),
+                Ok(()) => {
+                    if accepted {
+                        crate::fault::point("order-accepted");
+                    }
+                    if adjudicated {
+                        crate::fault::point("after-commit");
+                    }
+                    return Ok(out);
+                }
                 Err(StoreError::Conflict) if attempt < 5 => {
                     tracing::debug!(race = id.0, attempt, "conflict; deciding again");
                     continue;
@@ -613,6 +626,7 @@ impl Referee {
                 }
             }
             w.campaign.state = Some(game);
+            w.touch_state();
             w.campaign.phase = Phase::Running;
             w.campaign.step = 0;
             w.campaign.step_open = false;
@@ -779,7 +793,11 @@ impl Referee {
             let step = w.campaign.step;
             let now = w.now;
             let answer = match w.campaign.state.as_mut() {
-                Some(game) => game.set_preference(seat, &text)?,
+                Some(game) => {
+                    let answer = game.set_preference(seat, &text)?;
+                    w.touch_state();
+                    answer
+                }
                 None => {
                     if w.campaign.kind.preference_help().is_none() {
                         return Err(RefereeError::Preference(

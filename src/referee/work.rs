@@ -108,6 +108,7 @@ pub struct Work {
     expected_version: i64,
     campaign_dirty: bool,
     seats_dirty: bool,
+    state_dirty: bool,
     told: Told,
 }
 
@@ -122,6 +123,7 @@ impl Work {
             commit: Commit::default(),
             campaign_dirty: false,
             seats_dirty: false,
+            state_dirty: false,
             told: Told::default(),
         }
     }
@@ -132,6 +134,12 @@ impl Work {
 
     /// Marks the campaign row as changed.
     pub fn touch(&mut self) {
+        self.campaign_dirty = true;
+    }
+
+    /// Marks the game state as changed.
+    pub fn touch_state(&mut self) {
+        self.state_dirty = true;
         self.campaign_dirty = true;
     }
 
@@ -157,6 +165,7 @@ impl Work {
         }
         self.campaign.updated_at = self.now;
         self.commit.campaign = Some(self.campaign);
+        self.commit.state_changed = self.state_dirty;
         if self.seats_dirty {
             self.commit.seats = Some(self.seats);
         }
@@ -171,6 +180,7 @@ impl Work {
     }
 
     fn game_mut(&mut self) -> Result<&mut AnyGame, RefereeError> {
+        self.state_dirty = true;
         self.campaign
             .state
             .as_mut()

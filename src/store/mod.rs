@@ -294,6 +294,8 @@ pub struct Loaded {
 pub struct Commit {
     /// The campaign's new row; written only if the stored version is still `version`.
     pub campaign: Option<CampaignRow>,
+    /// Whether the game state in `campaign` changed (else the stored state is kept).
+    pub state_changed: bool,
     /// Replace all seats.
     pub seats: Option<Vec<SeatRow>>,
     /// New orders; each supersedes the live order of its (step, seat).

@@ -19,7 +19,7 @@ use super::{
 };
 use crate::engine::{BotLevel, GameKind, Seat};
 
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
 /// How hard SQLite works to keep a commit through a power cut.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -234,36 +234,47 @@ async fn write_campaign(
     tx: &mut Transaction<'static, Sqlite>,
     c: &CampaignRow,
     expected_version: i64,
+    state_changed: bool,
 ) -> Result<(), StoreError> {
-    let state = match &c.state {
-        Some(s) => Some(to_json(s)?),
-        None => None,
-    };
     // Adapter columns (status and lobby message ids) are not written here: they change
-    // outside the referee's decisions.
-    let done = sqlx::query(
+    // outside the referee's decisions. The state, the largest column, only when it changed.
+    let sql = if state_changed {
         "UPDATE campaigns SET options = ?, phase = ?, turn_secs = ?, reminders = ?,
-             resolve_early = ?, state = ?, step = ?, step_open = ?, deadline_at = ?,
+             resolve_early = ?, step = ?, step_open = ?, deadline_at = ?,
+             paused_left_ms = ?, host = ?, updated_at = ?, ended_at = ?, version = version + 1,
+             state = ?
+         WHERE id = ? AND version = ?"
+    } else {
+        "UPDATE campaigns SET options = ?, phase = ?, turn_secs = ?, reminders = ?,
+             resolve_early = ?, step = ?, step_open = ?, deadline_at = ?,
              paused_left_ms = ?, host = ?, updated_at = ?, ended_at = ?, version = version + 1
-         WHERE id = ? AND version = ?",
-    )
-    .bind(to_json(&c.options)?)
-    .bind(c.phase.as_str())
-    .bind(i64::try_from(c.timing.turn_secs).unwrap_or(i64::MAX))
-    .bind(to_json(&c.timing.reminders)?)
-    .bind(i64::from(c.timing.resolve_early))
-    .bind(state)
-    .bind(i64::from(c.step))
-    .bind(i64::from(c.step_open))
-    .bind(c.deadline_at)
-    .bind(c.paused_left_ms)
-    .bind(&c.host.0)
-    .bind(c.updated_at)
-    .bind(c.ended_at)
-    .bind(c.id.0)
-    .bind(expected_version)
-    .execute(&mut **tx)
-    .await?;
+         WHERE id = ? AND version = ?"
+    };
+    let mut query = sqlx::query(sql)
+        .bind(to_json(&c.options)?)
+        .bind(c.phase.as_str())
+        .bind(i64::try_from(c.timing.turn_secs).unwrap_or(i64::MAX))
+        .bind(to_json(&c.timing.reminders)?)
+        .bind(i64::from(c.timing.resolve_early))
+        .bind(i64::from(c.step))
+        .bind(i64::from(c.step_open))
+        .bind(c.deadline_at)
+        .bind(c.paused_left_ms)
+        .bind(&c.host.0)
+        .bind(c.updated_at)
+        .bind(c.ended_at);
+    if state_changed {
+        let state = match &c.state {
+            Some(s) => Some(to_json(s)?),
+            None => None,
+        };
+        query = query.bind(state);
+    }
+    let done = query
+        .bind(c.id.0)
+        .bind(expected_version)
+        .execute(&mut **tx)
+        .await?;
     if done.rows_affected() != 1 {
         return Err(StoreError::Conflict);
     }
@@ -343,7 +354,7 @@ impl Store for SqliteStore {
     ) -> Result<(), StoreError> {
         let mut tx = self.begin().await?;
         if let Some(c) = &commit.campaign {
-            write_campaign(&mut tx, c, expected_version).await?;
+            write_campaign(&mut tx, c, expected_version, commit.state_changed).await?;
         } else {
             // Still bump the version so concurrent deciders see the change.
             let done = sqlx::query(
@@ -505,6 +516,9 @@ impl Store for SqliteStore {
             .bind(o.not_before)
             .execute(&mut *tx)
             .await?;
+        }
+        if !commit.events.is_empty() {
+            crate::fault::point("mid-adjudication");
         }
         tx.commit().await?;
         Ok(())

@@ -189,13 +189,19 @@ pub struct Standing {
 }
 
 /// Positions and points after one turn, for the race chart.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TurnRecord {
     pub turn: u8,
     /// Rank of each seat, by seat index.
     pub ranks: Vec<u32>,
     /// Remaining points of each seat, by seat index.
     pub remaining: Vec<u32>,
+    /// Speed each seat played, by seat index.
+    #[serde(default)]
+    pub played: Vec<u8>,
+    /// Whether each seat missed its order, by seat index.
+    #[serde(default)]
+    pub missed: Vec<bool>,
 }
 
 /// What the channel sees. Dream Mile has no hidden state: orders stay with the referee
@@ -211,6 +217,50 @@ pub struct PublicView {
     pub history: Vec<TurnRecord>,
     pub finished: bool,
     pub winners: Vec<Seat>,
+}
+
+impl PublicView {
+    /// The view as it stood after `turn` (from the history), so a post or a replay can
+    /// show each turn even when two resolve at once (turn 7 and the automatic 8th).
+    pub fn at_turn(&self, turn: u8) -> Option<PublicView> {
+        let record = self.history.iter().find(|r| r.turn == turn)?;
+        let mut standings: Vec<Standing> = self
+            .standings
+            .iter()
+            .map(|s| {
+                let i = s.seat.index();
+                let rank = record.ranks.get(i).copied().unwrap_or(s.rank);
+                Standing {
+                    rank,
+                    tied: record.ranks.iter().filter(|&&r| r == rank).count() > 1,
+                    remaining: record.remaining.get(i).copied().unwrap_or(s.remaining),
+                    played: record.played.get(i).copied(),
+                    missed: record.missed.get(i).copied().unwrap_or(false),
+                    ..s.clone()
+                }
+            })
+            .collect();
+        standings.sort_by_key(|s| (s.rank, s.seat));
+        let finished = turn >= self.total_turns;
+        Some(PublicView {
+            turn,
+            ordered_turns: self.ordered_turns,
+            total_turns: self.total_turns,
+            history: self
+                .history
+                .iter()
+                .filter(|r| r.turn <= turn)
+                .cloned()
+                .collect(),
+            finished,
+            winners: if finished {
+                self.winners.clone()
+            } else {
+                Vec::new()
+            },
+            standings,
+        })
+    }
 }
 
 /// What one runner's DM shows.
@@ -354,6 +404,8 @@ impl DreamMile {
             turn,
             ranks: seats.iter().map(|&s| self.rank_of(s).0).collect(),
             remaining: self.runners.iter().map(|r| r.remaining).collect(),
+            played: speeds.to_vec(),
+            missed: missed.to_vec(),
         });
         Event::TurnResolved {
             turn,

@@ -146,15 +146,16 @@ pub fn run(script: Value) -> Result<Replay, ReplayError> {
         }
         for event in game.apply(&orders) {
             if let Event::TurnResolved { turn, .. } = event {
-                views.push(AnyPublicView::DreamMile(game.public_view()));
+                // Turn 7 and the automatic 8th resolve together: take each from history.
+                let view = game.public_view();
+                let view = view.at_turn(turn).unwrap_or(view);
                 out.turns.push(OutTurn {
                     turn,
-                    standings: game
-                        .public_view()
+                    standings: view
                         .standings
-                        .into_iter()
+                        .iter()
                         .map(|s| OutStanding {
-                            name: s.name,
+                            name: s.name.clone(),
                             rank: s.rank,
                             tied: s.tied,
                             played: s.played.unwrap_or(0),
@@ -163,6 +164,7 @@ pub fn run(script: Value) -> Result<Replay, ReplayError> {
                         })
                         .collect(),
                 });
+                views.push(AnyPublicView::DreamMile(view));
             }
         }
     }

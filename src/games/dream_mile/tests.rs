@@ -494,3 +494,49 @@ fn replay_refuses_bad_scripts_with_the_turn_and_player() {
     assert_eq!(out["finished"], true);
     assert!(out["turns"][0]["standings"][0]["missed"].as_bool().unwrap());
 }
+
+#[test]
+fn replay_shows_turn_seven_before_the_automatic_eighth() {
+    let turn = serde_json::json!({"A": "5", "B": "4"});
+    let script = serde_json::json!({
+        "game": "dream-mile",
+        "players": [{"name": "A"}, {"name": "B"}],
+        "turns": [turn, turn, turn, turn, turn, turn, turn]
+    });
+    let replay = replay::run(script).unwrap();
+    let turns = replay.output["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), 8);
+    let a = |t: usize| {
+        turns[t]["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == "A")
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        (a(6)["played"].as_u64(), a(6)["remaining"].as_u64()),
+        (Some(5), Some(10))
+    );
+    assert_eq!(
+        (a(7)["played"].as_u64(), a(7)["remaining"].as_u64()),
+        (Some(10), Some(0))
+    );
+    // One view per turn, each as it stood after that turn.
+    assert_eq!(replay.views.len(), 8);
+    let seventh = dream_mile_view(&replay.views[6]);
+    assert_eq!(
+        (seventh.turn, seventh.finished, seventh.history.len()),
+        (7, false, 7)
+    );
+    assert!(dream_mile_view(&replay.views[7]).finished);
+}
+
+#[allow(unreachable_patterns)]
+fn dream_mile_view(view: &crate::engine::AnyPublicView) -> &PublicView {
+    match view {
+        crate::engine::AnyPublicView::DreamMile(v) => v,
+        other => panic!("not a Dream Mile view: {other:?}"),
+    }
+}

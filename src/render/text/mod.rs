@@ -1,6 +1,8 @@
 //! Text renderings of views, dispatched by game.
 
+mod card_race;
 mod dream_mile;
+mod fifteen_hundred;
 
 use crate::engine::{AnyPrivateView, AnyPublicView};
 
@@ -8,6 +10,8 @@ use crate::engine::{AnyPrivateView, AnyPublicView};
 pub fn track_text(view: &AnyPublicView) -> String {
     match view {
         AnyPublicView::DreamMile(v) => dream_mile::track(v),
+        AnyPublicView::CardRace(v) => card_race::track(v),
+        AnyPublicView::FifteenHundred(v) => fifteen_hundred::track(v),
     }
 }
 
@@ -15,6 +19,8 @@ pub fn track_text(view: &AnyPublicView) -> String {
 pub fn alt_text(view: &AnyPublicView) -> String {
     match view {
         AnyPublicView::DreamMile(v) => dream_mile::alt(v),
+        AnyPublicView::CardRace(v) => card_race::alt(v),
+        AnyPublicView::FifteenHundred(v) => fifteen_hundred::alt(v),
     }
 }
 
@@ -22,6 +28,8 @@ pub fn alt_text(view: &AnyPublicView) -> String {
 pub fn private_text(view: &AnyPrivateView) -> String {
     match view {
         AnyPrivateView::DreamMile(v) => dream_mile::private(v),
+        AnyPrivateView::CardRace(v) => card_race::private(v),
+        AnyPrivateView::FifteenHundred(v) => fifteen_hundred::private(v),
     }
 }
 

@@ -120,3 +120,6 @@ CREATE TABLE outbox (
     failed          TEXT                            -- why it was given up, if it was
 );
 CREATE INDEX outbox_undelivered ON outbox (not_before) WHERE delivered_at IS NULL AND failed IS NULL;
+
+-- Coalescing a status edit looks up the older undelivered rows of the same key.
+CREATE INDEX outbox_coalesce ON outbox (campaign_id, coalesce_key) WHERE delivered_at IS NULL AND failed IS NULL;

@@ -1,0 +1,160 @@
+//! Engine speed for every game in the registry: adjudications (steps applied) per second,
+//! whole bot games per second, and allocations per Dream Mile turn.
+//!
+//! `cargo bench --bench engine`; results in docs/performance.md.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use photofinish::engine::{AnyGame, BotLevel, GameKind, GameRng, Mode, SeatSetup, Seed, Submitted};
+
+/// Counts allocations, to report allocations per turn.
+struct Counting;
+
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// A typical table for each game.
+fn players(kind: GameKind) -> usize {
+    let (min, max) = kind.seat_limits(&kind.default_options()).unwrap_or((2, 2));
+    let wanted = if kind == GameKind::DreamMile { 8 } else { 4 };
+    wanted.clamp(min, max)
+}
+
+fn setup(kind: GameKind, seed: u64) -> AnyGame {
+    let seats: Vec<SeatSetup> = (0..players(kind))
+        .map(|i| SeatSetup::named(format!("P{i}")))
+        .collect();
+    kind.setup(&kind.default_options(), &seats, Seed::from_u64(seed))
+        .expect("setup")
+}
+
+fn orders(game: &AnyGame, rng: &mut GameRng) -> Vec<Submitted<photofinish::engine::AnyOrder>> {
+    let pending = game.pending();
+    let seats = match pending.mode {
+        Mode::All => pending.seats.clone(),
+        Mode::Any => pending.seats.first().copied().into_iter().collect(),
+    };
+    seats
+        .into_iter()
+        .map(|s| Submitted::new(s, game.bot_order(s, BotLevel::Heuristic, rng)))
+        .collect()
+}
+
+/// A bot game to the end; returns the number of steps.
+fn play(kind: GameKind, seed: u64) -> usize {
+    let mut game = setup(kind, seed);
+    let mut rng = GameRng::seeded(seed);
+    let mut steps = 0;
+    while game.outcome().is_none() && steps < 100_000 {
+        let o = orders(&game, &mut rng);
+        black_box(game.apply(&o));
+        steps += 1;
+    }
+    steps
+}
+
+fn whole_games(c: &mut Criterion) {
+    let mut group = c.benchmark_group("whole game");
+    for kind in GameKind::all() {
+        group.throughput(Throughput::Elements(1));
+        let mut seed = 0u64;
+        group.bench_function(kind.slug(), |b| {
+            b.iter(|| {
+                seed += 1;
+                play(kind, seed)
+            })
+        });
+    }
+    group.finish();
+}
+
+fn adjudications(c: &mut Criterion) {
+    let mut group = c.benchmark_group("adjudication");
+    for kind in GameKind::all() {
+        // A pool of mid-game states and their orders, so each iteration is one step.
+        let mut cases = Vec::new();
+        for seed in 0..64u64 {
+            let mut game = setup(kind, seed);
+            let mut rng = GameRng::seeded(seed);
+            for _ in 0..(seed % 5) {
+                if game.outcome().is_some() {
+                    break;
+                }
+                let o = orders(&game, &mut rng);
+                game.apply(&o);
+            }
+            if game.outcome().is_none() {
+                let o = orders(&game, &mut rng);
+                cases.push((game, o));
+            }
+        }
+        group.throughput(Throughput::Elements(1));
+        let mut i = 0usize;
+        group.bench_function(kind.slug(), |b| {
+            b.iter_batched(
+                || {
+                    i = (i + 1) % cases.len().max(1);
+                    cases[i].clone()
+                },
+                |(mut game, o)| black_box(game.apply(&o)),
+                criterion::BatchSize::SmallInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+fn allocations_per_dream_mile_turn(c: &mut Criterion) {
+    let game = setup(GameKind::DreamMile, 1);
+    let mut rng = GameRng::seeded(1);
+    let o = orders(&game, &mut rng);
+    let runs = 1000;
+    let before = ALLOCS.load(Ordering::Relaxed);
+    for _ in 0..runs {
+        let mut g = game.clone();
+        black_box(g.apply(&o));
+    }
+    let with_clone = ALLOCS.load(Ordering::Relaxed) - before;
+    let before = ALLOCS.load(Ordering::Relaxed);
+    for _ in 0..runs {
+        black_box(game.clone());
+    }
+    let clone_only = ALLOCS.load(Ordering::Relaxed) - before;
+    println!(
+        "allocations per Dream Mile turn (8 runners): {:.1}",
+        (with_clone - clone_only) as f64 / runs as f64
+    );
+    c.bench_function("dream-mile turn (clone + apply)", |b| {
+        b.iter(|| {
+            let mut g = game.clone();
+            black_box(g.apply(&o))
+        })
+    });
+}
+
+criterion_group!(
+    benches,
+    adjudications,
+    whole_games,
+    allocations_per_dream_mile_turn
+);
+criterion_main!(benches);

@@ -1,0 +1,222 @@
+//! `photofinish sim mille-bornes` and `sim 1000-yards`: bots play whole games; the
+//! summary gives win rates and mean scores by bot level and by seat.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Serialize;
+
+use super::{CardRace, Event, Options, RoundEnd};
+use crate::engine::{BotLevel, Game, GameKind, GameRng, Mode, Seat, SeatSetup, Seed, Submitted};
+use crate::games::SimArgs;
+
+/// How one kind of seat fared.
+#[derive(Debug, Default, Serialize)]
+pub struct Tally {
+    pub seats: u64,
+    pub wins: f64,
+    pub score_sum: i64,
+}
+
+impl Tally {
+    fn rate(&self) -> f64 {
+        if self.seats == 0 {
+            0.0
+        } else {
+            100.0 * self.wins / self.seats as f64
+        }
+    }
+
+    fn mean(&self) -> f64 {
+        if self.seats == 0 {
+            0.0
+        } else {
+            self.score_sum as f64 / self.seats as f64
+        }
+    }
+}
+
+/// The summary the command prints.
+#[derive(Debug, Serialize)]
+pub struct Summary {
+    pub game: String,
+    pub ruleset: String,
+    pub games: u64,
+    pub players: usize,
+    pub teams: usize,
+    pub first_seed: u64,
+    pub by_level: BTreeMap<String, Tally>,
+    pub by_seat: Vec<Tally>,
+    pub rounds: u64,
+    pub rounds_completed_by_trip: u64,
+    pub dirty_tricks: u64,
+    pub steps: u64,
+    pub shared_wins: u64,
+}
+
+/// One game of bots. Team `t` plays heuristic when `(t + game) % 2 == 0`, so every
+/// seat meets both levels over the games.
+pub fn play_one(
+    options: &Options,
+    seats: &[SeatSetup],
+    seed: Seed,
+    game_no: u64,
+) -> Result<(CardRace, Vec<BotLevel>, Vec<Event>, u64), String> {
+    let mut game = CardRace::setup(options, seats, seed).map_err(|e| e.to_string())?;
+    let levels: Vec<BotLevel> = Seat::all(seats.len())
+        .map(|s| {
+            if (u64::from(game.team_index(s)) + game_no).is_multiple_of(2) {
+                BotLevel::Heuristic
+            } else {
+                BotLevel::Random
+            }
+        })
+        .collect();
+    let mut rng = GameRng::from_seed(seed.derive("sim"));
+    let mut events = Vec::new();
+    let mut steps = 0u64;
+    while game.outcome().is_none() && steps < 100_000 {
+        let pending = game.pending();
+        let seats: Vec<Seat> = match pending.mode {
+            Mode::All => pending.seats.clone(),
+            Mode::Any => pending.seats.iter().take(1).copied().collect(),
+        };
+        let orders: Vec<Submitted<_>> = seats
+            .iter()
+            .map(|&s| {
+                let level = levels.get(s.index()).copied().unwrap_or_default();
+                Submitted::new(s, game.bot_order(s, level, &mut rng))
+            })
+            .collect();
+        events.extend(game.apply(&orders));
+        steps += 1;
+    }
+    Ok((game, levels, events, steps))
+}
+
+pub fn run(kind: GameKind, args: &SimArgs) -> Result<Summary, String> {
+    let value = kind
+        .apply_options(None, &args.options)
+        .map_err(|e| e.to_string())?;
+    let options: Options = serde_json::from_value(value).map_err(|e| e.to_string())?;
+    let n = args.players.unwrap_or(4);
+    let teams = options.team_count(n).map_err(|e| e.to_string())?;
+    let seats: Vec<SeatSetup> = (1..=n)
+        .map(|i| SeatSetup::named(format!("Bot{i}")))
+        .collect();
+    let mut s = Summary {
+        game: kind.slug().into(),
+        ruleset: format!("{:?}", options.ruleset).to_lowercase(),
+        games: 0,
+        players: n,
+        teams,
+        first_seed: args.seed,
+        by_level: BTreeMap::new(),
+        by_seat: (0..n).map(|_| Tally::default()).collect(),
+        rounds: 0,
+        rounds_completed_by_trip: 0,
+        dirty_tricks: 0,
+        steps: 0,
+        shared_wins: 0,
+    };
+    for g in 0..args.count {
+        let seed = Seed::from_u64(args.seed.wrapping_add(g));
+        let (game, levels, events, steps) = play_one(&options, &seats, seed, g)?;
+        let outcome = game.outcome().ok_or("a game did not end")?;
+        let winners = outcome.winners();
+        let winning_teams = game.winning_teams();
+        if winning_teams.len() > 1 {
+            s.shared_wins += 1;
+        }
+        let share = 1.0 / winning_teams.len().max(1) as f64;
+        for seat in Seat::all(n) {
+            let score = game.team_of(seat).map(|t| t.total).unwrap_or(0);
+            let won = winners.contains(&seat);
+            let level = levels.get(seat.index()).copied().unwrap_or_default();
+            let t = s.by_level.entry(level.name().to_string()).or_default();
+            t.seats += 1;
+            t.score_sum += score;
+            if won {
+                t.wins += share;
+            }
+            if let Some(t) = s.by_seat.get_mut(seat.index()) {
+                t.seats += 1;
+                t.score_sum += score;
+                if won {
+                    t.wins += share;
+                }
+            }
+        }
+        for e in &events {
+            match e {
+                Event::RoundEnded { result, .. } => {
+                    s.rounds += 1;
+                    if matches!(result.ended, RoundEnd::Trip { .. }) {
+                        s.rounds_completed_by_trip += 1;
+                    }
+                }
+                Event::DirtyTrick { .. } => s.dirty_tricks += 1,
+                _ => {}
+            }
+        }
+        s.steps += steps;
+        s.games += 1;
+    }
+    Ok(s)
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let games = self.games.max(1) as f64;
+        writeln!(
+            f,
+            "{} ({}): {} games of {} bots in {} teams (seeds from {})",
+            self.game, self.ruleset, self.games, self.players, self.teams, self.first_seed
+        )?;
+        writeln!(
+            f,
+            "{:<10} {:>7} {:>9} {:>9} {:>11}",
+            "bot", "seats", "wins", "win rate", "mean score"
+        )?;
+        for (level, t) in &self.by_level {
+            writeln!(
+                f,
+                "{:<10} {:>7} {:>9.1} {:>8.1}% {:>11.0}",
+                level,
+                t.seats,
+                t.wins,
+                t.rate(),
+                t.mean()
+            )?;
+        }
+        writeln!(
+            f,
+            "{:<10} {:>7} {:>9} {:>9} {:>11}",
+            "seat", "games", "wins", "win rate", "mean score"
+        )?;
+        for (i, t) in self.by_seat.iter().enumerate() {
+            writeln!(
+                f,
+                "{:<10} {:>7} {:>9.1} {:>8.1}% {:>11.0}",
+                format!("Bot{}", i + 1),
+                t.seats,
+                t.wins,
+                t.rate(),
+                t.mean()
+            )?;
+        }
+        writeln!(
+            f,
+            "rounds per game {:.2}; rounds ending with a completed trip {:.1}%",
+            self.rounds as f64 / games,
+            100.0 * self.rounds_completed_by_trip as f64 / self.rounds.max(1) as f64
+        )?;
+        write!(
+            f,
+            "dirty tricks per game {:.2}; steps per game {:.0}; shared wins {}",
+            self.dirty_tricks as f64 / games,
+            self.steps as f64 / games,
+            self.shared_wins
+        )
+    }
+}

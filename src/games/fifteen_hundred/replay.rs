@@ -1,0 +1,295 @@
+//! 1500m replay scripts (docs/replay/1500m.md): place runners, set their mental strength,
+//! pace and hands, give each step's orders, and print every runner's state as JSON.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::board::Spot;
+use super::order::read_space;
+use super::{FifteenHundred, Options};
+use crate::engine::{AnyPublicView, Game, Seat, SeatSetup, Seed, Submitted, read_order};
+use crate::games::{Replay, ReplayError};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Script {
+    #[allow(dead_code)]
+    game: String,
+    #[serde(default)]
+    options: Option<Options>,
+    #[serde(default)]
+    seed: u64,
+    players: Vec<String>,
+    #[serde(default)]
+    setup: Map<String, Value>,
+    #[serde(default)]
+    robot_deck: Option<Vec<u8>>,
+    #[serde(default)]
+    rounds: Vec<Map<String, Value>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Placement {
+    /// `3:17` style, or lane + section + space.
+    #[serde(default)]
+    at: Option<String>,
+    #[serde(default)]
+    lane: Option<u8>,
+    #[serde(default)]
+    section: Option<String>,
+    #[serde(default)]
+    space: Option<u16>,
+    #[serde(default)]
+    crossings: u8,
+    #[serde(default)]
+    strength: Option<u16>,
+    #[serde(default)]
+    pace: Option<u8>,
+    #[serde(default)]
+    penalty: Option<u16>,
+    #[serde(default)]
+    hand: Option<Vec<u8>>,
+}
+
+/// One runner's line after a step.
+#[derive(Debug, Serialize)]
+pub struct OutRunner {
+    pub name: String,
+    pub robot: bool,
+    pub position: u32,
+    pub lane: u8,
+    pub space: String,
+    pub section: String,
+    pub section_space: u16,
+    pub crossings: u8,
+    pub progress: i32,
+    pub to_go: i32,
+    pub strength: Option<u16>,
+    pub pace: u8,
+    pub penalty: u16,
+    pub cards_left: Vec<u8>,
+    pub place: Option<u8>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct OutStep {
+    pub step: usize,
+    /// What was asked at this step.
+    pub asked: String,
+    pub narration: Vec<String>,
+    pub laps_left: u8,
+    pub runners: Vec<OutRunner>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Output {
+    pub game: &'static str,
+    pub start: Vec<OutRunner>,
+    pub steps: Vec<OutStep>,
+    pub finished: bool,
+    pub finish_order: Vec<String>,
+}
+
+fn runners(game: &FifteenHundred) -> Vec<OutRunner> {
+    game.public_view()
+        .runners
+        .into_iter()
+        .map(|r| OutRunner {
+            name: r.name,
+            robot: r.robot,
+            position: r.position,
+            lane: r.lane,
+            space: r.space,
+            section: r.section,
+            section_space: r.section_space,
+            crossings: r.crossings,
+            progress: r.progress,
+            to_go: r.to_go,
+            strength: r.strength,
+            pace: r.pace,
+            penalty: r.penalty,
+            cards_left: r.cards_left,
+            place: r.place,
+        })
+        .collect()
+}
+
+fn script_err(text: impl Into<String>) -> ReplayError {
+    ReplayError::Script(text.into())
+}
+
+fn spot_of(game: &FifteenHundred, name: &str, p: &Placement) -> Result<Option<Spot>, ReplayError> {
+    let course = game.course();
+    let bad = |why: String| script_err(format!("setup of {name}: {why}"));
+    if let Some(at) = &p.at {
+        let (lane, pos, finish) = read_space(at).map_err(|e| bad(e.to_string()))?;
+        if finish {
+            return Err(bad("a runner can't be placed past the finish line".into()));
+        }
+        return Ok(Some(Spot {
+            lane,
+            lap: p.crossings,
+            pos,
+        }));
+    }
+    match (p.lane, &p.section, p.space) {
+        (None, None, None) => Ok(None),
+        (Some(lane), Some(section), Some(space)) => {
+            let idx = course
+                .board
+                .sections
+                .iter()
+                .position(|s| &s.name == section)
+                .ok_or_else(|| bad(format!("there is no section called {section}")))?;
+            if space == 0 {
+                return Err(bad("spaces in a section count from 1".into()));
+            }
+            let spot = course.spot_in(lane, idx, space - 1, p.crossings);
+            if course.place(spot).section != idx {
+                return Err(bad(format!(
+                    "{section} has no space {space} in lane {lane}"
+                )));
+            }
+            Ok(Some(spot))
+        }
+        _ => Err(bad(
+            "give `at` (like \"3:17\"), or all of lane, section and space".into(),
+        )),
+    }
+}
+
+/// Runs a script and returns its JSON output, with the public view after each step.
+pub fn run(script: Value) -> Result<Replay, ReplayError> {
+    let script: Script = serde_json::from_value(script).map_err(|e| script_err(e.to_string()))?;
+    let options = script.options.unwrap_or_default();
+    FifteenHundred::check_options(&options).map_err(|e| script_err(e.to_string()))?;
+    let mut seen: Vec<&str> = Vec::new();
+    for p in &script.players {
+        if p.trim().is_empty() {
+            return Err(script_err("a player has an empty name"));
+        }
+        if seen.contains(&p.as_str()) {
+            return Err(script_err(format!("player {p} is listed twice")));
+        }
+        seen.push(p);
+    }
+    let (min, max) = FifteenHundred::seat_limits(&options);
+    if script.players.len() < min || script.players.len() > max {
+        return Err(script_err(format!(
+            "this race takes {min} to {max} players, not {}",
+            script.players.len()
+        )));
+    }
+    let seats: Vec<SeatSetup> = script.players.iter().map(SeatSetup::named).collect();
+    let mut game = FifteenHundred::setup(&options, &seats, Seed::from_u64(script.seed))
+        .map_err(|e| script_err(e.to_string()))?;
+    // Two passes, so that runners can swap spaces: first lift everyone placed, then set down.
+    let mut placements = Vec::new();
+    for (name, value) in &script.setup {
+        let i = game
+            .runner_named(name)
+            .ok_or_else(|| script_err(format!("setup: there is no runner called {name}")))?;
+        let p: Placement = serde_json::from_value(value.clone())
+            .map_err(|e| script_err(format!("setup of {name}: {e}")))?;
+        let spot = spot_of(&game, name, &p)?;
+        game.set_runner(i, p.strength, p.pace, p.penalty, p.hand.clone())
+            .map_err(|e| script_err(format!("setup of {name}: {e}")))?;
+        placements.push((i, name.clone(), spot));
+    }
+    let parked: Vec<(usize, Spot)> = placements
+        .iter()
+        .filter(|(_, _, s)| s.is_some())
+        .filter_map(|(i, _, _)| game.runners().get(*i).map(|r| (*i, r.spot)))
+        .collect();
+    for (n, (i, _)) in parked.iter().enumerate() {
+        // Somewhere no script will put a runner: far along the last lap, outside.
+        let park = Spot {
+            lane: game.course().lanes(),
+            lap: game.course().finish_lap().saturating_sub(1),
+            pos: u16::try_from(n).unwrap_or(0),
+        };
+        game.place_runner(*i, park)
+            .map_err(|e| script_err(format!("setup: {e}")))?;
+    }
+    for (i, name, spot) in &placements {
+        if let Some(spot) = spot {
+            game.place_runner(*i, *spot)
+                .map_err(|e| script_err(format!("setup of {name}: {e}")))?;
+        }
+    }
+    if let Some(deck) = &script.robot_deck {
+        game.set_robot_deck(deck);
+    }
+    let mut out = Output {
+        game: "1500m",
+        start: runners(&game),
+        steps: Vec::new(),
+        finished: false,
+        finish_order: Vec::new(),
+    };
+    let mut views = vec![AnyPublicView::FifteenHundred(game.public_view())];
+    for (n, step) in script.rounds.iter().enumerate() {
+        let number = n + 1;
+        if game.outcome().is_some() {
+            return Err(ReplayError::Turn {
+                turn: number,
+                reason: "the race is already over".into(),
+            });
+        }
+        let pending = game.pending();
+        let mut orders = Vec::new();
+        for (name, value) in step {
+            let Some(idx) = script.players.iter().position(|p| p == name) else {
+                return Err(ReplayError::Order {
+                    turn: number,
+                    player: name.clone(),
+                    reason: "there is no such player in this race".into(),
+                });
+            };
+            let seat = Seat::from_index(idx).unwrap_or(Seat(0));
+            let Some(text) = value.as_str() else {
+                return Err(ReplayError::Order {
+                    turn: number,
+                    player: name.clone(),
+                    reason: "the order must be text, like \"card 10 bid 3\"".into(),
+                });
+            };
+            let order = read_order(&game, seat, text).map_err(|e| ReplayError::Order {
+                turn: number,
+                player: name.clone(),
+                reason: e.to_string(),
+            })?;
+            orders.push(Submitted::new(seat, order));
+        }
+        for &seat in &pending.seats {
+            if !orders.iter().any(|o| o.seat == seat) {
+                orders.push(Submitted::missed(seat, game.default_order(seat)));
+            }
+        }
+        let events = game.apply(&orders);
+        let narration = events
+            .iter()
+            .map(|e| game.narrate(e).text)
+            .filter(|t| !t.is_empty())
+            .collect();
+        views.push(AnyPublicView::FifteenHundred(game.public_view()));
+        out.steps.push(OutStep {
+            step: number,
+            asked: pending.label,
+            narration,
+            laps_left: game.laps_left(),
+            runners: runners(&game),
+        });
+    }
+    if game.outcome().is_some() {
+        out.finished = true;
+    }
+    out.finish_order = game
+        .finish_order()
+        .iter()
+        .filter_map(|&i| game.runners().get(i).map(|r| r.name.clone()))
+        .collect();
+    let output = serde_json::to_value(out).map_err(|e| script_err(e.to_string()))?;
+    Ok(Replay { output, views })
+}

@@ -1,0 +1,493 @@
+//! The drawing surface: shapes, text and tokens over a tiny-skia pixmap, and the finished
+//! [`Picture`] with its PNG encoding. Game pictures draw through this and nothing else.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use tiny_skia::{
+    Color, FillRule, LineCap, Paint, Path, PathBuilder, Pixmap, PremultipliedColorU8, Rect, Stroke,
+    Transform,
+};
+
+use super::RenderError;
+use super::font::{CAP_HEIGHT, Fonts, Weight, fonts};
+use super::palette::{Rgb, SeatStyle, Shape};
+
+/// The largest picture drawn: far beyond any race, and a guard against a view so odd it
+/// would ask for gigabytes.
+pub const MAX_SIDE: u32 = 4096;
+
+/// How a line of text sits on its anchor point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Centre,
+    Right,
+}
+
+/// A picture being drawn.
+pub struct Canvas {
+    pixmap: Pixmap,
+    fonts: &'static Fonts,
+}
+
+fn paint(colour: Rgb) -> Paint<'static> {
+    let mut p = Paint::default();
+    p.set_color(Color::from_rgba8(colour.0, colour.1, colour.2, 255));
+    p.anti_alias = true;
+    p
+}
+
+/// `colour` laid over an opaque pixel with `coverage` (0 to 1), in 32 steps: finer steps
+/// cannot be seen, and would leave more colours than the PNG palette holds.
+fn blend(under: PremultipliedColorU8, colour: Rgb, coverage: f32) -> PremultipliedColorU8 {
+    let a = (coverage.clamp(0.0, 1.0) * 32.0).round() / 32.0;
+    let mix = |d: u8, s: u8| (f32::from(d) + (f32::from(s) - f32::from(d)) * a + 0.5) as u8;
+    PremultipliedColorU8::from_rgba(
+        mix(under.red(), colour.0),
+        mix(under.green(), colour.1),
+        mix(under.blue(), colour.2),
+        255,
+    )
+    .unwrap_or(under)
+}
+
+impl Canvas {
+    /// A blank picture of `width` × `height` filled with `background`.
+    pub fn new(width: u32, height: u32, background: Rgb) -> Result<Canvas, RenderError> {
+        if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE {
+            return Err(RenderError::TooLarge { width, height });
+        }
+        let mut pixmap =
+            Pixmap::new(width, height).ok_or(RenderError::TooLarge { width, height })?;
+        pixmap.fill(Color::from_rgba8(
+            background.0,
+            background.1,
+            background.2,
+            255,
+        ));
+        Ok(Canvas {
+            pixmap,
+            fonts: fonts()?,
+        })
+    }
+
+    pub fn fonts(&self) -> &'static Fonts {
+        self.fonts
+    }
+
+    pub fn width(&self) -> f32 {
+        self.pixmap.width() as f32
+    }
+
+    fn fill(&mut self, path: Option<Path>, colour: Rgb) {
+        if let Some(path) = path {
+            self.pixmap.fill_path(
+                &path,
+                &paint(colour),
+                FillRule::Winding,
+                Transform::identity(),
+                None,
+            );
+        }
+    }
+
+    fn stroke(&mut self, path: Option<Path>, colour: Rgb, width: f32) {
+        if let Some(path) = path {
+            let stroke = Stroke {
+                width,
+                line_cap: LineCap::Round,
+                ..Stroke::default()
+            };
+            self.pixmap
+                .stroke_path(&path, &paint(colour), &stroke, Transform::identity(), None);
+        }
+    }
+
+    pub fn rect(&mut self, x: f32, y: f32, w: f32, h: f32, colour: Rgb) {
+        if let Some(r) = Rect::from_xywh(x, y, w, h) {
+            self.pixmap
+                .fill_rect(r, &paint(colour), Transform::identity(), None);
+        }
+    }
+
+    /// A filled rectangle with corners of radius `r`.
+    pub fn rounded(&mut self, x: f32, y: f32, w: f32, h: f32, r: f32, colour: Rgb) {
+        if w <= 0.0 || h <= 0.0 {
+            return;
+        }
+        let r = r.min(w / 2.0).min(h / 2.0).max(0.0);
+        let (cx, cy) = (x + w / 2.0, y + h / 2.0);
+        let (hx, hy) = (w / 2.0 - r, h / 2.0 - r);
+        // Whole pixels inside the straight parts are filled outright; the rest take the
+        // signed distance from the edge, for exact anti-aliasing.
+        let whole = [(x + r, y, x + w - r, y + h), (x, y + r, x + w, y + h - r)];
+        let mut filled = Vec::new();
+        for (l, t, rt, b) in whole {
+            let (l, t, rt, b) = (l.ceil(), t.ceil(), rt.floor(), b.floor());
+            if rt > l && b > t {
+                self.rect(l, t, rt - l, b - t, colour);
+                filled.push((l as i32, t as i32, rt as i32, b as i32));
+            }
+        }
+        self.shade((x, y, x + w, y + h), &filled, colour, |px, py| {
+            let qx = (px - cx).abs() - hx;
+            let qy = (py - cy).abs() - hy;
+            if qx <= 0.0 || qy <= 0.0 {
+                qx.max(qy) - r
+            } else {
+                (qx * qx + qy * qy).sqrt() - r
+            }
+        });
+    }
+
+    /// A filled disc.
+    pub fn circle(&mut self, cx: f32, cy: f32, r: f32, colour: Rgb) {
+        if r <= 0.0 {
+            return;
+        }
+        self.shade((cx - r, cy - r, cx + r, cy + r), &[], colour, |px, py| {
+            ((px - cx).powi(2) + (py - cy).powi(2)).sqrt() - r
+        });
+    }
+
+    /// Paints `colour` over the box (left, top, right, bottom) wherever `distance` (from
+    /// a shape's edge at a pixel's centre, negative inside) says the shape covers, but
+    /// for the pixel boxes in `filled`, already painted. Far
+    /// cheaper than supersampling a path for the discs and panels that fill a picture.
+    fn shade(
+        &mut self,
+        bounds: (f32, f32, f32, f32),
+        filled: &[(i32, i32, i32, i32)],
+        colour: Rgb,
+        distance: impl Fn(f32, f32) -> f32,
+    ) {
+        let (w, h) = (self.pixmap.width() as i32, self.pixmap.height() as i32);
+        let x0 = (bounds.0.floor() as i32).max(0);
+        let y0 = (bounds.1.floor() as i32).max(0);
+        let x1 = (bounds.2.ceil() as i32).min(w);
+        let y1 = (bounds.3.ceil() as i32).min(h);
+        let solid = PremultipliedColorU8::from_rgba(colour.0, colour.1, colour.2, 255);
+        let pixels = self.pixmap.pixels_mut();
+        for y in y0..y1 {
+            let mut x = x0;
+            while x < x1 {
+                // Skip pixels already filled outright (left, top, right, bottom).
+                if let Some(f) = filled
+                    .iter()
+                    .find(|f| y >= f.1 && y < f.3 && x >= f.0 && x < f.2)
+                {
+                    x = f.2;
+                    continue;
+                }
+                let at = x;
+                x += 1;
+                let coverage = 0.5 - distance(at as f32 + 0.5, y as f32 + 0.5);
+                if coverage <= 0.0 {
+                    continue;
+                }
+                if let Some(px) = pixels.get_mut((y * w + at) as usize) {
+                    *px = match solid {
+                        Some(c) if coverage >= 1.0 => c,
+                        _ => blend(*px, colour, coverage),
+                    };
+                }
+            }
+        }
+    }
+
+    /// A straight or bent line through `points`, with round ends and joins.
+    pub fn polyline(&mut self, points: &[(f32, f32)], colour: Rgb, width: f32) {
+        let mut pb = PathBuilder::new();
+        for (i, &(x, y)) in points.iter().enumerate() {
+            if i == 0 {
+                pb.move_to(x, y);
+            } else {
+                pb.line_to(x, y);
+            }
+        }
+        if points.len() > 1 {
+            self.stroke(pb.finish(), colour, width);
+        }
+    }
+
+    pub fn measure(&self, weight: Weight, size: f32, text: &str) -> f32 {
+        self.fonts.measure(weight, size, text)
+    }
+
+    /// `text` shortened with an ellipsis to fit `max_width`.
+    pub fn fit(&self, weight: Weight, size: f32, text: &str, max_width: f32) -> String {
+        self.fonts.fit(weight, size, text, max_width)
+    }
+
+    /// Draws one line of text on `baseline`; returns its width.
+    #[allow(clippy::too_many_arguments)]
+    pub fn text(
+        &mut self,
+        x: f32,
+        baseline: f32,
+        text: &str,
+        size: f32,
+        weight: Weight,
+        colour: Rgb,
+        align: Align,
+    ) -> f32 {
+        let width = self.measure(weight, size, text);
+        let left = match align {
+            Align::Left => x,
+            Align::Centre => x - width / 2.0,
+            Align::Right => x - width,
+        };
+        let (w, h) = (self.pixmap.width() as i32, self.pixmap.height() as i32);
+        let pixels = self.pixmap.pixels_mut();
+        self.fonts
+            .draw(weight, size, text, left, baseline, |x, y, coverage| {
+                if x < 0 || y < 0 || x >= w || y >= h {
+                    return;
+                }
+                if let Some(px) = pixels.get_mut((y * w + x) as usize) {
+                    *px = blend(*px, colour, coverage);
+                }
+            });
+        width
+    }
+
+    /// Draws a line of capitals and digits centred on (`cx`, `cy`).
+    pub fn text_centred(
+        &mut self,
+        cx: f32,
+        cy: f32,
+        text: &str,
+        size: f32,
+        weight: Weight,
+        colour: Rgb,
+    ) {
+        let baseline = cy + size * CAP_HEIGHT / 2.0;
+        self.text(cx, baseline, text, size, weight, colour, Align::Centre);
+    }
+
+    /// The largest size up to `size` at which `text` fits in `max_width`.
+    pub fn size_to_fit(&self, weight: Weight, size: f32, text: &str, max_width: f32) -> f32 {
+        let w = self.measure(weight, size, text);
+        if w <= max_width || w <= 0.0 {
+            size
+        } else {
+            (size * max_width / w).max(1.0)
+        }
+    }
+
+    /// A seat's token centred on (`cx`, `cy`): its shape in its colour, a white ring so it
+    /// stands out on any ground, and its label inside.
+    pub fn token(&mut self, cx: f32, cy: f32, r: f32, style: &SeatStyle, label: &str) {
+        let ring = (r * 0.12).max(2.0);
+        let outline = Rgb(0x22, 0x22, 0x28);
+        match style.shape {
+            Shape::Disc => {
+                self.circle(cx, cy, r + ring + 1.0, outline);
+                self.circle(cx, cy, r + ring, Rgb::WHITE);
+                self.circle(cx, cy, r, style.fill);
+            }
+            Shape::Square => {
+                let s = r * 0.9;
+                let o = s + ring + 1.0;
+                self.rounded(cx - o, cy - o, 2.0 * o, 2.0 * o, r * 0.25, outline);
+                let w = s + ring;
+                self.rounded(cx - w, cy - w, 2.0 * w, 2.0 * w, r * 0.22, Rgb::WHITE);
+                self.rounded(cx - s, cy - s, 2.0 * s, 2.0 * s, r * 0.18, style.fill);
+            }
+            Shape::Diamond => {
+                let d = |pb: &mut PathBuilder, e: f32| {
+                    pb.move_to(cx, cy - e);
+                    pb.line_to(cx + e, cy);
+                    pb.line_to(cx, cy + e);
+                    pb.line_to(cx - e, cy);
+                    pb.close();
+                };
+                let e = r * 1.2;
+                for (extra, colour) in [
+                    (ring * 1.4 + 1.4, outline),
+                    (ring * 1.4, Rgb::WHITE),
+                    (0.0, style.fill),
+                ] {
+                    let mut pb = PathBuilder::new();
+                    d(&mut pb, e + extra);
+                    self.fill(pb.finish(), colour);
+                }
+            }
+        }
+        let room = match style.shape {
+            Shape::Disc => 2.0 * r - r * 0.3,
+            Shape::Square => 1.8 * r - r * 0.2,
+            Shape::Diamond => 1.2 * r,
+        };
+        let size = self.size_to_fit(Weight::Bold, r * 0.78, label, room);
+        self.text_centred(cx, cy, label, size, Weight::Bold, style.ink);
+    }
+
+    /// The finished picture.
+    pub fn finish(self) -> Picture {
+        Picture {
+            pixmap: self.pixmap,
+        }
+    }
+}
+
+/// A drawn picture, ready to encode.
+pub struct Picture {
+    pixmap: Pixmap,
+}
+
+impl Picture {
+    pub fn width(&self) -> u32 {
+        self.pixmap.width()
+    }
+
+    pub fn height(&self) -> u32 {
+        self.pixmap.height()
+    }
+
+    /// The pixels as RGB bytes, row by row (pictures are opaque).
+    pub fn rgb(&self) -> Vec<u8> {
+        self.pixmap
+            .pixels()
+            .iter()
+            .flat_map(|p| [p.red(), p.green(), p.blue()])
+            .collect()
+    }
+
+    /// At most 256 colours for the whole picture, and each pixel's index into them: the
+    /// picture's flat colours and its most common anti-aliasing shades; rarer shades take
+    /// the nearest colour kept. This makes the PNG several times smaller.
+    fn indexed(&self) -> (Vec<[u8; 3]>, Vec<u8>) {
+        // Every paint is opaque on an opaque page, so premultiplied is plain RGB. Pictures
+        // are mostly runs of one colour: work on runs, not pixels, to hash less.
+        let mut runs: Vec<(u32, u32)> = Vec::new();
+        for p in self.pixmap.pixels() {
+            let k = u32::from(p.red()) << 16 | u32::from(p.green()) << 8 | u32::from(p.blue());
+            match runs.last_mut() {
+                Some((c, n)) if *c == k => *n += 1,
+                _ => runs.push((k, 1)),
+            }
+        }
+        let mut counts: ColourMap<u32> = ColourMap::default();
+        for &(k, n) in &runs {
+            *counts.entry(k).or_insert(0) += n;
+        }
+        let mut by_count: Vec<(u32, u32)> = counts.into_iter().collect();
+        // Most common first; ties by colour so the palette never depends on hashing.
+        by_count.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let rgb = |k: u32| [(k >> 16) as u8, (k >> 8) as u8, k as u8];
+        let palette: Vec<[u8; 3]> = by_count.iter().take(256).map(|e| rgb(e.0)).collect();
+        let mut index: ColourMap<u8> = ColourMap::default();
+        for (i, (k, _)) in by_count.iter().enumerate() {
+            let at = match u8::try_from(i) {
+                Ok(i) => i,
+                Err(_) => nearest(&palette, rgb(*k)),
+            };
+            index.insert(*k, at);
+        }
+        let mut indices = Vec::with_capacity(self.pixmap.pixels().len());
+        for (k, n) in runs {
+            let i = index.get(&k).copied().unwrap_or(0);
+            indices.resize(indices.len() + n as usize, i);
+        }
+        (palette, indices)
+    }
+
+    /// PNG bytes: an 8-bit palette image (see `indexed`), unfiltered (filters only
+    /// enlarge palette images of flat colour), deflated by miniz_oxide at a fast level:
+    /// a picture is drawn for every turn, and at level 2 it is both quick and small.
+    pub fn png(&self) -> Result<Vec<u8>, RenderError> {
+        let (palette, indices) = self.indexed();
+        let width = self.width() as usize;
+        let mut raw = Vec::with_capacity(indices.len() + self.height() as usize);
+        for row in indices.chunks(width.max(1)) {
+            raw.push(0); // filter type: none
+            raw.extend_from_slice(row);
+        }
+        let data = miniz_oxide::deflate::compress_to_vec_zlib(&raw, 2);
+        let mut out = Vec::with_capacity(data.len() + 1024);
+        {
+            let mut enc = png::Encoder::new(&mut out, self.width(), self.height());
+            enc.set_color(png::ColorType::Indexed);
+            enc.set_depth(png::BitDepth::Eight);
+            enc.set_palette(palette.concat());
+            let encode = |e: png::EncodingError| RenderError::Encode(e.to_string());
+            let mut writer = enc.write_header().map_err(encode)?;
+            writer
+                .write_chunk(png::chunk::IDAT, &data)
+                .map_err(encode)?;
+            writer.finish().map_err(encode)?;
+        }
+        Ok(out)
+    }
+}
+
+/// Hashes a packed colour with one multiply: colours are not adversarial, and SipHash
+/// cost more than the rest of the encoding.
+#[derive(Default)]
+struct ColourHasher(u64);
+
+impl Hasher for ColourHasher {
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 29)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u32(u32::from(*b) ^ (self.0 as u32));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.0 = (self.0 ^ u64::from(n)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+type ColourMap<V> = HashMap<u32, V, BuildHasherDefault<ColourHasher>>;
+
+/// The palette entry closest to `c` (squared distance, weighted for the eye).
+fn nearest(palette: &[[u8; 3]], c: [u8; 3]) -> u8 {
+    let mut best = (u32::MAX, 0u8);
+    for (i, p) in palette.iter().enumerate() {
+        let d = |a: u8, b: u8| {
+            let x = i32::from(a) - i32::from(b);
+            (x * x) as u32
+        };
+        let dist = 2 * d(c[0], p[0]) + 4 * d(c[1], p[1]) + 3 * d(c[2], p[2]);
+        if dist < best.0 {
+            best = (dist, u8::try_from(i).unwrap_or(0));
+        }
+    }
+    best.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_empty_and_huge_canvases() {
+        assert!(matches!(
+            Canvas::new(0, 10, Rgb::WHITE),
+            Err(RenderError::TooLarge { .. })
+        ));
+        assert!(matches!(
+            Canvas::new(10, MAX_SIDE + 1, Rgb::WHITE),
+            Err(RenderError::TooLarge { .. })
+        ));
+    }
+
+    #[test]
+    fn draws_where_asked_and_encodes_a_png() {
+        let mut c = Canvas::new(40, 20, Rgb::WHITE).unwrap();
+        c.rect(0.0, 0.0, 10.0, 10.0, Rgb(0, 0, 0));
+        let p = c.finish();
+        let rgb = p.rgb();
+        assert_eq!(&rgb[0..3], &[0, 0, 0]);
+        let far = (15 * 40 + 30) * 3;
+        assert_eq!(&rgb[far..far + 3], &[255, 255, 255]);
+        let png = p.png().unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+    }
+}

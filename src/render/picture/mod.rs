@@ -1,0 +1,66 @@
+//! PNG pictures of the race, for the channel: the track after each turn, and the race
+//! chart at the end.
+//!
+//! Drawing is pure Rust, so a picture needs no system font, no network and no C library:
+//! tiny-skia strokes lines and fills polygons, discs and rounded panels are shaded from
+//! their exact coverage, and ab_glyph rasterises the bundled DejaVu Sans. Like the text
+//! renderings, pictures read public views only, so they cannot show a secret.
+//!
+//! [`canvas`] owns the drawing surface and PNG encoding, [`palette`] each seat's colour,
+//! shape and token label, and one module per game lays its pictures out.
+
+mod canvas;
+mod dream_mile;
+mod font;
+mod palette;
+
+use thiserror::Error;
+
+use crate::engine::AnyPublicView;
+
+pub use canvas::{MAX_SIDE, Picture};
+pub use palette::{Rgb, SEAT_COLOURS, SeatStyle, Shape, seat_style};
+
+/// Why a picture could not be drawn. The referee posts the text track alone then.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RenderError {
+    #[error("there are no pictures for this game yet")]
+    NoPicture,
+    #[error("there is nobody in the race to draw")]
+    NoRunners,
+    #[error("the picture would be {width}×{height} pixels, which is too large to draw")]
+    TooLarge { width: u32, height: u32 },
+    #[error("the bundled font could not be read")]
+    Font,
+    #[error("the picture could not be saved as PNG: {0}")]
+    Encode(String),
+}
+
+/// The turn picture: the track and standings as the channel sees them now.
+pub fn track_picture(view: &AnyPublicView) -> Result<Picture, RenderError> {
+    // Other games fall through until their pictures are drawn (issue 7, phase 2).
+    #[allow(unreachable_patterns)]
+    match view {
+        AnyPublicView::DreamMile(v) => dream_mile::track(v),
+        _ => Err(RenderError::NoPicture),
+    }
+}
+
+/// The race chart: positions turn by turn, in the style of a motor-racing lap chart.
+pub fn race_chart_picture(view: &AnyPublicView) -> Result<Picture, RenderError> {
+    #[allow(unreachable_patterns)]
+    match view {
+        AnyPublicView::DreamMile(v) => dream_mile::race_chart(v),
+        _ => Err(RenderError::NoPicture),
+    }
+}
+
+/// The turn picture as PNG bytes, for the turn's channel post.
+pub fn track_png(view: &AnyPublicView) -> Result<Vec<u8>, RenderError> {
+    track_picture(view)?.png()
+}
+
+/// The race chart as PNG bytes, for the end-of-race post.
+pub fn race_chart_png(view: &AnyPublicView) -> Result<Vec<u8>, RenderError> {
+    race_chart_picture(view)?.png()
+}

@@ -1,0 +1,208 @@
+//! Seat colours, token shapes and token labels, shared by every game's pictures.
+//!
+//! A seat keeps its colour and shape for the whole race (they depend on the seat index
+//! alone). The colours are Okabe and Ito's palette for colour-blind readers; beyond eight
+//! seats the colours repeat with another shape, and every token also carries a label, so
+//! no runner is told apart by colour alone.
+
+use super::font::Fonts;
+
+/// An opaque colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rgb(pub u8, pub u8, pub u8);
+
+impl Rgb {
+    pub const WHITE: Rgb = Rgb(255, 255, 255);
+
+    /// Relative luminance (WCAG), 0 for black to 1 for white.
+    pub fn luminance(self) -> f32 {
+        let lin = |c: u8| {
+            let c = f32::from(c) / 255.0;
+            if c <= 0.040_45 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(self.0) + 0.7152 * lin(self.1) + 0.0722 * lin(self.2)
+    }
+
+    /// WCAG contrast ratio between two colours (1 to 21).
+    pub fn contrast(self, other: Rgb) -> f32 {
+        let (a, b) = (self.luminance(), other.luminance());
+        (a.max(b) + 0.05) / (a.min(b) + 0.05)
+    }
+}
+
+/// Ink on the page.
+pub const INK: Rgb = Rgb(0x1d, 0x1f, 0x24);
+/// Text that matters less.
+pub const MUTED: Rgb = Rgb(0x55, 0x59, 0x62);
+/// The page.
+pub const PAGE: Rgb = Rgb(0xf6, 0xf4, 0xef);
+/// Cards and panels on the page.
+pub const CARD: Rgb = Rgb(0xff, 0xff, 0xff);
+/// Hairlines on the page.
+pub const RULE: Rgb = Rgb(0xd8, 0xd4, 0xca);
+
+/// Okabe & Ito (2008), in the order seats take them: the first two (blue, orange) are the
+/// safest pair, and vermillion comes late so that small races never set red beside green.
+pub const SEAT_COLOURS: [Rgb; 8] = [
+    Rgb(0x00, 0x72, 0xb2), // blue
+    Rgb(0xe6, 0x9f, 0x00), // orange
+    Rgb(0x56, 0xb4, 0xe9), // sky blue
+    Rgb(0xcc, 0x79, 0xa7), // reddish purple
+    Rgb(0xf0, 0xe4, 0x42), // yellow
+    Rgb(0x00, 0x9e, 0x73), // bluish green
+    Rgb(0x00, 0x00, 0x00), // black
+    Rgb(0xd5, 0x5e, 0x00), // vermillion
+];
+
+/// The outline of a seat's token: seats 1-8 are discs, 9-16 squares, then diamonds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Disc,
+    Square,
+    Diamond,
+}
+
+/// How one seat is drawn all race long.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatStyle {
+    pub fill: Rgb,
+    /// Text drawn on the fill: black or white, whichever reads better.
+    pub ink: Rgb,
+    pub shape: Shape,
+}
+
+/// The style of the seat with index `seat` (0-based).
+pub fn seat_style(seat: usize) -> SeatStyle {
+    let n = SEAT_COLOURS.len();
+    let fill = SEAT_COLOURS.get(seat % n).copied().unwrap_or(INK);
+    let shape = match seat / n {
+        0 => Shape::Disc,
+        1 => Shape::Square,
+        _ => Shape::Diamond,
+    };
+    let ink = if fill.contrast(Rgb::WHITE) >= fill.contrast(INK) {
+        Rgb::WHITE
+    } else {
+        INK
+    };
+    SeatStyle { fill, ink, shape }
+}
+
+/// Short labels for tokens, in the motor-racing style ("ALI", "BIL"), one per name and
+/// all different. Clashing names fall back to an initial and the seat number ("A3"),
+/// then to the seat number alone ("#3").
+pub fn token_labels(fonts: &Fonts, names: &[&str]) -> Vec<String> {
+    let first = |name: &str| -> String {
+        name.chars()
+            .filter(|c| c.is_alphanumeric() && fonts.has_glyph(*c))
+            .flat_map(char::to_uppercase)
+            .filter(|c| fonts.has_glyph(*c))
+            .take(3)
+            .collect()
+    };
+    let mut level = vec![0u8; names.len()];
+    loop {
+        let labels: Vec<String> = names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let f = first(name);
+                match level.get(i).copied().unwrap_or(2) {
+                    0 if !f.is_empty() => f,
+                    0 | 1 => match f.chars().next() {
+                        Some(c) => format!("{c}{}", i + 1),
+                        None => format!("#{}", i + 1),
+                    },
+                    _ => format!("#{}", i + 1),
+                }
+            })
+            .collect();
+        let mut bumped = false;
+        for i in 0..labels.len() {
+            let clash = labels
+                .iter()
+                .enumerate()
+                .any(|(j, l)| j != i && Some(l) == labels.get(i));
+            if clash
+                && let Some(l) = level.get_mut(i)
+                && *l < 2
+            {
+                *l += 1;
+                bumped = true;
+            }
+        }
+        if !bumped {
+            return labels;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::picture::font::fonts;
+
+    #[test]
+    fn each_seat_keeps_a_style_and_the_first_eight_differ() {
+        let styles: Vec<SeatStyle> = (0..12).map(seat_style).collect();
+        for i in 0..8 {
+            for j in 0..8 {
+                if i != j {
+                    assert_ne!(styles[i].fill, styles[j].fill);
+                }
+            }
+        }
+        assert_eq!(styles[0], seat_style(0));
+        // Seat 9 shares seat 1's colour but not its shape.
+        assert_eq!(styles[8].fill, styles[0].fill);
+        assert_ne!(styles[8].shape, styles[0].shape);
+        assert_eq!(seat_style(20).shape, Shape::Diamond);
+    }
+
+    #[test]
+    fn token_text_reads_well_on_every_colour() {
+        for (i, c) in SEAT_COLOURS.iter().enumerate() {
+            let s = seat_style(i);
+            assert!(
+                s.ink.contrast(*c) >= 4.0,
+                "seat {i}: {}",
+                s.ink.contrast(*c)
+            );
+        }
+    }
+
+    #[test]
+    fn small_races_never_set_red_beside_green() {
+        let vermillion = Rgb(0xd5, 0x5e, 0x00);
+        let green = Rgb(0x00, 0x9e, 0x73);
+        let first: Vec<Rgb> = (0..4).map(|i| seat_style(i).fill).collect();
+        assert!(!first.contains(&vermillion) && !first.contains(&green));
+    }
+
+    #[test]
+    fn labels_are_short_and_unique() {
+        let f = fonts().unwrap();
+        let got = token_labels(
+            f,
+            &["Alice", "bill", "Al", "Alison", "Alibaba", "🏃", "Émile"],
+        );
+        assert_eq!(got[0], "A1");
+        assert_eq!(got[1], "BIL");
+        assert_eq!(got[2], "AL");
+        assert_eq!(got[3], "A4");
+        assert_eq!(got[4], "A5");
+        assert_eq!(got[5], "#6");
+        assert_eq!(got[6], "ÉMI");
+        let mut sorted = got.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), got.len());
+        // A clash with a fallback label is pushed to the seat number.
+        let got = token_labels(f, &["A2", "Anna", "Anne"]);
+        assert_eq!(got, ["A1", "#2", "A3"]);
+    }
+}

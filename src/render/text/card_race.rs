@@ -1,0 +1,270 @@
+//! 1000 miles and 1000 Yards in text: each team's distance against the trip, its status,
+//! speed limit, immunities and score, the cards left in the pile; and a seat's hand with
+//! its team's tableau for the DM. The public text never holds a hand.
+
+use crate::games::card_race::Card;
+use crate::games::card_race::game_views::{PrivateView, PublicView, TeamView};
+
+fn name(yards: bool, card: Card) -> &'static str {
+    card.name(yards)
+}
+
+/// "rolling", or "stopped: flat tire", or "stopped: needs a green light".
+fn status(yards: bool, t: &TeamView) -> String {
+    if t.rolling {
+        return "rolling".into();
+    }
+    let problems: Vec<&str> = t
+        .problems
+        .iter()
+        .filter(|p| p.is_battle_attack())
+        .map(|&p| name(yards, p))
+        .collect();
+    if problems.is_empty() {
+        format!("stopped: needs a {}", name(yards, Card::Go))
+    } else {
+        format!("stopped: {}", problems.join(" + "))
+    }
+}
+
+fn flags(yards: bool, t: &TeamView) -> Vec<String> {
+    let mut out = Vec::new();
+    if t.limited {
+        out.push(name(yards, Card::Limit).to_string());
+    }
+    if t.counterflow {
+        out.push(name(yards, Card::Counterflow).to_string());
+    }
+    out
+}
+
+fn immunities(yards: bool, t: &TeamView) -> String {
+    if t.safeties.is_empty() {
+        return "-".into();
+    }
+    t.safeties
+        .iter()
+        .map(|s| {
+            if s.dirty_trick {
+                format!("{}*", name(yards, s.card))
+            } else {
+                name(yards, s.card).to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A bar of 20 cells for the distance against the trip.
+fn bar(distance: u32, target: u32) -> String {
+    let cells = 20u32;
+    let filled = (distance.min(target) * cells)
+        .checked_div(target)
+        .unwrap_or(0) as usize;
+    format!(
+        "[{}{}]",
+        "=".repeat(filled),
+        ".".repeat(cells as usize - filled)
+    )
+}
+
+fn heading(v: &PublicView) -> String {
+    if v.finished {
+        format!("{}: final scores after {} rounds", v.title, v.round)
+    } else {
+        let mut h = format!(
+            "{}: round {}, trip {} {}",
+            v.title, v.round, v.target, v.unit
+        );
+        if v.extended_by.is_some() {
+            h.push_str(" (extended)");
+        }
+        if v.target_score > 0 {
+            h.push_str(&format!(", game to {}", v.target_score));
+        }
+        h
+    }
+}
+
+fn team_lines(v: &PublicView, t: &TeamView) -> Vec<String> {
+    let yards = v.yards_names;
+    let mut lines = vec![format!(
+        "{}  {} {:>4}/{} {}",
+        t.label,
+        bar(t.distance, v.target),
+        t.distance,
+        v.target,
+        v.unit
+    )];
+    let mut status_line = format!("  {}", status(yards, t));
+    for f in flags(yards, t) {
+        status_line.push_str(&format!("; {f}"));
+    }
+    if t.two_hundreds > 0 {
+        status_line.push_str(&format!("; 200s played: {}/2", t.two_hundreds));
+    }
+    lines.push(status_line);
+    lines.push(format!("  immunities: {}", immunities(yards, t)));
+    lines.push(format!(
+        "  score: {} this round, {} in all",
+        t.round_score,
+        t.total + t.round_score
+    ));
+    lines
+}
+
+/// The channel's text track.
+pub fn track(v: &PublicView) -> String {
+    let mut out = vec![heading(v)];
+    for t in &v.teams {
+        out.extend(team_lines(v, t));
+    }
+    let hands: Vec<String> = v
+        .players
+        .iter()
+        .map(|p| format!("{} {}", p.name, p.hand_size))
+        .collect();
+    out.push(format!(
+        "cards in the pile: {}; junked: {}; cards in hand: {}",
+        v.deck_left,
+        v.discard.len(),
+        hands.join(", ")
+    ));
+    if v.teams
+        .iter()
+        .any(|t| t.safeties.iter().any(|s| s.dirty_trick))
+    {
+        out.push("* played as a dirty trick".into());
+    }
+    let player = |s: crate::engine::Seat| {
+        v.players
+            .iter()
+            .find(|p| p.seat == s)
+            .map(|p| p.name.as_str())
+            .unwrap_or("?")
+    };
+    if let Some(w) = &v.window {
+        let victims: Vec<&str> = w.victims.iter().map(|&s| player(s)).collect();
+        out.push(format!(
+            "Waiting: {} may answer the {} ({} s).",
+            victims.join(" or "),
+            name(v.yards_names, w.attack),
+            w.seconds
+        ));
+    } else if let Some(s) = v.turn {
+        out.push(format!("To play: {}.", player(s)));
+    } else if let Some(s) = v.extension_decision {
+        out.push(format!("{} decides: extend the trip to 1000?", player(s)));
+    }
+    if v.finished {
+        let winners: Vec<&str> = v.winners.iter().map(|&s| player(s)).collect();
+        out.push(format!("Winner: {}.", winners.join(" & ")));
+    }
+    out.join("\n")
+}
+
+/// One sentence for screen readers.
+pub fn alt(v: &PublicView) -> String {
+    let parts: Vec<String> = v
+        .teams
+        .iter()
+        .map(|t| {
+            format!(
+                "{} {} {} ({}), {} points",
+                t.label,
+                t.distance,
+                v.unit,
+                status(v.yards_names, t),
+                t.total + t.round_score
+            )
+        })
+        .collect();
+    format!("{}: {}.", heading(v), parts.join("; "))
+}
+
+/// The DM: your hand, and your team's tableau.
+pub fn private(v: &PrivateView) -> String {
+    let yards = v.yards_names;
+    let hand: Vec<&str> = v.hand.iter().map(|&c| name(yards, c)).collect();
+    let t = &v.tableau;
+    let mut out = vec![format!(
+        "{}, your hand: {}.",
+        v.name,
+        if hand.is_empty() {
+            "empty".to_string()
+        } else {
+            hand.join(", ")
+        }
+    )];
+    let mut line = format!(
+        "Your team ({}): {}/{} {}, {}",
+        t.label,
+        t.distance,
+        v.target,
+        if yards { "yards" } else { "miles" },
+        status(yards, t)
+    );
+    for f in flags(yards, t) {
+        line.push_str(&format!(", {f}"));
+    }
+    line.push_str(&format!("; immunities: {}.", immunities(yards, t)));
+    out.push(line);
+    out.push(format!(
+        "Cards in the pile: {}. Dirty tricks: {}.",
+        v.deck_left,
+        v.dirty_trick.name()
+    ));
+    if v.may_counter {
+        out.push("You can answer the attack now: send `counter` (or `decline`).".into());
+    } else if v.your_turn {
+        out.push("Your turn: play or junk a card.".into());
+    }
+    out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Game, Seat, SeatSetup, Seed};
+    use crate::games::card_race::{CardRace, Options};
+
+    fn game() -> CardRace {
+        let seats: Vec<SeatSetup> = ["Alice", "Bob", "Carol", "Dave"]
+            .iter()
+            .map(|n| SeatSetup::named(*n))
+            .collect();
+        CardRace::setup(&Options::default(), &seats, Seed::from_u64(3)).unwrap()
+    }
+
+    #[test]
+    fn track_shows_teams_and_no_hand() {
+        let g = game();
+        let t = track(&g.public_view());
+        assert!(t.starts_with("1000 miles: round 1, trip 1000 miles"), "{t}");
+        assert!(
+            t.contains("Alice & Carol  [....................]    0/1000 miles"),
+            "{t}"
+        );
+        assert!(t.contains("stopped: needs a green light"), "{t}");
+        assert!(t.contains("cards in the pile: 81"), "{t}");
+        assert!(t.contains("To play: Alice."), "{t}");
+        // No hand's card names appear in the public text.
+        let hand = g.hand(Seat(1));
+        let private = private(&g.private_view(Seat(1)));
+        for c in hand {
+            assert!(private.contains(c.name(false)), "{private}");
+        }
+        assert!(!t.contains("your hand"), "{t}");
+    }
+
+    #[test]
+    fn alt_is_one_sentence_per_team() {
+        let a = alt(&game().public_view());
+        assert_eq!(
+            a,
+            "1000 miles: round 1, trip 1000 miles, game to 5000: Alice & Carol 0 miles \
+             (stopped: needs a green light), 0 points; Bob & Dave 0 miles (stopped: needs a \
+             green light), 0 points."
+        );
+    }
+}

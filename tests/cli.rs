@@ -1,0 +1,153 @@
+//! The command line, as a user runs it: replay, sim, play and verify.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn photofinish() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_photofinish"))
+}
+
+#[test]
+fn replay_prints_the_rulebook_example_as_json() {
+    let out = photofinish()
+        .args(["replay", "tests/scripts/dream-mile-rulebook.json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["game"], "dream-mile");
+    assert_eq!(json["finished"], false);
+    let names: Vec<&str> = json["turns"][1]["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "Alice", "Carol", "Dave", "Emily", "Frank", "Helen", "George", "Bill"
+        ]
+    );
+}
+
+#[test]
+fn a_bad_script_exits_2_with_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.json");
+    std::fs::write(&path, r#"{"game":"dream-mile","players":[{"name":"Alice"},{"name":"Bob"}],"turns":[{"Alice":"4"},{"Bob":"12"}]}"#).unwrap();
+    let out = photofinish().arg("replay").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.trim(),
+        "turn 2, Bob: that order isn't allowed: 12 is above your maximum speed of 10"
+    );
+    assert_eq!(err.lines().count(), 1);
+    std::fs::write(&path, "{not json").unwrap();
+    let out = photofinish().arg("replay").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn sim_summarises_bot_races() {
+    let out = photofinish()
+        .args([
+            "sim",
+            "dream-mile",
+            "--races",
+            "200",
+            "--seed",
+            "7",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["races"], 200);
+    let again = photofinish()
+        .args([
+            "sim",
+            "dream-mile",
+            "--races",
+            "200",
+            "--seed",
+            "7",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.stdout, again.stdout,
+        "the same seed gives the same summary"
+    );
+    let out = photofinish().args(["sim", "chess"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn play_runs_a_whole_race_in_the_terminal_then_verifies_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("play.db");
+    let mut child = photofinish()
+        .args([
+            "play",
+            "dream-mile",
+            "--players",
+            "4",
+            "--deadline",
+            "30s",
+            "--db",
+        ])
+        .arg(&db)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        let mut stdin = child.stdin.take().unwrap();
+        // An illegal order, then seven good ones (a changed order in turn 1).
+        writeln!(stdin, "11\n3").unwrap();
+        for _ in 0..7 {
+            // The race may end (and close its input) as the last order lands.
+            let _ = writeln!(stdin, "5");
+            std::thread::sleep(std::time::Duration::from_millis(150));
+        }
+    }
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains("11 is above your maximum speed of 10"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("[DM to you]"), "{stdout}");
+    assert!(stdout.contains("final result"), "{stdout}");
+    assert!(
+        stdout.contains("Verified: the seed matches its commitment"),
+        "{stdout}"
+    );
+    let out = photofinish()
+        .args(["verify", "1", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let out = photofinish()
+        .args(["verify", "9", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
