@@ -540,6 +540,15 @@ impl Store for SqliteStore {
         })
     }
 
+    async fn latest_in_channel(&self, channel: &str) -> Result<Option<CampaignId>, StoreError> {
+        let row = sqlx::query("SELECT MAX(id) AS id FROM campaigns WHERE channel = ?")
+            .bind(channel)
+            .fetch_one(&self.pool)
+            .await?;
+        let id: Option<i64> = row.try_get("id")?;
+        Ok(id.map(CampaignId))
+    }
+
     async fn open_campaigns(&self) -> Result<Vec<CampaignId>, StoreError> {
         let rows = sqlx::query(
             "SELECT id FROM campaigns WHERE phase IN ('lobby', 'running', 'paused') ORDER BY id",
