@@ -682,10 +682,13 @@ impl Store for PostgresStore {
         let mut tx = self.begin().await?;
         // A lease held by someone else until later is left alone: the upsert's WHERE is
         // checked against the committed row, after waiting for a concurrent claimer.
+        // Campaigns are taken in id order, so two claimers never wait on each other in a
+        // cycle.
         let claimed: Vec<i64> = sqlx::query(
             "INSERT INTO outbox_leases (campaign_id, holder, lease_until)
              SELECT DISTINCT campaign_id, $1, $2 FROM outbox
              WHERE delivered_at IS NULL AND failed IS NULL AND not_before <= $3
+             ORDER BY campaign_id
              ON CONFLICT (campaign_id) DO UPDATE SET
                  holder = excluded.holder, lease_until = excluded.lease_until
              WHERE outbox_leases.lease_until <= $3 OR outbox_leases.holder = excluded.holder

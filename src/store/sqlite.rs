@@ -660,6 +660,7 @@ impl Store for SqliteStore {
             "INSERT INTO outbox_leases (campaign_id, holder, lease_until)
              SELECT DISTINCT campaign_id, ?, ? FROM outbox
              WHERE delivered_at IS NULL AND failed IS NULL AND not_before <= ?
+             ORDER BY campaign_id
              ON CONFLICT (campaign_id) DO UPDATE SET
                  holder = excluded.holder, lease_until = excluded.lease_until
              WHERE outbox_leases.lease_until <= ? OR outbox_leases.holder = excluded.holder
