@@ -21,12 +21,12 @@ RUN cargo build --release --locked --bin photofinish && rm -rf src benches
 # The real sources; touch so cargo rebuilds the crate over the placeholders.
 COPY . .
 RUN touch src/main.rs src/lib.rs && cargo build --release --locked --bin photofinish
-RUN strip target/release/photofinish && mkdir -p /out && cp target/release/photofinish /out/photofinish
+RUN strip target/release/photofinish
 
 FROM debian:bookworm-slim AS runtime
 RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin photofinish && mkdir -p /data /config && chown photofinish /data
-COPY --from=build /out/photofinish /usr/local/bin/photofinish
+COPY --from=build /src/target/release/photofinish /usr/local/bin/photofinish
 USER photofinish
 WORKDIR /data
 VOLUME ["/data"]
