@@ -1,9 +1,12 @@
-//! Crash safety: the process is killed at each fault point on a real SQLite file, then
+//! Crash safety: the process is killed at each fault point on a real database (each
+//! backend: SQLite, and PostgreSQL when `PHOTOFINISH_TEST_POSTGRES` is set), then
 //! restarted. No accepted order is lost, no turn resolves twice, no announcement is lost or
 //! posted twice, and a deadline that passed while the bot was down is handled once, late.
 //!
 //! The parent test re-runs this test binary as a child (`drill_child`) with
 //! `PHOTOFINISH_CRASH_AT` set; the child aborts at that point as a `kill -9` would.
+
+mod backend;
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -12,12 +15,11 @@ use std::process::Command;
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use backend::{Db, Kind};
 use photofinish::engine::GameKind;
 use photofinish::referee::delivery::{Courier, Delivered, DeliveryError, Parcel};
 use photofinish::referee::{Actor, Config, NewRace, Referee, TestClock};
-use photofinish::store::sqlite::Durability;
-use photofinish::store::{SqliteStore, Store, Timing, UserId};
-use sqlx::Row;
+use photofinish::store::{OrderSource, Timing, UserId};
 
 const START_MS: i64 = 1_767_225_600_000;
 
@@ -69,7 +71,7 @@ fn env(name: &str) -> String {
 }
 
 async fn referee(db: &str, now: i64) -> Referee {
-    let store = Arc::new(SqliteStore::open(db, Durability::Full).await.unwrap());
+    let store = photofinish::store::open(db).await.unwrap();
     let clock = Arc::new(TestClock::new(now));
     let timing = Timing {
         turn_secs: 3600,
@@ -145,7 +147,7 @@ async fn drill_child() {
     }
 }
 
-fn child(role: &str, db: &Path, sink: &Path, crash_at: Option<&str>) -> std::process::ExitStatus {
+fn child(role: &str, db: &str, sink: &Path, crash_at: Option<&str>) -> std::process::ExitStatus {
     let mut cmd = Command::new(std::env::current_exe().unwrap());
     cmd.args(["--exact", "drill_child", "--test-threads=1", "--quiet"])
         .env("PF_DRILL", role)
@@ -161,85 +163,69 @@ fn child(role: &str, db: &Path, sink: &Path, crash_at: Option<&str>) -> std::pro
 }
 
 struct Found {
-    orders: Vec<(i64, String, String)>,
-    resolved_turns: i64,
+    orders: Vec<(String, String)>,
+    resolved_turns: usize,
     late: bool,
-    undelivered: i64,
+    undelivered: usize,
     delivered_ids: Vec<i64>,
 }
 
-async fn inspect(db: &Path) -> Found {
-    let store = SqliteStore::open(&db.to_string_lossy(), Durability::Full)
-        .await
-        .unwrap();
-    let pool = store.pool();
-    let orders = sqlx::query(
-        "SELECT seat, text, source FROM orders WHERE step = 0 AND superseded = 0 ORDER BY seat",
-    )
-    .fetch_all(pool)
-    .await
-    .unwrap()
-    .iter()
-    .map(|r| {
-        (
-            r.get::<i64, _>(0),
-            r.get::<String, _>(1),
-            r.get::<String, _>(2),
-        )
-    })
-    .collect();
-    let resolved_turns =
-        sqlx::query("SELECT COUNT(*) FROM turns WHERE step = 0 AND resolved_at IS NOT NULL")
-            .fetch_one(pool)
-            .await
-            .unwrap()
-            .get::<i64, _>(0);
-    let late = sqlx::query("SELECT COALESCE(MAX(late), 0) FROM turns WHERE step = 0")
-        .fetch_one(pool)
+/// What the store holds after the drill, read through the store's own API.
+async fn inspect(db: &Db) -> Found {
+    let store = db.open().await;
+    let id = store
+        .latest_in_channel("drill")
         .await
         .unwrap()
-        .get::<i64, _>(0)
-        == 1;
-    let undelivered =
-        sqlx::query("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL AND failed IS NULL")
-            .fetch_one(pool)
-            .await
-            .unwrap()
-            .get::<i64, _>(0);
-    let delivered_ids =
-        sqlx::query("SELECT id FROM outbox WHERE delivered_at IS NOT NULL ORDER BY id")
-            .fetch_all(pool)
-            .await
-            .unwrap()
+        .expect("the drill's race exists");
+    let log = store.log(id).await.unwrap();
+    let first: Vec<_> = log.iter().filter(|l| l.turn.step == 0).collect();
+    let mut orders: Vec<_> = first
+        .iter()
+        .flat_map(|l| l.orders.iter())
+        .map(|o| (o.seat, o.text.clone(), o.source))
+        .collect();
+    orders.sort_by_key(|(seat, _, _)| *seat);
+    let outbox = store.outbox_of(id).await.unwrap();
+    let found = Found {
+        orders: orders
+            .into_iter()
+            .map(|(_, text, source)| (text, source_name(source)))
+            .collect(),
+        resolved_turns: first.len(),
+        late: first.iter().any(|l| l.turn.late),
+        undelivered: outbox
             .iter()
-            .map(|r| r.get::<i64, _>(0))
-            .collect();
-    // Every event of step 0 exists once (the primary key would refuse a second resolution).
-    let campaigns = store.open_campaigns().await.unwrap();
-    assert!(campaigns.len() <= 1);
+            .filter(|o| o.delivered_at.is_none() && o.failed.is_none())
+            .count(),
+        delivered_ids: outbox
+            .iter()
+            .filter(|o| o.delivered_at.is_some())
+            .map(|o| o.id)
+            .collect(),
+    };
+    assert!(store.open_campaigns().await.unwrap().len() <= 1);
     store.close().await;
-    Found {
-        orders,
-        resolved_turns,
-        late,
-        undelivered,
-        delivered_ids,
-    }
+    found
 }
 
-async fn drill(point: &str) -> Found {
+fn source_name(source: OrderSource) -> String {
+    source.as_str().to_string()
+}
+
+async fn drill(kind: Kind, point: &str) -> Found {
+    let db = Db::new(kind).await;
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("drill.db");
     let sink = dir.path().join("sink.txt");
-    let status = child("run", &db, &sink, Some(point));
+    let status = child("run", &db.url, &sink, Some(point));
     assert!(
         !status.success(),
         "{point}: the child should have crashed, but {status}"
     );
     // Restart, twice: the second changes nothing.
-    assert!(child("recover", &db, &sink, None).success());
+    assert!(child("recover", &db.url, &sink, None).success());
     let before = inspect(&db).await;
-    assert!(child("recover", &db, &sink, None).success());
+    assert!(child("recover", &db.url, &sink, None).success());
     let after = inspect(&db).await;
     assert_eq!(
         before.delivered_ids, after.delivered_ids,
@@ -272,16 +258,11 @@ async fn drill(point: &str) -> Found {
 }
 
 fn by_seat(found: &Found) -> Vec<(String, String)> {
-    found
-        .orders
-        .iter()
-        .map(|(_, t, s)| (t.clone(), s.clone()))
-        .collect()
+    found.orders.clone()
 }
 
-#[tokio::test]
-async fn a_crash_after_an_order_is_accepted_loses_nothing() {
-    let found = drill("order-accepted").await;
+async fn a_crash_after_an_order_is_accepted_loses_nothing(kind: Kind) {
+    let found = drill(kind, "order-accepted").await;
     // Ann's order was accepted before the crash; the deadline passed while down.
     let orders = by_seat(&found);
     assert_eq!(orders[0], ("5".to_string(), "player".to_string()));
@@ -289,9 +270,8 @@ async fn a_crash_after_an_order_is_accepted_loses_nothing() {
     assert!(found.late, "a deadline missed while down is flagged late");
 }
 
-#[tokio::test]
-async fn a_crash_in_the_middle_of_an_adjudication_rolls_it_back() {
-    let found = drill("mid-adjudication").await;
+async fn a_crash_in_the_middle_of_an_adjudication_rolls_it_back(kind: Kind) {
+    let found = drill(kind, "mid-adjudication").await;
     // Cat's order died with the transaction (she never got a receipt); Ann's and Ben's stand.
     let orders = by_seat(&found);
     assert_eq!(orders[0], ("5".to_string(), "player".to_string()));
@@ -300,9 +280,8 @@ async fn a_crash_in_the_middle_of_an_adjudication_rolls_it_back() {
     assert!(found.late);
 }
 
-#[tokio::test]
-async fn a_crash_after_the_commit_delivers_the_outbox_on_restart() {
-    let found = drill("after-commit").await;
+async fn a_crash_after_the_commit_delivers_the_outbox_on_restart(kind: Kind) {
+    let found = drill(kind, "after-commit").await;
     let orders = by_seat(&found);
     assert_eq!(
         orders,
@@ -315,8 +294,14 @@ async fn a_crash_after_the_commit_delivers_the_outbox_on_restart() {
     assert!(!found.late);
 }
 
-#[tokio::test]
-async fn a_crash_in_the_middle_of_delivery_does_not_post_twice() {
-    let found = drill("mid-delivery").await;
+async fn a_crash_in_the_middle_of_delivery_does_not_post_twice(kind: Kind) {
+    let found = drill(kind, "mid-delivery").await;
     assert!(!found.delivered_ids.is_empty());
 }
+
+on_both!(
+    a_crash_after_an_order_is_accepted_loses_nothing,
+    a_crash_in_the_middle_of_an_adjudication_rolls_it_back,
+    a_crash_after_the_commit_delivers_the_outbox_on_restart,
+    a_crash_in_the_middle_of_delivery_does_not_post_twice,
+);

@@ -1,6 +1,7 @@
-//! `photofinish bench`: the referee on SQLite and the bot at scale, measured.
+//! `photofinish bench`: the referee on SQLite (or PostgreSQL, with `--database URL`) and the
+//! bot at scale, measured.
 //!
-//! - raw SQLite: single-row committed inserts per second (the ceiling);
+//! - raw database: single-row committed inserts per second (the ceiling);
 //! - the referee: durable orders per second, with p50/p99 latency from receipt to
 //!   acknowledgement, and from the last order of a turn to its resolved outbox row;
 //! - scale: many concurrent campaigns across every game with deadlines spread over a
@@ -19,12 +20,14 @@ use serde::Serialize;
 use crate::engine::{BotLevel, GameKind};
 use crate::referee::{Actor, Config, NewRace, Referee, SystemClock, TestClock};
 use crate::store::sqlite::Durability;
-use crate::store::{SqliteStore, Store, Timing, UserId};
+use crate::store::{Backend, PostgresStore, SqliteStore, Store, Timing, UserId};
 
 /// What to measure.
 #[derive(Debug, Clone)]
 pub struct BenchArgs {
     pub dir: Option<PathBuf>,
+    /// A PostgreSQL URL to measure on instead of SQLite files.
+    pub database: Option<String>,
     pub inserts: usize,
     pub orders: usize,
     pub campaigns: usize,
@@ -65,6 +68,7 @@ fn latency(mut samples: Vec<Duration>) -> Latency {
 #[derive(Debug, Default, Serialize)]
 pub struct Report {
     machine: String,
+    backend: String,
     raw_inserts_per_sec: f64,
     orders_per_sec: f64,
     orders_ratio_to_raw: f64,
@@ -139,16 +143,72 @@ pub fn run(args: BenchArgs) -> ExitCode {
     }
 }
 
+/// Where the measurements run.
+enum Db {
+    /// Fresh SQLite files in a scratch directory.
+    Sqlite(PathBuf),
+    /// One PostgreSQL database; races go on channels named after this run.
+    Postgres { url: String, prefix: String },
+}
+
+impl Db {
+    async fn open(&self, name: &str, durability: Durability) -> Result<Arc<dyn Store>, String> {
+        Ok(match self {
+            Db::Sqlite(dir) => Arc::new(
+                SqliteStore::open(&dir.join(name).to_string_lossy(), durability)
+                    .await
+                    .map_err(|e| e.to_string())?,
+            ),
+            Db::Postgres { url, .. } => {
+                Arc::new(PostgresStore::open(url).await.map_err(|e| e.to_string())?)
+            }
+        })
+    }
+
+    fn channel(&self, name: String) -> String {
+        match self {
+            Db::Sqlite(_) => name,
+            Db::Postgres { prefix, .. } => format!("{prefix}{name}"),
+        }
+    }
+}
+
 async fn bench(args: BenchArgs) -> Result<Report, String> {
-    let tmp = tempdir(args.dir.as_deref())?;
     let mut report = Report {
         machine: machine(),
         ..Report::default()
     };
-    raw_inserts(&tmp, args.inserts, &mut report).await?;
-    referee_orders(&tmp, args.orders, &mut report).await?;
-    scale(&tmp, args.campaigns, &mut report).await?;
-    let _ = std::fs::remove_dir_all(&tmp);
+    match args.database.as_deref() {
+        Some(url) if Backend::of(url) == Backend::Postgres => {
+            report.backend = "postgres".into();
+            let stamp = chrono::Utc::now().timestamp_millis();
+            let db = Db::Postgres {
+                url: url.to_string(),
+                prefix: format!("bench-{}-{stamp}-", std::process::id()),
+            };
+            raw_inserts_pg(url, args.inserts, &mut report).await?;
+            referee_orders(&db, args.orders, &mut report).await?;
+            if args.campaigns > 0 {
+                scale(&db, args.campaigns, &mut report).await?;
+            }
+        }
+        Some(other) => {
+            return Err(format!(
+                "--database takes a postgres:// URL (SQLite runs on scratch files): {other}"
+            ));
+        }
+        None => {
+            report.backend = "sqlite".into();
+            let tmp = tempdir(args.dir.as_deref())?;
+            raw_inserts(&tmp, args.inserts, &mut report).await?;
+            let db = Db::Sqlite(tmp.clone());
+            referee_orders(&db, args.orders, &mut report).await?;
+            if args.campaigns > 0 {
+                scale(&db, args.campaigns, &mut report).await?;
+            }
+            let _ = std::fs::remove_dir_all(&tmp);
+        }
+    }
     Ok(report)
 }
 
@@ -186,18 +246,45 @@ async fn raw_inserts(dir: &Path, n: usize, report: &mut Report) -> Result<(), St
     Ok(())
 }
 
+/// The same ceiling on PostgreSQL, in a scratch table dropped afterwards.
+async fn raw_inserts_pg(url: &str, n: usize, report: &mut Report) -> Result<(), String> {
+    let store = PostgresStore::open(url).await.map_err(|e| e.to_string())?;
+    let pool = store.pool();
+    let table = format!("bench_raw_{}", std::process::id());
+    // The table name is ours (a pid), never input.
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "CREATE TABLE {table} (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payload TEXT NOT NULL)"
+    )))
+    .execute(pool)
+    .await
+    .map_err(|e| e.to_string())?;
+    let insert = format!("INSERT INTO {table} (payload) VALUES ($1)");
+    let start = Instant::now();
+    for i in 0..n {
+        let mut tx = pool.begin().await.map_err(|e| e.to_string())?;
+        sqlx::query(sqlx::AssertSqlSafe(insert.clone()))
+            .bind(format!("row {i}"))
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| e.to_string())?;
+        tx.commit().await.map_err(|e| e.to_string())?;
+    }
+    report.raw_inserts_per_sec = n as f64 / start.elapsed().as_secs_f64();
+    sqlx::query(sqlx::AssertSqlSafe(format!("DROP TABLE {table}")))
+        .execute(pool)
+        .await
+        .map_err(|e| e.to_string())?;
+    pool.close().await;
+    Ok(())
+}
+
 fn host() -> Actor {
     Actor::new("bench-host", "Host")
 }
 
 /// Durable orders: 8-runner Dream Mile races, every order acknowledged after its commit.
-async fn referee_orders(dir: &Path, n: usize, report: &mut Report) -> Result<(), String> {
-    let path = dir.join("orders.db");
-    let store = Arc::new(
-        SqliteStore::open(&path.to_string_lossy(), Durability::Full)
-            .await
-            .map_err(|e| e.to_string())?,
-    );
+async fn referee_orders(db: &Db, n: usize, report: &mut Report) -> Result<(), String> {
+    let store = db.open("orders.db", Durability::Full).await?;
     let referee = Referee::new(store.clone(), Arc::new(SystemClock), Config::default());
     let runners = 8usize;
     let races = n.div_ceil(runners * 7).max(1);
@@ -207,7 +294,7 @@ async fn referee_orders(dir: &Path, n: usize, report: &mut Report) -> Result<(),
             .create(NewRace {
                 kind: GameKind::DreamMile,
                 options: String::new(),
-                channel: format!("orders-{r}"),
+                channel: db.channel(format!("orders-{r}")),
                 guild: None,
                 host: host(),
             })
@@ -269,14 +356,9 @@ async fn referee_orders(dir: &Path, n: usize, report: &mut Report) -> Result<(),
 
 /// Many campaigns across every game, waiting on one human each, with deadlines spread
 /// over a day; then memory, restart and idle costs.
-async fn scale(dir: &Path, n: usize, report: &mut Report) -> Result<(), String> {
-    let path = dir.join("scale.db");
+async fn scale(db: &Db, n: usize, report: &mut Report) -> Result<(), String> {
     let clock = Arc::new(TestClock::at_epoch());
-    let store = Arc::new(
-        SqliteStore::open(&path.to_string_lossy(), Durability::Normal)
-            .await
-            .map_err(|e| e.to_string())?,
-    );
+    let store = db.open("scale.db", Durability::Normal).await?;
     let kinds: Vec<GameKind> = GameKind::all().collect();
     let mut by_game = vec![0usize; kinds.len()];
     let start = Instant::now();
@@ -298,7 +380,7 @@ async fn scale(dir: &Path, n: usize, report: &mut Report) -> Result<(), String> 
             .create(NewRace {
                 kind,
                 options: String::new(),
-                channel: format!("scale-{i}"),
+                channel: db.channel(format!("scale-{i}")),
                 guild: None,
                 host: host(),
             })
@@ -338,18 +420,17 @@ async fn scale(dir: &Path, n: usize, report: &mut Report) -> Result<(), String> 
     }
     report.idle_tick_micros = t.elapsed().as_secs_f64() * 1e6 / ticks as f64;
     report.rss_idle_mb = rss_mb();
+    report.database_mb = match db {
+        Db::Sqlite(dir) => std::fs::metadata(dir.join("scale.db"))
+            .map(|m| m.len() as f64 / 1_048_576.0)
+            .unwrap_or(0.0),
+        Db::Postgres { url, .. } => pg_database_mb(url).await,
+    };
     store.close().await;
     drop(referee);
-    report.database_mb = std::fs::metadata(&path)
-        .map(|m| m.len() as f64 / 1_048_576.0)
-        .unwrap_or(0.0);
     // Restart: open, migrate, fire what is due, and load every open campaign.
     let t = Instant::now();
-    let store = Arc::new(
-        SqliteStore::open(&path.to_string_lossy(), Durability::Normal)
-            .await
-            .map_err(|e| e.to_string())?,
-    );
+    let store = db.open("scale.db", Durability::Normal).await?;
     let referee = Referee::new(store.clone(), clock.clone(), Config::default());
     referee.tick().await.map_err(|e| e.to_string())?;
     let open = store.open_campaigns().await.map_err(|e| e.to_string())?;
@@ -365,11 +446,24 @@ async fn scale(dir: &Path, n: usize, report: &mut Report) -> Result<(), String> 
     Ok(())
 }
 
+/// The whole PostgreSQL database's size (other data included).
+async fn pg_database_mb(url: &str) -> f64 {
+    let Ok(store) = PostgresStore::connect(url).await else {
+        return 0.0;
+    };
+    let size = sqlx::query_scalar::<_, i64>("SELECT pg_database_size(current_database())")
+        .fetch_one(store.pool())
+        .await
+        .unwrap_or(0);
+    store.pool().close().await;
+    size as f64 / 1_048_576.0
+}
+
 fn print_report(r: &Report) {
     println!("machine: {}", r.machine);
     println!(
-        "raw SQLite single-row committed inserts: {:.0}/s",
-        r.raw_inserts_per_sec
+        "raw {} single-row committed inserts: {:.0}/s",
+        r.backend, r.raw_inserts_per_sec
     );
     println!(
         "referee durable orders: {:.0}/s ({:.2} of raw); ack p50 {:.2} ms, p99 {:.2} ms",

@@ -2,6 +2,7 @@
 //! and verification. Each subcommand is a thin shell over the library.
 
 mod bench;
+pub mod health;
 mod play;
 mod render;
 mod replay;
@@ -51,11 +52,16 @@ pub enum Command {
         #[arg(long)]
         config: Option<std::path::PathBuf>,
     },
-    /// Measure the referee on SQLite and the bot at scale (see docs/performance.md).
+    /// Measure the referee on SQLite (or PostgreSQL) and the bot at scale (see
+    /// docs/performance.md).
     Bench {
         /// Where to put the scratch databases (default: the system's temp dir).
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
+        /// Measure on this PostgreSQL database (postgres://...) instead of SQLite files.
+        /// Its tables get scratch races on uniquely named channels.
+        #[arg(long)]
+        database: Option<String>,
         /// Raw single-row inserts to time.
         #[arg(long, default_value_t = 2000)]
         inserts: usize,
@@ -72,7 +78,7 @@ pub enum Command {
     Verify {
         /// The race number.
         campaign: i64,
-        /// The SQLite database file.
+        /// The database: a SQLite file or a postgres:// URL.
         #[arg(long, default_value = "photofinish.db")]
         db: std::path::PathBuf,
         #[arg(long)]
@@ -111,6 +117,39 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Report the database (reachable, migrations current) and this bot process's gateway;
+    /// exits 1 when unhealthy (the container's HEALTHCHECK).
+    Health {
+        /// The database: a SQLite file or a postgres:// URL (default: $PHOTOFINISH_DATABASE,
+        /// else the config file's `database`, else photofinish.db).
+        #[arg(long)]
+        database: Option<String>,
+        /// The bot's config file, read for its `database` (default: config.toml if present).
+        #[arg(long)]
+        config: Option<std::path::PathBuf>,
+        /// The bot process to check (default: $PHOTOFINISH_INSTANCE, else the host name).
+        #[arg(long)]
+        instance: Option<String>,
+        /// auto: judge the gateway if this instance reported; required: it must have;
+        /// skip: the database only.
+        #[arg(long, value_enum, default_value = "auto")]
+        gateway: health::GatewayCheck,
+        /// A report older than this many seconds means the bot is stuck or gone.
+        #[arg(long, default_value_t = 90)]
+        max_age: u64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Apply the database migrations of this version (the bot also applies them at start).
+    Migrate {
+        /// The database: a SQLite file or a postgres:// URL (default: $PHOTOFINISH_DATABASE,
+        /// else the config file's `database`, else photofinish.db).
+        #[arg(long)]
+        database: Option<String>,
+        /// The bot's config file, read for its `database` (default: config.toml if present).
+        #[arg(long)]
+        config: Option<std::path::PathBuf>,
+    },
 }
 
 /// Runs the command line and returns the process's exit code.
@@ -148,12 +187,14 @@ pub fn main() -> ExitCode {
         Command::Verify { campaign, db, json } => play::verify(campaign, &db, json),
         Command::Bench {
             dir,
+            database,
             inserts,
             orders,
             campaigns,
             json,
         } => bench::run(bench::BenchArgs {
             dir,
+            database,
             inserts,
             orders,
             campaigns,
@@ -169,5 +210,32 @@ pub fn main() -> ExitCode {
             options,
             json,
         } => sim::run(&game, races, seed, players, options, json),
+        Command::Health {
+            database,
+            config,
+            instance,
+            gateway,
+            max_age,
+            json,
+        } => match health::database_url(database, config) {
+            Ok(database) => health::health(health::HealthArgs {
+                database,
+                instance: instance.unwrap_or_else(crate::store::default_instance),
+                gateway,
+                max_age_secs: max_age,
+                json,
+            }),
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(2)
+            }
+        },
+        Command::Migrate { database, config } => match health::database_url(database, config) {
+            Ok(database) => health::migrate(&database),
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(2)
+            }
+        },
     }
 }

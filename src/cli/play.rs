@@ -282,10 +282,11 @@ pub fn verify(race: i64, db: &Path, json: bool) -> ExitCode {
         }
     };
     runtime.block_on(async {
-        let store = match open(db).await {
-            Ok(s) => Arc::new(s),
+        // A SQLite file or a postgres:// URL.
+        let store = match crate::store::open(&db.to_string_lossy()).await {
+            Ok(s) => s,
             Err(e) => {
-                eprintln!("{e}");
+                eprintln!("cannot open the database {}: {e}", db.display());
                 return ExitCode::from(2);
             }
         };

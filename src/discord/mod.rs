@@ -27,8 +27,7 @@ use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
 use crate::referee::{Clock, Referee, RefereeError};
-use crate::store::sqlite::Durability;
-use crate::store::{SqliteStore, StoreError};
+use crate::store::StoreError;
 pub use config::{Settings, Token};
 use courier::DiscordCourier;
 
@@ -164,7 +163,7 @@ pub fn http(settings: &Settings) -> serenity::Http {
 /// the bot was down, announced as late), registers the slash commands, connects, and
 /// starts the deadline and delivery workers.
 pub async fn start(settings: Settings, clock: Arc<dyn Clock>) -> Result<Running, StartError> {
-    let store = Arc::new(SqliteStore::open(&settings.database, Durability::Full).await?);
+    let store = crate::store::open(&settings.database).await?;
     let referee = Arc::new(Referee::new(
         store.clone(),
         clock,

@@ -4,13 +4,20 @@
 //! A crash between landing and marking would deliver twice; the outbox id is passed to
 //! the courier as a nonce so an adapter can make delivery idempotent (Discord's
 //! `enforce_nonce`).
+//!
+//! With several processes, each pass first takes the outbox lease of the campaigns it
+//! will deliver ([`crate::store::Store::claim_outbox`]): one process at a time delivers a
+//! campaign, in order. The lease is renewed while a long pass runs and released at its
+//! end; a process that dies leaves it to expire, and another finishes the work then.
+
+use std::collections::HashMap;
 
 use async_trait::async_trait;
 use thiserror::Error;
 
 use super::announce::{Announcement, Target};
 use super::{Referee, RefereeError};
-use crate::store::{CampaignId, OutboxRow};
+use crate::store::{CampaignId, Millis, OutboxRow};
 
 /// One announcement to deliver.
 #[derive(Clone, Debug)]
@@ -64,14 +71,65 @@ fn backoff_ms(attempts: i64, hinted: i64) -> i64 {
 /// After this many attempts an announcement is given up.
 const MAX_ATTEMPTS: i64 = 12;
 
+/// How long a campaign's outbox is ours once claimed; renewed at half-time during a pass.
+pub const OUTBOX_LEASE_MS: Millis = 60_000;
+
+/// Announcements claimed per pass.
+const PASS_BATCH: u32 = 100;
+
 impl Referee {
-    /// Delivers every ready announcement once; returns how many landed.
+    /// Delivers every ready announcement of the campaigns no other process is delivering;
+    /// returns how many landed.
     pub async fn deliver(&self, courier: &dyn Courier) -> Result<usize, RefereeError> {
         let now = self.clock().now();
-        let rows = self.store().outbox_ready(now, 100).await?;
+        let rows = self
+            .store()
+            .claim_outbox(now, PASS_BATCH, self.instance(), now + OUTBOX_LEASE_MS)
+            .await?;
+        let mut leases: HashMap<CampaignId, Millis> = HashMap::new();
+        for row in &rows {
+            leases.insert(row.campaign, now + OUTBOX_LEASE_MS);
+        }
+        let result = self.deliver_claimed(courier, &rows, &mut leases).await;
+        // Released even after an error, so nobody waits out the lease for nothing.
+        let campaigns: Vec<CampaignId> = leases.keys().copied().collect();
+        if let Err(e) = self
+            .store()
+            .release_outbox_leases(self.instance(), &campaigns)
+            .await
+        {
+            tracing::warn!("cannot release outbox leases: {e}");
+        }
+        result
+    }
+
+    async fn deliver_claimed(
+        &self,
+        courier: &dyn Courier,
+        rows: &[OutboxRow],
+        leases: &mut HashMap<CampaignId, Millis>,
+    ) -> Result<usize, RefereeError> {
         let mut landed = 0;
         for row in rows {
-            if self.deliver_one(courier, &row).await? {
+            let Some(&until) = leases.get(&row.campaign) else {
+                continue; // lost to another process during this pass
+            };
+            let now = self.clock().now();
+            if until - now < OUTBOX_LEASE_MS / 2 {
+                let renewed = now + OUTBOX_LEASE_MS;
+                if self
+                    .store()
+                    .renew_outbox_lease(row.campaign, self.instance(), renewed)
+                    .await?
+                {
+                    leases.insert(row.campaign, renewed);
+                } else {
+                    tracing::debug!(race = row.campaign.0, "outbox lease taken over");
+                    leases.remove(&row.campaign);
+                    continue;
+                }
+            }
+            if self.deliver_one(courier, row).await? {
                 landed += 1;
             }
         }

@@ -167,6 +167,24 @@ pub struct Referee {
     clock: Arc<dyn Clock>,
     config: Config,
     locks: Mutex<HashMap<CampaignId, Arc<Mutex<()>>>>,
+    /// This referee's name in claims and leases, unique across processes.
+    instance: String,
+}
+
+/// How long a claimed deadline is ours before another process may take it over.
+pub const DEADLINE_CLAIM_MS: Millis = 120_000;
+
+/// Deadlines claimed per tick.
+const TICK_BATCH: u32 = 200;
+
+/// A name no other referee has: host, process and a random tag (two referees in one
+/// process, as in tests, differ too).
+fn instance_name() -> String {
+    let host = crate::store::default_instance();
+    let mut tag = [0u8; 4];
+    // Without randomness the pid alone still tells processes of one host apart.
+    let _ = getrandom::fill(&mut tag);
+    format!("{host}-{}-{}", std::process::id(), hex::encode(tag))
 }
 
 /// Removes control and invisible characters a player did not mean to send, and
@@ -264,7 +282,13 @@ impl Referee {
             clock,
             config,
             locks: Mutex::new(HashMap::new()),
+            instance: instance_name(),
         }
+    }
+
+    /// This referee's name in the claims and leases it takes in the store.
+    pub fn instance(&self) -> &str {
+        &self.instance
     }
 
     pub fn store(&self) -> &Arc<dyn Store> {
@@ -1176,16 +1200,28 @@ impl Referee {
         Ok(verify::verify(&w.campaign, &w.seats, &log, &prefs))
     }
 
-    /// Handles every deadline and reminder that is due. Idempotent: each fires once.
+    /// Handles every deadline and reminder that is due. Idempotent: each fires once, even
+    /// with several processes ticking: each claims its deadlines first, and one that another
+    /// process handled meanwhile counts as done.
     pub async fn tick(&self) -> Result<usize, RefereeError> {
         let now = self.clock.now();
-        let due = self.store.due_deadlines(now, 200).await?;
+        let due = self
+            .store
+            .claim_due_deadlines(now, TICK_BATCH, &self.instance, now + DEADLINE_CLAIM_MS)
+            .await?;
         let mut handled = 0;
         for d in due {
             match self.fire(&d).await {
                 Ok(()) => handled += 1,
+                Err(RefereeError::Store(StoreError::AlreadyFired)) => {
+                    tracing::debug!(race = d.campaign.0, deadline = d.id, "handled elsewhere");
+                }
                 Err(e) => {
-                    tracing::warn!(race = d.campaign.0, "a deadline could not be handled: {e}")
+                    tracing::warn!(race = d.campaign.0, "a deadline could not be handled: {e}");
+                    // Let the next tick, here or elsewhere, try again without waiting.
+                    if let Err(e) = self.store.release_deadline(d.id, &self.instance).await {
+                        tracing::warn!(deadline = d.id, "cannot release a claim: {e}");
+                    }
                 }
             }
         }

@@ -1,12 +1,24 @@
-//! Persistence of campaigns: the [`Store`] trait and its records, with SQLite behind it
-//! ([`sqlite::SqliteStore`]).
+//! Persistence of campaigns: the [`Store`] trait and its records, with two backends chosen
+//! by the database URL ([`open`]): SQLite, the embedded default ([`sqlite::SqliteStore`]),
+//! and PostgreSQL for several processes sharing one database ([`postgres::PostgresStore`]).
+//! Each backend has its own migrations (`migrations/sqlite`, `migrations/postgres`).
 //!
 //! The referee loads a campaign, decides everything in memory, and hands the store one
 //! [`Commit`]; the store writes it in one transaction, guarded by the campaign's version, so
 //! an adjudication (state, orders, events, outbox, deadlines) lands whole or not at all,
 //! and two writers can never both resolve the same step. Announcements and targets are
 //! opaque JSON here: the referee owns their types.
+//!
+//! Work that must happen once across processes is claimed with a lease that expires, in
+//! the referee's clock (the `now` each call is given): a due deadline
+//! ([`Store::claim_due_deadlines`]) and a campaign's undelivered outbox
+//! ([`Store::claim_outbox`]). A claim only keeps other processes from doing the work at
+//! the same time; whether it was done is still decided by the commit (a deadline's
+//! `fired_at`, an announcement's `delivered_at`), so a process that dies holding a claim
+//! costs a delay of one lease, never a lost or doubled step.
 
+mod codec;
+pub mod postgres;
 pub mod sqlite;
 
 use std::fmt;
@@ -18,6 +30,7 @@ use thiserror::Error;
 
 use crate::engine::{AnyEvent, AnyGame, AnyOrder, BotLevel, GameKind, Pending, Seat};
 
+pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 
 /// Milliseconds since the Unix epoch, UTC.
@@ -335,6 +348,120 @@ pub enum StoreError {
     Db(#[from] sqlx::Error),
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The deadline a commit says it handled was handled (or replaced) already: another
+    /// process got there first, so there is nothing left to do.
+    #[error("that deadline was already handled")]
+    AlreadyFired,
+    #[error("`{0}` is not a database URL: use sqlite:PATH, a file path, or postgres://...")]
+    BadUrl(String),
+}
+
+/// A running bot process's latest report, for `photofinish health`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Heartbeat {
+    /// The process's name (by default its host name: a container's id).
+    pub instance: String,
+    /// The gateway's state as the adapter names it: `connecting`, `connected`,
+    /// `resuming`, `disconnected`, `stopped`.
+    pub gateway: String,
+    /// The shards this process runs, e.g. `0-1 of 4`.
+    pub shards: String,
+    /// Anything else worth showing (the last gateway error).
+    pub detail: String,
+    pub started_at: Millis,
+    /// When the process last reported, on the system clock.
+    pub beat_at: Millis,
+}
+
+/// Which migrations a database has, against the ones this binary carries.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SchemaStatus {
+    pub backend: &'static str,
+    /// Versions applied successfully.
+    pub applied: Vec<i64>,
+    /// Versions this binary knows and the database lacks (`photofinish migrate` applies them).
+    pub pending: Vec<i64>,
+    /// Versions the database has and this binary does not know (a newer binary migrated it).
+    pub unknown: Vec<i64>,
+    /// Versions whose text changed since they were applied, or that failed half-way.
+    pub broken: Vec<i64>,
+}
+
+impl SchemaStatus {
+    /// The database is exactly what this binary expects.
+    pub fn is_current(&self) -> bool {
+        self.pending.is_empty() && self.unknown.is_empty() && self.broken.is_empty()
+    }
+}
+
+/// The name a bot process reports its health under: `PHOTOFINISH_INSTANCE`, else the host
+/// name (in a container, the container's), else `photofinish`. Stable across restarts of
+/// the same container, and the same for `photofinish health` run beside it.
+pub fn default_instance() -> String {
+    std::env::var("PHOTOFINISH_INSTANCE")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "photofinish".into())
+}
+
+/// The database URL from the environment (`PHOTOFINISH_DATABASE`), else `photofinish.db`.
+pub fn default_database() -> String {
+    std::env::var("PHOTOFINISH_DATABASE")
+        .ok()
+        .filter(|u| !u.trim().is_empty())
+        .unwrap_or_else(|| "photofinish.db".into())
+}
+
+/// Which database a URL names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    /// `postgres://` and `postgresql://` are PostgreSQL; `sqlite:` or anything else (a
+    /// path) is SQLite.
+    pub fn of(url: &str) -> Backend {
+        let lower = url.trim().to_ascii_lowercase();
+        if lower.starts_with("postgres://") || lower.starts_with("postgresql://") {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
+        }
+    }
+}
+
+/// Opens the database a URL names and brings its schema up to date (the migrations run at
+/// start; on PostgreSQL they take an advisory lock, so processes starting together apply
+/// them once). SQLite is opened with full durability (fsync at every commit).
+pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
+    Ok(match Backend::of(url) {
+        Backend::Sqlite => {
+            std::sync::Arc::new(SqliteStore::open(url, sqlite::Durability::Full).await?)
+        }
+        Backend::Postgres => std::sync::Arc::new(PostgresStore::open(url).await?),
+    })
+}
+
+/// Connects without migrating, to inspect a database (`photofinish health`). A SQLite
+/// file that does not exist is an error here, not a new database.
+pub async fn connect(url: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
+    Ok(match Backend::of(url) {
+        Backend::Sqlite => std::sync::Arc::new(SqliteStore::connect(url).await?),
+        Backend::Postgres => std::sync::Arc::new(PostgresStore::connect(url).await?),
+    })
+}
+
+/// Applies this binary's migrations to the database a URL names; returns the status after.
+pub async fn migrate(url: &str) -> Result<SchemaStatus, StoreError> {
+    let store = open(url).await?;
+    let status = store.schema_status().await;
+    store.close().await;
+    status
 }
 
 /// Persistence for the referee. One implementation per database.
@@ -357,12 +484,51 @@ pub trait Store: Send + Sync {
     async fn open_campaigns(&self) -> Result<Vec<CampaignId>, StoreError>;
     /// Running or paused campaigns in which the user holds a seat.
     async fn campaigns_of_user(&self, user: &UserId) -> Result<Vec<CampaignId>, StoreError>;
-    /// Unfired deadlines due at or before `now`, oldest first.
+    /// Unfired deadlines due at or before `now`, oldest first, claimed or not.
     async fn due_deadlines(&self, now: Millis, limit: u32) -> Result<Vec<DeadlineRow>, StoreError>;
-    /// When the next unfired deadline falls.
+    /// Claims unfired deadlines due at or before `now` that nobody holds (or whose claim
+    /// expired) for `holder` until `until`, oldest first. Two processes never get the same
+    /// deadline while its claim runs.
+    async fn claim_due_deadlines(
+        &self,
+        now: Millis,
+        limit: u32,
+        holder: &str,
+        until: Millis,
+    ) -> Result<Vec<DeadlineRow>, StoreError>;
+    /// Gives up `holder`'s claim on a deadline it could not handle, so that the next tick
+    /// anywhere tries again at once.
+    async fn release_deadline(&self, id: i64, holder: &str) -> Result<(), StoreError>;
+    /// When the next unfired deadline can be handled: its due time, or later if another
+    /// process holds its claim.
     async fn next_due(&self) -> Result<Option<Millis>, StoreError>;
-    /// Undelivered announcements ready at `now`, oldest first.
+    /// Undelivered announcements ready at `now`, oldest first, of campaigns that no process
+    /// is delivering right now (no unexpired outbox lease).
     async fn outbox_ready(&self, now: Millis, limit: u32) -> Result<Vec<OutboxRow>, StoreError>;
+    /// Takes the outbox lease of every campaign with ready announcements whose lease is
+    /// free, expired or already `holder`'s, until `until`, and returns those campaigns'
+    /// ready announcements, oldest first (at most `limit`). One process at a time delivers a
+    /// campaign, so its announcements land in order.
+    async fn claim_outbox(
+        &self,
+        now: Millis,
+        limit: u32,
+        holder: &str,
+        until: Millis,
+    ) -> Result<Vec<OutboxRow>, StoreError>;
+    /// Extends `holder`'s lease on a campaign's outbox; false if another process has it now.
+    async fn renew_outbox_lease(
+        &self,
+        campaign: CampaignId,
+        holder: &str,
+        until: Millis,
+    ) -> Result<bool, StoreError>;
+    /// Gives up `holder`'s outbox leases on these campaigns.
+    async fn release_outbox_leases(
+        &self,
+        holder: &str,
+        campaigns: &[CampaignId],
+    ) -> Result<(), StoreError>;
     async fn outbox_delivered(
         &self,
         id: i64,
@@ -391,4 +557,14 @@ pub trait Store: Send + Sync {
     /// Resolved steps with their final orders and events, in order.
     async fn log(&self, campaign: CampaignId) -> Result<Vec<StepLog>, StoreError>;
     async fn preferences(&self, campaign: CampaignId) -> Result<Vec<PreferenceRow>, StoreError>;
+    /// Records a process's report (upserted by instance).
+    async fn heartbeat(&self, beat: &Heartbeat) -> Result<(), StoreError>;
+    /// Every process's latest report, by instance.
+    async fn heartbeats(&self) -> Result<Vec<Heartbeat>, StoreError>;
+    /// Which migrations the database has, against this binary's.
+    async fn schema_status(&self) -> Result<SchemaStatus, StoreError>;
+    /// Which backend this is: `sqlite` or `postgres`.
+    fn backend(&self) -> Backend;
+    /// Closes the connections, waiting for them to finish.
+    async fn close(&self);
 }

@@ -1,23 +1,24 @@
-//! The SQLite store: WAL mode, migrations from `migrations/`, one transaction per commit.
+//! The SQLite store: WAL mode, migrations from `migrations/sqlite`, one transaction per
+//! commit. `BEGIN IMMEDIATE` serialises writers, so the claims of [`super::Store`] are plain
+//! conditional updates here.
 
 use std::str::FromStr;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
     SqliteSynchronous,
 };
 use sqlx::{Row, Sqlite, Transaction};
 
+use super::codec::{Applied, corrupt, from_json, schema_status, seat_of, step_of, to_json};
 use super::{
-    CampaignId, CampaignRow, Commit, DeadlineKind, DeadlineRow, Loaded, Millis, NewCampaign,
-    OrderRow, OrderSource, OutboxRow, Phase, PreferenceRow, SeatRow, StepLog, Store, StoreError,
-    Timing, TurnRow, UserId,
+    Backend, CampaignId, CampaignRow, Commit, DeadlineKind, DeadlineRow, Heartbeat, Loaded, Millis,
+    NewCampaign, OrderRow, OrderSource, OutboxRow, Phase, PreferenceRow, SchemaStatus, SeatRow,
+    StepLog, Store, StoreError, Timing, TurnRow, UserId,
 };
-use crate::engine::{BotLevel, GameKind, Seat};
+use crate::engine::{BotLevel, GameKind};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
@@ -37,39 +38,32 @@ pub struct SqliteStore {
     pool: SqlitePool,
 }
 
-fn corrupt(what: &str, e: impl std::fmt::Display) -> StoreError {
-    StoreError::Corrupt(format!("{what}: {e}"))
-}
-
-fn to_json<T: Serialize>(value: &T) -> Result<String, StoreError> {
-    serde_json::to_string(value).map_err(|e| corrupt("cannot encode", e))
-}
-
-fn from_json<T: DeserializeOwned>(what: &str, text: &str) -> Result<T, StoreError> {
-    serde_json::from_str(text).map_err(|e| corrupt(what, e))
-}
-
-fn seat_of(n: i64) -> Result<Seat, StoreError> {
-    u8::try_from(n)
-        .map(Seat)
-        .map_err(|e| corrupt("seat number", e))
-}
-
-fn step_of(n: i64) -> Result<u32, StoreError> {
-    u32::try_from(n).map_err(|e| corrupt("step number", e))
-}
-
 impl SqliteStore {
     /// Opens (creating if missing) the database at `url` (`sqlite:path` or a plain path)
     /// in WAL mode, and runs the migrations.
     pub async fn open(url: &str, durability: Durability) -> Result<SqliteStore, StoreError> {
+        let store = SqliteStore::pool_for(url, durability, true).await?;
+        MIGRATOR.run(&store.pool).await?;
+        Ok(store)
+    }
+
+    /// Opens an existing database without migrating it (to inspect it).
+    pub async fn connect(url: &str) -> Result<SqliteStore, StoreError> {
+        SqliteStore::pool_for(url, Durability::Full, false).await
+    }
+
+    async fn pool_for(
+        url: &str,
+        durability: Durability,
+        create: bool,
+    ) -> Result<SqliteStore, StoreError> {
         let url = if url.starts_with("sqlite:") {
             url.to_string()
         } else {
             format!("sqlite:{url}")
         };
         let options = SqliteConnectOptions::from_str(&url)?
-            .create_if_missing(true)
+            .create_if_missing(create)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(match durability {
                 Durability::Full => SqliteSynchronous::Full,
@@ -81,7 +75,6 @@ impl SqliteStore {
             .max_connections(4)
             .connect_with(options)
             .await?;
-        MIGRATOR.run(&pool).await?;
         Ok(SqliteStore { pool })
     }
 
@@ -356,6 +349,21 @@ impl Store for SqliteStore {
         commit: Commit,
     ) -> Result<(), StoreError> {
         let mut tx = self.begin().await?;
+        // A deadline handled elsewhere first means there is nothing to do: checked before
+        // the version, so the loser of that race stops instead of deciding again.
+        for fired in &commit.fired {
+            let done = sqlx::query(
+                "UPDATE deadlines SET fired_at = ? WHERE id = ? AND campaign_id = ? AND fired_at IS NULL",
+            )
+            .bind(commit.campaign.as_ref().map(|c| c.updated_at).unwrap_or(0))
+            .bind(fired)
+            .bind(id.0)
+            .execute(&mut *tx)
+            .await?;
+            if done.rows_affected() != 1 {
+                return Err(StoreError::AlreadyFired);
+            }
+        }
         if let Some(c) = &commit.campaign {
             write_campaign(&mut tx, c, expected_version, commit.state_changed).await?;
         } else {
@@ -465,19 +473,6 @@ impl Store for SqliteStore {
                 .execute(&mut *tx)
                 .await?;
         }
-        for fired in &commit.fired {
-            let done = sqlx::query(
-                "UPDATE deadlines SET fired_at = ? WHERE id = ? AND campaign_id = ? AND fired_at IS NULL",
-            )
-            .bind(commit.campaign.as_ref().map(|c| c.updated_at).unwrap_or(0))
-            .bind(fired)
-            .bind(id.0)
-            .execute(&mut *tx)
-            .await?;
-            if done.rows_affected() != 1 {
-                return Err(StoreError::Conflict);
-            }
-        }
         if let Some(deadlines) = &commit.deadlines {
             sqlx::query("DELETE FROM deadlines WHERE campaign_id = ? AND fired_at IS NULL")
                 .bind(id.0)
@@ -586,18 +581,67 @@ impl Store for SqliteStore {
         .collect()
     }
 
+    async fn claim_due_deadlines(
+        &self,
+        now: Millis,
+        limit: u32,
+        holder: &str,
+        until: Millis,
+    ) -> Result<Vec<DeadlineRow>, StoreError> {
+        let mut tx = self.begin().await?;
+        let mut rows = sqlx::query(
+            "UPDATE deadlines SET claimed_by = ?, claim_until = ?
+             WHERE id IN (
+                 SELECT id FROM deadlines
+                 WHERE fired_at IS NULL AND due_at <= ? AND (claim_until IS NULL OR claim_until <= ?)
+                 ORDER BY due_at, id LIMIT ?)
+             RETURNING *",
+        )
+        .bind(holder)
+        .bind(until)
+        .bind(now)
+        .bind(now)
+        .bind(i64::from(limit))
+        .fetch_all(&mut *tx)
+        .await?
+        .iter()
+        .map(deadline_from_row)
+        .collect::<Result<Vec<_>, _>>()?;
+        tx.commit().await?;
+        rows.sort_by_key(|d| (d.due_at, d.id));
+        Ok(rows)
+    }
+
+    async fn release_deadline(&self, id: i64, holder: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE deadlines SET claimed_by = NULL, claim_until = NULL WHERE id = ? AND claimed_by = ?",
+        )
+        .bind(id)
+        .bind(holder)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
     async fn next_due(&self) -> Result<Option<Millis>, StoreError> {
-        let row = sqlx::query("SELECT MIN(due_at) AS due FROM deadlines WHERE fired_at IS NULL")
-            .fetch_one(&self.pool)
-            .await?;
+        let row = sqlx::query(
+            "SELECT MIN(MAX(due_at, COALESCE(claim_until, due_at))) AS due
+             FROM deadlines WHERE fired_at IS NULL",
+        )
+        .fetch_one(&self.pool)
+        .await?;
         Ok(row.try_get("due")?)
     }
 
     async fn outbox_ready(&self, now: Millis, limit: u32) -> Result<Vec<OutboxRow>, StoreError> {
         sqlx::query(
-            "SELECT * FROM outbox WHERE delivered_at IS NULL AND failed IS NULL AND not_before <= ?
+            "SELECT * FROM outbox o
+             WHERE delivered_at IS NULL AND failed IS NULL AND not_before <= ?
+               AND NOT EXISTS (SELECT 1 FROM outbox_leases l
+                               WHERE l.campaign_id = o.campaign_id AND l.lease_until > ?)
              ORDER BY id LIMIT ?",
         )
+        .bind(now)
         .bind(now)
         .bind(i64::from(limit))
         .fetch_all(&self.pool)
@@ -605,6 +649,90 @@ impl Store for SqliteStore {
         .iter()
         .map(outbox_from_row)
         .collect()
+    }
+
+    async fn claim_outbox(
+        &self,
+        now: Millis,
+        limit: u32,
+        holder: &str,
+        until: Millis,
+    ) -> Result<Vec<OutboxRow>, StoreError> {
+        let mut tx = self.begin().await?;
+        let claimed = sqlx::query(
+            "INSERT INTO outbox_leases (campaign_id, holder, lease_until)
+             SELECT DISTINCT campaign_id, ?, ? FROM outbox
+             WHERE delivered_at IS NULL AND failed IS NULL AND not_before <= ?
+             ORDER BY campaign_id
+             ON CONFLICT (campaign_id) DO UPDATE SET
+                 holder = excluded.holder, lease_until = excluded.lease_until
+             WHERE outbox_leases.lease_until <= ? OR outbox_leases.holder = excluded.holder
+             RETURNING campaign_id",
+        )
+        .bind(holder)
+        .bind(until)
+        .bind(now)
+        .bind(now)
+        .fetch_all(&mut *tx)
+        .await?;
+        if claimed.is_empty() {
+            tx.commit().await?;
+            return Ok(Vec::new());
+        }
+        let rows = sqlx::query(
+            "SELECT o.* FROM outbox o JOIN outbox_leases l ON l.campaign_id = o.campaign_id
+             WHERE l.holder = ? AND l.lease_until = ?
+               AND o.delivered_at IS NULL AND o.failed IS NULL AND o.not_before <= ?
+             ORDER BY o.id LIMIT ?",
+        )
+        .bind(holder)
+        .bind(until)
+        .bind(now)
+        .bind(i64::from(limit))
+        .fetch_all(&mut *tx)
+        .await?
+        .iter()
+        .map(outbox_from_row)
+        .collect::<Result<Vec<_>, _>>()?;
+        tx.commit().await?;
+        Ok(rows)
+    }
+
+    async fn renew_outbox_lease(
+        &self,
+        campaign: CampaignId,
+        holder: &str,
+        until: Millis,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE outbox_leases SET lease_until = ? WHERE campaign_id = ? AND holder = ?",
+        )
+        .bind(until)
+        .bind(campaign.0)
+        .bind(holder)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    async fn release_outbox_leases(
+        &self,
+        holder: &str,
+        campaigns: &[CampaignId],
+    ) -> Result<(), StoreError> {
+        if campaigns.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.begin().await?;
+        for c in campaigns {
+            sqlx::query("DELETE FROM outbox_leases WHERE campaign_id = ? AND holder = ?")
+                .bind(c.0)
+                .bind(holder)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
     }
 
     async fn outbox_delivered(
@@ -747,5 +875,74 @@ impl Store for SqliteStore {
                 })
             })
             .collect()
+    }
+
+    async fn heartbeat(&self, beat: &Heartbeat) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO processes (instance, gateway, shards, detail, started_at, beat_at)
+             VALUES (?, ?, ?, ?, ?, ?)
+             ON CONFLICT (instance) DO UPDATE SET gateway = excluded.gateway,
+                 shards = excluded.shards, detail = excluded.detail,
+                 started_at = excluded.started_at, beat_at = excluded.beat_at",
+        )
+        .bind(&beat.instance)
+        .bind(&beat.gateway)
+        .bind(&beat.shards)
+        .bind(&beat.detail)
+        .bind(beat.started_at)
+        .bind(beat.beat_at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn heartbeats(&self) -> Result<Vec<Heartbeat>, StoreError> {
+        sqlx::query("SELECT * FROM processes ORDER BY instance")
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(|r| {
+                Ok(Heartbeat {
+                    instance: r.try_get("instance")?,
+                    gateway: r.try_get("gateway")?,
+                    shards: r.try_get("shards")?,
+                    detail: r.try_get("detail")?,
+                    started_at: r.try_get("started_at")?,
+                    beat_at: r.try_get("beat_at")?,
+                })
+            })
+            .collect()
+    }
+
+    async fn schema_status(&self) -> Result<SchemaStatus, StoreError> {
+        let exists = sqlx::query(
+            "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'",
+        )
+        .fetch_one(&self.pool)
+        .await?
+        .try_get::<i64, _>("n")?
+            > 0;
+        let mut applied = Vec::new();
+        if exists {
+            for r in sqlx::query("SELECT version, success, checksum FROM _sqlx_migrations")
+                .fetch_all(&self.pool)
+                .await?
+            {
+                applied.push(Applied {
+                    version: r.try_get("version")?,
+                    success: r.try_get("success")?,
+                    checksum: r.try_get("checksum")?,
+                });
+            }
+        }
+        Ok(schema_status("sqlite", &MIGRATOR, &applied))
+    }
+
+    fn backend(&self) -> Backend {
+        Backend::Sqlite
+    }
+
+    async fn close(&self) {
+        self.pool.close().await;
     }
 }

@@ -1,0 +1,295 @@
+//! `photofinish health` and `photofinish migrate`: the container's health check, and
+//! applying migrations on purpose before an upgrade.
+//!
+//! Health is the database (reachable, and its migrations exactly this binary's) and the
+//! gateway of this bot process. The gateway part reads the `processes` table: a running
+//! bot reports its gateway state there with [`Store::heartbeat`] (the Discord adapter's
+//! hook: on start, on every gateway change, and every [`HEARTBEAT_SECS`] seconds), under
+//! its instance name ([`crate::store::default_instance`], the container's host name unless
+//! `PHOTOFINISH_INSTANCE` says otherwise). The health check, run in the same container,
+//! looks up the same name.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use serde::Serialize;
+
+use crate::store::{self, Heartbeat, SchemaStatus, Store};
+
+/// How often a running bot should report.
+pub const HEARTBEAT_SECS: u64 = 30;
+
+/// How much of the gateway the check demands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum GatewayCheck {
+    /// Judge the gateway if this instance has reported, else only the database.
+    Auto,
+    /// This instance must have reported, recently, a connected gateway.
+    Required,
+    /// The database only.
+    Skip,
+}
+
+/// What `photofinish health` was asked.
+#[derive(Clone, Debug)]
+pub struct HealthArgs {
+    pub database: String,
+    pub instance: String,
+    pub gateway: GatewayCheck,
+    pub max_age_secs: u64,
+    pub json: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct Report {
+    healthy: bool,
+    database: String,
+    reachable: bool,
+    schema: Option<SchemaStatus>,
+    instance: String,
+    gateway: Option<Heartbeat>,
+    gateway_age_secs: Option<i64>,
+    others: Vec<Heartbeat>,
+    problems: Vec<String>,
+}
+
+/// The database to use: `--database`, else `PHOTOFINISH_DATABASE`, else the config file's
+/// `database` (the file named, or `config.toml` if there is one), else `photofinish.db`,
+/// the same defaults as `photofinish run`.
+pub fn database_url(flag: Option<String>, config: Option<PathBuf>) -> Result<String, String> {
+    if let Some(url) = flag.filter(|u| !u.trim().is_empty()) {
+        return Ok(url);
+    }
+    if let Ok(url) = std::env::var("PHOTOFINISH_DATABASE")
+        && !url.trim().is_empty()
+    {
+        return Ok(url);
+    }
+    let (path, required) = match config {
+        Some(p) => (p, true),
+        None => (PathBuf::from("config.toml"), false),
+    };
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(_) if !required => return Ok(store::default_database()),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let table: toml::Table =
+        toml::from_str(&text).map_err(|e| format!("{} is not valid TOML: {e}", path.display()))?;
+    Ok(match table.get("database").and_then(|v| v.as_str()) {
+        Some(url) if !url.trim().is_empty() => url.to_string(),
+        _ => store::default_database(),
+    })
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start: {e}"))
+}
+
+fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// Exit 0 when healthy, 1 when not (as Docker's HEALTHCHECK expects).
+pub fn health(args: HealthArgs) -> ExitCode {
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let report = rt.block_on(check(&args));
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+    } else {
+        print_report(&report);
+    }
+    if report.healthy {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+async fn check(args: &HealthArgs) -> Report {
+    let mut report = Report {
+        healthy: false,
+        database: store::postgres::redact(&args.database),
+        reachable: false,
+        schema: None,
+        instance: args.instance.clone(),
+        gateway: None,
+        gateway_age_secs: None,
+        others: Vec::new(),
+        problems: Vec::new(),
+    };
+    let db = match tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        store::connect(&args.database),
+    )
+    .await
+    {
+        Ok(Ok(db)) => db,
+        Ok(Err(e)) => {
+            report
+                .problems
+                .push(format!("the database is unreachable: {e}"));
+            return report;
+        }
+        Err(_) => {
+            report
+                .problems
+                .push("the database did not answer within 10 s".into());
+            return report;
+        }
+    };
+    report.reachable = true;
+    match db.schema_status().await {
+        Ok(status) => {
+            if !status.pending.is_empty() {
+                report.problems.push(format!(
+                    "migrations {:?} are not applied yet (photofinish migrate, or start the bot)",
+                    status.pending
+                ));
+            }
+            if !status.unknown.is_empty() {
+                report.problems.push(format!(
+                    "the database has migrations {:?} this binary does not know: it was migrated by a newer version",
+                    status.unknown
+                ));
+            }
+            if !status.broken.is_empty() {
+                report.problems.push(format!(
+                    "migrations {:?} failed half-way or were edited after they were applied",
+                    status.broken
+                ));
+            }
+            let current = status.is_current();
+            report.schema = Some(status);
+            if current {
+                gateway(&*db, args, &mut report).await;
+            }
+        }
+        Err(e) => report
+            .problems
+            .push(format!("cannot read the migrations: {e}")),
+    }
+    db.close().await;
+    report.healthy = report.problems.is_empty();
+    report
+}
+
+async fn gateway(db: &dyn Store, args: &HealthArgs, report: &mut Report) {
+    if args.gateway == GatewayCheck::Skip {
+        return;
+    }
+    let beats = match db.heartbeats().await {
+        Ok(b) => b,
+        Err(e) => {
+            report
+                .problems
+                .push(format!("cannot read the processes' reports: {e}"));
+            return;
+        }
+    };
+    let (mine, others): (Vec<_>, Vec<_>) =
+        beats.into_iter().partition(|b| b.instance == args.instance);
+    report.others = others;
+    let Some(beat) = mine.into_iter().next() else {
+        if args.gateway == GatewayCheck::Required {
+            report.problems.push(format!(
+                "no gateway report from instance `{}` (is the bot running here?)",
+                args.instance
+            ));
+        }
+        return;
+    };
+    let age = (now_ms() - beat.beat_at) / 1000;
+    report.gateway_age_secs = Some(age);
+    if age > i64::try_from(args.max_age_secs).unwrap_or(i64::MAX) {
+        report.problems.push(format!(
+            "the bot last reported {age} s ago (more than {} s): it is stuck or gone",
+            args.max_age_secs
+        ));
+    } else if beat.gateway != "connected" {
+        report.problems.push(format!(
+            "the gateway is {}{}",
+            beat.gateway,
+            if beat.detail.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", beat.detail)
+            }
+        ));
+    }
+    report.gateway = Some(beat);
+}
+
+fn print_report(r: &Report) {
+    let schema = match &r.schema {
+        Some(s) if s.is_current() => format!("migrations current ({:?})", s.applied),
+        Some(_) => "migrations not current".into(),
+        None => "migrations unknown".into(),
+    };
+    println!(
+        "database: {} {}; {schema}",
+        r.database,
+        if r.reachable {
+            "reachable"
+        } else {
+            "unreachable"
+        }
+    );
+    match (&r.gateway, r.gateway_age_secs) {
+        (Some(b), Some(age)) => println!(
+            "gateway: {} (instance {}, shards {}), reported {age} s ago",
+            b.gateway, b.instance, b.shards
+        ),
+        _ => println!("gateway: no report from instance {}", r.instance),
+    }
+    for b in &r.others {
+        println!(
+            "  other process {}: {} (shards {}), at {}",
+            b.instance, b.gateway, b.shards, b.beat_at
+        );
+    }
+    for p in &r.problems {
+        println!("problem: {p}");
+    }
+    println!("{}", if r.healthy { "healthy" } else { "unhealthy" });
+}
+
+/// `photofinish migrate`: applies this binary's migrations and prints the result.
+pub fn migrate(database: &str) -> ExitCode {
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match rt.block_on(store::migrate(database)) {
+        Ok(status) => {
+            println!(
+                "{}: migrations {:?} applied; the schema is current",
+                store::postgres::redact(database),
+                status.applied
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!(
+                "migrating {} failed: {e}",
+                store::postgres::redact(database)
+            );
+            ExitCode::FAILURE
+        }
+    }
+}
