@@ -17,6 +17,11 @@ use super::palette::{Rgb, SeatStyle, Shape};
 /// would ask for gigabytes.
 pub const MAX_SIDE: u32 = 4096;
 
+/// A point on the picture, in pixels.
+pub type Point = (f32, f32);
+/// A straight line from one point to another.
+pub type Segment = (Point, Point);
+
 /// How a line of text sits on its anchor point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Align {
@@ -193,6 +198,45 @@ impl Canvas {
                     };
                 }
             }
+        }
+    }
+
+    /// A filled polygon through `points` (closed for you).
+    pub fn polygon(&mut self, points: &[(f32, f32)], colour: Rgb) {
+        if points.len() < 3 {
+            return;
+        }
+        let mut pb = PathBuilder::new();
+        for (i, &(x, y)) in points.iter().enumerate() {
+            if i == 0 {
+                pb.move_to(x, y);
+            } else {
+                pb.line_to(x, y);
+            }
+        }
+        pb.close();
+        self.fill(pb.finish(), colour);
+    }
+
+    /// Many short straight lines of one colour and width, stroked at once (one path is far
+    /// cheaper than a stroke each).
+    pub fn lines(&mut self, segments: &[Segment], colour: Rgb, width: f32) {
+        if segments.is_empty() {
+            return;
+        }
+        let mut pb = PathBuilder::new();
+        for &((x0, y0), (x1, y1)) in segments {
+            pb.move_to(x0, y0);
+            pb.line_to(x1, y1);
+        }
+        let stroke = Stroke {
+            width,
+            line_cap: LineCap::Butt,
+            ..Stroke::default()
+        };
+        if let Some(path) = pb.finish() {
+            self.pixmap
+                .stroke_path(&path, &paint(colour), &stroke, Transform::identity(), None);
         }
     }
 

@@ -96,6 +96,33 @@ impl Fonts {
         String::new()
     }
 
+    /// `text` broken at spaces into lines no wider than `max_width` (a word too long for a
+    /// line gets a line of its own, cut short by [`Fonts::fit`]).
+    pub fn wrap(&self, weight: Weight, size: f32, text: &str, max_width: f32) -> Vec<String> {
+        let mut lines: Vec<String> = Vec::new();
+        let mut line = String::new();
+        for word in text.split_whitespace() {
+            let candidate = if line.is_empty() {
+                word.to_string()
+            } else {
+                format!("{line} {word}")
+            };
+            if line.is_empty() || self.measure(weight, size, &candidate) <= max_width {
+                line = candidate;
+            } else {
+                lines.push(std::mem::take(&mut line));
+                line = word.to_string();
+            }
+        }
+        if !line.is_empty() {
+            lines.push(line);
+        }
+        lines
+            .into_iter()
+            .map(|l| self.fit(weight, size, &l, max_width))
+            .collect()
+    }
+
     /// Rasterises `text` with its baseline starting at (`x`, `y`), calling `plot` with
     /// each pixel it touches and its coverage (0 to 1). ab_glyph computes exact coverage
     /// in one pass, several times faster than filling glyph outlines as paths.
@@ -155,6 +182,23 @@ mod tests {
         assert!(f.measure(Weight::Bold, 24.0, &cut) <= 150.0);
         assert_eq!(f.fit(Weight::Bold, 24.0, "Al", 150.0), "Al");
         assert_eq!(f.fit(Weight::Bold, 24.0, long, 1.0), "");
+    }
+
+    #[test]
+    fn wrap_breaks_at_spaces_within_the_width() {
+        let f = fonts().unwrap();
+        let text = "Each box: runner, and mental strength after the round. Robots have none.";
+        let one = f.wrap(Weight::Regular, 16.0, text, 2000.0);
+        assert_eq!(one, [text]);
+        let lines = f.wrap(Weight::Regular, 16.0, text, 300.0);
+        assert!(lines.len() >= 2, "{lines:?}");
+        assert_eq!(lines.join(" "), text);
+        for l in &lines {
+            assert!(f.measure(Weight::Regular, 16.0, l) <= 300.0, "{l}");
+        }
+        assert!(f.wrap(Weight::Regular, 16.0, "   ", 100.0).is_empty());
+        let cut = f.wrap(Weight::Regular, 16.0, "Supercalifragilistic", 40.0);
+        assert!(cut[0].ends_with('…'));
     }
 
     #[test]
