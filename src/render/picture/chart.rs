@@ -299,7 +299,7 @@ pub fn draw(chart: LapChart, cast: &Cast) -> Result<Picture, RenderError> {
             let room = width - MARGIN - names_x - pos_w - 8.0;
             let size = c
                 .size_to_fit(Weight::Bold, 20.0, cast.name(e.who), room)
-                .max(16.0);
+                .max(17.0);
             let name = c.fit(Weight::Bold, size, cast.name(e.who), room);
             c.text(
                 names_x + pos_w + 8.0,
