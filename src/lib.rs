@@ -6,6 +6,7 @@
 //! [`store`]; the adapter delivers the outbox. See ARCHITECTURE.md.
 
 pub mod cli;
+pub mod discord;
 pub mod engine;
 pub mod fault;
 pub mod games;

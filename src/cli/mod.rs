@@ -5,6 +5,7 @@ mod bench;
 mod play;
 mod render;
 mod replay;
+mod run;
 mod sim;
 
 use std::process::ExitCode;
@@ -43,6 +44,12 @@ pub enum Command {
         /// How the bots play: heuristic or random.
         #[arg(long, default_value = "heuristic")]
         bots: String,
+    },
+    /// Run the Discord bot (reads config.toml; DISCORD_TOKEN overrides its token).
+    Run {
+        /// The configuration file; see config.example.toml.
+        #[arg(long)]
+        config: Option<std::path::PathBuf>,
     },
     /// Measure the referee on SQLite and the bot at scale (see docs/performance.md).
     Bench {
@@ -137,6 +144,7 @@ pub fn main() -> ExitCode {
                 bots,
             })
         }
+        Command::Run { config } => run::run(config),
         Command::Verify { campaign, db, json } => play::verify(campaign, &db, json),
         Command::Bench {
             dir,

@@ -23,6 +23,7 @@ pub enum GameKind {
     MilleBornes,
     ThousandYards,
     FifteenHundred,
+    MagicalAthlete,
 }
 
 struct KindSpec {
@@ -66,6 +67,14 @@ const KINDS: &[KindSpec] = &[
         title: "1500m",
         aliases: &["1500", "1500-m", "fifteen-hundred"],
         engine: Engine::FifteenHundred,
+        preset: "{}",
+    },
+    KindSpec {
+        kind: GameKind::MagicalAthlete,
+        slug: "magical-athlete",
+        title: "Magical Athlete",
+        aliases: &["ma", "magical"],
+        engine: Engine::MagicalAthlete,
         preset: "{}",
     },
 ];
@@ -362,6 +371,7 @@ registry! {
     DreamMile => crate::games::dream_mile::DreamMile,
     CardRace => crate::games::card_race::CardRace,
     FifteenHundred => crate::games::fifteen_hundred::FifteenHundred,
+    MagicalAthlete => crate::games::magical_athlete::MagicalAthlete,
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 pub mod card_race;
 pub mod dream_mile;
 pub mod fifteen_hundred;
+pub mod magical_athlete;
 
 use serde_json::Value;
 use thiserror::Error;
@@ -49,6 +50,7 @@ pub fn replay(text: &str) -> Result<Replay, ReplayError> {
         GameKind::DreamMile => dream_mile::replay::run(script),
         GameKind::MilleBornes | GameKind::ThousandYards => card_race::replay::run(kind, script),
         GameKind::FifteenHundred => fifteen_hundred::replay::run(script),
+        GameKind::MagicalAthlete => magical_athlete::replay::run(script),
     }
 }
 
@@ -76,5 +78,6 @@ pub fn sim(kind: GameKind, args: &SimArgs) -> Result<(String, Value), String> {
             summary(card_race::sim::run(kind, args)?)
         }
         GameKind::FifteenHundred => summary(fifteen_hundred::sim::run(args)?),
+        GameKind::MagicalAthlete => summary(magical_athlete::sim::run(args)?),
     }
 }

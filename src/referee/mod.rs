@@ -100,6 +100,8 @@ pub struct Receipt {
     pub receipt: String,
     /// An earlier order for this step was replaced.
     pub changed: bool,
+    /// The very same order was already in: nothing changed, and this is its receipt.
+    pub repeated: bool,
     /// The step resolved at once (everyone was in).
     pub resolved: bool,
 }
@@ -167,11 +169,13 @@ pub struct Referee {
     locks: Mutex<HashMap<CampaignId, Arc<Mutex<()>>>>,
 }
 
-/// Removes control and invisible characters a player did not mean to send.
+/// Removes control and invisible characters a player did not mean to send, and
+/// backticks, which no order uses and which would break the quoting of an echo.
 pub fn clean_text(text: &str) -> String {
     text.chars()
         .filter(|c| {
-            !c.is_control()
+            *c != '`'
+                && !c.is_control()
                 && !matches!(*c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
         })
         .collect::<String>()
@@ -336,6 +340,19 @@ impl Referee {
             .active_in_channel(channel)
             .await?
             .ok_or(RefereeError::NoRace)
+    }
+
+    /// The race in play in a channel, or else the channel's last one (finished races keep
+    /// their history and their check).
+    pub async fn race_in_or_last(&self, channel: &str) -> Result<CampaignId, RefereeError> {
+        match self.store.active_in_channel(channel).await? {
+            Some(id) => Ok(id),
+            None => self
+                .store
+                .latest_in_channel(channel)
+                .await?
+                .ok_or(RefereeError::NoRace),
+        }
     }
 
     /// Races (running or paused) in which a user holds a seat.
@@ -710,6 +727,24 @@ impl Referee {
             }
             let order = game.read_order(seat, &text)?;
             let canonical = game.format_order(seat, &order);
+            // The same order again (a double click, a resent DM) changes nothing.
+            if let Some(live) = w
+                .orders
+                .iter()
+                .find(|o| o.seat == seat && o.source == OrderSource::Player && o.text == canonical)
+            {
+                return Ok(Receipt {
+                    race: w.campaign.id,
+                    seat,
+                    seat_name: seat_row.name.clone(),
+                    label: pending.label.clone(),
+                    order: canonical,
+                    receipt: live.receipt.clone(),
+                    changed: false,
+                    repeated: true,
+                    resolved: false,
+                });
+            }
             let changed = w.orders.iter().any(|o| o.seat == seat);
             let nonce = new_nonce()?;
             let step = w.campaign.step;
@@ -736,6 +771,7 @@ impl Referee {
                 order: canonical,
                 receipt,
                 changed,
+                repeated: false,
                 resolved: w.campaign.step != step,
             })
         })
@@ -1209,5 +1245,65 @@ impl Referee {
             }
         })
         .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::SqliteStore;
+
+    async fn referee() -> Referee {
+        let store = Arc::new(SqliteStore::in_memory().await.unwrap());
+        Referee::new(store, Arc::new(TestClock::at_epoch()), Config::default())
+    }
+
+    async fn two_player_race(r: &Referee, channel: &str) -> (CampaignId, Actor, Actor) {
+        let alice = Actor::new("1", "Alice");
+        let bob = Actor::new("2", "Bob");
+        let race = r
+            .create(NewRace {
+                kind: GameKind::DreamMile,
+                options: String::new(),
+                channel: channel.into(),
+                guild: None,
+                host: alice.clone(),
+            })
+            .await
+            .unwrap();
+        r.join(race, &alice, None, None).await.unwrap();
+        r.join(race, &bob, None, None).await.unwrap();
+        r.start(race, &alice).await.unwrap();
+        (race, alice, bob)
+    }
+
+    #[tokio::test]
+    async fn the_same_order_twice_changes_nothing_and_keeps_its_receipt() {
+        let r = referee().await;
+        let (race, alice, _) = two_player_race(&r, "c1").await;
+        let first = r.submit(race, &alice.user, "7").await.unwrap();
+        let outbox = r.store().outbox_of(race).await.unwrap().len();
+        let again = r.submit(race, &alice.user, " 7 ").await.unwrap();
+        assert!(again.repeated && !again.changed && !first.repeated);
+        assert_eq!(again.receipt, first.receipt);
+        assert_eq!(r.store().outbox_of(race).await.unwrap().len(), outbox);
+        // A different order is a change, with a new receipt.
+        let changed = r.submit(race, &alice.user, "6").await.unwrap();
+        assert!(changed.changed && !changed.repeated);
+        assert_ne!(changed.receipt, first.receipt);
+    }
+
+    #[tokio::test]
+    async fn a_finished_race_still_answers_for_its_channel() {
+        let r = referee().await;
+        let (race, alice, _) = two_player_race(&r, "c2").await;
+        assert_eq!(r.race_in_or_last("c2").await.unwrap(), race);
+        r.cancel(race, &alice).await.unwrap();
+        assert!(matches!(r.race_in("c2").await, Err(RefereeError::NoRace)));
+        assert_eq!(r.race_in_or_last("c2").await.unwrap(), race);
+        assert!(matches!(
+            r.race_in_or_last("elsewhere").await,
+            Err(RefereeError::NoRace)
+        ));
     }
 }

@@ -351,6 +351,8 @@ pub trait Store: Send + Sync {
     ) -> Result<(), StoreError>;
     /// The race in play (lobby, running or paused) in a channel.
     async fn active_in_channel(&self, channel: &str) -> Result<Option<CampaignId>, StoreError>;
+    /// The newest campaign of a channel, in any phase (`/race verify` after the end).
+    async fn latest_in_channel(&self, channel: &str) -> Result<Option<CampaignId>, StoreError>;
     /// Every campaign in lobby, running or paused.
     async fn open_campaigns(&self) -> Result<Vec<CampaignId>, StoreError>;
     /// Running or paused campaigns in which the user holds a seat.

@@ -88,8 +88,11 @@ impl SqliteStore {
     /// A private in-memory database (one connection), for tests and replays.
     pub async fn in_memory() -> Result<SqliteStore, StoreError> {
         let options = SqliteConnectOptions::from_str("sqlite::memory:")?.foreign_keys(true);
+        // One connection, never recycled: the database lives and dies with it.
         let pool = SqlitePoolOptions::new()
             .max_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None)
             .connect_with(options)
             .await?;
         MIGRATOR.run(&pool).await?;
@@ -535,6 +538,15 @@ impl Store for SqliteStore {
             Some(r) => Some(CampaignId(r.try_get("id")?)),
             None => None,
         })
+    }
+
+    async fn latest_in_channel(&self, channel: &str) -> Result<Option<CampaignId>, StoreError> {
+        let row = sqlx::query("SELECT MAX(id) AS id FROM campaigns WHERE channel = ?")
+            .bind(channel)
+            .fetch_one(&self.pool)
+            .await?;
+        let id: Option<i64> = row.try_get("id")?;
+        Ok(id.map(CampaignId))
     }
 
     async fn open_campaigns(&self) -> Result<Vec<CampaignId>, StoreError> {

@@ -184,33 +184,45 @@ pub enum Order {
     Pace { pace: PaceIntent, intent: Intent },
 }
 
+/// A player's word as an error message shows it: long garbage is cut short.
+fn short(word: &str) -> String {
+    const MAX: usize = 24;
+    if word.chars().count() <= MAX {
+        word.to_string()
+    } else {
+        format!("{}…", word.chars().take(MAX).collect::<String>())
+    }
+}
+
 /// Order text that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SyntaxError {
     #[error("the order is empty; {0}")]
     Empty(String),
-    #[error("I don't know the word `{0}` here; {1}")]
+    #[error("I don't know the word `{}` here; {}", short(.0), .1)]
     UnknownWord(String, String),
     #[error("`{0}` needs a value, like `{1}`")]
     MissingValue(&'static str, &'static str),
-    #[error("`{text}` is not a number for `{clause}`")]
+    #[error("`{}` is not a number for `{clause}`", short(text))]
     BadNumber { clause: &'static str, text: String },
     #[error(
-        "`{0}` is not an action; the actions are safe3, safe4, move2, move3, first, pace1, pace2 (or none)"
+        "`{}` is not an action; the actions are safe3, safe4, move2, move3, first, pace1, pace2 (or none)",
+        short(.0)
     )]
     UnknownAction(String),
     #[error("{0} is listed twice in your actions")]
     DuplicateAction(Action),
     #[error("`{0}` is given twice")]
     Repeated(&'static str),
-    #[error("`{0}` is not a pace; use keep, afford, +1, -N (down N levels) or a level from 5")]
+    #[error("`{}` is not a pace; use keep, afford, +1, -N (down N levels) or a level from 5", short(.0))]
     BadPace(String),
     #[error(
         "`{0}` is not a space; name one as lane:space, like 3:17, or 3:f2 past the finish line"
     )]
     BadSpace(String),
     #[error(
-        "`{0}` is not a move; use farthest, a number of points, none, or to lane:space, each optionally with lane<=K"
+        "`{}` is not a move; use farthest, a number of points, none, or to lane:space, each optionally with lane<=K",
+        short(.0)
     )]
     BadMove(String),
     #[error("{0}")]

@@ -3,6 +3,7 @@
 mod card_race;
 mod dream_mile;
 mod fifteen_hundred;
+mod magical_athlete;
 
 use crate::engine::{AnyPrivateView, AnyPublicView};
 
@@ -12,6 +13,7 @@ pub fn track_text(view: &AnyPublicView) -> String {
         AnyPublicView::DreamMile(v) => dream_mile::track(v),
         AnyPublicView::CardRace(v) => card_race::track(v),
         AnyPublicView::FifteenHundred(v) => fifteen_hundred::track(v),
+        AnyPublicView::MagicalAthlete(v) => magical_athlete::track(v),
     }
 }
 
@@ -21,6 +23,7 @@ pub fn alt_text(view: &AnyPublicView) -> String {
         AnyPublicView::DreamMile(v) => dream_mile::alt(v),
         AnyPublicView::CardRace(v) => card_race::alt(v),
         AnyPublicView::FifteenHundred(v) => fifteen_hundred::alt(v),
+        AnyPublicView::MagicalAthlete(v) => magical_athlete::alt(v),
     }
 }
 
@@ -30,6 +33,7 @@ pub fn private_text(view: &AnyPrivateView) -> String {
         AnyPrivateView::DreamMile(v) => dream_mile::private(v),
         AnyPrivateView::CardRace(v) => card_race::private(v),
         AnyPrivateView::FifteenHundred(v) => fifteen_hundred::private(v),
+        AnyPrivateView::MagicalAthlete(v) => magical_athlete::private(v),
     }
 }
 

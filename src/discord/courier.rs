@@ -1,0 +1,173 @@
+//! Delivers the referee's outbox to Discord: channel posts, the status and lobby messages
+//! edited in place, and DMs. Each new message carries its outbox id as a `nonce` with
+//! `enforce_nonce`, so a redelivery after a crash (posted, but not yet marked delivered)
+//! returns the first message instead of posting twice.
+//!
+//! Discord's answers become [`DeliveryError`]s: 50007 is a closed DM, 429 and 5xx (and a
+//! lost connection) are retried with backoff, an edited message that is gone is posted
+//! again, and anything else is given up and logged.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use chrono::FixedOffset;
+use poise::serenity_prelude as serenity;
+use serenity::{ChannelId, Http, MessageId};
+
+use super::dress;
+use super::layout::{self, Layout};
+use crate::referee::announce::Target;
+use crate::referee::delivery::{Courier, Delivered, DeliveryError, Parcel};
+
+/// Discord's JSON error codes the bot acts on.
+pub mod codes {
+    pub const UNKNOWN_CHANNEL: isize = 10003;
+    pub const UNKNOWN_MESSAGE: isize = 10008;
+    pub const CANNOT_DM: isize = 50007;
+}
+
+/// The outbox's way to Discord.
+pub struct DiscordCourier {
+    http: Arc<Http>,
+    zone: FixedOffset,
+    /// DM channels opened so far: one request per user per run, not per DM.
+    dm_channels: Mutex<HashMap<u64, ChannelId>>,
+}
+
+/// Reads a Discord error the way the outbox needs it.
+pub fn classify(error: &serenity::Error) -> DeliveryError {
+    use serenity::http::HttpError;
+    match error {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(resp)) => {
+            let status = resp.status_code.as_u16();
+            let code = resp.error.code;
+            let reason = format!("{status} {code}: {}", resp.error.message);
+            if code == codes::CANNOT_DM {
+                DeliveryError::DmClosed
+            } else if status == 429 || status >= 500 {
+                // serenity's error keeps neither the retry-after header nor the body's
+                // `retry_after`; the outbox's backoff (1 s, doubling) stands in for it.
+                DeliveryError::Retry {
+                    after_ms: 0,
+                    reason,
+                }
+            } else if code == codes::UNKNOWN_MESSAGE {
+                DeliveryError::Gone
+            } else {
+                DeliveryError::Permanent(reason)
+            }
+        }
+        serenity::Error::Http(HttpError::Request(e)) => DeliveryError::Retry {
+            after_ms: 0,
+            reason: format!("no answer from Discord: {e}"),
+        },
+        serenity::Error::Io(e) => DeliveryError::Retry {
+            after_ms: 0,
+            reason: e.to_string(),
+        },
+        other => DeliveryError::Permanent(other.to_string()),
+    }
+}
+
+/// True when Discord says this user takes no DMs from the bot.
+pub fn is_dm_closed(error: &serenity::Error) -> bool {
+    classify(error) == DeliveryError::DmClosed
+}
+
+fn snowflake(text: &str) -> Option<u64> {
+    text.trim().parse::<u64>().ok().filter(|n| *n != 0)
+}
+
+impl DiscordCourier {
+    pub fn new(http: Arc<Http>, zone: FixedOffset) -> DiscordCourier {
+        DiscordCourier {
+            http,
+            zone,
+            dm_channels: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The DM channel with a user, opened once and remembered.
+    pub async fn dm_channel(&self, user: u64) -> Result<ChannelId, serenity::Error> {
+        if let Ok(cache) = self.dm_channels.lock()
+            && let Some(c) = cache.get(&user)
+        {
+            return Ok(*c);
+        }
+        let channel = serenity::UserId::new(user)
+            .create_dm_channel(&*self.http)
+            .await?;
+        if let Ok(mut cache) = self.dm_channels.lock() {
+            cache.insert(user, channel.id);
+        }
+        Ok(channel.id)
+    }
+
+    async fn post(
+        &self,
+        channel: ChannelId,
+        layout: &Layout,
+        nonce: i64,
+    ) -> Result<Delivered, DeliveryError> {
+        let message = dress::create_message(layout)
+            .nonce(serenity::Nonce::Number(u64::try_from(nonce).unwrap_or(0)))
+            .enforce_nonce(true);
+        let sent = channel
+            .send_message(&*self.http, message)
+            .await
+            .map_err(|e| classify(&e))?;
+        Ok(Delivered {
+            external_id: Some(sent.id.get().to_string()),
+        })
+    }
+}
+
+#[async_trait]
+impl Courier for DiscordCourier {
+    async fn deliver(&self, parcel: Parcel<'_>) -> Result<Delivered, DeliveryError> {
+        let layout = layout::announcement(parcel.announcement, self.zone);
+        // Pictures: `layout.picture` says which one a post wants (the track after a turn,
+        // the chart at the end). When `render::picture` lands, draw it from the post's view
+        // and push it onto `layout.files` (make this binding `mut`); it then goes up as multipart `files[0]`.
+        match parcel.target {
+            Target::Dm { user, .. } => {
+                let user = snowflake(&user.0).ok_or_else(|| {
+                    DeliveryError::Permanent(format!("`{}` is not a Discord user", user.0))
+                })?;
+                let channel = self.dm_channel(user).await.map_err(|e| classify(&e))?;
+                self.post(channel, &layout, parcel.outbox_id).await
+            }
+            target => {
+                let channel = snowflake(parcel.channel)
+                    .map(ChannelId::new)
+                    .ok_or_else(|| {
+                        DeliveryError::Permanent(format!(
+                            "`{}` is not a Discord channel",
+                            parcel.channel
+                        ))
+                    })?;
+                match parcel
+                    .edit
+                    .filter(|_| layout::edited_in_place(target))
+                    .and_then(snowflake)
+                {
+                    Some(message) => {
+                        let edited = channel
+                            .edit_message(
+                                &*self.http,
+                                MessageId::new(message),
+                                dress::edit_message(&layout),
+                            )
+                            .await
+                            .map_err(|e| classify(&e))?;
+                        Ok(Delivered {
+                            external_id: Some(edited.id.get().to_string()),
+                        })
+                    }
+                    None => self.post(channel, &layout, parcel.outbox_id).await,
+                }
+            }
+        }
+    }
+}

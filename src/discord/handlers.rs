@@ -1,0 +1,548 @@
+//! Everything a player does outside slash commands: the lobby's Join / Leave buttons, the
+//! order buttons and menus of a prompt (in a DM, or the ephemeral `/race order` form), and
+//! plain-text DM replies (`7`, or `#12 7` for a player in several races). Also the helpers
+//! the commands share: who is asking, which race, and the answers a player gets (receipts,
+//! prompts, refusals).
+//!
+//! Every interaction is answered within Discord's 3 seconds: when the work takes longer
+//! than [`ACK_GRACE`], it is acknowledged first and answered when done. A duplicate
+//! gateway event (the same interaction or message id) is dropped.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+use serenity::{
+    ComponentInteraction, ComponentInteractionDataKind, CreateInteractionResponse,
+    CreateInteractionResponseFollowup, EditInteractionResponse,
+};
+
+use super::layout::{self, Action, EmbedSpec, Layout, Pick};
+use super::{Error, Shared, dress};
+use crate::referee::announce::Announcement;
+use crate::referee::{Actor, Receipt, RefereeError};
+use crate::store::{CampaignId, UserId};
+
+/// How long an interaction may work before it is acknowledged (Discord allows 3 s).
+pub const ACK_GRACE: Duration = Duration::from_millis(1500);
+
+/// Poise's event hook: components and DMs (slash commands are poise's own).
+pub async fn event(
+    fw: poise::FrameworkContext<'_, Arc<Shared>, Error>,
+    event: &serenity::FullEvent,
+) -> Result<(), Error> {
+    let shared = fw.user_data;
+    let ctx = fw.serenity_context;
+    match event {
+        serenity::FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Component(c),
+        } => component(ctx, shared, c).await,
+        serenity::FullEvent::Message { new_message }
+            if new_message.guild_id.is_none() && !new_message.author.bot =>
+        {
+            dm_text(ctx, shared, new_message).await;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Who is asking: their id, name, and whether they may manage the server.
+pub fn actor(user: &serenity::User, member: Option<&serenity::Member>) -> Actor {
+    let name = member
+        .and_then(|m| m.nick.clone())
+        .or_else(|| user.global_name.clone())
+        .unwrap_or_else(|| user.name.clone());
+    let manage = member
+        .and_then(|m| m.permissions)
+        .is_some_and(|p| p.manage_guild() || p.administrator());
+    Actor {
+        user: UserId::new(user.id.get().to_string()),
+        name,
+        manage,
+    }
+}
+
+/// A plain message: a title and some sentences.
+pub fn note(title: &str, text: &str) -> Layout {
+    Layout {
+        embeds: vec![EmbedSpec {
+            title: layout::clip(title, layout::limits::TITLE),
+            description: layout::clip(text, layout::limits::DESCRIPTION),
+            ..EmbedSpec::default()
+        }],
+        ..Layout::default()
+    }
+}
+
+/// A refusal, in the referee's words.
+pub fn refusal(e: &RefereeError) -> Layout {
+    if matches!(e, RefereeError::Store(_) | RefereeError::Corrupt(_)) {
+        tracing::warn!("a request failed: {e}");
+    }
+    note("Not done", &sentence(e))
+}
+
+/// The referee's refusal as a sentence.
+pub fn sentence(e: &RefereeError) -> String {
+    capitalise(&e.to_string())
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().chain(c).collect::<String>() + ".",
+        None => String::new(),
+    }
+}
+
+/// The answer to an accepted order.
+pub fn receipt_text(r: &Receipt) -> String {
+    let mut text = format!(
+        "{} for {}: `{}` for **{}**.\nReceipt `{}`: the status message shows it now, and the orders revealed after the turn prove it.",
+        if r.repeated {
+            "Already in"
+        } else if r.changed {
+            "Order changed"
+        } else {
+            "Order received"
+        },
+        r.label,
+        r.order,
+        r.seat_name,
+        r.receipt
+    );
+    if r.resolved {
+        text.push_str("\nEvery order was in, so the turn has been resolved: see the race channel.");
+    } else {
+        text.push_str("\nYou can change it until the turn resolves.");
+    }
+    text
+}
+
+/// The receipt on its own.
+pub fn receipt_layout(r: &Receipt) -> Layout {
+    note(&format!("Race {}: order in", r.race), &receipt_text(r))
+}
+
+/// The seat's open prompt (view, choices, deadline) as a message, with `receipt` shown
+/// and its choice in green when an order was just taken.
+pub async fn prompt_layout(
+    shared: &Shared,
+    race: CampaignId,
+    user: &UserId,
+    receipt: Option<&Receipt>,
+) -> Result<Layout, RefereeError> {
+    let open = shared.referee.open_prompt(race, user).await?;
+    let kind = shared.referee.overview(race).await?.kind;
+    let chosen = receipt.map(|r| r.order.clone()).or(open.current.clone());
+    let announcement = Announcement::Prompt {
+        race,
+        game: kind,
+        step: open.step,
+        seat: open.seat,
+        seat_name: open.seat_name.clone(),
+        label: open.label.clone(),
+        view: open.view.clone(),
+        prompt: open.prompt.clone(),
+        deadline: open.deadline,
+        notes: Vec::new(),
+    };
+    let mut out = layout::announcement(&announcement, shared.settings.time_zone);
+    out.rows = Some(layout::choice_rows(
+        race,
+        open.step,
+        open.seat,
+        &open.prompt.choices,
+        chosen.as_deref(),
+    ));
+    let field = match (receipt, &open.current) {
+        (Some(r), _) => Some(("Your order".to_string(), receipt_text(r))),
+        (None, Some(current)) => Some((
+            "Your order".to_string(),
+            format!("`{current}` is in; send another to change it."),
+        )),
+        (None, None) => None,
+    };
+    if let (Some((name, value)), Some(first)) = (field, out.embeds.first_mut())
+        && first.fields.len() < layout::limits::FIELDS
+    {
+        let room = layout::limits::EMBED_TOTAL.saturating_sub(first.size() + name.len());
+        first.fields.push((
+            name,
+            layout::clip(&value, layout::limits::FIELD_VALUE.min(room)),
+        ));
+    }
+    Ok(out)
+}
+
+/// Sends a short DM to check the bot can reach the player; false when Discord answers
+/// 50007 (DMs closed). Other failures are logged and not held against the player.
+pub async fn preflight(shared: &Shared, http: &serenity::Http, user: &UserId, text: &str) -> bool {
+    let Some(id) = user.0.parse::<u64>().ok().filter(|u| *u != 0) else {
+        return true;
+    };
+    let sent = match shared.courier.dm_channel(id).await {
+        Ok(channel) => channel
+            .send_message(
+                http,
+                dress::create_message(&note("You're in the race", text)),
+            )
+            .await
+            .map(|_| ()),
+        Err(e) => Err(e),
+    };
+    match sent {
+        Ok(()) => true,
+        Err(e) if super::courier::is_dm_closed(&e) => false,
+        Err(e) => {
+            tracing::warn!("the DM check failed: {e}");
+            true
+        }
+    }
+}
+
+/// Takes a seat, checks the player's DMs, and says how it went.
+pub async fn join_flow(
+    shared: &Shared,
+    http: &serenity::Http,
+    actor: &Actor,
+    race: CampaignId,
+    name: Option<&str>,
+    choice: Option<&str>,
+) -> Layout {
+    let seat = match shared.referee.join(race, actor, name, choice).await {
+        Ok(seat) => seat,
+        Err(e) => return refusal(&e),
+    };
+    shared.poke();
+    let (seat_name, kind) = match shared.referee.overview(race).await {
+        Ok(o) => (
+            o.seats
+                .get(seat.index())
+                .map(|s| s.name.clone())
+                .unwrap_or_else(|| actor.name.clone()),
+            o.kind,
+        ),
+        Err(e) => return refusal(&e),
+    };
+    let dm_ok = preflight(
+        shared,
+        http,
+        &actor.user,
+        &format!(
+            "You run as **{seat_name}** in {kind} race {race}. When a turn opens I'll DM you here: press a button, or reply with your order as text (like `7`)."
+        ),
+    )
+    .await;
+    let mut text = format!("You're in race {race} as **{seat_name}**.");
+    if dm_ok {
+        text.push_str(" I'll DM you when it's time to order.");
+    } else {
+        text.push_str(
+            "\n**I can't DM you.** Open your DMs (Privacy Settings: allow direct messages from server members), or send each order here with `/race order`: only you will see it.",
+        );
+    }
+    note("Joined", &text)
+}
+
+/// How an interaction is answered.
+pub enum Answer {
+    /// Edit the message the component is on.
+    Update(Layout),
+    /// A new message only the clicker sees.
+    Reply(Layout),
+}
+
+/// Answers a component interaction, acknowledging first if the work is slow.
+async fn answer_component<F: Future<Output = Answer>>(
+    http: &serenity::Http,
+    c: &ComponentInteraction,
+    work: F,
+) {
+    tokio::pin!(work);
+    let early = tokio::select! {
+        a = &mut work => Some(a),
+        _ = tokio::time::sleep(ACK_GRACE) => None,
+    };
+    let result = match early {
+        Some(Answer::Update(l)) => {
+            c.create_response(
+                http,
+                CreateInteractionResponse::UpdateMessage(dress::response(&l, false)),
+            )
+            .await
+        }
+        Some(Answer::Reply(l)) => {
+            c.create_response(
+                http,
+                CreateInteractionResponse::Message(dress::response(&l, true)),
+            )
+            .await
+        }
+        None => {
+            if let Err(e) = c
+                .create_response(http, CreateInteractionResponse::Acknowledge)
+                .await
+            {
+                tracing::warn!("could not acknowledge an interaction: {e}");
+            }
+            match work.await {
+                Answer::Update(l) => {
+                    let mut edit = EditInteractionResponse::new()
+                        .embeds(l.embeds.iter().map(dress::embed).collect());
+                    if let Some(rows) = &l.rows {
+                        edit = edit.components(dress::rows(rows));
+                    }
+                    c.edit_response(http, edit).await.map(|_| ())
+                }
+                Answer::Reply(l) => {
+                    let mut f = CreateInteractionResponseFollowup::new()
+                        .ephemeral(true)
+                        .embeds(l.embeds.iter().map(dress::embed).collect());
+                    if let Some(rows) = &l.rows {
+                        f = f.components(dress::rows(rows));
+                    }
+                    c.create_followup(http, f).await.map(|_| ())
+                }
+            }
+        }
+    };
+    if let Err(e) = result {
+        tracing::warn!("could not answer an interaction: {e}");
+    }
+}
+
+async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentInteraction) {
+    if !shared.first_time(c.id.get()) {
+        tracing::debug!(id = c.id.get(), "duplicate interaction dropped");
+        return;
+    }
+    let http = &*ctx.http;
+    let actor = actor(&c.user, c.member.as_ref());
+    let Some(action) = layout::parse_id(&c.data.custom_id) else {
+        answer_component(http, c, async {
+            Answer::Reply(note("Not done", "This button is no longer in use."))
+        })
+        .await;
+        return;
+    };
+    answer_component(http, c, async {
+        match action {
+            Action::Join(race) => {
+                Answer::Reply(join_flow(shared, http, &actor, race, None, None).await)
+            }
+            Action::Leave(race) => match shared.referee.leave(race, &actor).await {
+                Ok(()) => {
+                    shared.poke();
+                    Answer::Reply(note("Left", &format!("You left race {race}.")))
+                }
+                Err(e) => Answer::Reply(refusal(&e)),
+            },
+            Action::Order {
+                race,
+                step,
+                seat,
+                pick,
+            } => order_from_component(shared, &actor, race, step, seat, pick).await,
+            Action::OrderMenu { race, step, seat } => {
+                let pick = match &c.data.kind {
+                    ComponentInteractionDataKind::StringSelect { values } => {
+                        values.first().and_then(|v| layout::parse_value(v))
+                    }
+                    _ => None,
+                };
+                match pick {
+                    Some(pick) => {
+                        order_from_component(shared, &actor, race, step, seat, pick).await
+                    }
+                    None => Answer::Reply(note("Not done", "Pick one of the choices.")),
+                }
+            }
+        }
+    })
+    .await;
+}
+
+/// An order from a button or menu: only for the clicker's own seat, and only while its
+/// step is open.
+async fn order_from_component(
+    shared: &Shared,
+    actor: &Actor,
+    race: CampaignId,
+    step: u32,
+    seat: crate::engine::Seat,
+    pick: Pick,
+) -> Answer {
+    let overview = match shared.referee.overview(race).await {
+        Ok(o) => o,
+        Err(e) => return Answer::Reply(refusal(&e)),
+    };
+    let mine = overview
+        .users
+        .iter()
+        .find(|(_, u)| u.as_ref() == Some(&actor.user))
+        .map(|(s, _)| *s);
+    match mine {
+        None => return Answer::Reply(refusal(&RefereeError::NotSeated)),
+        Some(s) if s != seat => {
+            return Answer::Reply(note(
+                "Not done",
+                "Those buttons are another runner's orders; you can only order for your own seat. Yours come by DM, or use /race order.",
+            ));
+        }
+        Some(_) => {}
+    }
+    let text = match pick {
+        Pick::Text(t) => t,
+        Pick::Index(i) => match shared.referee.open_prompt(race, &actor.user).await {
+            Ok(open) if open.step == step => match open.prompt.choices.get(i) {
+                Some(c) => c.order.clone(),
+                None => return Answer::Reply(refusal(&RefereeError::StaleStep)),
+            },
+            Ok(_) => return Answer::Reply(refusal(&RefereeError::StaleStep)),
+            Err(e) => return Answer::Reply(refusal(&e)),
+        },
+    };
+    match shared
+        .referee
+        .submit_for_step(race, &actor.user, &text, Some(step))
+        .await
+    {
+        Ok(receipt) => {
+            shared.poke();
+            if receipt.resolved {
+                let mut l = receipt_layout(&receipt);
+                l.rows = Some(Vec::new());
+                Answer::Update(l)
+            } else {
+                match prompt_layout(shared, race, &actor.user, Some(&receipt)).await {
+                    Ok(l) => Answer::Update(l),
+                    Err(_) => Answer::Reply(receipt_layout(&receipt)),
+                }
+            }
+        }
+        Err(e) => Answer::Reply(refusal(&e)),
+    }
+}
+
+/// Splits `#12 7` into the race and the order.
+pub fn race_prefix(text: &str) -> (Option<i64>, &str) {
+    let t = text.trim();
+    if let Some(rest) = t.strip_prefix('#') {
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if let Ok(n) = digits.parse::<i64>() {
+            return (Some(n), rest[digits.len()..].trim());
+        }
+    }
+    (None, t)
+}
+
+async fn dm_text(ctx: &serenity::Context, shared: &Arc<Shared>, msg: &serenity::Message) {
+    if !shared.first_time(msg.id.get()) {
+        return;
+    }
+    let user = UserId::new(msg.author.id.get().to_string());
+    let answer = dm_answer(shared, &user, &msg.content).await;
+    if let Err(e) = msg
+        .channel_id
+        .send_message(&*ctx.http, dress::create_message(&answer))
+        .await
+    {
+        tracing::warn!("could not answer a DM: {e}");
+    }
+}
+
+/// What a plain-text DM gets back: a receipt, or the reason and the prompt again.
+pub async fn dm_answer(shared: &Shared, user: &UserId, text: &str) -> Layout {
+    let races = match shared.referee.races_of(user).await {
+        Ok(r) => r,
+        Err(e) => return refusal(&e),
+    };
+    let (wanted, order) = race_prefix(text);
+    let list = races
+        .iter()
+        .map(|r| r.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let race = match (wanted, races.as_slice()) {
+        (_, []) => {
+            return note(
+                "No race",
+                "You aren't running in a race right now. Join one in a server with /race join.",
+            );
+        }
+        (Some(n), _) => match races.iter().find(|r| r.0 == n) {
+            Some(r) => *r,
+            None => {
+                return note(
+                    "Not done",
+                    &format!("You aren't running in race #{n}. Your races: {list}."),
+                );
+            }
+        },
+        (None, [only]) => *only,
+        (None, _) => {
+            return note(
+                "Which race?",
+                &format!(
+                    "You're running in races {list}. Start your order with the race number, like `#{} {}`.",
+                    races.last().map(|r| r.0).unwrap_or(1),
+                    if order.is_empty() { "7" } else { order }
+                ),
+            );
+        }
+    };
+    match shared.referee.submit(race, user, order).await {
+        Ok(receipt) => {
+            shared.poke();
+            let mut l = receipt_layout(&receipt);
+            if races.len() > 1
+                && let Some(e) = l.embeds.first_mut()
+            {
+                e.description.push_str(&format!(
+                    "\n(You're in several races, so start each order with its race number, as you did: `#{} ...`.)",
+                    race.0
+                ));
+            }
+            l
+        }
+        Err(e @ (RefereeError::Order(_) | RefereeError::Invalid(_))) => {
+            // The engine's reason, then the prompt again.
+            match prompt_layout(shared, race, user, None).await {
+                Ok(mut l) => {
+                    l.content = Some(layout::clip(
+                        &format!("**{}**", sentence(&e)),
+                        layout::limits::CONTENT,
+                    ));
+                    l
+                }
+                Err(_) => refusal(&e),
+            }
+        }
+        Err(e) => refusal(&e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn race_prefixes_read() {
+        assert_eq!(race_prefix("#12 7"), (Some(12), "7"));
+        assert_eq!(race_prefix("  #3   play 100 "), (Some(3), "play 100"));
+        assert_eq!(race_prefix("7"), (None, "7"));
+        assert_eq!(race_prefix("#x 7"), (None, "#x 7"));
+    }
+
+    #[test]
+    fn refusals_read_as_sentences() {
+        let l = refusal(&RefereeError::NotHost);
+        assert_eq!(
+            l.embeds[0].description,
+            "Only the host or a member with Manage Server can do that."
+        );
+    }
+}

@@ -1,0 +1,706 @@
+//! Discord messages as plain data: a [`Post`](crate::render::post::Post) laid out as
+//! embeds and components within Discord's documented limits, and the `custom_id`s that
+//! buttons and menus carry. Nothing here talks to Discord, so every limit is unit-tested;
+//! `dress` turns a [`Layout`] into serenity builders.
+
+use chrono::FixedOffset;
+
+use crate::engine::{Choice, Seat};
+use crate::referee::announce::{Announcement, Target};
+use crate::render::post::{Picture, Post, Style, present};
+use crate::store::{CampaignId, Phase};
+
+/// Discord's limits (developer docs: message, embed and component objects).
+pub mod limits {
+    pub const CONTENT: usize = 2000;
+    pub const EMBEDS: usize = 10;
+    pub const EMBED_TOTAL: usize = 6000;
+    pub const TITLE: usize = 256;
+    pub const DESCRIPTION: usize = 4096;
+    pub const FIELDS: usize = 25;
+    pub const FIELD_NAME: usize = 256;
+    pub const FIELD_VALUE: usize = 1024;
+    pub const FOOTER: usize = 2048;
+    pub const ROWS: usize = 5;
+    pub const BUTTONS_PER_ROW: usize = 5;
+    pub const SELECT_OPTIONS: usize = 25;
+    pub const CUSTOM_ID: usize = 100;
+    pub const BUTTON_LABEL: usize = 80;
+    pub const OPTION_TEXT: usize = 100;
+    pub const PLACEHOLDER: usize = 150;
+}
+
+/// One embed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EmbedSpec {
+    pub title: String,
+    pub description: String,
+    pub fields: Vec<(String, String)>,
+    pub footer: Option<String>,
+}
+
+impl EmbedSpec {
+    /// Characters that count towards the 6000 of a message.
+    pub fn size(&self) -> usize {
+        chars(&self.title)
+            + chars(&self.description)
+            + self
+                .fields
+                .iter()
+                .map(|(n, v)| chars(n) + chars(v))
+                .sum::<usize>()
+            + self.footer.as_deref().map(chars).unwrap_or(0)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ButtonStyle {
+    Primary,
+    Secondary,
+    Success,
+    Danger,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ButtonSpec {
+    pub custom_id: String,
+    pub label: String,
+    pub style: ButtonStyle,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelectSpec {
+    pub custom_id: String,
+    pub placeholder: String,
+    /// (label, value)
+    pub options: Vec<(String, String)>,
+}
+
+/// One action row: up to five buttons, or one select menu.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Row {
+    Buttons(Vec<ButtonSpec>),
+    Select(SelectSpec),
+}
+
+/// A file to upload with a message (`files[n]` in a multipart request).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileSpec {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// A message, before serenity dresses it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Layout {
+    pub content: Option<String>,
+    pub embeds: Vec<EmbedSpec>,
+    /// `Some(vec![])` removes a message's components when it is edited.
+    pub rows: Option<Vec<Row>>,
+    /// The one user this message may ping.
+    pub ping: Option<String>,
+    /// Pictures to attach. Turn posts would carry the track picture here.
+    pub files: Vec<FileSpec>,
+    /// Which picture the post asks for (drawn by `render::picture` when it lands).
+    pub picture: Option<Picture>,
+}
+
+pub fn chars(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// Cuts `text` to at most `max` characters, marking the cut with `…`.
+pub fn clip(text: &str, max: usize) -> String {
+    if chars(text) <= max {
+        return text.to_string();
+    }
+    let keep = max.saturating_sub(1);
+    let mut out: String = text.chars().take(keep).collect();
+    out.push('…');
+    out
+}
+
+/// Splits text into pieces of at most `max` characters, at line ends where possible.
+fn split_lines(text: &str, max: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for line in text.split('\n') {
+        let line = clip(line, max);
+        let extra = if cur.is_empty() {
+            chars(&line)
+        } else {
+            chars(&cur) + 1 + chars(&line)
+        };
+        if extra > max && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push('\n');
+        }
+        cur.push_str(&line);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// A post as embeds within every limit: the narration, the text track and the deadline
+/// (as a Discord timestamp, which footers do not render) in the description; sections as
+/// fields; the footer with plain times in `zone`. What cannot fit is cut, and says so.
+pub fn embeds(post: &Post, plain_footer: Option<&str>) -> Vec<EmbedSpec> {
+    let mut description = post.body.clone();
+    if let Some(track) = &post.track {
+        if !description.is_empty() {
+            description.push_str("\n\n");
+        }
+        description.push_str(&format!("```\n{}\n```", track.replace("```", "'''")));
+    }
+    if let Some(footer) = post.footer.as_deref().filter(|f| f.contains("<t:")) {
+        if !description.is_empty() {
+            description.push_str("\n\n");
+        }
+        description.push_str(footer);
+    }
+    let footer = plain_footer
+        .or(post.footer.as_deref())
+        .map(|f| clip(f, limits::FOOTER));
+    let title = clip(&post.title, limits::TITLE);
+
+    let mut budget = limits::EMBED_TOTAL;
+    let mut first = EmbedSpec {
+        title,
+        footer,
+        ..EmbedSpec::default()
+    };
+    budget = budget.saturating_sub(first.size());
+    let mut out = vec![];
+    // The description, spread over embeds when it is longer than one allows.
+    let pieces = split_lines(&description, limits::DESCRIPTION);
+    let mut cut = false;
+    for (i, piece) in pieces.into_iter().enumerate() {
+        let size = chars(&piece);
+        if size > budget || i >= limits::EMBEDS {
+            cut = true;
+            break;
+        }
+        budget -= size;
+        if i == 0 {
+            first.description = piece;
+        } else {
+            out.push(EmbedSpec {
+                description: piece,
+                ..EmbedSpec::default()
+            });
+        }
+    }
+    out.insert(0, first);
+    // Fields, each value within 1024 (a long one continues in the next field).
+    'fields: for (name, value) in &post.fields {
+        for (i, piece) in split_lines(value, limits::FIELD_VALUE)
+            .into_iter()
+            .enumerate()
+        {
+            let name = if i == 0 {
+                clip(name, limits::FIELD_NAME)
+            } else {
+                clip(&format!("{name} (cont.)"), limits::FIELD_NAME)
+            };
+            let size = chars(&name) + chars(&piece);
+            if size > budget {
+                cut = true;
+                break 'fields;
+            }
+            let Some(last) = out.last_mut() else {
+                break 'fields;
+            };
+            if last.fields.len() >= limits::FIELDS {
+                if out.len() >= limits::EMBEDS {
+                    cut = true;
+                    break 'fields;
+                }
+                out.push(EmbedSpec::default());
+            }
+            budget -= size;
+            if let Some(last) = out.last_mut() {
+                last.fields.push((name, piece));
+            }
+        }
+    }
+    if cut {
+        let note = "\n(cut to fit Discord's limits)";
+        if let Some(last) = out.last_mut()
+            && budget >= chars(note)
+            && chars(&last.description) + chars(note) <= limits::DESCRIPTION
+        {
+            last.description.push_str(note);
+        }
+    }
+    out
+}
+
+/// What a button or menu asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    Join(CampaignId),
+    Leave(CampaignId),
+    /// An order from a prompt, for one race, step and seat.
+    Order {
+        race: CampaignId,
+        step: u32,
+        seat: Seat,
+        pick: Pick,
+    },
+    /// A select menu of orders; the pick is in the chosen value.
+    OrderMenu {
+        race: CampaignId,
+        step: u32,
+        seat: Seat,
+    },
+}
+
+/// Which choice: its order text, or its place in the prompt's list (for long orders).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pick {
+    Text(String),
+    Index(usize),
+}
+
+const PREFIX: &str = "pf";
+
+pub fn join_id(race: CampaignId) -> String {
+    format!("{PREFIX}:join:{}", race.0)
+}
+
+pub fn leave_id(race: CampaignId) -> String {
+    format!("{PREFIX}:leave:{}", race.0)
+}
+
+/// A button's id for a choice: its order text when that fits, else its index.
+pub fn order_id(race: CampaignId, step: u32, seat: Seat, index: usize, order: &str) -> String {
+    let by_text = format!("{PREFIX}:o:{}:{step}:{}:{order}", race.0, seat.0);
+    if chars(&by_text) <= limits::CUSTOM_ID {
+        by_text
+    } else {
+        format!("{PREFIX}:i:{}:{step}:{}:{index}", race.0, seat.0)
+    }
+}
+
+pub fn menu_id(race: CampaignId, step: u32, seat: Seat, n: usize) -> String {
+    format!("{PREFIX}:s:{}:{step}:{}:{n}", race.0, seat.0)
+}
+
+/// A select option's value for a choice.
+pub fn option_value(index: usize, order: &str) -> String {
+    let by_text = format!("o:{order}");
+    if chars(&by_text) <= limits::OPTION_TEXT {
+        by_text
+    } else {
+        format!("i:{index}")
+    }
+}
+
+/// Reads a select option's value back.
+pub fn parse_value(value: &str) -> Option<Pick> {
+    if let Some(t) = value.strip_prefix("o:") {
+        return Some(Pick::Text(t.to_string()));
+    }
+    value
+        .strip_prefix("i:")
+        .and_then(|i| i.parse().ok())
+        .map(Pick::Index)
+}
+
+/// Reads a `custom_id` back; `None` for anything this bot did not make.
+pub fn parse_id(id: &str) -> Option<Action> {
+    let mut parts = id.splitn(6, ':');
+    if parts.next()? != PREFIX {
+        return None;
+    }
+    let kind = parts.next()?;
+    let race = CampaignId(parts.next()?.parse().ok()?);
+    match kind {
+        "join" => return Some(Action::Join(race)),
+        "leave" => return Some(Action::Leave(race)),
+        _ => {}
+    }
+    let step: u32 = parts.next()?.parse().ok()?;
+    let seat = Seat(parts.next()?.parse().ok()?);
+    let rest = parts.next()?;
+    match kind {
+        "o" => Some(Action::Order {
+            race,
+            step,
+            seat,
+            pick: Pick::Text(rest.to_string()),
+        }),
+        "i" => Some(Action::Order {
+            race,
+            step,
+            seat,
+            pick: Pick::Index(rest.parse().ok()?),
+        }),
+        "s" => Some(Action::OrderMenu { race, step, seat }),
+        _ => None,
+    }
+}
+
+/// Components for a prompt's legal choices: up to 25 ungrouped choices as buttons (five
+/// rows of five); more, or grouped ones, as select menus, one group to a menu of 25.
+/// What does not fit in five rows is left out; the prompt's hint says how to type it.
+/// The choice equal to `chosen` is shown in green.
+pub fn choice_rows(
+    race: CampaignId,
+    step: u32,
+    seat: Seat,
+    choices: &[Choice],
+    chosen: Option<&str>,
+) -> Vec<Row> {
+    // Discord refuses two components with one custom_id in a message.
+    let mut seen = std::collections::HashSet::new();
+    let choices: Vec<(usize, &Choice)> = choices
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| seen.insert(c.order.clone()))
+        .collect();
+    let grouped = choices.iter().any(|(_, c)| c.group.is_some());
+    let max_buttons = limits::ROWS * limits::BUTTONS_PER_ROW;
+    if !grouped && choices.len() <= max_buttons {
+        return choices
+            .chunks(limits::BUTTONS_PER_ROW)
+            .map(|row| {
+                Row::Buttons(
+                    row.iter()
+                        .map(|(i, c)| ButtonSpec {
+                            custom_id: order_id(race, step, seat, *i, &c.order),
+                            label: clip(
+                                if c.label.trim().is_empty() {
+                                    &c.order
+                                } else {
+                                    &c.label
+                                },
+                                limits::BUTTON_LABEL,
+                            ),
+                            style: if chosen == Some(c.order.as_str()) {
+                                ButtonStyle::Success
+                            } else {
+                                ButtonStyle::Secondary
+                            },
+                        })
+                        .collect(),
+                )
+            })
+            .collect();
+    }
+    // Menus: one per group, in first-seen order, each split into runs of 25.
+    let mut groups: Vec<(String, Vec<(usize, &Choice)>)> = Vec::new();
+    for (i, c) in choices {
+        let name = c.group.clone().unwrap_or_else(|| "Choose".to_string());
+        match groups.iter_mut().find(|(g, _)| *g == name) {
+            Some((_, list)) => list.push((i, c)),
+            None => groups.push((name, vec![(i, c)])),
+        }
+    }
+    let mut rows = Vec::new();
+    'groups: for (name, list) in groups {
+        let runs: Vec<&[(usize, &Choice)]> = list.chunks(limits::SELECT_OPTIONS).collect();
+        let several = runs.len() > 1;
+        for (k, run) in runs.into_iter().enumerate() {
+            if rows.len() >= limits::ROWS {
+                break 'groups;
+            }
+            let placeholder = if several {
+                format!("{name} ({})", k + 1)
+            } else {
+                name.clone()
+            };
+            rows.push(Row::Select(SelectSpec {
+                custom_id: menu_id(race, step, seat, rows.len()),
+                placeholder: clip(&placeholder, limits::PLACEHOLDER),
+                options: run
+                    .iter()
+                    .map(|(i, c)| {
+                        (
+                            clip(
+                                if c.label.trim().is_empty() {
+                                    &c.order
+                                } else {
+                                    &c.label
+                                },
+                                limits::OPTION_TEXT,
+                            ),
+                            option_value(*i, &c.order),
+                        )
+                    })
+                    .collect(),
+            }));
+        }
+    }
+    rows
+}
+
+/// An announcement laid out for its target. `zone` is for plain-text times.
+pub fn announcement(a: &Announcement, zone: FixedOffset) -> Layout {
+    let post = present(a, &Style::discord());
+    let plain = present(a, &Style::plain(zone));
+    let mut layout = Layout {
+        embeds: embeds(&post, plain.footer.as_deref()),
+        picture: (post.picture != Picture::None).then_some(post.picture),
+        ..Layout::default()
+    };
+    match a {
+        Announcement::Lobby { race, phase, .. } => {
+            layout.rows = Some(if *phase == Phase::Lobby {
+                vec![Row::Buttons(vec![
+                    ButtonSpec {
+                        custom_id: join_id(*race),
+                        label: "Join".into(),
+                        style: ButtonStyle::Primary,
+                    },
+                    ButtonSpec {
+                        custom_id: leave_id(*race),
+                        label: "Leave".into(),
+                        style: ButtonStyle::Secondary,
+                    },
+                ])]
+            } else {
+                Vec::new()
+            });
+        }
+        Announcement::Prompt {
+            race,
+            step,
+            seat,
+            prompt,
+            ..
+        } => {
+            layout.rows = Some(choice_rows(*race, *step, *seat, &prompt.choices, None));
+        }
+        Announcement::Status { .. } => layout.rows = Some(Vec::new()),
+        Announcement::Notice {
+            user: Some(user), ..
+        } => {
+            // The notice names someone: ping them (and only them).
+            layout.content = Some(format!("<@{}>", user.0));
+            layout.ping = Some(user.0.clone());
+        }
+        _ => {}
+    }
+    layout
+}
+
+/// Whether a target's message is posted once and then edited in place.
+pub fn edited_in_place(target: &Target) -> bool {
+    matches!(target, Target::Status | Target::Lobby)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::post::Picture;
+
+    fn post(body: &str) -> Post {
+        Post {
+            title: "t".into(),
+            body: body.into(),
+            track: None,
+            fields: vec![],
+            footer: None,
+            choices: vec![],
+            view: None,
+            picture: Picture::None,
+        }
+    }
+
+    fn check_message_limits(embeds: &[EmbedSpec], rows: &[Row]) {
+        assert!(embeds.len() <= limits::EMBEDS);
+        assert!(embeds.iter().map(EmbedSpec::size).sum::<usize>() <= limits::EMBED_TOTAL);
+        for e in embeds {
+            assert!(chars(&e.title) <= limits::TITLE);
+            assert!(chars(&e.description) <= limits::DESCRIPTION);
+            assert!(e.fields.len() <= limits::FIELDS);
+            for (n, v) in &e.fields {
+                assert!(chars(n) <= limits::FIELD_NAME);
+                assert!(chars(v) <= limits::FIELD_VALUE);
+            }
+        }
+        assert!(rows.len() <= limits::ROWS);
+        let mut ids = std::collections::HashSet::new();
+        for r in rows {
+            match r {
+                Row::Buttons(b) => {
+                    assert!(!b.is_empty() && b.len() <= limits::BUTTONS_PER_ROW);
+                    for b in b {
+                        assert!(chars(&b.custom_id) <= limits::CUSTOM_ID);
+                        assert!(chars(&b.label) <= limits::BUTTON_LABEL);
+                        assert!(ids.insert(b.custom_id.clone()), "duplicate id");
+                    }
+                }
+                Row::Select(s) => {
+                    assert!(chars(&s.custom_id) <= limits::CUSTOM_ID);
+                    assert!(!s.options.is_empty() && s.options.len() <= limits::SELECT_OPTIONS);
+                    assert!(ids.insert(s.custom_id.clone()), "duplicate id");
+                    for (l, v) in &s.options {
+                        assert!(chars(l) <= limits::OPTION_TEXT);
+                        assert!(chars(v) <= limits::OPTION_TEXT);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sixteen_speeds_are_four_rows_of_buttons_that_read_back() {
+        let choices: Vec<Choice> = (0..=15)
+            .map(|v| Choice::new(v.to_string(), v.to_string()))
+            .collect();
+        let rows = choice_rows(CampaignId(12), 3, Seat(4), &choices, Some("7"));
+        check_message_limits(&[], &rows);
+        assert_eq!(rows.len(), 4);
+        let Row::Buttons(second) = &rows[1] else {
+            panic!("buttons expected")
+        };
+        assert_eq!(second[2].label, "7");
+        assert_eq!(second[2].style, ButtonStyle::Success);
+        assert_eq!(second[1].style, ButtonStyle::Secondary);
+        assert_eq!(
+            parse_id(&second[2].custom_id),
+            Some(Action::Order {
+                race: CampaignId(12),
+                step: 3,
+                seat: Seat(4),
+                pick: Pick::Text("7".into())
+            })
+        );
+    }
+
+    #[test]
+    fn many_or_grouped_choices_become_menus_within_limits() {
+        let many: Vec<Choice> = (0..60)
+            .map(|v| Choice::new(format!("play {v}"), format!("Play {v}")))
+            .collect();
+        let rows = choice_rows(CampaignId(1), 0, Seat(0), &many, None);
+        check_message_limits(&[], &rows);
+        assert_eq!(rows.len(), 3);
+        assert!(rows.iter().all(|r| matches!(r, Row::Select(_))));
+
+        let grouped: Vec<Choice> = (0..8)
+            .flat_map(|card| {
+                (0..4).map(move |t| {
+                    Choice::new(format!("card {card} on {t}"), format!("on {t}"))
+                        .grouped(format!("Card {card}"))
+                })
+            })
+            .collect();
+        let rows = choice_rows(CampaignId(1), 0, Seat(0), &grouped, None);
+        check_message_limits(&[], &rows);
+        assert_eq!(
+            rows.len(),
+            5,
+            "five menus at most; the hint covers the rest"
+        );
+        let Row::Select(first) = &rows[0] else {
+            panic!()
+        };
+        assert_eq!(first.placeholder, "Card 0");
+        assert_eq!(first.options.len(), 4);
+        assert_eq!(
+            parse_value(&first.options[1].1),
+            Some(Pick::Text("card 0 on 1".into()))
+        );
+        assert_eq!(
+            parse_id(&first.custom_id),
+            Some(Action::OrderMenu {
+                race: CampaignId(1),
+                step: 0,
+                seat: Seat(0)
+            })
+        );
+    }
+
+    #[test]
+    fn long_orders_and_labels_are_carried_by_index_and_clipped() {
+        let long = "x".repeat(150);
+        let choices = vec![
+            Choice::new(long.clone(), "y".repeat(120)),
+            Choice::new("1", "1"),
+            Choice::new("1", "duplicate"),
+        ];
+        let rows = choice_rows(CampaignId(123456789), 4_000_000, Seat(11), &choices, None);
+        check_message_limits(&[], &rows);
+        let Row::Buttons(b) = &rows[0] else { panic!() };
+        assert_eq!(b.len(), 2, "a duplicate order gets one button");
+        assert_eq!(chars(&b[0].label), limits::BUTTON_LABEL);
+        assert!(b[0].label.ends_with('…'));
+        assert_eq!(
+            parse_id(&b[0].custom_id),
+            Some(Action::Order {
+                race: CampaignId(123456789),
+                step: 4_000_000,
+                seat: Seat(11),
+                pick: Pick::Index(0)
+            })
+        );
+        assert_eq!(parse_value(&option_value(3, &long)), Some(Pick::Index(3)));
+    }
+
+    #[test]
+    fn foreign_ids_are_not_read() {
+        assert_eq!(parse_id("something:else"), None);
+        assert_eq!(parse_id("pf:o:x:1:1:7"), None);
+        assert_eq!(parse_id("pf:q:1:1:1:7"), None);
+        assert_eq!(parse_id("pf:join:4"), Some(Action::Join(CampaignId(4))));
+        assert_eq!(parse_id("pf:leave:4"), Some(Action::Leave(CampaignId(4))));
+        assert_eq!(
+            parse_id("pf:o:4:2:1:play 7: fast"),
+            Some(Action::Order {
+                race: CampaignId(4),
+                step: 2,
+                seat: Seat(1),
+                pick: Pick::Text("play 7: fast".into())
+            })
+        );
+    }
+
+    #[test]
+    fn long_posts_are_spread_and_cut_within_limits() {
+        let line = "Alice passes Frank, Dave and Emily, and Carol. ".repeat(3);
+        let body: Vec<String> = (0..400).map(|i| format!("{i} {line}")).collect();
+        let mut p = post(&body.join("\n"));
+        p.track = Some("track\n".repeat(50));
+        p.footer = Some("Next: Turn 3; orders due <t:1:F> (<t:1:R>)".into());
+        for i in 0..40 {
+            p.fields.push((format!("Field {i}"), "v\n".repeat(700)));
+        }
+        let e = embeds(&p, Some("Next: Turn 3; orders due Thu 01 Jan"));
+        check_message_limits(&e, &[]);
+        assert_eq!(
+            e[0].footer.as_deref(),
+            Some("Next: Turn 3; orders due Thu 01 Jan")
+        );
+        assert!(e.last().unwrap().description.contains("cut to fit"));
+    }
+
+    #[test]
+    fn a_short_post_keeps_everything_and_renders_the_deadline_in_the_text() {
+        let mut p = post("Carol takes the lead.");
+        p.track = Some("1. Carol\n2. Dave".into());
+        p.fields
+            .push(("Missed orders".into(), "Emily: played 0".into()));
+        p.footer = Some("Due <t:1767225600:F> (<t:1767225600:R>).".into());
+        let e = embeds(&p, Some("Due Thu 01 Jan 00:00:00 +00:00."));
+        assert_eq!(e.len(), 1);
+        assert_eq!(
+            e[0].description,
+            "Carol takes the lead.\n\n```\n1. Carol\n2. Dave\n```\n\nDue <t:1767225600:F> (<t:1767225600:R>)."
+        );
+        assert_eq!(
+            e[0].fields,
+            vec![("Missed orders".into(), "Emily: played 0".into())]
+        );
+        assert_eq!(
+            e[0].footer.as_deref(),
+            Some("Due Thu 01 Jan 00:00:00 +00:00.")
+        );
+    }
+}

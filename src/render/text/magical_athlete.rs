@@ -1,0 +1,274 @@
+//! Magical Athlete in text: the 30 spaces with their special spaces and the racers on them
+//! (owner, tripped marks), the finish order, the chips; and a seat's hand, policies and
+//! pending question for its DM.
+
+use super::ordinal;
+use crate::games::magical_athlete::race::Status;
+use crate::games::magical_athlete::track::{FINISH, Special};
+use crate::games::magical_athlete::{PrivateView, PublicView, RacerView};
+
+fn special_mark(s: Special) -> String {
+    match s {
+        Special::Arrow(n) if n > 0 => format!("+{n}"),
+        Special::Arrow(n) => format!("{n}"),
+        Special::Rock => "rock".into(),
+        Special::Star => "star".into(),
+    }
+}
+
+fn racer_tag(r: &RacerView) -> String {
+    let mut t = format!("{} ({})", r.name, r.owner);
+    if r.tripped {
+        t.push_str(" [tripped]");
+    }
+    if let (Some(p), true) = (r.power, r.power.map(|p| p.name()) != Some(r.name.as_str())) {
+        t.push_str(&format!(" as {}", p.name()));
+    }
+    t
+}
+
+fn heading(v: &PublicView) -> String {
+    match v.phase.as_str() {
+        "draft" => format!("Magical Athlete: the draft, round {}", v.draft_round),
+        "pick" => format!("Magical Athlete: choosing racers for race {} of 4", v.race),
+        "race" => format!(
+            "Magical Athlete: race {} of 4 on {}",
+            v.race,
+            v.track.map(|t| t.name()).unwrap_or("the track")
+        ),
+        _ => "Magical Athlete: final scores".into(),
+    }
+}
+
+fn chips_lines(v: &PublicView) -> Vec<String> {
+    let width = v
+        .players
+        .iter()
+        .map(|p| p.name.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(6);
+    let mut out = vec![format!(
+        "{:<width$} {:>5} {:>6} {:>6} {:>5}",
+        "player", "gold", "silver", "bronze", "total"
+    )];
+    for p in &v.players {
+        let sum = |xs: &[u8]| xs.iter().map(|&x| u32::from(x)).sum::<u32>();
+        out.push(format!(
+            "{:<width$} {:>5} {:>6} {:>6} {:>5}",
+            p.name,
+            sum(&p.gold),
+            sum(&p.silver),
+            p.bronze,
+            p.score
+        ));
+    }
+    out
+}
+
+/// The track, space by space from the finish back to the Start, then the chips.
+pub fn track(v: &PublicView) -> String {
+    let mut out = vec![heading(v)];
+    match v.phase.as_str() {
+        "draft" => {
+            let line: Vec<&str> = v.draft_line.iter().map(|k| k.name()).collect();
+            out.push(format!("Face up: {}", line.join(", ")));
+            for p in &v.players {
+                let hand: Vec<&str> = p.hand.iter().map(|k| k.name()).collect();
+                out.push(format!(
+                    "{}: {}",
+                    p.name,
+                    if hand.is_empty() {
+                        "-".to_string()
+                    } else {
+                        hand.join(", ")
+                    }
+                ));
+            }
+        }
+        "race" => {
+            let finished: Vec<String> = v
+                .placings
+                .iter()
+                .enumerate()
+                .map(|(i, k)| format!("{} {}", ordinal(i as u32 + 1), k.name()))
+                .collect();
+            out.push(format!(
+                "FINISH (30){}",
+                if finished.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", finished.join(", "))
+                }
+            ));
+            for space in (0..FINISH).rev() {
+                let here: Vec<String> = v
+                    .racers
+                    .iter()
+                    .filter(|r| r.status == Status::Racing && r.space == space)
+                    .map(racer_tag)
+                    .collect();
+                let special = v
+                    .specials
+                    .iter()
+                    .find(|(s, _)| *s == space)
+                    .map(|(_, sp)| special_mark(*sp));
+                let corner = if space == 15 { "corner" } else { "" };
+                if here.is_empty() && special.is_none() && space != 0 && space != 15 {
+                    continue;
+                }
+                let label = if space == 0 {
+                    "Start".to_string()
+                } else {
+                    format!("{space:>5}")
+                };
+                let mark = special.unwrap_or_else(|| corner.to_string());
+                out.push(format!("{label:>5} {mark:<6} {}", here.join(", ")));
+            }
+            let gone: Vec<&str> = v.eliminated.iter().map(|k| k.name()).collect();
+            if !gone.is_empty() {
+                out.push(format!("Eliminated: {}", gone.join(", ")));
+            }
+        }
+        _ => {}
+    }
+    out.extend(chips_lines(v));
+    if let Some(w) = &v.waiting {
+        out.push(format!("Waiting: {w}."));
+    }
+    out.join("\n")
+}
+
+/// One sentence: who leads, who finished, who is waited for.
+pub fn alt(v: &PublicView) -> String {
+    let mut s = heading(v);
+    if v.phase == "race" {
+        let mut racing: Vec<&RacerView> = v
+            .racers
+            .iter()
+            .filter(|r| r.status == Status::Racing)
+            .collect();
+        racing.sort_by_key(|r| std::cmp::Reverse(r.space));
+        let parts: Vec<String> = racing
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} on {}{}",
+                    r.name,
+                    if r.space == 0 {
+                        "the Start".to_string()
+                    } else {
+                        format!("space {}", r.space)
+                    },
+                    if r.tripped { " (tripped)" } else { "" }
+                )
+            })
+            .collect();
+        s.push_str(&format!(": {}", parts.join(", ")));
+        if !v.placings.is_empty() {
+            let f: Vec<&str> = v.placings.iter().map(|k| k.name()).collect();
+            s.push_str(&format!("; finished: {}", f.join(", then ")));
+        }
+    } else {
+        let scores: Vec<String> = v
+            .players
+            .iter()
+            .map(|p| format!("{} {}", p.name, p.score))
+            .collect();
+        s.push_str(&format!(": {}", scores.join(", ")));
+    }
+    s.push('.');
+    s
+}
+
+/// The DM: your hand, your racers, your policies and what you are asked.
+pub fn private(v: &PrivateView) -> String {
+    let names = |ks: &[crate::games::magical_athlete::racers::Kind]| {
+        if ks.is_empty() {
+            "-".to_string()
+        } else {
+            ks.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+        }
+    };
+    let mut out = vec![format!(
+        "{}: {} points. Hand: {}. Still to race: {}.",
+        v.name,
+        v.score,
+        names(&v.hand),
+        names(&v.unused)
+    )];
+    if !v.racing.is_empty() {
+        out.push(format!("Racing now: {}.", names(&v.racing)));
+    }
+    if !v.egg_cards.is_empty() {
+        out.push(format!(
+            "Egg's cards (only you know): {}.",
+            names(&v.egg_cards)
+        ));
+    }
+    if v.policies.is_empty() {
+        out.push("Policies: none (you are asked each time).".into());
+    } else {
+        out.push(format!("Policies: {}.", v.policies.join("; ")));
+    }
+    if let Some(q) = &v.question {
+        out.push(format!("{} Choices: {}.", q.text, q.choices.join(" | ")));
+    }
+    out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Game, Seat};
+    use crate::games::magical_athlete::racers::Kind;
+    use crate::games::magical_athlete::track::Track;
+    use crate::games::magical_athlete::{MagicalAthlete, Options};
+
+    fn game() -> MagicalAthlete {
+        let mut g = MagicalAthlete::scenario(
+            &["Alice", "Bob"],
+            Track::Wild,
+            &[(Kind::Legs, Seat(0), 3), (Kind::Banana, Seat(1), 12)],
+            Seat(0),
+            Options::default(),
+        );
+        if let Some(r) = g.race_mut() {
+            r.racers[1].tripped = true;
+        }
+        g.begin();
+        g
+    }
+
+    #[test]
+    fn the_track_shows_spaces_racers_owners_trips_and_chips() {
+        let t = track(&game().public_view());
+        assert!(
+            t.starts_with("Magical Athlete: race 1 of 4 on Wild Wilds"),
+            "{t}"
+        );
+        assert!(t.contains("   12        Banana (Bob) [tripped]"), "{t}");
+        assert!(t.contains("    3        Legs (Alice)"), "{t}");
+        assert!(t.contains("    7 +3"), "{t}");
+        assert!(t.contains("   16 -4"), "{t}");
+        assert!(t.contains("    5 rock"), "{t}");
+        assert!(t.contains("    1 star"), "{t}");
+        assert!(t.contains("FINISH (30)"), "{t}");
+        assert!(t.contains("Waiting: Alice decides: Legs's turn."), "{t}");
+    }
+
+    #[test]
+    fn alt_text_and_private_text() {
+        let g = game();
+        let a = alt(&g.public_view());
+        assert_eq!(
+            a,
+            "Magical Athlete: race 1 of 4 on Wild Wilds: Banana on space 12 (tripped), Legs on space 3."
+        );
+        let p = private(&g.private_view(Seat(0)));
+        assert!(p.contains("Racing now: Legs."), "{p}");
+        assert!(p.contains("Policies: none"), "{p}");
+        assert!(p.contains("Choices: roll | legs."), "{p}");
+        assert!(!private(&g.private_view(Seat(1))).contains("Choices"));
+    }
+}

@@ -1,0 +1,369 @@
+//! End to end: the real serenity/poise client, driven through a fake Discord on loopback,
+//! runs a whole GM-free Dream Mile race of six players, and every assertion is on the
+//! requests the bot made.
+
+mod fake_discord;
+
+use fake_discord::*;
+use serde_json::{Value, json};
+
+fn players() -> Vec<User> {
+    ["Alice", "Bob", "Carol", "Dave", "Emily", "Frank"]
+        .iter()
+        .enumerate()
+        .map(|(i, n)| User::new(101 + i as u64, n))
+        .collect()
+}
+
+fn in_channel(m: &Value) -> bool {
+    m["channel_id"] == CHANNEL.to_string().as_str()
+}
+
+/// The hex inside the first backticks after `marker`.
+fn code_after(text: &str, marker: &str) -> String {
+    let rest = &text[text
+        .find(marker)
+        .unwrap_or_else(|| panic!("no `{marker}` in {text}"))..];
+    let start = rest.find('`').unwrap() + 1;
+    let end = start + rest[start..].find('`').unwrap();
+    rest[start..end].to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_gm_free_dream_mile_race_of_six() {
+    let h = Harness::start().await;
+    let p = players();
+    let (alice, bob, carol, dave, emily, frank) = (&p[0], &p[1], &p[2], &p[3], &p[4], &p[5]);
+    h.fake.close_dms(frank.id);
+
+    // /race new: an ephemeral confirmation, and a lobby with Join / Leave in the channel.
+    let answer = h
+        .slash(
+            alice,
+            "new",
+            &[
+                ("game", json!("dream-mile")),
+                ("options", json!("turn=1h reminders=30m")),
+            ],
+        )
+        .await;
+    assert!(is_ephemeral(&answer));
+    assert!(text_of(&answer).contains("race #1 is open"), "{answer}");
+    let lobby = h
+        .fake
+        .wait_message("the lobby", |m| {
+            in_channel(m) && custom_ids(m).contains(&"pf:join:1".to_string())
+        })
+        .await;
+    assert!(text_of(&lobby).contains("lobby"));
+
+    // Joins: by command (Alice, Dave with a name) and by button (the others).
+    let a = h.slash(alice, "join", &[]).await;
+    assert!(
+        text_of(&a).contains("You're in race #1 as **Alice**"),
+        "{a}"
+    );
+    for u in [bob, carol, emily] {
+        let a = h.click(u, &lobby, "pf:join:1").await;
+        assert!(is_ephemeral(&a));
+        assert!(text_of(&a).contains(&format!("as **{}**", u.name)), "{a}");
+        assert!(text_of(&a).contains("I'll DM you"), "{a}");
+    }
+    let a = h
+        .slash(dave, "join", &[("name", json!("Dashing Dave"))])
+        .await;
+    assert!(text_of(&a).contains("as **Dashing Dave**"), "{a}");
+    // Frank's DMs are closed: the preflight DM fails with 50007 and he is told, privately.
+    let a = h.click(frank, &lobby, "pf:join:1").await;
+    assert!(is_ephemeral(&a));
+    assert!(text_of(&a).contains("I can't DM you"), "{a}");
+    assert!(text_of(&a).contains("/race order"), "{a}");
+    h.settle().await;
+    // The lobby was edited in place, and lists all six.
+    let lobbies: Vec<Value> = h
+        .fake
+        .messages_in(CHANNEL)
+        .into_iter()
+        .filter(|m| custom_ids(m).contains(&"pf:join:1".to_string()))
+        .collect();
+    assert_eq!(lobbies.len(), 1, "one lobby message, edited in place");
+    let lobby_text = text_of(&lobbies[0]);
+    for n in ["Alice", "Bob", "Carol", "Dashing Dave", "Emily", "Frank"] {
+        assert!(lobby_text.contains(n), "{lobby_text}");
+    }
+
+    // Start: the seed's commitment is posted, the status message appears, prompts go out.
+    let a = h.slash(alice, "start", &[]).await;
+    assert!(text_of(&a).contains("is off"), "{a}");
+    let started = h
+        .fake
+        .wait_message("the start post", |m| {
+            in_channel(m) && text_of(m).contains("is off!")
+        })
+        .await;
+    let commitment = code_after(&text_of(&started), "commitment is");
+    assert_eq!(commitment.len(), 64);
+    let prompt_of = |user: &User| {
+        let user = user.clone();
+        let fake = &h.fake;
+        async move { fake.wait_dm(user.id, 2).await }
+    };
+    let alice_prompt = prompt_of(alice).await;
+    let t = text_of(&alice_prompt);
+    assert!(t.contains("Turn 1 of 8"), "{t}");
+    assert!(
+        t.contains(":F>") && t.contains(":R>"),
+        "deadline as Discord timestamps: {t}"
+    );
+    assert_eq!(
+        custom_ids(&alice_prompt).len(),
+        11,
+        "a button for each legal speed, 0 to 10"
+    );
+    // Frank's prompt DM fails, and the channel is told how he can order.
+    let notice = h
+        .fake
+        .wait_message("the closed-DM notice", |m| {
+            in_channel(m) && text_of(m).contains("<@106>") && text_of(m).contains("/race order")
+        })
+        .await;
+    assert_eq!(notice["content"], "<@106>");
+    h.settle().await;
+
+    // Turn 1. Alice presses 7 in her DM; the prompt is updated with her receipt.
+    let a = h
+        .click(alice, &alice_prompt, &button(&alice_prompt, "7"))
+        .await;
+    assert_eq!(a["type"], 7, "the prompt is updated in place");
+    let t = text_of(&a);
+    assert!(
+        t.contains("Order received") && t.contains("`7`") && t.contains("Receipt"),
+        "{t}"
+    );
+    // Bob replies in text.
+    h.fake.dm(bob, "5");
+    let r = h.fake.wait_dm(bob.id, 3).await;
+    assert!(
+        text_of(&r).contains("Order received for Turn 1 of 8: `5`"),
+        "{r}"
+    );
+    // Carol presses 3, then changes her mind by text.
+    let carol_prompt = prompt_of(carol).await;
+    let a = h
+        .click(carol, &carol_prompt, &button(&carol_prompt, "3"))
+        .await;
+    assert!(text_of(&a).contains("Order received"), "{a}");
+    h.fake.dm(carol, "4");
+    let r = h.fake.wait_dm(carol.id, 3).await;
+    assert!(
+        text_of(&r).contains("Order changed for Turn 1 of 8: `4`"),
+        "{r}"
+    );
+    // Dave types nonsense: the engine's error, and the prompt again; then a real order.
+    h.fake.dm(dave, "fast");
+    let r = h.fake.wait_dm(dave.id, 3).await;
+    assert!(r["content"].as_str().unwrap().contains("fast"), "{r}");
+    assert_eq!(custom_ids(&r).len(), 11, "re-prompted with buttons");
+    h.fake.dm(dave, "12");
+    let r = h.fake.wait_dm(dave.id, 4).await;
+    assert!(
+        !text_of(&r).contains("Order received"),
+        "12 is over his maximum: {r}"
+    );
+    h.fake.dm(dave, "6");
+    let r = h.fake.wait_dm(dave.id, 5).await;
+    assert!(text_of(&r).contains("`6`"), "{r}");
+    // Frank orders in the channel, seen only by him.
+    let form = h.slash(frank, "order", &[]).await;
+    assert!(is_ephemeral(&form));
+    assert!(text_of(&form).contains("Turn 1 of 8"), "{form}");
+    let form_msg = h
+        .fake
+        .wait_message("Frank's order form", |m| {
+            in_channel(m) && text_of(m).contains("Frank to order")
+        })
+        .await;
+    let a = h.click(frank, &form_msg, &button(&form_msg, "5")).await;
+    assert!(text_of(&a).contains("Order received"), "{a}");
+    // Emily forgets. The status message shows who is in, never what.
+    h.settle().await;
+    let status = h
+        .fake
+        .wait_message("the status message", |m| {
+            in_channel(m) && text_of(m).contains("✓ Alice")
+        })
+        .await;
+    let st = text_of(&status);
+    assert!(st.contains("… Emily") && st.contains("✓ Frank"), "{st}");
+
+    // Reminders: half an hour before the deadline, only Emily is reminded.
+    let dms_before: Vec<usize> = p.iter().map(|u| h.fake.dms_to(u.id).len()).collect();
+    h.advance(31 * 60);
+    let reminder = h.fake.wait_dm(emily.id, dms_before[4] + 1).await;
+    assert!(text_of(&reminder).contains("Reminder"), "{reminder}");
+    h.settle().await;
+    for (i, u) in p.iter().enumerate().take(4) {
+        assert_eq!(
+            h.fake.dms_to(u.id).len(),
+            dms_before[i],
+            "{} was not reminded",
+            u.name
+        );
+    }
+
+    // The deadline passes: the turn resolves with Emily's missed order played for her.
+    h.advance(30 * 60);
+    let turn1 = h
+        .fake
+        .wait_message("turn 1's result", |m| {
+            in_channel(m)
+                && text_of(m).contains("race #1: Turn 1 of 8")
+                && text_of(m).contains("Orders and receipts")
+        })
+        .await;
+    let t = text_of(&turn1);
+    assert!(t.contains("Missed orders: Emily: played"), "{t}");
+    assert!(t.contains("```"), "a text track: {t}");
+    assert!(
+        t.contains("Alice `7`") && t.contains("Carol `4`"),
+        "orders revealed: {t}"
+    );
+    assert!(t.contains(":R>"), "the next deadline: {t}");
+    assert!(!t.contains("(Resolved late"), "{t}");
+    h.settle().await;
+
+    // Turns 2 to 7: everyone orders; the last order (Frank's, in the channel) resolves the
+    // turn, and resolving costs one channel post, one status edit and one DM per seat.
+    let mut finished = None;
+    for turn in 2..=7 {
+        for u in [alice, bob, carol, dave, emily] {
+            let n = h.fake.dms_to(u.id).len();
+            h.fake.dm(u, "3");
+            let r = h.fake.wait_dm(u.id, n + 1).await;
+            assert!(
+                text_of(&r).contains("Order received"),
+                "turn {turn} {}: {r}",
+                u.name
+            );
+        }
+        h.settle().await;
+        let before = h.fake.request_count();
+        let a = h.slash(frank, "order", &[("text", json!("2"))]).await;
+        assert!(text_of(&a).contains("Order received"), "{a}");
+        // Wait for the turn's post, then for the bot to fall quiet, before counting.
+        let title = format!("race #1: Turn {turn} of 8");
+        h.fake
+            .wait_message(&format!("turn {turn}'s result"), |m| {
+                in_channel(m)
+                    && text_of(m).contains(&title)
+                    && text_of(m).contains("Orders and receipts")
+            })
+            .await;
+        if turn < 7 {
+            let next = format!("Turn {} of 8, Alice to order", turn + 1);
+            h.fake
+                .wait_message("the next prompt", |m| text_of(m).contains(&next))
+                .await;
+        }
+        h.settle().await;
+        let after: Vec<Recorded> = h.fake.requests()[before..].to_vec();
+        let channel_posts = after
+            .iter()
+            .filter(|r| r.is("POST", &format!("/channels/{CHANNEL}/messages")))
+            .count();
+        let status_edits = after
+            .iter()
+            .filter(|r| r.is("PATCH", &format!("/channels/{CHANNEL}/messages/")))
+            .count();
+        let dm_posts = after
+            .iter()
+            .filter(|r| {
+                r.method == "POST"
+                    && r.path.starts_with("/channels/")
+                    && !r.path.starts_with(&format!("/channels/{CHANNEL}/"))
+            })
+            .count();
+        let others: Vec<String> = after
+            .iter()
+            .filter(|r| !r.path.starts_with("/channels/") && !r.path.starts_with("/interactions/"))
+            .map(|r| format!("{} {}", r.method, r.path))
+            .collect();
+        if turn < 7 {
+            assert_eq!(channel_posts, 1, "turn {turn}: one channel post");
+            assert_eq!(status_edits, 1, "turn {turn}: one status edit");
+            assert_eq!(dm_posts, 6, "turn {turn}: one DM per seat that must act");
+            assert!(others.is_empty(), "turn {turn}: nothing else: {others:?}");
+        } else {
+            // The last turn also plays the automatic final turn and posts the result.
+            assert_eq!(channel_posts, 2, "turn 7: the turn and the final result");
+            assert_eq!(dm_posts, 0, "nobody is asked anything after the end");
+            finished = Some(
+                h.fake
+                    .wait_message("the final result", |m| {
+                        in_channel(m) && text_of(m).contains("race #1: final result")
+                    })
+                    .await,
+            );
+        }
+    }
+
+    // The result, and the seed revealed: its SHA-256 is the commitment posted at the start.
+    let finished = finished.unwrap();
+    let t = text_of(&finished);
+    assert!(t.contains("Result:") && t.contains("1st"), "{t}");
+    let seed = code_after(&t, "Seed");
+    let seed_value = photofinish::engine::Seed::from_hex(&seed).unwrap();
+    assert!(photofinish::engine::commitment_matches(
+        &seed_value,
+        &commitment
+    ));
+    // No post before the end holds the seed.
+    for m in h.fake.messages() {
+        if m["id"] != finished["id"] {
+            assert!(!text_of(&m).contains(&seed), "the seed leaked early: {m}");
+        }
+    }
+    let v = h.slash(bob, "verify", &[]).await;
+    assert!(text_of(&v).contains("Verified"), "{v}");
+    let hist = h.slash(bob, "history", &[("turn", json!(1))]).await;
+    assert!(text_of(&hist).contains("Emily"), "{hist}");
+
+    // PHOTOFINISH_DUMP_POSTS=FILE writes every message, for docs/discord.md.
+    if let Ok(path) = std::env::var("PHOTOFINISH_DUMP_POSTS") {
+        let mut out = String::new();
+        for m in h.fake.messages() {
+            let to = if in_channel(&m) {
+                "channel".to_string()
+            } else {
+                p.iter()
+                    .find(|u| {
+                        h.fake.dm_channel(u.id).map(|c| c.to_string())
+                            == m["channel_id"].as_str().map(String::from)
+                    })
+                    .map(|u| format!("DM to {}", u.name))
+                    .unwrap_or_default()
+            };
+            out.push_str(&format!(
+                "----- {to} (flags {}) buttons {:?}\n{}\n",
+                m["flags"],
+                custom_ids(&m),
+                text_of(&m)
+            ));
+        }
+        std::fs::write(path, out).unwrap();
+    }
+
+    // Throughout: nothing broke Discord's limits, and every interaction was answered in time.
+    assert!(h.fake.refusals().is_empty(), "{:#?}", h.fake.refusals());
+    for r in h.fake.requests() {
+        if let Some(id) = r
+            .path
+            .strip_prefix("/interactions/")
+            .and_then(|p| p.split('/').next())
+            .and_then(|i| i.parse::<u64>().ok())
+        {
+            let took = h.fake.ack_time(id).unwrap();
+            assert!(took.as_secs_f64() < 3.0, "interaction {id} took {took:?}");
+        }
+    }
+}

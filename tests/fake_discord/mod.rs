@@ -1,0 +1,1340 @@
+//! A fake Discord on loopback, for driving the real serenity/poise client in tests.
+//!
+//! It serves the REST calls the bot makes (under `/api/v10`, reached through serenity's
+//! REST proxy setting) and the gateway (`/gateway`: HELLO, IDENTIFY, READY, heartbeats and
+//! dispatches), records every request, and behaves like Discord where it matters:
+//! - it enforces Discord's documented message limits and answers 400 when one is broken;
+//! - it answers 403 with code 50007 for users whose DMs are closed;
+//! - it answers 429 (with `retry_after`) on demand, and 500 after creating a message on
+//!   demand (a lost answer), and honours `enforce_nonce` so a retry does not post twice;
+//! - it answers an interaction's callback only once, and only within 3 seconds;
+//! - it accepts multipart uploads (`payload_json` and `files[n]`).
+#![allow(dead_code)]
+
+use std::collections::{HashMap, HashSet};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::ws::{Message as WsMessage, WebSocket, WebSocketUpgrade};
+use axum::extract::{FromRequest, Multipart, Request, State as AxState};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::sync::{Notify, mpsc};
+
+pub const APP_ID: u64 = 900_000_000_000_000_001;
+pub const BOT_ID: u64 = 900_000_000_000_000_001;
+pub const GUILD_ID: u64 = 800_000_000_000_000_001;
+pub const COMMAND_ID: u64 = 700_000_000_000_000_001;
+/// How long the tests wait for something the bot should do.
+pub const PATIENCE: Duration = Duration::from_secs(20);
+
+/// Discord's permission bit for Manage Server.
+const MANAGE_GUILD: u64 = 1 << 5;
+
+/// A person on the fake Discord.
+#[derive(Clone, Debug)]
+pub struct User {
+    pub id: u64,
+    pub name: String,
+    /// Has Manage Server in the guild.
+    pub manage: bool,
+}
+
+impl User {
+    pub fn new(id: u64, name: &str) -> User {
+        User {
+            id,
+            name: name.into(),
+            manage: false,
+        }
+    }
+
+    pub fn json(&self) -> Value {
+        json!({
+            "id": self.id.to_string(),
+            "username": self.name.to_lowercase(),
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": null,
+            "bot": false,
+        })
+    }
+
+    fn member(&self) -> Value {
+        json!({
+            "user": self.json(),
+            "nick": null,
+            "roles": [],
+            "joined_at": "2025-01-01T00:00:00.000000+00:00",
+            "deaf": false,
+            "mute": false,
+            "flags": 0,
+            "pending": false,
+            "permissions": (if self.manage { MANAGE_GUILD } else { 0 }).to_string(),
+        })
+    }
+}
+
+/// One request the bot made.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub at: Instant,
+    pub method: String,
+    /// The path after `/api/v10`.
+    pub path: String,
+    pub body: Value,
+    /// Uploaded files: (form field, file name, size).
+    pub files: Vec<(String, String, usize)>,
+    pub status: u16,
+    /// Why the fake refused it, when it did.
+    pub refused: Option<String>,
+}
+
+impl Recorded {
+    pub fn is(&self, method: &str, path_start: &str) -> bool {
+        self.method == method && self.path.starts_with(path_start)
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Interaction {
+    token: String,
+    channel: u64,
+    dispatched: Instant,
+    responded: bool,
+    response: Option<Value>,
+    /// The message the response made (type 4), for @original edits.
+    original: Option<u64>,
+    message: Option<u64>,
+}
+
+#[derive(Default)]
+struct Inner {
+    requests: Vec<Recorded>,
+    messages: HashMap<u64, Value>,
+    message_order: Vec<u64>,
+    dm_channel_of: HashMap<u64, u64>,
+    recipient_of: HashMap<u64, u64>,
+    closed_dms: HashSet<u64>,
+    rate_limits: usize,
+    lose_answers: usize,
+    nonces: HashMap<(u64, String), u64>,
+    interactions: HashMap<u64, Interaction>,
+    gateway: Option<mpsc::UnboundedSender<String>>,
+    seq: u64,
+    identifies: usize,
+    threads: Vec<u64>,
+}
+
+struct Shared {
+    inner: Mutex<Inner>,
+    changed: Notify,
+    next_id: AtomicU64,
+    addr: Mutex<Option<SocketAddr>>,
+}
+
+impl Shared {
+    fn id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::SeqCst)
+    }
+}
+
+/// The fake Discord.
+pub struct FakeDiscord {
+    pub addr: SocketAddr,
+    shared: Arc<Shared>,
+    server: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for FakeDiscord {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}
+
+fn now_iso() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, false)
+}
+
+fn error(status: StatusCode, code: i64, message: &str) -> Response {
+    (
+        status,
+        axum::Json(json!({"code": code, "message": message})),
+    )
+        .into_response()
+}
+
+fn chars(v: Option<&Value>) -> usize {
+    v.and_then(Value::as_str)
+        .map(|s| s.chars().count())
+        .unwrap_or(0)
+}
+
+/// Discord's documented limits on a message body (content, embeds, components).
+pub fn check_message(body: &Value) -> Result<(), String> {
+    if chars(body.get("content")) > 2000 {
+        return Err("content is over 2000 characters".into());
+    }
+    if let Some(embeds) = body.get("embeds").and_then(Value::as_array) {
+        if embeds.len() > 10 {
+            return Err("more than 10 embeds".into());
+        }
+        let mut total = 0;
+        for e in embeds {
+            let title = chars(e.get("title"));
+            let description = chars(e.get("description"));
+            let footer = chars(e.get("footer").and_then(|f| f.get("text")));
+            if title > 256 {
+                return Err("embed title over 256".into());
+            }
+            if description > 4096 {
+                return Err("embed description over 4096".into());
+            }
+            if footer > 2048 {
+                return Err("embed footer over 2048".into());
+            }
+            total += title + description + footer;
+            let fields = e
+                .get("fields")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            if fields.len() > 25 {
+                return Err("more than 25 fields".into());
+            }
+            for f in &fields {
+                let (n, v) = (chars(f.get("name")), chars(f.get("value")));
+                if n == 0 || v == 0 {
+                    return Err("an empty field name or value".into());
+                }
+                if n > 256 || v > 1024 {
+                    return Err("field name over 256 or value over 1024".into());
+                }
+                total += n + v;
+            }
+        }
+        if total > 6000 {
+            return Err(format!("embeds total {total} characters, over 6000"));
+        }
+    }
+    if let Some(rows) = body.get("components").and_then(Value::as_array) {
+        if rows.len() > 5 {
+            return Err("more than 5 action rows".into());
+        }
+        let mut ids = HashSet::new();
+        for row in rows {
+            if row.get("type").and_then(Value::as_u64) != Some(1) {
+                return Err("a top-level component that is not an action row".into());
+            }
+            let items = row
+                .get("components")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            if items.is_empty() {
+                return Err("an empty action row".into());
+            }
+            let selects = items
+                .iter()
+                .filter(|c| c.get("type").and_then(Value::as_u64) != Some(2))
+                .count();
+            if selects > 0 && items.len() > 1 {
+                return Err("a select menu must be alone in its row".into());
+            }
+            if items.len() > 5 {
+                return Err("more than 5 buttons in a row".into());
+            }
+            for c in &items {
+                let id = c.get("custom_id").and_then(Value::as_str).unwrap_or("");
+                if id.is_empty() || id.chars().count() > 100 {
+                    return Err(format!("custom_id `{id}` empty or over 100"));
+                }
+                if !ids.insert(id.to_string()) {
+                    return Err(format!("duplicate custom_id `{id}`"));
+                }
+                if chars(c.get("label")) > 80 {
+                    return Err("button label over 80".into());
+                }
+                if let Some(options) = c.get("options").and_then(Value::as_array) {
+                    if options.is_empty() || options.len() > 25 {
+                        return Err("a select menu needs 1 to 25 options".into());
+                    }
+                    for o in options {
+                        if chars(o.get("label")) > 100 || chars(o.get("value")) > 100 {
+                            return Err("select option over 100".into());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+impl FakeDiscord {
+    pub async fn start() -> FakeDiscord {
+        let shared = Arc::new(Shared {
+            inner: Mutex::new(Inner::default()),
+            changed: Notify::new(),
+            next_id: AtomicU64::new(1_000_000_000_000_000_000),
+            addr: Mutex::new(None),
+        });
+        let app = Router::new()
+            .route("/gateway", get(gateway))
+            .fallback(rest)
+            .with_state(shared.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        *shared.addr.lock().unwrap() = Some(addr);
+        let server = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        FakeDiscord {
+            addr,
+            shared,
+            server,
+        }
+    }
+
+    /// Settings that point the bot here.
+    pub fn settings(&self, database: &std::path::Path) -> photofinish::discord::Settings {
+        let mut s = photofinish::discord::Settings::from_toml(&format!(
+            "token = \"fake-token\"\ndatabase = \"{}\"\nrest_proxy = \"http://{}\"\n[turns]\nlength = \"1h\"\nreminders = [\"30m\"]\n",
+            database.display(),
+            self.addr
+        ))
+        .unwrap();
+        s.guild = None;
+        s
+    }
+
+    /// Waits until the predicate holds over the state.
+    async fn until<T>(&self, what: &str, mut f: impl FnMut(&Inner) -> Option<T>) -> T {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let notified = self.shared.changed.notified();
+            if let Some(t) = f(&self.shared.inner.lock().unwrap()) {
+                return t;
+            }
+            if Instant::now() > deadline {
+                let inner = self.shared.inner.lock().unwrap();
+                let last: Vec<String> = inner
+                    .requests
+                    .iter()
+                    .rev()
+                    .take(15)
+                    .map(|r| format!("{} {} {} {:?}", r.method, r.path, r.status, r.refused))
+                    .collect();
+                panic!("timed out waiting for {what}; last requests: {last:#?}");
+            }
+            let _ = tokio::time::timeout(Duration::from_millis(200), notified).await;
+        }
+    }
+
+    /// Waits for the bot to connect and register its commands.
+    pub async fn wait_ready(&self) {
+        self.until("the bot to identify and register commands", |i| {
+            (i.identifies > 0
+                && i.gateway.is_some()
+                && i.requests
+                    .iter()
+                    .any(|r| r.method == "PUT" && r.path.contains("/commands")))
+            .then_some(())
+        })
+        .await;
+    }
+
+    /// How many times the bot identified on the gateway.
+    pub fn identifies(&self) -> usize {
+        self.shared.inner.lock().unwrap().identifies
+    }
+
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.shared.inner.lock().unwrap().requests.clone()
+    }
+
+    pub fn request_count(&self) -> usize {
+        self.shared.inner.lock().unwrap().requests.len()
+    }
+
+    /// Requests the fake refused for breaking a rule (not the ones it was told to fail).
+    pub fn refusals(&self) -> Vec<Recorded> {
+        self.requests()
+            .into_iter()
+            .filter(|r| {
+                r.refused
+                    .as_deref()
+                    .is_some_and(|w| !w.starts_with("asked:"))
+            })
+            .collect()
+    }
+
+    pub fn close_dms(&self, user: u64) {
+        self.shared.inner.lock().unwrap().closed_dms.insert(user);
+    }
+
+    /// The next `n` message posts get 429.
+    pub fn rate_limit_next(&self, n: usize) {
+        self.shared.inner.lock().unwrap().rate_limits = n;
+    }
+
+    /// The next `n` message posts are created, but answered with 500.
+    pub fn lose_next_answers(&self, n: usize) {
+        self.shared.inner.lock().unwrap().lose_answers = n;
+    }
+
+    /// Every message, in posting order (edits applied).
+    pub fn messages(&self) -> Vec<Value> {
+        let inner = self.shared.inner.lock().unwrap();
+        inner
+            .message_order
+            .iter()
+            .filter_map(|id| inner.messages.get(id).cloned())
+            .collect()
+    }
+
+    pub fn messages_in(&self, channel: u64) -> Vec<Value> {
+        let c = channel.to_string();
+        self.messages()
+            .into_iter()
+            .filter(|m| m["channel_id"] == c.as_str())
+            .collect()
+    }
+
+    /// Someone deletes a message.
+    pub fn delete_message(&self, id: &Value) {
+        let id: u64 = id.as_str().unwrap().parse().unwrap();
+        let mut inner = self.shared.inner.lock().unwrap();
+        inner.messages.remove(&id);
+        inner.message_order.retain(|m| *m != id);
+    }
+
+    /// The DM channel of a user, if the bot opened one.
+    pub fn dm_channel(&self, user: u64) -> Option<u64> {
+        self.shared
+            .inner
+            .lock()
+            .unwrap()
+            .dm_channel_of
+            .get(&user)
+            .copied()
+    }
+
+    /// Messages the bot sent a user by DM.
+    pub fn dms_to(&self, user: u64) -> Vec<Value> {
+        match self.dm_channel(user) {
+            Some(c) => self.messages_in(c),
+            None => Vec::new(),
+        }
+    }
+
+    /// Waits for a message matching `f` and returns it.
+    pub async fn wait_message(&self, what: &str, f: impl Fn(&Value) -> bool) -> Value {
+        self.until(what, |i| {
+            i.message_order
+                .iter()
+                .filter_map(|id| i.messages.get(id))
+                .find(|m| f(m))
+                .cloned()
+        })
+        .await
+    }
+
+    /// Waits for the `n`th (1-based) DM to a user and returns it.
+    pub async fn wait_dm(&self, user: u64, n: usize) -> Value {
+        self.until(&format!("DM #{n} to {user}"), |i| {
+            let c = i.dm_channel_of.get(&user)?.to_string();
+            i.message_order
+                .iter()
+                .filter_map(|id| i.messages.get(id))
+                .filter(|m| m["channel_id"] == c.as_str())
+                .nth(n - 1)
+                .cloned()
+        })
+        .await
+    }
+
+    /// Waits until no request has arrived for `quiet`.
+    pub async fn settle(&self, quiet: Duration) {
+        let mut last = self.request_count();
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            tokio::time::sleep(quiet).await;
+            let now = self.request_count();
+            if now == last || Instant::now() > deadline {
+                return;
+            }
+            last = now;
+        }
+    }
+
+    fn send(&self, event: &str, d: Value) {
+        let mut inner = self.shared.inner.lock().unwrap();
+        inner.seq += 1;
+        let payload = json!({"op": 0, "t": event, "s": inner.seq, "d": d}).to_string();
+        let tx = inner.gateway.clone().expect("the bot is not connected");
+        tx.send(payload).expect("the gateway session is gone");
+    }
+
+    fn new_interaction(&self, channel: u64, message: Option<u64>) -> (u64, String) {
+        let id = self.shared.id();
+        let token = format!("itoken{id}");
+        self.shared.inner.lock().unwrap().interactions.insert(
+            id,
+            Interaction {
+                token: token.clone(),
+                channel,
+                dispatched: Instant::now(),
+                responded: false,
+                response: None,
+                original: None,
+                message,
+            },
+        );
+        (id, token)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn interaction_json(
+        &self,
+        id: u64,
+        token: &str,
+        kind: u8,
+        user: &User,
+        channel: u64,
+        data: Value,
+        message: Option<Value>,
+    ) -> Value {
+        let in_dm = self
+            .shared
+            .inner
+            .lock()
+            .unwrap()
+            .recipient_of
+            .contains_key(&channel);
+        let mut v = json!({
+            "id": id.to_string(),
+            "application_id": APP_ID.to_string(),
+            "type": kind,
+            "data": data,
+            "channel_id": channel.to_string(),
+            "channel": {"id": channel.to_string(), "type": if in_dm { 1 } else { 0 }},
+            "token": token,
+            "version": 1,
+            "locale": "en-US",
+            "entitlements": [],
+            "attachment_size_limit": 8_388_608,
+            "app_permissions": "2248473465835073",
+            "authorizing_integration_owners": {},
+            "context": if in_dm { 1 } else { 0 },
+        });
+        if in_dm {
+            v["user"] = user.json();
+        } else {
+            v["guild_id"] = json!(GUILD_ID.to_string());
+            v["guild_locale"] = json!("en-US");
+            let mut member = user.member();
+            member["guild_id"] = json!(GUILD_ID.to_string());
+            v["member"] = member;
+        }
+        if let Some(m) = message {
+            v["message"] = m;
+        }
+        v
+    }
+
+    /// A `/race <sub>` slash command; `options` are (name, value) pairs. Returns the
+    /// interaction id.
+    pub fn slash(&self, user: &User, channel: u64, sub: &str, options: &[(&str, Value)]) -> u64 {
+        let (id, token) = self.new_interaction(channel, None);
+        let mut resolved_users = serde_json::Map::new();
+        let mut resolved_members = serde_json::Map::new();
+        let opts: Vec<Value> = options
+            .iter()
+            .map(|(name, value)| {
+                let kind = match value {
+                    Value::Bool(_) => 5,
+                    Value::Number(_) => 4,
+                    Value::Object(o) if o.contains_key("user") => 6,
+                    _ => 3,
+                };
+                if kind == 6 {
+                    let u = &value["user"];
+                    let uid = u["id"].as_str().unwrap_or("0").to_string();
+                    resolved_users.insert(uid.clone(), u.clone());
+                    let mut m = value["member"].clone();
+                    if let Some(o) = m.as_object_mut() {
+                        o.remove("user");
+                    }
+                    resolved_members.insert(uid.clone(), m);
+                    json!({"name": name, "type": 6, "value": uid})
+                } else {
+                    json!({"name": name, "type": kind, "value": value})
+                }
+            })
+            .collect();
+        let mut data = json!({
+            "id": COMMAND_ID.to_string(),
+            "name": "race",
+            "type": 1,
+            "options": [{"name": sub, "type": 1, "options": opts}],
+        });
+        if !resolved_users.is_empty() {
+            data["resolved"] = json!({"users": resolved_users, "members": resolved_members});
+        }
+        let v = self.interaction_json(id, &token, 2, user, channel, data, None);
+        self.send("INTERACTION_CREATE", v);
+        id
+    }
+
+    /// A user option's value for [`FakeDiscord::slash`].
+    pub fn user_option(user: &User) -> Value {
+        json!({"user": user.json(), "member": user.member()})
+    }
+
+    /// Presses a button on a message. Returns the interaction id.
+    pub fn click(&self, user: &User, message: &Value, custom_id: &str) -> u64 {
+        let channel: u64 = message["channel_id"].as_str().unwrap().parse().unwrap();
+        let mid: u64 = message["id"].as_str().unwrap().parse().unwrap();
+        let (id, token) = self.new_interaction(channel, Some(mid));
+        let data = json!({"custom_id": custom_id, "component_type": 2});
+        let v = self.interaction_json(id, &token, 3, user, channel, data, Some(message.clone()));
+        self.send("INTERACTION_CREATE", v);
+        id
+    }
+
+    /// Sends the very same INTERACTION_CREATE again (a duplicate gateway event).
+    pub fn replay_click(&self, id: u64, user: &User, message: &Value, custom_id: &str) {
+        let channel: u64 = message["channel_id"].as_str().unwrap().parse().unwrap();
+        let token = self.shared.inner.lock().unwrap().interactions[&id]
+            .token
+            .clone();
+        let data = json!({"custom_id": custom_id, "component_type": 2});
+        let v = self.interaction_json(id, &token, 3, user, channel, data, Some(message.clone()));
+        self.send("INTERACTION_CREATE", v);
+    }
+
+    /// Picks a value in a select menu.
+    pub fn select(&self, user: &User, message: &Value, custom_id: &str, value: &str) -> u64 {
+        let channel: u64 = message["channel_id"].as_str().unwrap().parse().unwrap();
+        let mid: u64 = message["id"].as_str().unwrap().parse().unwrap();
+        let (id, token) = self.new_interaction(channel, Some(mid));
+        let data = json!({"custom_id": custom_id, "component_type": 3, "values": [value]});
+        let v = self.interaction_json(id, &token, 3, user, channel, data, Some(message.clone()));
+        self.send("INTERACTION_CREATE", v);
+        id
+    }
+
+    /// The user writes to the bot by DM. Returns the message id.
+    pub fn dm(&self, user: &User, text: &str) -> u64 {
+        let id = self.shared.id();
+        self.replay_dm(id, user, text);
+        id
+    }
+
+    /// Sends MESSAGE_CREATE for a DM with this id (again, for a duplicate event).
+    pub fn replay_dm(&self, id: u64, user: &User, text: &str) {
+        let channel = self.dm_channel_for(user.id);
+        let v = json!({
+            "id": id.to_string(),
+            "channel_id": channel.to_string(),
+            "author": user.json(),
+            "content": text,
+            "timestamp": now_iso(),
+            "edited_timestamp": null,
+            "tts": false,
+            "mention_everyone": false,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": [],
+            "pinned": false,
+            "type": 0,
+        });
+        self.send("MESSAGE_CREATE", v);
+    }
+
+    fn dm_channel_for(&self, user: u64) -> u64 {
+        let mut inner = self.shared.inner.lock().unwrap();
+        if let Some(c) = inner.dm_channel_of.get(&user) {
+            return *c;
+        }
+        let c = self.shared.id();
+        inner.dm_channel_of.insert(user, c);
+        inner.recipient_of.insert(c, user);
+        c
+    }
+
+    /// Waits for the bot's answer to an interaction: the callback body, and for deferred
+    /// answers the follow-up or edit that completed it.
+    pub async fn response(&self, id: u64) -> Value {
+        self.until(&format!("an answer to interaction {id}"), |i| {
+            let it = i.interactions.get(&id)?;
+            let r = it.response.clone()?;
+            match r["type"].as_u64() {
+                Some(5) | Some(6) => {
+                    // Deferred: wait for the follow-up or edit.
+                    let token = &it.token;
+                    i.requests
+                        .iter()
+                        .rev()
+                        .find(|q| {
+                            q.path.contains(token.as_str())
+                                && !q.path.ends_with("/callback")
+                                && q.method != "GET"
+                        })
+                        .map(|q| json!({"type": r["type"], "data": q.body}))
+                }
+                _ => Some(r),
+            }
+        })
+        .await
+    }
+
+    /// How long the bot took to acknowledge an interaction.
+    pub fn ack_time(&self, id: u64) -> Option<Duration> {
+        let inner = self.shared.inner.lock().unwrap();
+        let it = inner.interactions.get(&id)?;
+        let cb = inner
+            .requests
+            .iter()
+            .find(|r| r.method == "POST" && r.path.contains(&format!("/interactions/{id}/")))?;
+        Some(cb.at.duration_since(it.dispatched))
+    }
+
+    /// How many callbacks the bot sent for an interaction.
+    pub fn callbacks(&self, id: u64) -> usize {
+        self.requests()
+            .iter()
+            .filter(|r| r.method == "POST" && r.path.contains(&format!("/interactions/{id}/")))
+            .count()
+    }
+}
+
+/// Text of a message or interaction answer: content, embed titles, descriptions, fields.
+pub fn text_of(m: &Value) -> String {
+    let m = if m.get("data").is_some() && m.get("embeds").is_none() {
+        &m["data"]
+    } else {
+        m
+    };
+    let mut out = vec![m["content"].as_str().unwrap_or("").to_string()];
+    for e in m["embeds"].as_array().cloned().unwrap_or_default() {
+        out.push(e["title"].as_str().unwrap_or("").to_string());
+        out.push(e["description"].as_str().unwrap_or("").to_string());
+        for f in e["fields"].as_array().cloned().unwrap_or_default() {
+            out.push(format!(
+                "{}: {}",
+                f["name"].as_str().unwrap_or(""),
+                f["value"].as_str().unwrap_or("")
+            ));
+        }
+        out.push(e["footer"]["text"].as_str().unwrap_or("").to_string());
+    }
+    out.join("\n")
+}
+
+/// The custom_ids of a message's components, in order.
+pub fn custom_ids(m: &Value) -> Vec<String> {
+    let m = if m.get("data").is_some() && m.get("components").is_none() {
+        &m["data"]
+    } else {
+        m
+    };
+    m["components"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .filter_map(|c| c["custom_id"].as_str().map(String::from))
+        .collect()
+}
+
+/// The custom_id of the button labelled `label`.
+pub fn button(m: &Value, label: &str) -> String {
+    let m = if m.get("data").is_some() && m.get("components").is_none() {
+        &m["data"]
+    } else {
+        m
+    };
+    m["components"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .find(|c| c["label"] == label)
+        .and_then(|c| c["custom_id"].as_str().map(String::from))
+        .unwrap_or_else(|| panic!("no button `{label}` in {m}"))
+}
+
+async fn gateway(ws: WebSocketUpgrade, AxState(shared): AxState<Arc<Shared>>) -> Response {
+    ws.on_upgrade(move |socket| session(socket, shared))
+}
+
+async fn session(socket: WebSocket, shared: Arc<Shared>) {
+    let (mut sink, mut stream) = socket.split();
+    let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+    let hello = json!({"op": 10, "d": {"heartbeat_interval": 41250}}).to_string();
+    if sink.send(WsMessage::Text(hello.into())).await.is_err() {
+        return;
+    }
+    loop {
+        tokio::select! {
+            out = rx.recv() => match out {
+                Some(text) => {
+                    if sink.send(WsMessage::Text(text.into())).await.is_err() {
+                        return;
+                    }
+                }
+                None => return,
+            },
+            incoming = stream.next() => {
+                let Some(Ok(msg)) = incoming else {
+                    return;
+                };
+                let WsMessage::Text(text) = msg else {
+                    if matches!(msg, WsMessage::Close(_)) {
+                        return;
+                    }
+                    continue;
+                };
+                let Ok(v) = serde_json::from_str::<Value>(&text) else { continue };
+                match v["op"].as_u64() {
+                    Some(1) => {
+                        let ack = json!({"op": 11}).to_string();
+                        if sink.send(WsMessage::Text(ack.into())).await.is_err() {
+                            return;
+                        }
+                    }
+                    Some(2) | Some(6) => {
+                        let addr = shared.addr.lock().unwrap().unwrap();
+                        let ready = {
+                            let mut inner = shared.inner.lock().unwrap();
+                            inner.identifies += 1;
+                            inner.seq += 1;
+                            inner.gateway = Some(tx.clone());
+                            json!({"op": 0, "t": "READY", "s": inner.seq, "d": {
+                                "v": 10,
+                                "user": {"id": BOT_ID.to_string(), "username": "photofinish",
+                                         "discriminator": "0", "avatar": null, "bot": true,
+                                         "global_name": null},
+                                "guilds": [],
+                                "session_id": "fake-session",
+                                "resume_gateway_url": format!("ws://{addr}/gateway"),
+                                "shard": [0, 1],
+                                "application": {"id": APP_ID.to_string(), "flags": 0},
+                            }}).to_string()
+                        };
+                        if sink.send(WsMessage::Text(ready.into())).await.is_err() {
+                            return;
+                        }
+                        shared.changed.notify_waiters();
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+fn message_object(id: u64, channel: u64, body: &Value, author: Value) -> Value {
+    json!({
+        "id": id.to_string(),
+        "channel_id": channel.to_string(),
+        "author": author,
+        "content": body.get("content").cloned().unwrap_or(json!("")),
+        "timestamp": now_iso(),
+        "edited_timestamp": null,
+        "tts": false,
+        "mention_everyone": false,
+        "mentions": [],
+        "mention_roles": [],
+        "attachments": [],
+        "embeds": body.get("embeds").cloned().unwrap_or(json!([])),
+        "components": body.get("components").cloned().unwrap_or(json!([])),
+        "flags": body.get("flags").cloned().unwrap_or(json!(0)),
+        "nonce": body.get("nonce").cloned().unwrap_or(Value::Null),
+        "pinned": false,
+        "type": 0,
+    })
+}
+
+fn bot_author() -> Value {
+    json!({"id": BOT_ID.to_string(), "username": "photofinish", "discriminator": "0",
+           "avatar": null, "bot": true, "global_name": null})
+}
+
+async fn read_body(req: Request, shared: &Arc<Shared>) -> (Value, Vec<(String, String, usize)>) {
+    let is_multipart = req
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("multipart/form-data"));
+    if is_multipart {
+        let mut body = Value::Null;
+        let mut files = Vec::new();
+        if let Ok(mut form) = Multipart::from_request(req, shared).await {
+            while let Ok(Some(field)) = form.next_field().await {
+                let name = field.name().unwrap_or("").to_string();
+                let file = field.file_name().map(String::from);
+                let bytes = field.bytes().await.unwrap_or_default();
+                if name == "payload_json" {
+                    body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+                } else {
+                    files.push((name, file.unwrap_or_default(), bytes.len()));
+                }
+            }
+        }
+        return (body, files);
+    }
+    let bytes: Bytes = axum::body::to_bytes(req.into_body(), 8 << 20)
+        .await
+        .unwrap_or_default();
+    (
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        Vec::new(),
+    )
+}
+
+async fn rest(AxState(shared): AxState<Arc<Shared>>, req: Request) -> Response {
+    let method = req.method().clone();
+    let path = req
+        .uri()
+        .path()
+        .trim_start_matches("/api/v10")
+        .trim_start_matches("/api/v9")
+        .to_string();
+    let _headers: HeaderMap = req.headers().clone();
+    let (body, files) = read_body(req, &shared).await;
+    let (response, status, refused) = answer(&shared, &method, &path, &body, &files);
+    {
+        let mut inner = shared.inner.lock().unwrap();
+        inner.requests.push(Recorded {
+            at: Instant::now(),
+            method: method.to_string(),
+            path,
+            body,
+            files,
+            status,
+            refused,
+        });
+    }
+    shared.changed.notify_waiters();
+    response
+}
+
+type Answered = (Response, u16, Option<String>);
+
+fn ok_json(v: Value) -> Answered {
+    (axum::Json(v).into_response(), 200, None)
+}
+
+fn refuse(status: StatusCode, code: i64, why: &str) -> Answered {
+    (
+        error(status, code, why),
+        status.as_u16(),
+        Some(why.to_string()),
+    )
+}
+
+fn answer(
+    shared: &Arc<Shared>,
+    method: &Method,
+    path: &str,
+    body: &Value,
+    files: &[(String, String, usize)],
+) -> Answered {
+    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let addr = shared.addr.lock().unwrap().unwrap();
+    match (method.as_str(), parts.as_slice()) {
+        ("GET", ["gateway", "bot"]) | ("GET", ["gateway"]) => ok_json(json!({
+            "url": format!("ws://{addr}/gateway"),
+            "shards": 1,
+            "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1},
+        })),
+        ("GET", ["users", "@me"]) => ok_json(bot_author()),
+        ("PUT", ["applications", _, "commands"])
+        | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
+            let list: Vec<Value> = body
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|mut c| {
+                    c["id"] = json!(COMMAND_ID.to_string());
+                    c["application_id"] = json!(APP_ID.to_string());
+                    c["version"] = json!("1");
+                    if c.get("type").is_none() {
+                        c["type"] = json!(1);
+                    }
+                    c
+                })
+                .collect();
+            ok_json(Value::Array(list))
+        }
+        ("POST", ["interactions", id, token, "callback"]) => {
+            let Ok(id) = id.parse::<u64>() else {
+                return refuse(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
+            };
+            if let Err(why) = check_message(&body["data"]) {
+                return refuse(StatusCode::BAD_REQUEST, 50035, &why);
+            }
+            let mut inner = shared.inner.lock().unwrap();
+            let Some(it) = inner.interactions.get(&id).cloned() else {
+                return refuse(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
+            };
+            if it.token != *token {
+                return refuse(StatusCode::UNAUTHORIZED, 50027, "Invalid Webhook Token");
+            }
+            if it.responded {
+                return refuse(
+                    StatusCode::BAD_REQUEST,
+                    40060,
+                    "Interaction has already been acknowledged.",
+                );
+            }
+            if it.dispatched.elapsed() > Duration::from_secs(3) {
+                return refuse(
+                    StatusCode::NOT_FOUND,
+                    10062,
+                    "Unknown interaction (over 3 s)",
+                );
+            }
+            let kind = body["type"].as_u64().unwrap_or(0);
+            let mut original = None;
+            match kind {
+                4 | 5 => {
+                    let mid = shared.id();
+                    let m = message_object(mid, it.channel, &body["data"], bot_author());
+                    inner.messages.insert(mid, m);
+                    inner.message_order.push(mid);
+                    original = Some(mid);
+                }
+                7 => {
+                    if let Some(mid) = it.message
+                        && let Some(m) = inner.messages.get_mut(&mid)
+                    {
+                        for key in ["content", "embeds", "components"] {
+                            if let Some(v) = body["data"].get(key) {
+                                m[key] = v.clone();
+                            }
+                        }
+                    }
+                    original = it.message;
+                }
+                6 => original = it.message,
+                _ => {}
+            }
+            if let Some(entry) = inner.interactions.get_mut(&id) {
+                entry.responded = true;
+                entry.response = Some(body.clone());
+                entry.original = original;
+            }
+            (StatusCode::NO_CONTENT.into_response(), 204, None)
+        }
+        (m, ["webhooks", _, token, "messages", which]) => {
+            let mut inner = shared.inner.lock().unwrap();
+            let Some(it) = inner
+                .interactions
+                .values()
+                .find(|i| i.token == *token)
+                .cloned()
+            else {
+                return refuse(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+            };
+            let mid = if *which == "@original" {
+                it.original
+            } else {
+                which.parse().ok()
+            };
+            let Some(mid) = mid else {
+                return refuse(StatusCode::NOT_FOUND, 10008, "Unknown Message");
+            };
+            if m == "PATCH"
+                && let Err(why) = check_message(body)
+            {
+                return refuse(StatusCode::BAD_REQUEST, 50035, &why);
+            }
+            let Some(msg) = inner.messages.get_mut(&mid) else {
+                return refuse(StatusCode::NOT_FOUND, 10008, "Unknown Message");
+            };
+            if m == "PATCH" {
+                for key in ["content", "embeds", "components"] {
+                    if let Some(v) = body.get(key) {
+                        msg[key] = v.clone();
+                    }
+                }
+                msg["edited_timestamp"] = json!(now_iso());
+            }
+            ok_json(msg.clone())
+        }
+        ("POST", ["webhooks", _, token]) => {
+            if let Err(why) = check_message(body) {
+                return refuse(StatusCode::BAD_REQUEST, 50035, &why);
+            }
+            let mut inner = shared.inner.lock().unwrap();
+            let Some(it) = inner
+                .interactions
+                .values()
+                .find(|i| i.token == *token)
+                .cloned()
+            else {
+                return refuse(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+            };
+            let mid = shared.id();
+            let m = message_object(mid, it.channel, body, bot_author());
+            inner.messages.insert(mid, m.clone());
+            inner.message_order.push(mid);
+            ok_json(m)
+        }
+        ("POST", ["users", "@me", "channels"]) => {
+            let Some(user) = body["recipient_id"]
+                .as_str()
+                .and_then(|u| u.parse::<u64>().ok())
+                .or_else(|| body["recipient_id"].as_u64())
+            else {
+                return refuse(StatusCode::BAD_REQUEST, 50035, "recipient_id missing");
+            };
+            let mut inner = shared.inner.lock().unwrap();
+            let channel = match inner.dm_channel_of.get(&user) {
+                Some(c) => *c,
+                None => {
+                    let c = shared.id();
+                    inner.dm_channel_of.insert(user, c);
+                    inner.recipient_of.insert(c, user);
+                    c
+                }
+            };
+            ok_json(json!({
+                "id": channel.to_string(),
+                "type": 1,
+                "last_message_id": null,
+                "recipients": [{"id": user.to_string(), "username": format!("user{user}"),
+                                "discriminator": "0", "avatar": null, "global_name": null}],
+            }))
+        }
+        ("POST", ["channels", channel, "messages"]) => {
+            let Ok(channel) = channel.parse::<u64>() else {
+                return refuse(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
+            };
+            if let Err(why) = check_message(body) {
+                return refuse(StatusCode::BAD_REQUEST, 50035, &why);
+            }
+            let mut inner = shared.inner.lock().unwrap();
+            if inner.rate_limits > 0 {
+                inner.rate_limits -= 1;
+                let resp = (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    [
+                        ("retry-after", "1"),
+                        ("x-ratelimit-limit", "5"),
+                        ("x-ratelimit-remaining", "0"),
+                        ("x-ratelimit-reset-after", "1.000"),
+                        ("x-ratelimit-scope", "user"),
+                    ],
+                    axum::Json(json!({
+                        "message": "You are being rate limited.",
+                        "retry_after": 1.0,
+                        "global": false,
+                        "code": 0,
+                    })),
+                )
+                    .into_response();
+                return (resp, 429, Some("asked: rate limited".into()));
+            }
+            if let Some(user) = inner.recipient_of.get(&channel)
+                && inner.closed_dms.contains(user)
+            {
+                return (
+                    error(
+                        StatusCode::FORBIDDEN,
+                        50007,
+                        "Cannot send messages to this user",
+                    ),
+                    403,
+                    Some("asked: DMs closed".into()),
+                );
+            }
+            // enforce_nonce: the same nonce in the same channel returns the first message.
+            let nonce = match &body["nonce"] {
+                Value::String(s) => Some(s.clone()),
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            };
+            if body["enforce_nonce"] == true
+                && let Some(n) = &nonce
+                && let Some(existing) = inner.nonces.get(&(channel, n.clone()))
+                && let Some(m) = inner.messages.get(existing)
+            {
+                return ok_json(m.clone());
+            }
+            let mid = shared.id();
+            let mut m = message_object(mid, channel, body, bot_author());
+            m["attachments"] = json!(
+                files
+                    .iter()
+                    .map(|(_, name, size)| json!({"id": shared.id().to_string(), "filename": name, "size": size, "url": format!("http://{addr}/files/{name}"), "proxy_url": format!("http://{addr}/files/{name}")}))
+                    .collect::<Vec<_>>()
+            );
+            inner.messages.insert(mid, m.clone());
+            inner.message_order.push(mid);
+            if let Some(n) = nonce {
+                inner.nonces.insert((channel, n), mid);
+            }
+            if inner.lose_answers > 0 {
+                inner.lose_answers -= 1;
+                return (
+                    error(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        0,
+                        "500: Internal Server Error",
+                    ),
+                    500,
+                    Some("asked: answer lost".into()),
+                );
+            }
+            ok_json(m)
+        }
+        ("PATCH", ["channels", _, "messages", mid]) => {
+            if let Err(why) = check_message(body) {
+                return refuse(StatusCode::BAD_REQUEST, 50035, &why);
+            }
+            let mut inner = shared.inner.lock().unwrap();
+            let Some(m) = mid
+                .parse::<u64>()
+                .ok()
+                .and_then(|mid| inner.messages.get_mut(&mid))
+            else {
+                return refuse(StatusCode::NOT_FOUND, 10008, "Unknown Message");
+            };
+            for key in ["content", "embeds", "components"] {
+                if let Some(v) = body.get(key) {
+                    m[key] = v.clone();
+                }
+            }
+            m["edited_timestamp"] = json!(now_iso());
+            ok_json(m.clone())
+        }
+        ("POST", ["channels", parent, "threads"]) => {
+            let id = shared.id();
+            shared.inner.lock().unwrap().threads.push(id);
+            ok_json(json!({
+                "id": id.to_string(),
+                "type": 11,
+                "guild_id": GUILD_ID.to_string(),
+                "parent_id": parent,
+                "name": body["name"],
+                "owner_id": BOT_ID.to_string(),
+                "thread_metadata": {"archived": false, "auto_archive_duration": 1440,
+                                     "archive_timestamp": now_iso(), "locked": false},
+                "position": 0,
+                "permission_overwrites": [],
+                "nsfw": false,
+            }))
+        }
+        _ => refuse(StatusCode::NOT_FOUND, 0, "not served by the fake"),
+    }
+}
+
+/// A fake Discord, a database in a temporary folder, a test clock, and the bot.
+pub struct Harness {
+    pub fake: FakeDiscord,
+    pub clock: Arc<photofinish::referee::TestClock>,
+    pub bot: Option<photofinish::discord::Running>,
+    pub dir: tempfile::TempDir,
+}
+
+/// The channel races run in.
+pub const CHANNEL: u64 = 600_000_000_000_000_001;
+
+impl Harness {
+    pub async fn start() -> Harness {
+        // RUST_LOG=debug shows what the bot does.
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .with_test_writer()
+            .try_init();
+        let fake = FakeDiscord::start().await;
+        let dir = tempfile::tempdir().unwrap();
+        let clock = Arc::new(photofinish::referee::TestClock::at_epoch());
+        let mut h = Harness {
+            fake,
+            clock,
+            bot: None,
+            dir,
+        };
+        h.start_bot().await;
+        h
+    }
+
+    pub fn db(&self) -> std::path::PathBuf {
+        self.dir.path().join("races.db")
+    }
+
+    pub async fn start_bot(&mut self) {
+        let settings = self.fake.settings(&self.db());
+        let before = self.fake.identifies();
+        let bot = photofinish::discord::start(settings, self.clock.clone())
+            .await
+            .unwrap();
+        self.bot = Some(bot);
+        self.fake
+            .until("the bot to connect", |i| {
+                (i.identifies > before && i.gateway.is_some()).then_some(())
+            })
+            .await;
+        self.fake.wait_ready().await;
+    }
+
+    pub async fn stop_bot(&mut self) {
+        if let Some(bot) = self.bot.take() {
+            bot.stop().await;
+        }
+        self.fake.shared.inner.lock().unwrap().gateway = None;
+    }
+
+    pub fn referee(&self) -> Arc<photofinish::referee::Referee> {
+        self.bot.as_ref().unwrap().referee()
+    }
+
+    /// Moves the test clock and wakes the bot's workers.
+    pub fn advance(&self, secs: i64) {
+        self.clock.advance_secs(secs);
+        if let Some(bot) = &self.bot {
+            bot.wake();
+        }
+    }
+
+    /// Waits until the bot has been quiet for a moment.
+    pub async fn settle(&self) {
+        self.fake.settle(Duration::from_millis(300)).await;
+    }
+
+    /// Runs a slash command and returns the answer.
+    pub async fn slash(&self, user: &User, sub: &str, options: &[(&str, Value)]) -> Value {
+        let id = self.fake.slash(user, CHANNEL, sub, options);
+        self.fake.response(id).await
+    }
+
+    /// Presses a button and returns the answer.
+    pub async fn click(&self, user: &User, message: &Value, custom_id: &str) -> Value {
+        let id = self.fake.click(user, message, custom_id);
+        self.fake.response(id).await
+    }
+}
+
+/// True when an interaction answer is visible only to its user.
+pub fn is_ephemeral(answer: &Value) -> bool {
+    answer["data"]["flags"]
+        .as_u64()
+        .is_some_and(|f| f & 64 != 0)
+}

@@ -1,0 +1,125 @@
+//! Hostile order text for every game, from random points of random games: the parser and
+//! the legality check never panic, and every refusal is a short sentence a player can read.
+//! (`PROPTEST_CASES` raises the number of cases.)
+
+use photofinish::engine::{
+    AnyGame, BotLevel, GameKind, GameRng, Mode, Seat, SeatSetup, Seed, Submitted,
+};
+use proptest::prelude::*;
+
+/// A game of `kind`, played by bots for `steps` steps from `seed`.
+fn game_at(kind: GameKind, seed: u64, steps: usize) -> AnyGame {
+    let (min, max) = kind.seat_limits(&kind.default_options()).unwrap_or((2, 2));
+    let n = 4usize.clamp(min, max);
+    let seats: Vec<SeatSetup> = (0..n).map(|i| SeatSetup::named(format!("P{i}"))).collect();
+    let mut game = kind
+        .setup(&kind.default_options(), &seats, Seed::from_u64(seed))
+        .unwrap();
+    let mut rng = GameRng::seeded(seed);
+    for _ in 0..steps {
+        if game.outcome().is_some() {
+            break;
+        }
+        let pending = game.pending();
+        let who: Vec<Seat> = match pending.mode {
+            Mode::All => pending.seats.clone(),
+            Mode::Any => pending.seats.first().copied().into_iter().collect(),
+        };
+        let orders: Vec<_> = who
+            .into_iter()
+            .map(|s| Submitted::new(s, game.bot_order(s, BotLevel::Random, &mut rng)))
+            .collect();
+        game.apply(&orders);
+    }
+    game
+}
+
+fn hostile_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<String>(),
+        "[ -~]{0,40}",
+        "(play|junk|card|bid|pace|move|roll|pick|draft|counter|decline|stop|@P1|#|-|\\+|[0-9]{1,25}| |,|=){0,12}",
+        Just(String::new()),
+        Just("\u{200B}\u{202E}7\u{0000}".to_string()),
+        Just("9".repeat(400)),
+        Just("<@123456789012345678> 5".to_string()),
+        Just("@everyone".to_string()),
+    ]
+}
+
+fn kinds() -> Vec<GameKind> {
+    GameKind::all().collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn no_order_text_panics_and_every_refusal_reads_well(
+        k in 0usize..16,
+        seed in 0u64..50,
+        steps in 0usize..40,
+        text in hostile_text(),
+    ) {
+        let kinds = kinds();
+        let kind = kinds[k % kinds.len()];
+        let game = game_at(kind, seed, steps);
+        // The referee cleans every order's text before the game reads it.
+        let text = photofinish::referee::clean_text(&text);
+        let pending = game.pending();
+        for seat in pending.seats.iter().copied().chain([Seat(0), Seat(9), Seat(200)]) {
+            match game.read_order(seat, &text) {
+                Ok(order) => {
+                    // What is accepted validates and writes itself back.
+                    prop_assert!(game.validate(seat, &order).is_ok());
+                    let again = game.format_order(seat, &order);
+                    prop_assert_eq!(game.read_order(seat, &again), Ok(order));
+                }
+                Err(e) => {
+                    let msg = e.to_string();
+                    prop_assert!(!msg.trim().is_empty(), "{kind}: an empty refusal");
+                    prop_assert!(msg.chars().count() <= 800, "{kind}: a refusal of {} chars", msg.chars().count());
+                    // What the player typed is echoed between backticks; the rest must be prose.
+                    let prose: String = msg.split('`').step_by(2).collect();
+                    prop_assert!(!prose.contains("Error(") && !prose.contains("Some(") && !prose.contains("{:"),
+                        "{kind}: a refusal that reads like code: {msg}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn options_text_never_panics(k in 0usize..16, text in hostile_text()) {
+        let kinds = kinds();
+        let kind = kinds[k % kinds.len()];
+        if let Err(e) = kind.apply_options(None, &text) {
+            prop_assert!(!e.to_string().trim().is_empty());
+        }
+        let _ = kind.check_seat_choice(&kind.default_options(), &text);
+    }
+}
+
+#[test]
+fn prompt_choices_of_every_game_read_back_at_many_points() {
+    for kind in kinds() {
+        for seed in 0..20u64 {
+            for steps in [0, 3, 11, 29] {
+                let game = game_at(kind, seed, steps);
+                for seat in game.pending().seats {
+                    for c in game.prompt(seat).choices {
+                        assert!(
+                            game.read_order(seat, &c.order).is_ok(),
+                            "{kind} seed {seed}: {:?}",
+                            c.order
+                        );
+                        assert!(
+                            c.label.chars().count() <= 80,
+                            "{kind}: a button label over 80 chars: {}",
+                            c.label
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! Nothing secret leaks through the referee: for random races of every game, two worlds run
+//! in lockstep in which one seat's pending order differs; everything that goes public
+//! (channel posts, the status message, the lobby) must be the same in both until the step
+//! resolves, receipts aside. And every DM carries the view of the seat it is sent to.
+//!
+//! The engine's own half (public views unchanged when hidden information is redrawn) is in
+//! each game's conformance test. `PHOTOFINISH_LEAK_GAMES` scales the number of races.
+
+use std::sync::Arc;
+
+use photofinish::engine::{GameKind, GameRng, Seed};
+use photofinish::referee::announce::Target;
+use photofinish::referee::{Actor, Config, NewRace, Referee, TestClock};
+use photofinish::store::{CampaignId, Phase, SqliteStore, Store, Timing, UserId};
+use serde_json::Value;
+
+struct World {
+    store: Arc<SqliteStore>,
+    referee: Referee,
+    race: CampaignId,
+}
+
+fn user(i: usize) -> UserId {
+    UserId::new(format!("{}", 1000 + i))
+}
+
+async fn world(kind: GameKind, players: usize, seed: u64) -> World {
+    let store = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let clock = Arc::new(TestClock::at_epoch());
+    let timing = Timing {
+        turn_secs: 3600,
+        reminders: vec![],
+        resolve_early: true,
+    };
+    let referee = Referee::new(
+        store.clone(),
+        clock,
+        Config {
+            default_timing: timing,
+            ..Config::default()
+        },
+    );
+    let host = Actor::new("1000", "P0");
+    let race = referee
+        .create(NewRace {
+            kind,
+            options: String::new(),
+            channel: "leaks".into(),
+            guild: None,
+            host: host.clone(),
+        })
+        .await
+        .unwrap();
+    // Both worlds share one seed, so only the orders differ between them.
+    let fixed = Seed::from_u64(seed);
+    sqlx::query("UPDATE campaigns SET seed = ?, commitment = ? WHERE id = ?")
+        .bind(fixed.to_hex())
+        .bind(fixed.commitment())
+        .bind(race.0)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    for i in 0..players {
+        referee
+            .join(race, &Actor::new(user(i).0, format!("P{i}")), None, None)
+            .await
+            .unwrap();
+    }
+    referee.start(race, &host).await.unwrap();
+    World {
+        store,
+        referee,
+        race,
+    }
+}
+
+/// Public announcements so far, with receipts and nonces masked.
+async fn public(w: &World) -> Vec<Value> {
+    let rows = w.store.outbox_of(w.race).await.unwrap();
+    let mut out = Vec::new();
+    for r in rows {
+        let target: Target = serde_json::from_value(r.target.clone()).unwrap();
+        match target {
+            Target::Dm { seat, .. } => {
+                // A DM carries its own seat's view, never another's.
+                if let Some(s) = r.payload.get("seat") {
+                    assert_eq!(
+                        s.as_u64(),
+                        Some(u64::from(seat.0)),
+                        "a DM for {seat} holds another seat's view"
+                    );
+                }
+            }
+            _ => out.push(mask(r.payload.clone())),
+        }
+    }
+    // A changed order re-posts the same status: one is as good as two.
+    out.dedup();
+    out
+}
+
+fn same(a: &[Value], b: &[Value], what: &str) {
+    if let Some(i) = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)) {
+        panic!(
+            "{what}: public announcement {i} differs:\n{:?}\nvs\n{:?}",
+            a.get(i),
+            b.get(i)
+        );
+    }
+}
+
+fn mask(v: Value) -> Value {
+    match v {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| {
+                    if k == "receipt" || k == "nonce" {
+                        (k, Value::String("*".into()))
+                    } else {
+                        (k, mask(v))
+                    }
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(mask).collect()),
+        other => other,
+    }
+}
+
+async fn waiting(w: &World, players: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    for i in 0..players {
+        if w.referee.open_prompt(w.race, &user(i)).await.is_ok() {
+            out.push(i);
+        }
+    }
+    out
+}
+
+async fn lockstep(kind: GameKind, players: usize, seed: u64, max_steps: usize) {
+    let a = world(kind, players, seed).await;
+    let b = world(kind, players, seed).await;
+    let mut rng = GameRng::seeded(seed);
+    for _ in 0..max_steps {
+        if a.referee.overview(a.race).await.unwrap().phase != Phase::Running {
+            break;
+        }
+        let seats = waiting(&a, players).await;
+        assert_eq!(seats, waiting(&b, players).await);
+        let Some(&first) = seats.first() else { break };
+        let prompt = a
+            .referee
+            .open_prompt(a.race, &user(first))
+            .await
+            .unwrap()
+            .prompt;
+        let choices: Vec<String> = prompt.choices.iter().map(|c| c.order.clone()).collect();
+        if choices.is_empty() {
+            break;
+        }
+        let pick = |rng: &mut GameRng| choices[rng.index(choices.len())].clone();
+        let mine = pick(&mut rng);
+        let other = pick(&mut rng);
+        // A first-of-several window resolves on the first order: nothing to compare.
+        let resolves_at_once = seats.len() == 1 || prompt.text.is_empty();
+        if !resolves_at_once && mine != other {
+            a.referee.submit(a.race, &user(first), &mine).await.unwrap();
+            let r = b
+                .referee
+                .submit(b.race, &user(first), &other)
+                .await
+                .unwrap();
+            if !r.resolved {
+                same(
+                    &public(&a).await,
+                    &public(&b).await,
+                    &format!("{kind} seed {seed}: a pending order leaked"),
+                );
+                // Converge: the same order in both worlds, changed in the second.
+                b.referee.submit(b.race, &user(first), &mine).await.unwrap();
+            }
+        }
+        // Everyone else (or the lone seat) orders the same in both worlds.
+        for &s in &seats {
+            if s == first && !resolves_at_once && mine != other {
+                continue;
+            }
+            let Ok(p) = a.referee.open_prompt(a.race, &user(s)).await else {
+                continue;
+            };
+            let Some(choice) = p.prompt.choices.get(rng.index(p.prompt.choices.len())) else {
+                continue;
+            };
+            let order = choice.order.clone();
+            let (ra, rb) = (
+                a.referee.submit(a.race, &user(s), &order).await,
+                b.referee.submit(b.race, &user(s), &order).await,
+            );
+            assert_eq!(
+                ra.is_ok(),
+                rb.is_ok(),
+                "{kind} seed {seed}: the worlds disagree on {order:?}"
+            );
+        }
+        same(
+            &public(&a).await,
+            &public(&b).await,
+            &format!("{kind} seed {seed}: the worlds diverged in public"),
+        );
+    }
+}
+
+fn games() -> u64 {
+    std::env::var("PHOTOFINISH_LEAK_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(6)
+}
+
+#[tokio::test]
+async fn pending_orders_never_reach_a_public_post() {
+    for kind in GameKind::all() {
+        let (min, max) = kind.seat_limits(&kind.default_options()).unwrap();
+        for seed in 0..games() {
+            let players = [min, max.min(6), 4usize.clamp(min, max)][(seed % 3) as usize];
+            lockstep(kind, players, seed, 60).await;
+        }
+    }
+}
