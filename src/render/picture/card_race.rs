@@ -314,7 +314,7 @@ fn tick_step(target: u32) -> u32 {
     [25, 50, 100, 200, 250, 500, 1000, 2500, 5000]
         .into_iter()
         .find(|s| target / s <= 10)
-        .unwrap_or(target.max(1))
+        .unwrap_or(target.div_ceil(10).max(1))
 }
 
 /// Where the lanes and ruler go; kept apart from drawing so tests can check the geometry.
@@ -542,7 +542,10 @@ fn lane(
             MUTED,
             Align::Centre,
         );
-        d += step;
+        match d.checked_add(step) {
+            Some(next) => d = next,
+            None => break,
+        }
     }
     // The finish: a chequered flag at the trip.
     let fx = rr + 14.0;
@@ -577,7 +580,8 @@ fn lane(
     let sy = y + h - 25.0;
     let yards = view.yards_names;
     let mut sx = x + 16.0;
-    for (sign, words) in signs(yards, t) {
+    // More signs than a car can carry would only run off the card.
+    for (sign, words) in signs(yards, t).into_iter().take(6) {
         draw_sign(c, sign, sx + 13.0, sy, 12.0);
         sx += 32.0;
         sx += c.text(
@@ -910,6 +914,7 @@ mod tests {
         assert_eq!(tick_step(700), 100);
         assert_eq!(tick_step(300), 50);
         assert_eq!(tick_step(0), 25);
+        assert_eq!(tick_step(u32::MAX), u32::MAX.div_ceil(10));
         assert_eq!(l.lanes.len(), 2);
         assert!(l.lanes[0].1 + l.lanes[0].3 < l.lanes[1].1);
     }
@@ -982,6 +987,9 @@ mod tests {
         view.teams[1].members.push(Seat(40));
         view.teams[2].distance = 99_999;
         view.target = 0;
+        let mut huge = view.clone();
+        huge.target = u32::MAX;
+        track(&huge).unwrap();
         view.players[0].name = "🏁🏁".into();
         view.players[1].name = "A very long name that goes on and on and on and on".into();
         view.teams[2].safeties = Card::SAFETIES

@@ -4,8 +4,10 @@
 //! the lap chart of places round by round with each runner's mental strength (the race
 //! chart).
 
+use std::sync::{Arc, Mutex};
+
 use super::RenderError;
-use super::canvas::{Align, Canvas, Picture};
+use super::canvas::{Align, Canvas, Picture, Pixmap};
 use super::cast::{Cast, MAX_CAST};
 use super::chart::{self, Column, Entry, LapChart};
 use super::font::{Fonts, Weight, fonts};
@@ -57,11 +59,26 @@ fn cast(fonts: &Fonts, view: &PublicView) -> Cast {
 }
 
 /// The board the view was raced on: its own, or the standard one for a view from before
-/// views carried it.
+/// views carried it. A board outside what a board file may say (a damaged view) is not
+/// drawn: its spaces could number in the millions.
 fn board(view: &PublicView) -> Result<Board, RenderError> {
-    match &view.layout {
-        Some(b) => Ok(b.clone()),
-        None => Board::standard().map_err(|_| RenderError::NoPicture),
+    let board = match &view.layout {
+        Some(b) => b.clone(),
+        None => Board::standard().map_err(|_| RenderError::NoPicture)?,
+    };
+    let sane = (2..=12).contains(&board.lanes)
+        && (1..=16).contains(&board.sections.len())
+        && (1..=100).contains(&board.finish_straight)
+        && board.sections.iter().all(|s| {
+            s.spaces.len() == usize::from(board.lanes)
+                && s.spaces.iter().all(|&n| (1..=200).contains(&n))
+        });
+    if sane {
+        Ok(board)
+    } else {
+        Err(RenderError::Damaged(
+            "its board is not one a board file may give",
+        ))
     }
 }
 
@@ -181,35 +198,86 @@ struct TokenAt {
     x: f32,
     y: f32,
     r: f32,
+    /// Finished: drawn where it crossed, under anyone who later stands there.
+    home: bool,
 }
 
 /// Runners' tokens, best placed first. A token is as large as its lane allows, larger
 /// when nobody stands near (so it reads at a phone's width), never overlapping another
 /// by more than its white ring.
 fn tokens(view: &PublicView, l: &Layout) -> Vec<TokenAt> {
-    let at: Vec<(usize, (f32, f32))> = view
+    let at: Vec<(usize, (f32, f32), bool)> = view
         .runners
         .iter()
         .filter_map(|r| {
             let p = spot(&l.course, r).and_then(|s| l.oval.centre(&l.course, s))?;
-            Some((r.runner, p))
+            Some((r.runner, p, r.place.is_some()))
         })
         .collect();
     let big = (l.r * 1.45).max(l.r);
     at.iter()
         .enumerate()
-        .map(|(i, &(who, (x, y)))| {
+        .map(|(i, &(who, (x, y), home))| {
             let nearest = at
                 .iter()
                 .enumerate()
                 .filter(|(j, _)| *j != i)
-                .map(|(_, (_, (ox, oy)))| ((x - ox).powi(2) + (y - oy).powi(2)).sqrt())
+                .map(|(_, (_, (ox, oy), _))| ((x - ox).powi(2) + (y - oy).powi(2)).sqrt())
                 .fold(f32::INFINITY, f32::min);
             // Half the gap, less the ring drawn round a token.
             let r = (nearest / 2.0 - 2.0).clamp(l.r, big);
-            TokenAt { who, x, y, r }
+            TokenAt { who, x, y, r, home }
         })
         .collect()
+}
+
+/// The board drawn without runners or words, and what it was drawn from. The board is the
+/// same all race, so each race's is drawn once and reused: it is most of the drawing.
+struct Backdrop {
+    board: Board,
+    distance: Distance,
+    template: bool,
+    height: u32,
+    pixmap: Arc<Pixmap>,
+}
+
+/// Backdrops of the races being drawn, newest last: a few boards, at about 4 MB each.
+static BACKDROPS: Mutex<Vec<Backdrop>> = Mutex::new(Vec::new());
+const BACKDROPS_KEPT: usize = 4;
+
+/// A canvas with the board of `l` drawn, from the cache when it can be.
+fn backdrop(view: &PublicView, l: &Layout) -> Result<Canvas, RenderError> {
+    let height = l.height.ceil() as u32;
+    let board = &l.course.board;
+    let same = |b: &Backdrop| {
+        b.height == height
+            && b.template == l.template
+            && b.distance == view.distance
+            && &b.board == board
+    };
+    // A poisoned lock only means another picture failed mid-way: draw afresh.
+    let cached = BACKDROPS
+        .lock()
+        .ok()
+        .and_then(|kept| kept.iter().find(|b| same(b)).map(|b| Arc::clone(&b.pixmap)));
+    if let Some(pixmap) = cached {
+        return Canvas::resume(Pixmap::clone(&pixmap));
+    }
+    let mut c = Canvas::new(WIDTH as u32, height, PAGE)?;
+    draw_board(&mut c, l);
+    if let Ok(mut kept) = BACKDROPS.lock() {
+        if kept.len() >= BACKDROPS_KEPT {
+            kept.remove(0);
+        }
+        kept.push(Backdrop {
+            board: board.clone(),
+            distance: view.distance,
+            template: l.template,
+            height,
+            pixmap: Arc::new(c.snapshot()),
+        });
+    }
+    Ok(c)
 }
 
 /// The turn picture.
@@ -218,16 +286,17 @@ pub fn track(view: &PublicView) -> Result<Picture, RenderError> {
         return Err(RenderError::NoRunners);
     }
     let l = layout(view)?;
-    let mut c = Canvas::new(WIDTH as u32, l.height.ceil() as u32, PAGE)?;
+    let mut c = backdrop(view, &l)?;
     let cast = cast(c.fonts(), view);
     header(&mut c, title(view), &status(view));
 
-    draw_board(&mut c, &l);
     if let Some(((x, y, w, h), r)) = l.oval.infield {
         infield_words(&mut c, view, (x, y, w, h), r);
     }
-    // Runners from the back, so the leader is drawn on top.
-    for t in tokens(view, &l).iter().rev() {
+    // Finished runners first, then the others from the back, so the leader is on top.
+    let tokens = tokens(view, &l);
+    let home = tokens.iter().filter(|t| t.home);
+    for t in home.chain(tokens.iter().rev().filter(|t| !t.home)) {
         c.token(t.x, t.y, t.r, &cast.style(t.who), cast.label(t.who));
     }
     table(&mut c, view, &cast, l.table);
@@ -588,6 +657,22 @@ mod tests {
     }
 
     #[test]
+    fn a_board_drawn_again_from_the_cache_is_the_same() {
+        let g = race(&["Purple", "Yellow"], 1);
+        let view = g.public_view();
+        let first = track(&view).unwrap().rgb();
+        let again = track(&view).unwrap().rgb();
+        assert_eq!(first, again);
+        // Fill the cache with other boards, so the first is drawn afresh.
+        for n in 2..8u8 {
+            let names: Vec<String> = (0..n).map(|i| format!("P{i}")).collect();
+            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            track(&race(&refs, 0).public_view()).unwrap();
+        }
+        assert_eq!(track(&view).unwrap().rgb(), first);
+    }
+
+    #[test]
     fn the_template_is_laid_on_at_the_bell() {
         let g = race(&["Purple", "Yellow"], 0);
         let mut view = g.public_view();
@@ -634,6 +719,11 @@ mod tests {
             });
         track(&view).unwrap().png().unwrap();
         race_chart(&view).unwrap().png().unwrap();
+        let mut damaged = view.clone();
+        if let Some(b) = damaged.layout.as_mut() {
+            b.sections[0].spaces = vec![60_000; 8];
+        }
+        assert!(matches!(track(&damaged), Err(RenderError::Damaged(_))));
         view.runners.clear();
         assert_eq!(track(&view).err(), Some(RenderError::NoRunners));
     }

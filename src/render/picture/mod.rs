@@ -36,6 +36,8 @@ pub enum RenderError {
     NoPicture,
     #[error("there is nobody in the race to draw")]
     NoRunners,
+    #[error("the view cannot be drawn: {0}")]
+    Damaged(&'static str),
     #[error("the picture would be {width}×{height} pixels, which is too large to draw")]
     TooLarge { width: u32, height: u32 },
     #[error("the bundled font could not be read")]
