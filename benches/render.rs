@@ -1,7 +1,8 @@
 //! How long a race picture takes to draw: `cargo bench --bench render`.
 //!
 //! Target (issue 7): a few milliseconds per picture in release, drawing and PNG encoding
-//! included, since the referee draws one for every turn it posts.
+//! included, since the referee draws one for every turn it posts. Every game's turn
+//! picture and race chart are here, on the scripts the golden-image tests use.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use photofinish::engine::AnyPublicView;
@@ -12,14 +13,21 @@ fn views(script: &str) -> Vec<AnyPublicView> {
     replay(script).expect("the bench scripts replay").views
 }
 
-fn bench(c: &mut Criterion) {
+fn view(views: &[AnyPublicView], i: usize) -> &AnyPublicView {
+    views
+        .get(i)
+        .expect("the bench scripts have that many steps")
+}
+
+fn last(views: &[AnyPublicView]) -> &AnyPublicView {
+    views.last().expect("the bench scripts have steps")
+}
+
+fn dream_mile(c: &mut Criterion) {
     let eight = views(include_str!("../tests/scripts/dream-mile-eight.json"));
     let twelve = views(include_str!("../tests/scripts/dream-mile-twelve.json"));
-    let (Some(turn_2), Some(last_8), Some(turn_1_12), Some(last_12)) =
-        (eight.get(1), eight.last(), twelve.first(), twelve.last())
-    else {
-        panic!("the bench scripts have turns");
-    };
+    let (turn_2, last_8) = (view(&eight, 1), last(&eight));
+    let (turn_1_12, last_12) = (view(&twelve, 0), last(&twelve));
     let mut g = c.benchmark_group("dream-mile");
     g.bench_function("track draw only, 8 runners", |b| {
         b.iter(|| picture::track_picture(std::hint::black_box(turn_2)))
@@ -39,5 +47,44 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+fn card_race(c: &mut Criterion) {
+    let rounds = views(include_str!("../tests/scripts/1000-miles-rounds.json"));
+    let yards = views(include_str!("../tests/scripts/1000-yards-teams.json"));
+    let mid = view(&rounds, 199);
+    let mut g = c.benchmark_group("card-race");
+    g.bench_function("track draw only, 3 players", |b| {
+        b.iter(|| picture::track_picture(std::hint::black_box(mid)))
+    });
+    g.bench_function("track png, 3 players", |b| {
+        b.iter(|| picture::track_png(std::hint::black_box(mid)))
+    });
+    g.bench_function("track png, 2 teams", |b| {
+        b.iter(|| picture::track_png(std::hint::black_box(view(&yards, 56))))
+    });
+    g.bench_function("race chart png, by rounds", |b| {
+        b.iter(|| picture::race_chart_png(std::hint::black_box(last(&rounds))))
+    });
+    g.bench_function("race chart png, by turns", |b| {
+        b.iter(|| picture::race_chart_png(std::hint::black_box(last(&yards))))
+    });
+    g.finish();
+}
+
+fn fifteen_hundred(c: &mut Criterion) {
+    let race = views(include_str!("../tests/scripts/1500m-race.json"));
+    let bell = view(&race, 8);
+    let mut g = c.benchmark_group("1500m");
+    g.bench_function("track draw only, 8 runners", |b| {
+        b.iter(|| picture::track_picture(std::hint::black_box(bell)))
+    });
+    g.bench_function("track png, 8 runners", |b| {
+        b.iter(|| picture::track_png(std::hint::black_box(bell)))
+    });
+    g.bench_function("race chart png, 8 runners", |b| {
+        b.iter(|| picture::race_chart_png(std::hint::black_box(last(&race))))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, dream_mile, card_race, fifteen_hundred);
 criterion_main!(benches);

@@ -1,12 +1,17 @@
-//! Golden-image tests: the race pictures for committed replay scripts, compared with the
-//! reference PNGs in `tests/golden/` pixel by pixel, with a small tolerance for
-//! anti-aliasing.
+//! Golden-image tests: the race pictures for committed replay scripts, compared with
+//! reference PNGs pixel by pixel, with a small tolerance for anti-aliasing. Dream Mile's
+//! references are in `tests/golden/` (with copies in `docs/pictures/dream-mile/`); the
+//! other games' references are the pictures `docs/pictures.md` shows, in
+//! `docs/pictures/<game>/`, so the page cannot go stale.
 //!
 //! After a deliberate change to a picture, look at the new pictures
 //! (`photofinish render tests/scripts/dream-mile-eight.json --out /tmp/p`), then
-//! regenerate the references with `PHOTOFINISH_BLESS=1 cargo test --test pictures` (which
-//! also rewrites the rulebook race's pictures in `docs/pictures/dream-mile/`).
+//! regenerate the references with `PHOTOFINISH_BLESS=1 cargo test --test pictures`.
 //! A failing comparison writes what it drew to `target/golden-failures/`.
+//!
+//! The card-race scripts in `tests/scripts/` are played by the deadline (`timeout`: the
+//! engine's bot plays for whoever is due), so a change to that bot changes them; cut or
+//! lengthen their `plays` to end where the game ends, then look and bless.
 
 use std::path::{Path, PathBuf};
 
@@ -113,11 +118,26 @@ fn check_file(name: &str, path: &Path, png: &[u8]) {
 }
 
 fn views(script: &str) -> Vec<AnyPublicView> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/scripts")
-        .join(script);
-    let text = std::fs::read_to_string(path).expect("the script");
+    views_at(&Path::new("tests/scripts").join(script))
+}
+
+/// The views of the script at `path`, from the top of the crate.
+fn views_at(path: &Path) -> Vec<AnyPublicView> {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .expect("the script");
     replay(&text).expect("the script replays").views
+}
+
+/// Compares `png` with the picture `docs/pictures/<dir>/<file>` shows.
+fn check_docs(dir: &str, file: &str, png: &[u8]) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs/pictures")
+        .join(dir)
+        .join(file);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("the docs directory");
+    }
+    check_file(&format!("{dir}-{file}"), &path, png);
 }
 
 fn dream_mile_view(view: &AnyPublicView) -> &photofinish::games::dream_mile::PublicView {
@@ -287,4 +307,211 @@ fn render_command_writes_the_channel_pictures() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
+}
+
+fn card_race_view(view: &AnyPublicView) -> &photofinish::games::card_race::game_views::PublicView {
+    match view {
+        AnyPublicView::CardRace(v) => v,
+        _ => panic!("not a card race view"),
+    }
+}
+
+fn fifteen_hundred_view(view: &AnyPublicView) -> &photofinish::games::fifteen_hundred::PublicView {
+    match view {
+        AnyPublicView::FifteenHundred(v) => v,
+        _ => panic!("not a 1500m view"),
+    }
+}
+
+/// The replay example of docs/replay/card-race.md: a dirty trick, a speed limit, and the
+/// chart of a one-round game turn by turn.
+#[test]
+fn thousand_miles_example_turns_and_chart() {
+    let views = views_at(Path::new("docs/replay/card-race-example.json"));
+    // Step 5: Bob has answered Alice's red light with right of way.
+    let v = card_race_view(&views[4]);
+    assert!(v.teams[1].safeties[0].dirty_trick);
+    check_docs(
+        "1000-miles",
+        "turn-05.png",
+        &picture::track_png(&views[4]).unwrap(),
+    );
+    // Step 10: Alice under a speed limit, to play.
+    assert!(card_race_view(&views[9]).teams[0].limited);
+    check_docs(
+        "1000-miles",
+        "turn-10.png",
+        &picture::track_png(&views[9]).unwrap(),
+    );
+    let last = views.last().unwrap();
+    assert!(card_race_view(last).finished);
+    check_docs(
+        "1000-miles",
+        "turn-13.png",
+        &picture::track_png(last).unwrap(),
+    );
+    check_docs(
+        "1000-miles",
+        "race-chart.png",
+        &picture::race_chart_png(last).unwrap(),
+    );
+}
+
+/// A game of several rounds: its chart goes round by round, by total score.
+#[test]
+fn thousand_miles_rounds_chart() {
+    let views = views("1000-miles-rounds.json");
+    let last = views.last().unwrap();
+    let v = card_race_view(last);
+    assert!(v.finished && v.history.len() >= 3, "{}", v.history.len());
+    check_docs(
+        "1000-miles",
+        "rounds-race-chart.png",
+        &picture::race_chart_png(last).unwrap(),
+    );
+    // Mid-game: the last round's scores, dirty tricks, hazards and a speed limit.
+    let mid = &views[199];
+    assert_eq!(card_race_view(mid).round, 2);
+    check_docs(
+        "1000-miles",
+        "rounds-turn-200.png",
+        &picture::track_png(mid).unwrap(),
+    );
+}
+
+/// 1000 Yards with two teams: a dirty-trick window, the final score, and the chart.
+#[test]
+fn thousand_yards_teams() {
+    let views = views("1000-yards-teams.json");
+    let window = &views[56];
+    assert!(card_race_view(window).window.is_some());
+    check_docs(
+        "1000-yards",
+        "turn-57.png",
+        &picture::track_png(window).unwrap(),
+    );
+    let last = views.last().unwrap();
+    assert!(card_race_view(last).finished);
+    check_docs(
+        "1000-yards",
+        "turn-106.png",
+        &picture::track_png(last).unwrap(),
+    );
+    check_docs(
+        "1000-yards",
+        "race-chart.png",
+        &picture::race_chart_png(last).unwrap(),
+    );
+}
+
+/// The rulebook's round example (docs/replay/1500m.md): the field on the back straight.
+#[test]
+fn fifteen_hundred_rulebook_field() {
+    let views = views_at(Path::new("docs/replay/1500m-example.json"));
+    assert_eq!(fifteen_hundred_view(&views[0]).runners.len(), 8);
+    check_docs(
+        "1500m",
+        "rulebook-turn-01.png",
+        &picture::track_png(&views[0]).unwrap(),
+    );
+}
+
+/// A whole race: the start, the bell with the finish template laid on, the medals, and
+/// the chart of places and mental strength.
+#[test]
+fn fifteen_hundred_race() {
+    let views = views("1500m-race.json");
+    check_docs(
+        "1500m",
+        "turn-01.png",
+        &picture::track_png(&views[0]).unwrap(),
+    );
+    let bell = &views[8];
+    let v = fifteen_hundred_view(bell);
+    assert!(v.bell && v.runners[0].place == Some(1));
+    check_docs("1500m", "turn-09.png", &picture::track_png(bell).unwrap());
+    let last = views.last().unwrap();
+    assert!(fifteen_hundred_view(last).finished);
+    check_docs("1500m", "turn-10.png", &picture::track_png(last).unwrap());
+    check_docs(
+        "1500m",
+        "race-chart.png",
+        &picture::race_chart_png(last).unwrap(),
+    );
+}
+
+/// The comparison catches real changes in the new games too: a card-race distance moved
+/// by 25, one runner's mental strength changed by one.
+#[test]
+fn golden_comparison_catches_changes_in_every_game() {
+    let example = views_at(Path::new("docs/replay/card-race-example.json"));
+    let base = card_race_view(&example[9]).clone();
+    let draw = |v: &photofinish::games::card_race::game_views::PublicView| {
+        decode(&picture::track_png(&AnyPublicView::CardRace(v.clone())).unwrap())
+    };
+    let mut moved = base.clone();
+    moved.teams[2].distance += 25;
+    let n = changed_pixels(&draw(&moved), &draw(&base)).unwrap();
+    assert!(n > MAX_CHANGED, "a distance changed only {n} pixels");
+
+    let race = views("1500m-race.json");
+    let base = fifteen_hundred_view(&race[4]).clone();
+    let draw = |v: &photofinish::games::fifteen_hundred::PublicView| {
+        decode(&picture::track_png(&AnyPublicView::FifteenHundred(v.clone())).unwrap())
+    };
+    let mut tired = base.clone();
+    tired.runners[3].strength = tired.runners[3].strength.map(|s| s - 1);
+    let n = changed_pixels(&draw(&tired), &draw(&base)).unwrap();
+    assert!(n > MAX_CHANGED, "mental strength changed only {n} pixels");
+    let mut moved = base.clone();
+    let spot = moved.runners[5].spot.as_mut().unwrap();
+    spot.pos += 1;
+    let n = changed_pixels(&draw(&moved), &draw(&base)).unwrap();
+    assert!(n > MAX_CHANGED, "a step changed only {n} pixels");
+}
+
+/// `photofinish render` on each new game's replay example writes the channel's pictures,
+/// the same as the library draws.
+#[test]
+fn render_command_draws_every_game() {
+    for (script, turns) in [
+        ("docs/replay/card-race-example.json", 13),
+        ("tests/scripts/1500m-race.json", 10),
+    ] {
+        let out = tempfile::tempdir().unwrap();
+        let run = std::process::Command::new(env!("CARGO_BIN_EXE_photofinish"))
+            .arg("render")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(script))
+            .arg("--out")
+            .arg(out.path())
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{script}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let files: Vec<String> = std::fs::read_dir(out.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(files.contains(&"race-chart.png".to_string()), "{files:?}");
+        assert!(files.contains(&format!("turn-{turns:02}.png")), "{files:?}");
+        assert!(
+            !files.contains(&format!("turn-{:02}.png", turns + 1)),
+            "{files:?}"
+        );
+        let views = views_at(Path::new(script));
+        let written = std::fs::read(out.path().join("race-chart.png")).unwrap();
+        assert_eq!(
+            written,
+            picture::race_chart_png(views.last().unwrap()).unwrap()
+        );
+        let written = std::fs::read(out.path().join("turn-01.png")).unwrap();
+        assert_eq!(written, picture::track_png(&views[0]).unwrap());
+        for f in &files {
+            let png = std::fs::read(out.path().join(f)).unwrap();
+            assert!(png.len() < MAX_BYTES, "{script} {f}: {} bytes", png.len());
+        }
+    }
 }

@@ -7,7 +7,8 @@ use thiserror::Error;
 use super::cards::{Card, Kind, normalise, read_card};
 use super::rules::{OPTION_DOCS, Options};
 use super::{
-    CardRace, CounterPref, Event, Line, Order, Phase, RoundEnd, RoundResult, SafetyPlay, Team, bot,
+    CardRace, CounterPref, Event, Line, Order, Phase, RoundEnd, RoundResult, SafetyPlay, Team,
+    TurnMark, bot,
 };
 use crate::engine::{
     BotLevel, Choice, Game, GameRng, Mode, Narration, OptionDoc, OptionsError, Outcome, Pending,
@@ -163,6 +164,9 @@ pub struct PublicView {
     pub history: Vec<RoundResult>,
     pub finished: bool,
     pub winners: Vec<Seat>,
+    /// This round's distances turn by turn, for the race chart.
+    #[serde(default)]
+    pub turns: Vec<TurnMark>,
 }
 
 /// One seat's DM: its hand and its team's tableau.
@@ -1041,6 +1045,7 @@ impl Game for CardRace {
             history: self.history.clone(),
             finished,
             winners: self.outcome().map(|o| o.winners()).unwrap_or_default(),
+            turns: self.marks.clone(),
         }
     }
 

@@ -204,6 +204,16 @@ pub enum RoundEnd {
     NoCards,
 }
 
+/// Each team's distance at one point of a round, for the race chart.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnMark {
+    /// Turns of the table (see [`CardRace::turn_marks`]): the mark after turn `turn`, or
+    /// where the round ended during it.
+    pub turn: u32,
+    /// By team.
+    pub distances: Vec<u32>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundResult {
     pub round: u32,
@@ -341,6 +351,12 @@ pub struct CardRace {
     /// Decks fixed by a replay script for the coming rounds, top card first.
     #[serde(default)]
     stacked: Vec<Vec<Card>>,
+    /// This round's distances turn by turn, for the race chart.
+    #[serde(default)]
+    marks: Vec<TurnMark>,
+    /// Turns of the table begun this round.
+    #[serde(default)]
+    table_turn: u32,
     rng: GameRng,
 }
 
@@ -438,6 +454,8 @@ impl CardRace {
             phase: Box::new(Phase::Over),
             history: Vec::new(),
             stacked: Vec::new(),
+            marks: Vec::new(),
+            table_turn: 0,
             rng: GameRng::from_seed(seed),
         })
     }
@@ -483,6 +501,27 @@ impl CardRace {
 
     pub fn history(&self) -> &[RoundResult] {
         &self.history
+    }
+
+    /// This round's distances after each turn of the table, and where the round ended. A
+    /// turn of the table ends each time the round's first player is to play again (a free
+    /// play after an immunity is part of the same turn).
+    pub fn turn_marks(&self) -> &[TurnMark] {
+        &self.marks
+    }
+
+    /// The seat that plays first in the current round.
+    fn starter(&self) -> Seat {
+        let n = self.players().max(1);
+        Seat::from_index((self.round as usize).saturating_sub(1) % n).unwrap_or(Seat(0))
+    }
+
+    /// Notes the distances as a turn of the table ends (or the round does).
+    fn mark(&mut self, turn: u32) {
+        self.marks.push(TurnMark {
+            turn,
+            distances: self.teams.iter().map(|t| t.distance).collect(),
+        });
     }
 
     pub fn players(&self) -> usize {
@@ -600,8 +639,9 @@ impl CardRace {
         self.extended_by = None;
         self.finish = None;
         self.reshuffles_left = self.options.reshuffles;
-        let starter =
-            Seat::from_index((round as usize).saturating_sub(1) % n.max(1)).unwrap_or(Seat(0));
+        self.marks.clear();
+        self.table_turn = 0;
+        let starter = self.starter();
         ev.push(Event::RoundStarted {
             round,
             starter,
@@ -657,9 +697,21 @@ impl CardRace {
 
     /// `seat` is to play: the round ends if somebody has no card, else it draws (1000 miles).
     fn begin_turn(&mut self, seat: Seat, ev: &mut Vec<Event>) {
+        self.open_turn(seat, true, ev);
+    }
+
+    /// As [`Self::begin_turn`]; `fresh` is false for the free play after an immunity,
+    /// which does not start a turn of the table.
+    fn open_turn(&mut self, seat: Seat, fresh: bool, ev: &mut Vec<Event>) {
         if self.hands.iter().any(Vec::is_empty) {
             self.end_round(RoundEnd::NoCards, ev);
             return;
+        }
+        if fresh && seat == self.starter() {
+            if self.table_turn > 0 {
+                self.mark(self.table_turn);
+            }
+            self.table_turn += 1;
         }
         if self.rules().draw_before_play {
             self.refill(seat, ev);
@@ -803,7 +855,7 @@ impl CardRace {
                     distance: None,
                 });
                 // An immunity is a free action: the same seat plays again.
-                self.begin_turn(seat, ev);
+                self.open_turn(seat, false, ev);
             }
         }
     }
@@ -1041,6 +1093,7 @@ impl CardRace {
     }
 
     fn end_round(&mut self, ended: RoundEnd, ev: &mut Vec<Event>) {
+        self.mark(self.table_turn.max(1));
         let scores = self.score_round();
         for sc in &scores {
             if let Some(t) = self.team_mut(sc.team) {

@@ -353,6 +353,61 @@ fn right_of_way_means_no_green_light_and_no_red_light_or_limit() {
     assert!(team(&g, "Alice").rolling());
 }
 
+/// The race chart's turns: a mark each time the round's first player is to play again,
+/// none for the free play after an immunity, and one where the round ends; a new round
+/// starts with none.
+#[test]
+fn the_view_notes_distances_turn_by_turn_for_the_race_chart() {
+    for rounds in [1, 2] {
+        let options = Options {
+            target_distance: 200,
+            target_score: 0,
+            rounds,
+            ..opts(Ruleset::Playroom)
+        };
+        let mut g = table(
+            &options,
+            &[
+                "green light, 100, 100, 25, 50, 75",
+                "right of way, 75, 25, 50, 75, 25",
+            ],
+            "50, 50, 75, 25",
+        );
+        assert!(g.public_view().turns.is_empty());
+        play(&mut g, "Alice", "green light");
+        // An immunity and the free play after it are one turn.
+        play(&mut g, "Bob", "right of way");
+        play(&mut g, "Bob", "75");
+        assert_eq!(
+            g.public_view().turns,
+            [TurnMark {
+                turn: 1,
+                distances: vec![0, 75]
+            }]
+        );
+        play(&mut g, "Alice", "100");
+        play(&mut g, "Bob", "25");
+        // Alice's second 100 completes the trip during turn 3.
+        play(&mut g, "Alice", "100");
+        let turns: Vec<(u32, Vec<u32>)> = g
+            .public_view()
+            .turns
+            .iter()
+            .map(|m| (m.turn, m.distances.clone()))
+            .collect();
+        if rounds == 1 {
+            assert!(g.public_view().finished);
+            assert_eq!(
+                turns,
+                [(1, vec![0, 75]), (2, vec![100, 100]), (3, vec![200, 100])]
+            );
+        } else {
+            assert_eq!(g.round(), 2);
+            assert!(turns.is_empty(), "{turns:?}");
+        }
+    }
+}
+
 #[test]
 fn an_immunity_ends_the_problem_in_force_but_a_green_light_is_still_needed() {
     let mut g = table(

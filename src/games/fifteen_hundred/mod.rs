@@ -371,6 +371,19 @@ pub struct RunnerView {
     pub action: Option<Action>,
     pub card: Option<u8>,
     pub moved: (Option<u8>, Option<u8>),
+    /// The space itself, for pictures.
+    #[serde(default)]
+    pub spot: Option<Spot>,
+}
+
+/// The field at the end of a round, for the race chart.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundRecord {
+    pub round: u16,
+    /// Runners best placed first (finished runners by place).
+    pub order: Vec<usize>,
+    /// Mental strength by runner (`None` for robots).
+    pub strength: Vec<Option<u16>>,
 }
 
 /// What the channel sees.
@@ -391,6 +404,12 @@ pub struct PublicView {
     /// Robot movement cards not yet drawn (order hidden).
     pub robot_cards_left: Vec<u8>,
     pub finished: bool,
+    /// The board's geometry, for pictures.
+    #[serde(default)]
+    pub layout: Option<Board>,
+    /// The field after each round, for the race chart.
+    #[serde(default)]
+    pub history: Vec<RoundRecord>,
 }
 
 /// What one player's DM shows.
@@ -431,6 +450,9 @@ pub struct FifteenHundred {
     /// The lap counter's value.
     laps_left: u8,
     finish_order: Vec<usize>,
+    /// The field after each round, for the race chart.
+    #[serde(default)]
+    history: Vec<RoundRecord>,
     rng: GameRng,
 }
 
@@ -872,6 +894,7 @@ impl Game for FifteenHundred {
             turn: Box::default(),
             robot_deck,
             finish_order: Vec::new(),
+            history: Vec::new(),
             rng,
         };
         let mut events = Vec::new();
@@ -1243,6 +1266,8 @@ impl Game for FifteenHundred {
             runners,
             robot_cards_left,
             finished: self.step == Step::Over,
+            layout: Some(self.course.board.clone()),
+            history: self.history.clone(),
         }
     }
 
@@ -1372,6 +1397,7 @@ impl FifteenHundred {
                 None
             },
             moved: self.turn.moved.get(i).copied().unwrap_or((None, None)),
+            spot: Some(r.spot),
         })
     }
 

@@ -10,7 +10,7 @@ use std::cmp::Reverse;
 use super::path::{self, Intent};
 use super::{
     CostReason, Event, FifteenHundred, MOVEMENT_CARDS, Order, PaceIntent, Phase, PlayMode,
-    RoundOrder, RoundState, Step, Until,
+    RoundOrder, RoundRecord, RoundState, Step, Until,
 };
 use crate::engine::{Game, Narration, Seat, Submitted};
 use crate::render::ordinal;
@@ -266,7 +266,22 @@ impl FifteenHundred {
         }
     }
 
+    /// Notes the field as a round ends, for the race chart.
+    fn record_round(&mut self) {
+        let record = RoundRecord {
+            round: self.round,
+            order: self.full_order(),
+            strength: self
+                .runners
+                .iter()
+                .map(|r| (!r.robot).then_some(r.strength))
+                .collect(),
+        };
+        self.history.push(record);
+    }
+
     fn end_race(&mut self, events: &mut Vec<Event>) {
+        self.record_round();
         self.step = Step::Over;
         events.push(Event::RaceOver {
             order: self.full_order(),
@@ -274,6 +289,7 @@ impl FifteenHundred {
     }
 
     fn end_round(&mut self, events: &mut Vec<Event>) {
+        self.record_round();
         let mut refilled = false;
         for i in 0..self.seats {
             if let Some(r) = self.runners.get_mut(i)

@@ -276,6 +276,28 @@ fn rulebook_round_example_pace_changes_and_costs() {
     assert_eq!(g.private_view(seat(&g, "Red")).bid_cards.len(), 8);
 }
 
+/// The race chart's history: after each round the view holds the field in place order
+/// with each player's mental strength, and the board and spaces it was run on.
+#[test]
+fn the_view_keeps_each_rounds_field_for_the_race_chart() {
+    let mut g = example();
+    assert!(g.public_view().history.is_empty());
+    play(&mut g, &example_orders());
+    let v = g.public_view();
+    assert_eq!(v.history.len(), 1);
+    let record = &v.history[0];
+    assert_eq!(record.round, 1);
+    assert_eq!(record.order, g.full_order());
+    for r in &v.runners {
+        assert_eq!(record.strength[r.runner], r.strength);
+        assert_eq!(r.spot, Some(g.runners()[r.runner].spot));
+    }
+    assert_eq!(v.layout.as_ref(), Some(&g.course().board));
+    play(&mut g, &[]);
+    assert_eq!(g.public_view().history.len(), 2);
+    assert_eq!(g.public_view().history[1].round, 2);
+}
+
 // ---------------------------------------------------------------------------------------
 // The board.
 

@@ -4,98 +4,34 @@
 
 use super::RenderError;
 use super::canvas::{Align, Canvas, Picture};
-use super::font::{Fonts, Weight};
-use super::palette::{
-    CARD, INK, MUTED, PAGE, RULE, Rgb, SeatStyle, Shape, seat_style, token_labels,
-};
+use super::cast::{Cast, MAX_CAST};
+use super::chart::{self, Column, Entry, LapChart, position};
+use super::font::{Fonts, Weight, fonts};
+use super::frame::{HEADER, MARGIN, WIDTH, header};
+use super::palette::{CARD, INK, MUTED, PAGE, RULE, Rgb};
 use crate::games::dream_mile::{PublicView, Standing, TurnRecord};
-use crate::render::ordinal;
 
-/// Drawn at twice the width of a phone's preview, so text halves to a readable size.
-const WIDTH: f32 = 800.0;
-const MARGIN: f32 = 24.0;
-const HEADER: f32 = 64.0;
 /// The running track and its lane lines.
 const TRACK: Rgb = Rgb(0x4a, 0x51, 0x60);
 const LANE_LINE: Rgb = Rgb(0x8d, 0x93, 0x9e);
-/// More seats than any race has; a view claiming more is damaged.
-const MAX_SEATS: usize = 64;
-/// Behind tied runners in the race chart.
-const TIE_BAND: Rgb = Rgb(0xb9, 0xb2, 0xa2);
 
-/// Every runner's token style and label, by seat index.
-struct Cast {
-    styles: Vec<SeatStyle>,
-    labels: Vec<String>,
-    names: Vec<String>,
-}
-
-impl Cast {
-    fn new(canvas: &Canvas, view: &PublicView) -> Cast {
-        let seats = view
-            .standings
-            .iter()
-            .map(|s| s.seat.index() + 1)
-            .chain(view.history.iter().map(|r| r.ranks.len()))
-            .max()
-            .unwrap_or(0)
-            // A damaged view cannot make labelling (quadratic in seats) run away.
-            .min(MAX_SEATS);
-        let mut drawn = vec![String::new(); seats];
-        for s in &view.standings {
-            if let Some(n) = drawn.get_mut(s.seat.index()) {
-                *n = drawable(canvas.fonts(), &s.name);
-            }
-        }
-        let refs: Vec<&str> = drawn.iter().map(String::as_str).collect();
-        let labels = token_labels(canvas.fonts(), &refs);
-        let names = drawn
-            .into_iter()
-            .enumerate()
-            .map(|(i, n)| {
-                if n.is_empty() {
-                    format!("Runner {}", i + 1)
-                } else {
-                    n
-                }
-            })
-            .collect();
-        Cast {
-            styles: (0..seats).map(seat_style).collect(),
-            labels,
-            names,
+/// Every runner's token style, label and name, by seat index.
+fn cast(fonts: &Fonts, view: &PublicView) -> Cast {
+    let seats = view
+        .standings
+        .iter()
+        .map(|s| s.seat.index() + 1)
+        .chain(view.history.iter().map(|r| r.ranks.len()))
+        .max()
+        .unwrap_or(0)
+        .min(MAX_CAST);
+    let mut names = vec![String::new(); seats];
+    for s in &view.standings {
+        if let Some(n) = names.get_mut(s.seat.index()) {
+            n.clone_from(&s.name);
         }
     }
-
-    fn style(&self, seat: usize) -> SeatStyle {
-        self.styles
-            .get(seat)
-            .copied()
-            .unwrap_or_else(|| seat_style(seat))
-    }
-
-    fn label(&self, seat: usize) -> &str {
-        self.labels.get(seat).map(String::as_str).unwrap_or("?")
-    }
-
-    fn name(&self, seat: usize) -> &str {
-        self.names.get(seat).map(String::as_str).unwrap_or("?")
-    }
-}
-
-/// A name with what the bundled font cannot draw (emoji, scripts it lacks) left out, so
-/// the picture shows no empty boxes; the text track beside it keeps the name whole.
-fn drawable(fonts: &Fonts, name: &str) -> String {
-    let kept: String = name
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .filter(|&c| c == ' ' || fonts.has_glyph(c))
-        .collect();
-    kept.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn position(rank: u32, tied: bool) -> String {
-    format!("{}{}", if tied { "=" } else { "" }, ordinal(rank))
+    Cast::seats(fonts, &names)
 }
 
 /// Runners in position groups, front to back.
@@ -118,22 +54,6 @@ fn status(view: &PublicView) -> String {
     } else {
         format!("After turn {} of {}", view.turn, view.total_turns)
     }
-}
-
-fn header(c: &mut Canvas, title: &str, status: &str) {
-    c.text(MARGIN, 42.0, title, 30.0, Weight::Bold, INK, Align::Left);
-    let room = c.width() - 2.0 * MARGIN - c.measure(Weight::Bold, 30.0, title) - 24.0;
-    let status = c.fit(Weight::Regular, 24.0, status, room);
-    c.text(
-        c.width() - MARGIN,
-        42.0,
-        &status,
-        24.0,
-        Weight::Regular,
-        MUTED,
-        Align::Right,
-    );
-    c.rect(MARGIN, HEADER - 6.0, c.width() - 2.0 * MARGIN, 2.0, RULE);
 }
 
 /// A token on the track: which seat, and its centre.
@@ -244,7 +164,7 @@ pub fn track(view: &PublicView) -> Result<Picture, RenderError> {
     }
     let l = track_layout(view);
     let mut c = Canvas::new(WIDTH as u32, l.height.ceil() as u32, PAGE)?;
-    let cast = Cast::new(&c, view);
+    let cast = cast(c.fonts(), view);
     header(&mut c, "Dream Mile", &status(view));
 
     // The home straight, finish at the right.
@@ -417,16 +337,24 @@ fn card(
     );
 }
 
-/// Seats in one turn's order, front to back (ties in seat order), with rank and points.
-fn column(record: &TurnRecord) -> Vec<(usize, u32, Option<u32>)> {
-    let mut out: Vec<(usize, u32, Option<u32>)> = record
+/// One turn's column: seats by rank (ties in seat order), with the points they had left.
+fn column(record: &TurnRecord, auto: bool) -> Column {
+    let entries = record
         .ranks
         .iter()
         .enumerate()
-        .map(|(seat, &rank)| (seat, rank, record.remaining.get(seat).copied()))
+        .map(|(seat, &rank)| Entry {
+            who: seat,
+            rank,
+            figure: record.remaining.get(seat).map(u32::to_string),
+        })
         .collect();
-    out.sort_by_key(|&(seat, rank, _)| (rank, seat));
-    out
+    let head = if auto {
+        format!("{}*", record.turn)
+    } else {
+        record.turn.to_string()
+    };
+    Column::new(head, entries)
 }
 
 /// The race chart: a row per position, a column per turn, each runner's box linked
@@ -435,253 +363,29 @@ pub fn race_chart(view: &PublicView) -> Result<Picture, RenderError> {
     if view.standings.is_empty() {
         return Err(RenderError::NoRunners);
     }
-    let columns: Vec<Vec<(usize, u32, Option<u32>)>> = view.history.iter().map(column).collect();
-    let slots = columns
+    let columns: Vec<Column> = view
+        .history
         .iter()
-        .map(Vec::len)
-        .max()
-        .unwrap_or(0)
-        .max(view.standings.len());
-    let label_w = 64.0;
-    let names_w = 180.0;
-    let fixed = 2.0 * MARGIN + label_w + 12.0 + names_w;
-    let cw = if columns.is_empty() {
-        60.0
-    } else {
-        ((WIDTH - fixed) / columns.len() as f32).clamp(62.0, 90.0)
-    };
-    let width = (fixed + cw * columns.len() as f32).max(WIDTH);
-    let row_h = 56.0;
-    let grid_top = HEADER + 44.0;
-    let legend_y = grid_top + slots as f32 * row_h + 34.0;
-    let height = legend_y + MARGIN;
-    let mut c = Canvas::new(width.ceil() as u32, height.ceil() as u32, PAGE)?;
-    let cast = Cast::new(&c, view);
-    header(&mut c, "Dream Mile race chart", &status(view));
-
-    let grid_left = MARGIN + label_w;
-    let centre = |t: usize, slot: usize| {
-        (
-            grid_left + (t as f32 + 0.5) * cw,
-            grid_top + (slot as f32 + 0.5) * row_h,
-        )
-    };
-    for slot in 0..slots {
-        let (_, y) = centre(0, slot);
-        if slot % 2 == 1 {
-            c.rect(
-                MARGIN,
-                y - row_h / 2.0,
-                width - 2.0 * MARGIN,
-                row_h,
-                Rgb(0xee, 0xeb, 0xe3),
-            );
-        }
-        c.text(
-            grid_left - 14.0,
-            y + 7.0,
-            &ordinal(slot as u32 + 1),
-            20.0,
-            Weight::Bold,
-            MUTED,
-            Align::Right,
-        );
-    }
-    for (t, record) in view.history.iter().enumerate() {
-        let (x, _) = centre(t, 0);
-        let auto = record.turn > view.ordered_turns;
-        let head = if auto {
-            format!("{}*", record.turn)
-        } else {
-            record.turn.to_string()
-        };
-        c.text(
-            x,
-            grid_top - 12.0,
-            &head,
-            20.0,
-            Weight::Bold,
-            MUTED,
-            Align::Centre,
-        );
-    }
-    c.text(
-        grid_left - 14.0,
-        grid_top - 12.0,
-        "turn",
-        16.0,
-        Weight::Regular,
-        MUTED,
-        Align::Right,
-    );
-
-    // Shade tied runners within a column.
-    for (t, col) in columns.iter().enumerate() {
-        let mut slot = 0;
-        while slot < col.len() {
-            let rank = col.get(slot).map(|e| e.1);
-            let len = col
-                .iter()
-                .skip(slot)
-                .take_while(|e| Some(e.1) == rank)
-                .count()
-                .max(1);
-            if len > 1 {
-                let (x, y) = centre(t, slot);
-                c.rounded(
-                    x - cw / 2.0 + 2.0,
-                    y - row_h / 2.0 + 1.0,
-                    cw - 4.0,
-                    len as f32 * row_h - 2.0,
-                    12.0,
-                    TIE_BAND,
-                );
-            }
-            slot += len;
-        }
-    }
-
-    // Each runner's path, then the boxes on top.
-    let mut at: Vec<Vec<Option<(f32, f32)>>> = vec![vec![None; columns.len()]; cast.styles.len()];
-    for (t, col) in columns.iter().enumerate() {
-        for (slot, &(seat, _, _)) in col.iter().enumerate() {
-            if let Some(cell) = at.get_mut(seat).and_then(|v| v.get_mut(t)) {
-                *cell = Some(centre(t, slot));
-            }
-        }
-    }
-    // One stroke per unbroken stretch of a runner's path: far cheaper than a stroke
-    // per turn.
-    let stretches = |points: &[Option<(f32, f32)>]| -> Vec<Vec<(f32, f32)>> {
-        let mut out: Vec<Vec<(f32, f32)>> = vec![Vec::new()];
-        for p in points {
-            match (p, out.last_mut()) {
-                (Some(p), Some(last)) => last.push(*p),
-                (None, Some(last)) if !last.is_empty() => out.push(Vec::new()),
-                _ => {}
-            }
-        }
-        out
-    };
-    for (seat, points) in at.iter().enumerate() {
-        let style = cast.style(seat);
-        for stretch in stretches(points) {
-            c.polyline(&stretch, Rgb::WHITE, 9.0);
-            c.polyline(&stretch, style.fill, 5.0);
-        }
-    }
-    let box_w = (cw - 14.0).min(56.0);
-    let box_h = row_h - 8.0;
-    for (t, col) in columns.iter().enumerate() {
-        for (slot, &(seat, _, remaining)) in col.iter().enumerate() {
-            let (x, y) = centre(t, slot);
-            let style = cast.style(seat);
-            let radius = if style.shape == Shape::Disc {
-                box_h / 2.0
-            } else {
-                4.0
-            };
-            c.rounded(
-                x - box_w / 2.0 - 2.0,
-                y - box_h / 2.0 - 2.0,
-                box_w + 4.0,
-                box_h + 4.0,
-                radius + 2.0,
-                Rgb::WHITE,
-            );
-            c.rounded(
-                x - box_w / 2.0,
-                y - box_h / 2.0,
-                box_w,
-                box_h,
-                radius,
-                style.fill,
-            );
-            let label = cast.label(seat);
-            let size = c.size_to_fit(Weight::Bold, 18.0, label, box_w - 8.0);
-            c.text(
-                x,
-                y - 4.0,
-                label,
-                size,
-                Weight::Bold,
-                style.ink,
-                Align::Centre,
-            );
-            if let Some(r) = remaining {
-                c.text(
-                    x,
-                    y + 19.0,
-                    &r.to_string(),
-                    18.0,
-                    Weight::Bold,
-                    style.ink,
-                    Align::Centre,
-                );
-            }
-        }
-    }
-
-    // Names at the right, in the last column's order.
-    if let Some(last) = columns.last() {
-        let names_x = grid_left + cw * columns.len() as f32 + 12.0;
-        for (slot, &(seat, rank, _)) in last.iter().enumerate() {
-            let (_, y) = centre(0, slot);
-            let tied = last.iter().filter(|e| e.1 == rank).count() > 1;
-            let pos = position(rank, tied);
-            let pos_w = c.text(
-                names_x,
-                y + 7.0,
-                &pos,
-                18.0,
-                Weight::Regular,
-                MUTED,
-                Align::Left,
-            );
-            let name = c.fit(
-                Weight::Bold,
-                20.0,
-                cast.name(seat),
-                width - MARGIN - names_x - pos_w - 8.0,
-            );
-            c.text(
-                names_x + pos_w + 8.0,
-                y + 7.0,
-                &name,
-                20.0,
-                Weight::Bold,
-                INK,
-                Align::Left,
-            );
-        }
-    } else {
-        c.text(
-            grid_left,
-            grid_top + 30.0,
-            "No turn has been run yet.",
-            20.0,
-            Weight::Regular,
-            MUTED,
-            Align::Left,
-        );
-    }
-
+        .map(|r| column(r, r.turn > view.ordered_turns))
+        .collect();
     let mut legend =
         "Each box: runner, and speed points left after the turn. Shaded: tied.".to_string();
     if view.history.iter().any(|r| r.turn > view.ordered_turns) {
         legend.push_str(" *automatic turn.");
     }
-    let legend = c.fit(Weight::Regular, 16.0, &legend, width - 2.0 * MARGIN);
-    c.text(
-        MARGIN,
-        legend_y,
-        &legend,
-        16.0,
-        Weight::Regular,
-        MUTED,
-        Align::Left,
-    );
-    Ok(c.finish())
+    let cast = cast(fonts()?, view);
+    chart::draw(
+        LapChart {
+            title: "Dream Mile race chart",
+            status: &status(view),
+            unit: "turn",
+            columns,
+            min_slots: view.standings.len(),
+            legend,
+            empty: "No turn has been run yet.",
+        },
+        &cast,
+    )
 }
 
 #[cfg(test)]
@@ -689,6 +393,7 @@ mod tests {
     use super::*;
     use crate::engine::{Game, Seat, SeatSetup, Seed, Submitted};
     use crate::games::dream_mile::{DreamMile, Options, Speed};
+    use crate::render::picture::palette::seat_style;
     use proptest::prelude::*;
 
     const GRID: [(&str, u8); 8] = [
@@ -813,11 +518,19 @@ mod tests {
     #[test]
     fn race_chart_orders_each_turn_by_rank_then_seat() {
         let view = rulebook_turn_2().public_view();
-        let first = column(&view.history[0]);
-        let order: Vec<usize> = first.iter().map(|e| e.0).collect();
+        let first = column(&view.history[0], false);
+        let order: Vec<usize> = first.entries.iter().map(|e| e.who).collect();
         // Carol; Dave = Emily; Frank; Alice = George; Bill = Helen.
         assert_eq!(order, [2, 3, 4, 5, 0, 6, 1, 7]);
-        assert_eq!(first[0], (2, 1, Some(38)));
+        assert_eq!(
+            first.entries[0],
+            Entry {
+                who: 2,
+                rank: 1,
+                figure: Some("38".into())
+            }
+        );
+        assert_eq!(first.head, "1");
         let p = race_chart(&view).unwrap();
         assert_eq!(p.width(), 800);
     }

@@ -1,7 +1,8 @@
 //! The bundled font (DejaVu Sans, regular and bold; see `assets/fonts/`): glyph lookup,
 //! measuring, and rasterising a line of text. No system font is ever read.
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
 use ab_glyph::{Font, FontRef, GlyphId, PxScale, point};
 
@@ -96,9 +97,37 @@ impl Fonts {
         String::new()
     }
 
+    /// `text` broken at spaces into lines no wider than `max_width` (a word too long for a
+    /// line gets a line of its own, cut short by [`Fonts::fit`]).
+    pub fn wrap(&self, weight: Weight, size: f32, text: &str, max_width: f32) -> Vec<String> {
+        let mut lines: Vec<String> = Vec::new();
+        let mut line = String::new();
+        for word in text.split_whitespace() {
+            let candidate = if line.is_empty() {
+                word.to_string()
+            } else {
+                format!("{line} {word}")
+            };
+            if line.is_empty() || self.measure(weight, size, &candidate) <= max_width {
+                line = candidate;
+            } else {
+                lines.push(std::mem::take(&mut line));
+                line = word.to_string();
+            }
+        }
+        if !line.is_empty() {
+            lines.push(line);
+        }
+        lines
+            .into_iter()
+            .map(|l| self.fit(weight, size, &l, max_width))
+            .collect()
+    }
+
     /// Rasterises `text` with its baseline starting at (`x`, `y`), calling `plot` with
     /// each pixel it touches and its coverage (0 to 1). ab_glyph computes exact coverage
-    /// in one pass, several times faster than filling glyph outlines as paths.
+    /// in one pass, several times faster than filling glyph outlines as paths, and each
+    /// glyph is rasterised once per size and sixteenth of a pixel (see [`GLYPHS`]).
     pub fn draw(
         &self,
         weight: Weight,
@@ -111,25 +140,117 @@ impl Fonts {
         let face = self.face(weight);
         let upem = face.units_per_em().unwrap_or(2048.0);
         let scale = size / upem;
-        // ab_glyph scales by ascent-to-descent height; this makes `size` the em.
-        let px = PxScale::from(size * face.height_unscaled() / upem);
         let mut pen = x;
         let mut prev: Option<GlyphId> = None;
         for id in self.glyphs(weight, text) {
             if let Some(p) = prev {
                 pen += face.kern_unscaled(p, id) * scale;
             }
-            let glyph = id.with_scale_and_position(px, point(pen, y));
-            if let Some(outlined) = face.outline_glyph(glyph) {
-                let b = outlined.px_bounds();
-                let (left, top) = (b.min.x as i32, b.min.y as i32);
-                outlined.draw(|gx, gy, c| plot(left + gx as i32, top + gy as i32, c));
+            let (ix, fx) = split(pen);
+            let (iy, fy) = split(y);
+            let key = GlyphKey {
+                bold: weight == Weight::Bold,
+                id: id.0,
+                size: size.to_bits(),
+                fx,
+                fy,
+            };
+            if let Some(g) = self.glyph(key, face) {
+                let (left, top) = (ix + g.left, iy + g.top);
+                for (row, line) in g.coverage.chunks(g.width.max(1)).enumerate() {
+                    for (col, &c) in line.iter().enumerate() {
+                        if c > 0 {
+                            plot(left + col as i32, top + row as i32, f32::from(c) / 255.0);
+                        }
+                    }
+                }
             }
             pen += face.h_advance_unscaled(id) * scale;
             prev = Some(id);
         }
     }
+
+    /// A glyph's coverage, from the cache or rasterised now. `None` for a glyph with no
+    /// outline (a space) or a size too absurd to rasterise.
+    fn glyph(&self, key: GlyphKey, face: &FontRef<'static>) -> Option<Arc<Glyph>> {
+        // A poisoned lock only means another picture failed mid-way: rasterise afresh.
+        if let Some(g) = GLYPHS.lock().ok().and_then(|c| c.get(&key).cloned()) {
+            return g;
+        }
+        let upem = face.units_per_em().unwrap_or(2048.0);
+        let size = f32::from_bits(key.size);
+        // ab_glyph scales by ascent-to-descent height; this makes `size` the em.
+        let px = PxScale::from(size * face.height_unscaled() / upem);
+        let origin = point(f32::from(key.fx) / 16.0, f32::from(key.fy) / 16.0);
+        let glyph = GlyphId(key.id).with_scale_and_position(px, origin);
+        let drawn = face.outline_glyph(glyph).and_then(|outlined| {
+            let b = outlined.px_bounds();
+            let (width, height) = (b.width() as usize, b.height() as usize);
+            // Nothing in a picture is near this size; a damaged size is not drawn.
+            if width * height > 1 << 20 {
+                return None;
+            }
+            let mut coverage = vec![0u8; width * height];
+            outlined.draw(|gx, gy, c| {
+                let i = gy as usize * width + gx as usize;
+                if let Some(cell) = coverage.get_mut(i) {
+                    *cell = (c.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
+                }
+            });
+            Some(Arc::new(Glyph {
+                left: b.min.x as i32,
+                top: b.min.y as i32,
+                width,
+                coverage,
+            }))
+        });
+        if let Ok(mut cache) = GLYPHS.lock() {
+            if cache.len() >= GLYPHS_KEPT {
+                cache.clear();
+            }
+            cache.insert(key, drawn.clone());
+        }
+        drawn
+    }
 }
+
+/// The whole pixels of `v` and its remainder in sixteenths (carrying a rounded-up 16).
+fn split(v: f32) -> (i32, u8) {
+    let whole = v.floor();
+    let sixteenths = ((v - whole) * 16.0 + 0.5) as i32;
+    if sixteenths >= 16 {
+        (whole as i32 + 1, 0)
+    } else {
+        (whole as i32, sixteenths.clamp(0, 15) as u8)
+    }
+}
+
+/// A rasterised glyph: what it needs to be found again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct GlyphKey {
+    bold: bool,
+    id: u16,
+    /// Pixels per em, as `f32` bits.
+    size: u32,
+    /// Where the pen stood within its pixel, in sixteenths.
+    fx: u8,
+    fy: u8,
+}
+
+/// A glyph's coverage (0 to 255), row by row, and where its top-left pixel lies from the
+/// pen's whole pixel.
+struct Glyph {
+    left: i32,
+    top: i32,
+    width: usize,
+    coverage: Vec<u8>,
+}
+
+/// Glyphs rasterised so far. Pictures repeat the same few sizes and letters turn after
+/// turn, and rasterising was most of the cost of text. Cleared when full.
+static GLYPHS: LazyLock<Mutex<HashMap<GlyphKey, Option<Arc<Glyph>>>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+const GLYPHS_KEPT: usize = 8192;
 
 #[cfg(test)]
 mod tests {
@@ -155,6 +276,23 @@ mod tests {
         assert!(f.measure(Weight::Bold, 24.0, &cut) <= 150.0);
         assert_eq!(f.fit(Weight::Bold, 24.0, "Al", 150.0), "Al");
         assert_eq!(f.fit(Weight::Bold, 24.0, long, 1.0), "");
+    }
+
+    #[test]
+    fn wrap_breaks_at_spaces_within_the_width() {
+        let f = fonts().unwrap();
+        let text = "Each box: runner, and mental strength after the round. Robots have none.";
+        let one = f.wrap(Weight::Regular, 16.0, text, 2000.0);
+        assert_eq!(one, [text]);
+        let lines = f.wrap(Weight::Regular, 16.0, text, 300.0);
+        assert!(lines.len() >= 2, "{lines:?}");
+        assert_eq!(lines.join(" "), text);
+        for l in &lines {
+            assert!(f.measure(Weight::Regular, 16.0, l) <= 300.0, "{l}");
+        }
+        assert!(f.wrap(Weight::Regular, 16.0, "   ", 100.0).is_empty());
+        let cut = f.wrap(Weight::Regular, 16.0, "Supercalifragilistic", 40.0);
+        assert!(cut[0].ends_with('…'));
     }
 
     #[test]

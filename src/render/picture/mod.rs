@@ -7,11 +7,19 @@
 //! renderings, pictures read public views only, so they cannot show a secret.
 //!
 //! [`canvas`] owns the drawing surface and PNG encoding, [`palette`] each seat's colour,
-//! shape and token label, and one module per game lays its pictures out.
+//! shape and token label, [`cast`] who is drawn how, [`frame`] the width and header every
+//! picture shares, [`chart`] the race chart every game shares, [`oval`] 1500m's board as
+//! drawn; one module per game lays its pictures out.
 
 mod canvas;
+mod card_race;
+mod cast;
+mod chart;
 mod dream_mile;
+mod fifteen_hundred;
 mod font;
+mod frame;
+mod oval;
 mod palette;
 
 use thiserror::Error;
@@ -28,6 +36,8 @@ pub enum RenderError {
     NoPicture,
     #[error("there is nobody in the race to draw")]
     NoRunners,
+    #[error("the view cannot be drawn: {0}")]
+    Damaged(&'static str),
     #[error("the picture would be {width}×{height} pixels, which is too large to draw")]
     TooLarge { width: u32, height: u32 },
     #[error("the bundled font could not be read")]
@@ -38,10 +48,12 @@ pub enum RenderError {
 
 /// The turn picture: the track and standings as the channel sees them now.
 pub fn track_picture(view: &AnyPublicView) -> Result<Picture, RenderError> {
-    // Other games fall through until their pictures are drawn (issue 7, phase 2).
+    // Magical Athlete falls through until its pictures are drawn.
     #[allow(unreachable_patterns)]
     match view {
         AnyPublicView::DreamMile(v) => dream_mile::track(v),
+        AnyPublicView::CardRace(v) => card_race::track(v),
+        AnyPublicView::FifteenHundred(v) => fifteen_hundred::track(v),
         _ => Err(RenderError::NoPicture),
     }
 }
@@ -51,6 +63,8 @@ pub fn race_chart_picture(view: &AnyPublicView) -> Result<Picture, RenderError> 
     #[allow(unreachable_patterns)]
     match view {
         AnyPublicView::DreamMile(v) => dream_mile::race_chart(v),
+        AnyPublicView::CardRace(v) => card_race::race_chart(v),
+        AnyPublicView::FifteenHundred(v) => fifteen_hundred::race_chart(v),
         _ => Err(RenderError::NoPicture),
     }
 }

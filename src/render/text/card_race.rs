@@ -55,6 +55,16 @@ fn immunities(yards: bool, t: &TeamView) -> String {
         .join(", ")
 }
 
+/// A team's points in all. Once the game is over the last round is already in the total
+/// (the tableau is kept for the view, and counting it again would double it).
+fn points(v: &PublicView, t: &TeamView) -> i64 {
+    if v.finished {
+        t.total
+    } else {
+        t.total + t.round_score
+    }
+}
+
 /// A bar of 20 cells for the distance against the trip.
 fn bar(distance: u32, target: u32) -> String {
     let cells = 20u32;
@@ -70,7 +80,8 @@ fn bar(distance: u32, target: u32) -> String {
 
 fn heading(v: &PublicView) -> String {
     if v.finished {
-        format!("{}: final scores after {} rounds", v.title, v.round)
+        let rounds = if v.round == 1 { "round" } else { "rounds" };
+        format!("{}: final scores after {} {rounds}", v.title, v.round)
     } else {
         let mut h = format!(
             "{}: round {}, trip {} {}",
@@ -108,7 +119,7 @@ fn team_lines(v: &PublicView, t: &TeamView) -> Vec<String> {
     lines.push(format!(
         "  score: {} this round, {} in all",
         t.round_score,
-        t.total + t.round_score
+        points(v, t)
     ));
     lines
 }
@@ -175,7 +186,7 @@ pub fn alt(v: &PublicView) -> String {
                 t.distance,
                 v.unit,
                 status(v.yards_names, t),
-                t.total + t.round_score
+                points(v, t)
             )
         })
         .collect();
@@ -255,6 +266,22 @@ mod tests {
             assert!(private.contains(c.name(false)), "{private}");
         }
         assert!(!t.contains("your hand"), "{t}");
+    }
+
+    #[test]
+    fn final_points_count_the_last_round_once() {
+        let mut v = game().public_view();
+        v.teams[0].total = 1200;
+        v.teams[0].round_score = 700;
+        assert!(
+            alt(&v).contains("Alice & Carol 0 miles (stopped: needs a green light), 1900 points")
+        );
+        v.finished = true;
+        v.round = 1;
+        let a = alt(&v);
+        assert!(a.contains("final scores after 1 round:"), "{a}");
+        assert!(a.contains("1200 points"), "{a}");
+        assert!(track(&v).contains("700 this round, 1200 in all"));
     }
 
     #[test]

@@ -116,6 +116,10 @@ pub fn alt(view: &PublicView) -> String {
             None => format!("{} {} (lane {})", ordinal(r.position), r.name, r.lane),
         })
         .collect();
+    // Once the race is over the step and the laps say the same thing.
+    if view.finished {
+        return format!("1500m, race over: {}.", parts.join(", "));
+    }
     format!(
         "1500m, {}, {}: {}.",
         view.step,
