@@ -29,6 +29,65 @@ fn code_after(text: &str, marker: &str) -> String {
     rest[start..end].to_string()
 }
 
+/// The one picture a channel post carries: a multipart upload of exactly one file, a PNG
+/// that decodes, far under Discord's 10 MiB limit, shown by the post's embed
+/// (`attachment://NAME`), with alt text. Returns its file name, width and alt text.
+fn one_png(r: &Recorded) -> (String, u32, String) {
+    assert_eq!(
+        r.uploads.len(),
+        1,
+        "exactly one file in {} {}",
+        r.method,
+        r.path
+    );
+    let u = &r.uploads[0];
+    assert_eq!(u.field, "files[0]", "a multipart file field");
+    assert!(u.filename.ends_with(".png"), "{}", u.filename);
+    assert!(
+        u.bytes.starts_with(b"\x89PNG\r\n\x1a\n"),
+        "{}: not a PNG signature",
+        u.filename
+    );
+    assert!(
+        u.bytes.len() < 10 * 1024 * 1024,
+        "under Discord's upload limit"
+    );
+    assert!(
+        u.bytes.len() < 200 * 1024,
+        "{} is {} bytes",
+        u.filename,
+        u.bytes.len()
+    );
+    let decoder = png::Decoder::new(std::io::Cursor::new(&u.bytes));
+    let mut reader = decoder.read_info().expect("the PNG header decodes");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("a sane size")];
+    let info = reader.next_frame(&mut pixels).expect("the PNG decodes");
+    assert!(info.width >= 400 && info.height >= 100, "{info:?}");
+    assert_eq!(
+        r.body["embeds"][0]["image"]["url"],
+        format!("attachment://{}", u.filename),
+        "the embed shows the uploaded file"
+    );
+    let attached = r.body["attachments"]
+        .as_array()
+        .expect("payload_json lists the attachment");
+    assert_eq!(attached.len(), 1);
+    assert_eq!(attached[0]["filename"], u.filename.as_str());
+    let alt = attached[0]["description"]
+        .as_str()
+        .expect("alt text")
+        .to_string();
+    (u.filename.clone(), info.width, alt)
+}
+
+fn channel_posts(h: &Harness) -> Vec<Recorded> {
+    h.fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.is("POST", &format!("/channels/{CHANNEL}/messages")))
+        .collect()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_gm_free_dream_mile_race_of_six() {
     let h = Harness::start().await;
@@ -103,6 +162,19 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
         .await;
     let commitment = code_after(&text_of(&started), "commitment is");
     assert_eq!(commitment.len(), 64);
+    // The lobby follows the phase: no more invitation to join, and no buttons.
+    h.settle().await;
+    let lobby_now = h
+        .fake
+        .messages_in(CHANNEL)
+        .into_iter()
+        .find(|m| m["id"] == lobby["id"])
+        .unwrap();
+    let lt = text_of(&lobby_now);
+    assert!(lt.contains("race #1: running"), "{lt}");
+    assert!(lt.contains("The race is on with 6 runners"), "{lt}");
+    assert!(!lt.contains("Join with the button"), "{lt}");
+    assert!(custom_ids(&lobby_now).is_empty(), "{lobby_now}");
     let prompt_of = |user: &User| {
         let user = user.clone();
         let fake = &h.fake;
@@ -288,6 +360,21 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
             .filter(|r| !r.path.starts_with("/channels/") && !r.path.starts_with("/interactions/"))
             .map(|r| format!("{} {}", r.method, r.path))
             .collect();
+        // The turn's post is one multipart request: the embeds and the track's PNG.
+        let turn_post = after
+            .iter()
+            .find(|r| {
+                r.is("POST", &format!("/channels/{CHANNEL}/messages"))
+                    && text_of(&r.body).contains(&title)
+            })
+            .unwrap();
+        let (name, _, alt) = one_png(turn_post);
+        assert_eq!(name, format!("race-1-turn-{turn}-of-8.png"));
+        assert!(alt.contains("Alice") && alt.contains("Frank"), "{alt}");
+        assert!(
+            text_of(&turn_post.body).contains("```"),
+            "the text track stays beside the picture"
+        );
         if turn < 7 {
             assert_eq!(channel_posts, 1, "turn {turn}: one channel post");
             assert_eq!(status_edits, 1, "turn {turn}: one status edit");
@@ -328,6 +415,42 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
     let hist = h.slash(bob, "history", &[("turn", json!(1))]).await;
     assert!(text_of(&hist).contains("Emily"), "{hist}");
 
+    // Every turn's post and the final result carry exactly one PNG (the final result's is
+    // the race chart); nothing else in the channel carries a file.
+    let mut pictures = Vec::new();
+    for r in channel_posts(&h) {
+        let t = text_of(&r.body);
+        if t.contains("race #1: Turn") && t.contains("Orders and receipts") {
+            pictures.push(one_png(&r).0);
+        } else if t.contains("race #1: final result") {
+            let (name, _, alt) = one_png(&r);
+            assert_eq!(name, "race-1-chart.png");
+            assert!(alt.starts_with("Race chart"), "{alt}");
+            pictures.push(name);
+        } else {
+            assert!(r.uploads.is_empty(), "no file on {t}");
+        }
+    }
+    let expected: Vec<String> = (1..=7)
+        .map(|t| format!("race-1-turn-{t}-of-8.png"))
+        .chain(["race-1-chart.png".to_string()])
+        .collect();
+    assert_eq!(
+        pictures, expected,
+        "one picture per turn post, and the chart"
+    );
+    // The messages as Discord keeps them: each with its one attachment.
+    let attached: Vec<Value> = h
+        .fake
+        .messages_in(CHANNEL)
+        .into_iter()
+        .filter(|m| m["attachments"].as_array().is_some_and(|a| !a.is_empty()))
+        .collect();
+    assert_eq!(attached.len(), 8);
+    for m in &attached {
+        assert_eq!(m["attachments"].as_array().unwrap().len(), 1, "{m}");
+    }
+
     // PHOTOFINISH_DUMP_POSTS=FILE writes every message, for docs/discord.md.
     if let Ok(path) = std::env::var("PHOTOFINISH_DUMP_POSTS") {
         let mut out = String::new();
@@ -366,4 +489,70 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
             assert!(took.as_secs_f64() < 3.0, "interaction {id} took {took:?}");
         }
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turn_post_whose_answer_is_lost_is_posted_once_with_its_picture() {
+    let h = Harness::start().await;
+    let alice = User::new(301, "Alice");
+    let a = h
+        .slash(
+            &alice,
+            "new",
+            &[
+                ("game", json!("dream-mile")),
+                ("options", json!("turn=1h resolve=deadline")),
+            ],
+        )
+        .await;
+    assert!(text_of(&a).contains("is open"), "{a}");
+    let a = h.slash(&alice, "join", &[]).await;
+    assert!(text_of(&a).contains("You're in"), "{a}");
+    let a = h.slash(&alice, "bots", &[("count", json!(1))]).await;
+    assert!(text_of(&a).contains("Bots added"), "{a}");
+    h.slash(&alice, "start", &[]).await;
+    h.fake.wait_dm(alice.id, 2).await;
+    h.settle().await;
+
+    // Discord creates the turn's post but the answer is lost: the courier draws the same
+    // picture again and retries with the same nonce, and Discord returns the first message.
+    let n = h.fake.dms_to(alice.id).len();
+    h.fake.dm(&alice, "5");
+    h.fake.wait_dm(alice.id, n + 1).await;
+    h.settle().await;
+    h.fake.lose_next_answers(1);
+    h.advance(3600);
+    h.settle().await;
+    h.advance(2);
+    h.settle().await;
+    h.advance(4);
+    h.settle().await;
+    let title = "race #1: Turn 1 of 8";
+    let tries: Vec<Recorded> = channel_posts(&h)
+        .into_iter()
+        .filter(|r| {
+            text_of(&r.body).contains(title) && text_of(&r.body).contains("Orders and receipts")
+        })
+        .collect();
+    let seen: Vec<(u16, String)> = tries
+        .iter()
+        .map(|r| (r.status, text_of(&r.body).chars().take(80).collect()))
+        .collect();
+    assert_eq!(tries.len(), 2, "sent, then sent again: {seen:#?}");
+    assert_eq!(tries[0].status, 500);
+    assert_eq!(tries[1].status, 200);
+    assert_eq!(tries[0].body["nonce"], tries[1].body["nonce"]);
+    assert_eq!(tries[1].body["enforce_nonce"], true);
+    let first = one_png(&tries[0]);
+    assert_eq!(first, one_png(&tries[1]), "the same picture both times");
+    assert_eq!(tries[0].uploads[0].bytes, tries[1].uploads[0].bytes);
+    let shown: Vec<Value> = h
+        .fake
+        .messages_in(CHANNEL)
+        .into_iter()
+        .filter(|m| text_of(m).contains(title) && text_of(m).contains("Orders and receipts"))
+        .collect();
+    assert_eq!(shown.len(), 1, "posted once");
+    assert_eq!(shown[0]["attachments"].as_array().unwrap().len(), 1);
+    assert_eq!(shown[0]["attachments"][0]["filename"], first.0.as_str());
 }

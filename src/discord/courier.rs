@@ -3,6 +3,9 @@
 //! `enforce_nonce`, so a redelivery after a crash (posted, but not yet marked delivered)
 //! returns the first message instead of posting twice.
 //!
+//! A turn's post and the final result each carry one PNG (see [`attach`]) in the same
+//! multipart request, shown as the embed's image, with the standings as its alt text.
+//!
 //! Discord's answers become [`DeliveryError`]s: 50007 is a closed DM, 429 and 5xx (and a
 //! lost connection) are retried with backoff, an edited message that is gone is posted
 //! again, and anything else is given up and logged.
@@ -17,8 +20,9 @@ use serenity::{ChannelId, Http, MessageId};
 
 use super::dress;
 use super::layout::{self, Layout};
-use crate::referee::announce::Target;
+use crate::referee::announce::{Announcement, Target};
 use crate::referee::delivery::{Courier, Delivered, DeliveryError, Parcel};
+use crate::render::post;
 
 /// Discord's JSON error codes the bot acts on.
 pub mod codes {
@@ -75,6 +79,39 @@ pub fn is_dm_closed(error: &serenity::Error) -> bool {
     classify(error) == DeliveryError::DmClosed
 }
 
+/// Draws a post's picture (the track after a turn, the race chart with the result) and
+/// attaches it, so it goes up in the same request as the post. Drawing is deterministic,
+/// so a redelivery uploads the same picture under the same nonce and still posts once.
+/// A picture that cannot be drawn costs the post nothing: the text track goes alone.
+async fn attach(layout: &mut Layout, announcement: &Announcement, outbox_id: i64) {
+    let Some((kind, view)) = post::picture_of(announcement) else {
+        return;
+    };
+    let view = view.clone();
+    // Drawing is CPU work of a few milliseconds: keep it off the async workers.
+    let drawn = tokio::task::spawn_blocking(move || post::draw_picture(kind, &view)).await;
+    match drawn {
+        Ok(Ok((png, alt))) if png.len() <= layout::limits::UPLOAD_BYTES => {
+            layout::attach_picture(layout, layout::picture_name(announcement), png, &alt);
+        }
+        Ok(Ok((png, _))) => tracing::warn!(
+            outbox_id,
+            bytes = png.len(),
+            "the picture is over Discord's upload limit; posting the text track alone"
+        ),
+        Ok(Err(e)) => tracing::warn!(
+            outbox_id,
+            error = %e,
+            "no picture for this post; posting the text track alone"
+        ),
+        Err(e) => tracing::error!(
+            outbox_id,
+            error = %e,
+            "drawing the picture failed; posting the text track alone"
+        ),
+    }
+}
+
 fn snowflake(text: &str) -> Option<u64> {
     text.trim().parse::<u64>().ok().filter(|n| *n != 0)
 }
@@ -126,10 +163,10 @@ impl DiscordCourier {
 #[async_trait]
 impl Courier for DiscordCourier {
     async fn deliver(&self, parcel: Parcel<'_>) -> Result<Delivered, DeliveryError> {
-        let layout = layout::announcement(parcel.announcement, self.zone);
-        // Pictures: `layout.picture` says which one a post wants (the track after a turn,
-        // the chart at the end). When `render::picture` lands, draw it from the post's view
-        // and push it onto `layout.files` (make this binding `mut`); it then goes up as multipart `files[0]`.
+        let mut layout = layout::announcement(parcel.announcement, self.zone);
+        if layout.picture.is_some() && !matches!(parcel.target, Target::Dm { .. }) {
+            attach(&mut layout, parcel.announcement, parcel.outbox_id).await;
+        }
         match parcel.target {
             Target::Dm { user, .. } => {
                 let user = snowflake(&user.0).ok_or_else(|| {

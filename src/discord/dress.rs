@@ -27,6 +27,9 @@ pub fn embed(e: &EmbedSpec) -> CreateEmbed {
     if let Some(footer) = &e.footer {
         out = out.footer(CreateEmbedFooter::new(footer));
     }
+    if let Some(image) = &e.image {
+        out = out.image(image);
+    }
     out
 }
 
@@ -85,7 +88,13 @@ fn files(layout: &Layout) -> Vec<CreateAttachment> {
     layout
         .files
         .iter()
-        .map(|f| CreateAttachment::bytes(f.bytes.clone(), f.name.clone()))
+        .map(|f| {
+            let a = CreateAttachment::bytes(f.bytes.clone(), f.name.clone());
+            match &f.description {
+                Some(alt) => a.description(alt),
+                None => a,
+            }
+        })
         .collect()
 }
 
@@ -99,7 +108,7 @@ pub fn create_message(layout: &Layout) -> CreateMessage {
     if let Some(r) = &layout.rows {
         m = m.components(rows(r));
     }
-    // Attachments go up as multipart `files[n]`; a turn post's picture lands here.
+    // Attachments go up as multipart `files[n]`: a channel post's picture.
     let files = files(layout);
     if !files.is_empty() {
         m = m.files(files);

@@ -28,6 +28,9 @@ pub mod limits {
     pub const BUTTON_LABEL: usize = 80;
     pub const OPTION_TEXT: usize = 100;
     pub const PLACEHOLDER: usize = 150;
+    pub const ATTACHMENT_DESCRIPTION: usize = 1024;
+    /// The upload limit for a message's files without boosts (10 MiB).
+    pub const UPLOAD_BYTES: usize = 10 * 1024 * 1024;
 }
 
 /// One embed.
@@ -37,6 +40,8 @@ pub struct EmbedSpec {
     pub description: String,
     pub fields: Vec<(String, String)>,
     pub footer: Option<String>,
+    /// The embed's image: `attachment://NAME` for a picture uploaded with the message.
+    pub image: Option<String>,
 }
 
 impl EmbedSpec {
@@ -88,6 +93,8 @@ pub enum Row {
 pub struct FileSpec {
     pub name: String,
     pub bytes: Vec<u8>,
+    /// The attachment's alt text (Discord's `description`).
+    pub description: Option<String>,
 }
 
 /// A message, before serenity dresses it.
@@ -99,9 +106,9 @@ pub struct Layout {
     pub rows: Option<Vec<Row>>,
     /// The one user this message may ping.
     pub ping: Option<String>,
-    /// Pictures to attach. Turn posts would carry the track picture here.
+    /// Files to upload: a channel post's one picture (see [`attach_picture`]).
     pub files: Vec<FileSpec>,
-    /// Which picture the post asks for (drawn by `render::picture` when it lands).
+    /// Which picture the post asks for; the courier draws it.
     pub picture: Option<Picture>,
 }
 
@@ -489,6 +496,48 @@ pub fn announcement(a: &Announcement, zone: FixedOffset) -> Layout {
     layout
 }
 
+/// The file name of a post's picture: `race-4-turn-3-of-8.png` after a turn (its last
+/// step's label),
+/// `race-4-chart.png` with the final result. Only `[a-z0-9-]`, so the `attachment://`
+/// reference needs no escaping.
+pub fn picture_name(a: &Announcement) -> String {
+    let (race, what) = match a {
+        Announcement::TurnResolved { race, labels, .. } => {
+            (race.0, labels.last().cloned().unwrap_or_default())
+        }
+        Announcement::Finished { race, .. } => (race.0, "chart".to_string()),
+        _ => (0, String::new()),
+    };
+    let mut slug = String::new();
+    for c in what.to_lowercase().chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c);
+        } else if !slug.is_empty() && !slug.ends_with('-') {
+            slug.push('-');
+        }
+    }
+    let slug: String = slug.trim_end_matches('-').chars().take(60).collect();
+    let slug = slug.trim_end_matches('-');
+    if slug.is_empty() {
+        format!("race-{race}.png")
+    } else {
+        format!("race-{race}-{slug}.png")
+    }
+}
+
+/// Attaches a drawn picture: one file with its alt text, shown as the first embed's image
+/// (`attachment://NAME`), so it sits under the post's title rather than as a loose file.
+pub fn attach_picture(layout: &mut Layout, name: String, png: Vec<u8>, alt: &str) {
+    if let Some(first) = layout.embeds.first_mut() {
+        first.image = Some(format!("attachment://{name}"));
+    }
+    layout.files.push(FileSpec {
+        name,
+        bytes: png,
+        description: Some(clip(alt, limits::ATTACHMENT_DESCRIPTION)),
+    });
+}
+
 /// Whether a target's message is posted once and then edited in place.
 pub fn edited_in_place(target: &Target) -> bool {
     matches!(target, Target::Status | Target::Lobby)
@@ -547,6 +596,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_picture_is_one_file_shown_by_the_first_embed() {
+        let mut l = Layout {
+            embeds: embeds(&post("x"), None),
+            ..Layout::default()
+        };
+        attach_picture(
+            &mut l,
+            "race-1-turn-2-of-8.png".into(),
+            vec![1, 2],
+            &"a".repeat(2000),
+        );
+        assert_eq!(l.files.len(), 1);
+        assert_eq!(
+            l.embeds[0].image.as_deref(),
+            Some("attachment://race-1-turn-2-of-8.png")
+        );
+        let alt = l.files[0].description.as_deref().unwrap();
+        assert_eq!(chars(alt), limits::ATTACHMENT_DESCRIPTION);
     }
 
     #[test]

@@ -5,10 +5,11 @@
 
 use chrono::{DateTime, FixedOffset, Offset, Utc};
 
-use super::text::{ordinal, private_text, track_text};
+use super::picture::{RenderError, race_chart_png, track_png};
+use super::text::{alt_text, ordinal, private_text, track_text};
 use crate::engine::{AnyPublicView, Choice};
 use crate::referee::announce::{Announcement, SeatState};
-use crate::store::Millis;
+use crate::store::{Millis, Phase};
 
 /// How to write times and mentions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,6 +129,51 @@ impl Post {
     }
 }
 
+/// What the lobby message says in each phase: how to join while it is open, and where
+/// the race is once it is not (the message stays in the channel, edited in place).
+fn lobby_body(phase: Phase, taken: usize, min: usize, max: usize) -> String {
+    match phase {
+        Phase::Lobby => format!(
+            "{taken} of {min}-{max} seats taken. Join with the button or /race join; the host starts with /race start."
+        ),
+        Phase::Running => format!(
+            "The race is on with {taken} runners; the lobby is closed. Orders go by DM (or /race order); each turn's result is posted here, and /race status shows the standings."
+        ),
+        Phase::Paused => format!(
+            "The race is paused with {taken} runners; the lobby is closed. The host resumes it with /race resume."
+        ),
+        Phase::Finished => {
+            "The race is over; the final result is posted below. /race history shows any turn, and /race verify checks the dice.".to_string()
+        }
+        Phase::Cancelled => "The host cancelled the race; the lobby is closed.".to_string(),
+    }
+}
+
+/// The picture an announcement's channel post carries, and the view it is drawn from:
+/// the track after a turn, the race chart with the final result, nothing otherwise.
+pub fn picture_of(a: &Announcement) -> Option<(Picture, &AnyPublicView)> {
+    match a {
+        Announcement::TurnResolved { view, .. } => Some((Picture::Track, view)),
+        Announcement::Finished { view, .. } => Some((Picture::Chart, view)),
+        _ => None,
+    }
+}
+
+/// A post's picture as PNG bytes, with its alt text (the standings in one sentence).
+pub fn draw_picture(
+    picture: Picture,
+    view: &AnyPublicView,
+) -> Result<(Vec<u8>, String), RenderError> {
+    match picture {
+        Picture::Track => Ok((track_png(view)?, alt_text(view))),
+        Picture::Chart => Ok((
+            race_chart_png(view)?,
+            format!("Race chart, positions turn by turn. {}", alt_text(view)),
+        )),
+        Picture::None => Err(RenderError::NoPicture),
+    }
+}
+
 /// Words for an announcement.
 pub fn present(a: &Announcement, style: &Style) -> Post {
     match a {
@@ -156,16 +202,13 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             let mut p = Post::new(
                 format!(
                     "{game} race {race}: {}",
-                    if *phase == crate::store::Phase::Lobby {
+                    if *phase == Phase::Lobby {
                         "lobby"
                     } else {
                         phase.as_str()
                     }
                 ),
-                format!(
-                    "{} of {min}-{max} seats taken. Join with the button or /race join; the host starts with /race start.",
-                    seats.len()
-                ),
+                lobby_body(*phase, seats.len(), *min, *max),
             );
             p.fields.push((
                 "Runners".into(),
@@ -413,6 +456,61 @@ mod tests {
             Style::plain(utc()).when(1_767_225_600_000),
             "Thu 01 Jan 00:00:00 +00:00"
         );
+    }
+
+    fn lobby(phase: Phase) -> Post {
+        let a = Announcement::Lobby {
+            race: CampaignId(3),
+            game: crate::engine::GameKind::DreamMile,
+            phase,
+            options: "turn=1h".into(),
+            seats: ["Alice", "Bob"]
+                .iter()
+                .map(|n| crate::referee::announce::LobbySeat {
+                    name: (*n).into(),
+                    bot: false,
+                    choice: None,
+                })
+                .collect(),
+            min: 2,
+            max: 12,
+        };
+        present(&a, &Style::discord())
+    }
+
+    #[test]
+    fn the_lobby_message_follows_the_phase() {
+        let open = lobby(Phase::Lobby);
+        assert!(open.title.ends_with("lobby"), "{}", open.title);
+        assert!(open.body.contains("2 of 2-12 seats taken"), "{}", open.body);
+        assert!(open.body.contains("Join with the button"), "{}", open.body);
+        for (phase, says) in [
+            (Phase::Running, "The race is on with 2 runners"),
+            (Phase::Paused, "paused"),
+            (Phase::Finished, "The race is over"),
+            (Phase::Cancelled, "cancelled"),
+        ] {
+            let p = lobby(phase);
+            assert!(p.title.ends_with(phase.as_str()), "{}", p.title);
+            assert!(p.body.contains(says), "{phase:?}: {}", p.body);
+            for stale in [
+                "Join with the button",
+                "/race join",
+                "/race start",
+                "seats taken",
+            ] {
+                assert!(
+                    !p.body.contains(stale),
+                    "{phase:?} still says {stale}: {}",
+                    p.body
+                );
+            }
+            assert!(
+                p.fields
+                    .iter()
+                    .any(|(n, v)| n == "Runners" && v.contains("2. Bob"))
+            );
+        }
     }
 
     #[test]

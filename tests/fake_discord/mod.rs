@@ -8,7 +8,9 @@
 //! - it answers 429 (with `retry_after`) on demand, and 500 after creating a message on
 //!   demand (a lost answer), and honours `enforce_nonce` so a retry does not post twice;
 //! - it answers an interaction's callback only once, and only within 3 seconds;
-//! - it accepts multipart uploads (`payload_json` and `files[n]`).
+//! - it accepts multipart uploads (`payload_json` and `files[n]`), keeps each file's bytes
+//!   ([`Recorded::uploads`]), and lists them as the message's attachments with their
+//!   `description` (alt text) from `payload_json`.
 #![allow(dead_code)]
 
 use std::collections::{HashMap, HashSet};
@@ -92,9 +94,21 @@ pub struct Recorded {
     pub body: Value,
     /// Uploaded files: (form field, file name, size).
     pub files: Vec<(String, String, usize)>,
+    /// The same files with their bytes, to check what was uploaded.
+    pub uploads: Vec<Upload>,
     pub status: u16,
     /// Why the fake refused it, when it did.
     pub refused: Option<String>,
+}
+
+/// One file of a multipart request.
+#[derive(Clone, Debug)]
+pub struct Upload {
+    /// The form field (`files[0]`).
+    pub field: String,
+    pub filename: String,
+    pub content_type: Option<String>,
+    pub bytes: Vec<u8>,
 }
 
 impl Recorded {
@@ -873,7 +887,7 @@ fn bot_author() -> Value {
            "avatar": null, "bot": true, "global_name": null})
 }
 
-async fn read_body(req: Request, shared: &Arc<Shared>) -> (Value, Vec<(String, String, usize)>) {
+async fn read_body(req: Request, shared: &Arc<Shared>) -> (Value, Vec<Upload>) {
     let is_multipart = req
         .headers()
         .get("content-type")
@@ -886,11 +900,17 @@ async fn read_body(req: Request, shared: &Arc<Shared>) -> (Value, Vec<(String, S
             while let Ok(Some(field)) = form.next_field().await {
                 let name = field.name().unwrap_or("").to_string();
                 let file = field.file_name().map(String::from);
+                let content_type = field.content_type().map(String::from);
                 let bytes = field.bytes().await.unwrap_or_default();
                 if name == "payload_json" {
                     body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
                 } else {
-                    files.push((name, file.unwrap_or_default(), bytes.len()));
+                    files.push(Upload {
+                        field: name,
+                        filename: file.unwrap_or_default(),
+                        content_type,
+                        bytes: bytes.to_vec(),
+                    });
                 }
             }
         }
@@ -914,7 +934,11 @@ async fn rest(AxState(shared): AxState<Arc<Shared>>, req: Request) -> Response {
         .trim_start_matches("/api/v9")
         .to_string();
     let _headers: HeaderMap = req.headers().clone();
-    let (body, files) = read_body(req, &shared).await;
+    let (body, uploads) = read_body(req, &shared).await;
+    let files: Vec<(String, String, usize)> = uploads
+        .iter()
+        .map(|u| (u.field.clone(), u.filename.clone(), u.bytes.len()))
+        .collect();
     let (response, status, refused) = answer(&shared, &method, &path, &body, &files);
     {
         let mut inner = shared.inner.lock().unwrap();
@@ -924,6 +948,7 @@ async fn rest(AxState(shared): AxState<Arc<Shared>>, req: Request) -> Response {
             path,
             body,
             files,
+            uploads,
             status,
             refused,
         });
@@ -1182,7 +1207,15 @@ fn answer(
             m["attachments"] = json!(
                 files
                     .iter()
-                    .map(|(_, name, size)| json!({"id": shared.id().to_string(), "filename": name, "size": size, "url": format!("http://{addr}/files/{name}"), "proxy_url": format!("http://{addr}/files/{name}")}))
+                    .map(|(_, name, size)| {
+                        // The alt text is the payload's attachment of the same file name.
+                        let description = body["attachments"]
+                            .as_array()
+                            .and_then(|a| a.iter().find(|a| a["filename"] == name.as_str()))
+                            .map(|a| a["description"].clone())
+                            .unwrap_or(Value::Null);
+                        json!({"id": shared.id().to_string(), "filename": name, "size": size, "description": description, "url": format!("http://{addr}/files/{name}"), "proxy_url": format!("http://{addr}/files/{name}")})
+                    })
                     .collect::<Vec<_>>()
             );
             inner.messages.insert(mid, m.clone());

@@ -9,7 +9,8 @@
 //! [`canvas`] owns the drawing surface and PNG encoding, [`palette`] each seat's colour,
 //! shape and token label, [`cast`] who is drawn how, [`frame`] the width and header every
 //! picture shares, [`chart`] the race chart every game shares, [`oval`] 1500m's board as
-//! drawn; one module per game lays its pictures out.
+//! drawn; one module per game lays its pictures out (`magical_athlete` draws its own
+//! 30-space oval).
 
 mod canvas;
 mod card_race;
@@ -19,6 +20,7 @@ mod dream_mile;
 mod fifteen_hundred;
 mod font;
 mod frame;
+mod magical_athlete;
 mod oval;
 mod palette;
 
@@ -48,24 +50,21 @@ pub enum RenderError {
 
 /// The turn picture: the track and standings as the channel sees them now.
 pub fn track_picture(view: &AnyPublicView) -> Result<Picture, RenderError> {
-    // Magical Athlete falls through until its pictures are drawn.
-    #[allow(unreachable_patterns)]
     match view {
         AnyPublicView::DreamMile(v) => dream_mile::track(v),
         AnyPublicView::CardRace(v) => card_race::track(v),
         AnyPublicView::FifteenHundred(v) => fifteen_hundred::track(v),
-        _ => Err(RenderError::NoPicture),
+        AnyPublicView::MagicalAthlete(v) => magical_athlete::track(v),
     }
 }
 
 /// The race chart: positions turn by turn, in the style of a motor-racing lap chart.
 pub fn race_chart_picture(view: &AnyPublicView) -> Result<Picture, RenderError> {
-    #[allow(unreachable_patterns)]
     match view {
         AnyPublicView::DreamMile(v) => dream_mile::race_chart(v),
         AnyPublicView::CardRace(v) => card_race::race_chart(v),
         AnyPublicView::FifteenHundred(v) => fifteen_hundred::race_chart(v),
-        _ => Err(RenderError::NoPicture),
+        AnyPublicView::MagicalAthlete(v) => magical_athlete::race_chart(v),
     }
 }
 
