@@ -86,5 +86,55 @@ fn fifteen_hundred(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, dream_mile, card_race, fifteen_hundred);
+/// A whole Magical Athlete season of four players, every order the default: its last view.
+fn magical_athlete_season() -> AnyPublicView {
+    use photofinish::engine::{Game, SeatSetup, Seed, Submitted};
+    use photofinish::games::magical_athlete::{MagicalAthlete, Options};
+    let seats: Vec<SeatSetup> = ["Ann", "Ben", "Cat", "Dev"]
+        .iter()
+        .map(|n| SeatSetup {
+            name: (*n).into(),
+            choice: None,
+        })
+        .collect();
+    let mut g = MagicalAthlete::setup(&Options::default(), &seats, Seed::from_u64(7))
+        .expect("a season sets up");
+    for _ in 0..5000 {
+        let seats = g.pending().seats;
+        if seats.is_empty() {
+            break;
+        }
+        let orders: Vec<_> = seats
+            .iter()
+            .map(|&s| Submitted::new(s, g.default_order(s)))
+            .collect();
+        g.apply(&orders);
+    }
+    AnyPublicView::MagicalAthlete(g.public_view())
+}
+
+fn magical_athlete(c: &mut Criterion) {
+    let race = views(include_str!("../tests/scripts/magical-athlete-wild.json"));
+    let turn = view(&race, 3);
+    let season = magical_athlete_season();
+    let mut g = c.benchmark_group("magical-athlete");
+    g.bench_function("track draw only, 5 racers", |b| {
+        b.iter(|| picture::track_picture(std::hint::black_box(turn)))
+    });
+    g.bench_function("track png, 5 racers", |b| {
+        b.iter(|| picture::track_png(std::hint::black_box(turn)))
+    });
+    g.bench_function("race chart png, 4 races", |b| {
+        b.iter(|| picture::race_chart_png(std::hint::black_box(&season)))
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    dream_mile,
+    card_race,
+    fifteen_hundred,
+    magical_athlete
+);
 criterion_main!(benches);

@@ -515,3 +515,145 @@ fn render_command_draws_every_game() {
         }
     }
 }
+
+fn magical_athlete_view(view: &AnyPublicView) -> &photofinish::games::magical_athlete::PublicView {
+    match view {
+        AnyPublicView::MagicalAthlete(v) => v,
+        other => panic!("not Magical Athlete: {other:?}"),
+    }
+}
+
+/// A whole Magical Athlete season (draft, four races) of `players`, every order the
+/// default: the public view after each step.
+fn magical_athlete_season(options: &str, players: usize, seed: u64) -> Vec<AnyPublicView> {
+    use photofinish::engine::{Game, SeatSetup, Seed, Submitted, apply_option_text};
+    use photofinish::games::magical_athlete::{MagicalAthlete, Options};
+    let options = apply_option_text(&Options::default(), options).unwrap();
+    let seats: Vec<SeatSetup> = ["Ann", "Ben", "Cat", "Dev", "Eve"]
+        .iter()
+        .take(players)
+        .map(|n| SeatSetup {
+            name: (*n).into(),
+            choice: None,
+        })
+        .collect();
+    let mut g = MagicalAthlete::setup(&options, &seats, Seed::from_u64(seed)).unwrap();
+    let mut views = vec![AnyPublicView::MagicalAthlete(g.public_view())];
+    for _ in 0..5000 {
+        let seats = g.pending().seats;
+        if seats.is_empty() {
+            break;
+        }
+        let orders: Vec<_> = seats
+            .iter()
+            .map(|&s| Submitted::new(s, g.default_order(s)))
+            .collect();
+        g.apply(&orders);
+        views.push(AnyPublicView::MagicalAthlete(g.public_view()));
+    }
+    assert!(g.outcome().is_some(), "the season ends");
+    views
+}
+
+/// The Wild Wilds race (tests/scripts/magical-athlete-wild.json): a shared space, a
+/// tripped racer, and racers finishing; each picture is the one docs/pictures.md shows.
+#[test]
+fn magical_athlete_race_on_the_wild_wilds() {
+    let views = views("magical-athlete-wild.json");
+    let shown = [1, 4, 21, 22];
+    for n in shown {
+        let view = &views[n - 1];
+        let png = picture::track_png(view).unwrap();
+        check_docs("magical-athlete", &format!("turn-{n:02}.png"), &png);
+    }
+    // What the pictures are meant to show is in the views drawn.
+    let v = |n: usize| magical_athlete_view(&views[n - 1]);
+    let stacked = v(1).racers.iter().filter(|r| r.space == 3).count();
+    assert_eq!(stacked, 2, "two racers share space 3 at the start");
+    assert!(
+        views
+            .iter()
+            .any(|w| magical_athlete_view(w).racers.iter().any(|r| r.tripped)),
+        "someone trips"
+    );
+    assert_eq!(v(22).placings.len(), 1, "Blimp has finished");
+    assert_eq!(v(views.len()).phase, "pick", "the race is run to its end");
+    assert!(
+        alt_text(&views[0]).contains("Race 2 of 4") || alt_text(&views[0]).contains("race 2 of 4")
+    );
+}
+
+/// The older rulebook layout draws its own special spaces, and a tripped racer lies on its
+/// side: the same view with the racer upright differs where its token is.
+#[test]
+fn magical_athlete_rulebook_layout_and_a_tripped_racer() {
+    use photofinish::games::magical_athlete::track::Track;
+    let views = views("magical-athlete-wild.json");
+    let base = magical_athlete_view(&views[0]).clone();
+    let mut older = base.clone();
+    older.track = Some(Track::WildRulebook);
+    older.specials = Track::WildRulebook.specials().to_vec();
+    let png = picture::track_png(&AnyPublicView::MagicalAthlete(older)).unwrap();
+    check_docs("magical-athlete", "rulebook-layout.png", &png);
+
+    let draw = |v: &photofinish::games::magical_athlete::PublicView| {
+        decode(&picture::track_png(&AnyPublicView::MagicalAthlete(v.clone())).unwrap())
+    };
+    let mut tripped = base.clone();
+    tripped.racers[0].tripped = true;
+    let n = changed_pixels(&draw(&tripped), &draw(&base)).unwrap();
+    assert!(n > MAX_CHANGED, "tripping changed only {n} pixels");
+    let mut moved = base.clone();
+    moved.racers[3].space += 1;
+    let n = changed_pixels(&draw(&moved), &draw(&base)).unwrap();
+    assert!(n > MAX_CHANGED, "a step changed only {n} pixels");
+    let mut scored = base.clone();
+    scored.players[1].score += 1;
+    let n = changed_pixels(&draw(&scored), &draw(&base)).unwrap();
+    assert!(n > MAX_CHANGED, "a point changed only {n} pixels");
+}
+
+/// A whole season: pictures in the draft, mid-race and at the end, and the season's race
+/// chart (a column per race, each player's points after it).
+#[test]
+fn magical_athlete_season_and_race_chart() {
+    let views = magical_athlete_season("", 4, 7);
+    let last = magical_athlete_view(views.last().unwrap());
+    assert_eq!(last.season.len(), 4, "points after each of four races");
+    let scores: Vec<i64> = last.players.iter().map(|p| p.score).collect();
+    assert_eq!(last.season.last(), Some(&scores));
+    for v in &views {
+        assert!(picture::track_png(v).is_ok(), "every step draws");
+    }
+    let draft = views
+        .iter()
+        .position(|v| magical_athlete_view(v).phase == "draft")
+        .unwrap();
+    check_docs(
+        "magical-athlete",
+        "season-draft.png",
+        &picture::track_png(&views[draft + 3]).unwrap(),
+    );
+    let mid = views
+        .iter()
+        .rposition(|v| {
+            let v = magical_athlete_view(v);
+            v.phase == "race" && v.race == 3 && v.placings.len() == 1
+        })
+        .unwrap();
+    check_docs(
+        "magical-athlete",
+        "season-race-3.png",
+        &picture::track_png(&views[mid]).unwrap(),
+    );
+    check_docs(
+        "magical-athlete",
+        "season-final.png",
+        &picture::track_png(views.last().unwrap()).unwrap(),
+    );
+    check_docs(
+        "magical-athlete",
+        "race-chart.png",
+        &picture::race_chart_png(views.last().unwrap()).unwrap(),
+    );
+}

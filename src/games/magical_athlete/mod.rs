@@ -200,6 +200,9 @@ pub struct MagicalAthlete {
     /// Racers that won earlier races.
     winners: Vec<Kind>,
     races_done: u8,
+    /// Every player's points after each race run, for the season's race chart.
+    #[serde(default)]
+    season: Vec<Vec<i64>>,
     rng: GameRng,
 }
 
@@ -345,6 +348,9 @@ pub struct PublicView {
     pub deck_size: usize,
     pub winners: Vec<Kind>,
     pub finished: bool,
+    /// Every player's points after each race run (the race chart's columns).
+    #[serde(default)]
+    pub season: Vec<Vec<i64>>,
 }
 
 /// A question as one seat sees it.
@@ -620,6 +626,8 @@ impl MagicalAthlete {
         // Who goes first next race.
         let first = self.next_first(&race_points, events);
         self.races_done = number;
+        self.season
+            .push(self.players.iter().map(Player::score).collect());
         self.waiting = None;
         if self.races_done >= RACES {
             self.phase = Phase::Over;
@@ -1068,6 +1076,7 @@ impl MagicalAthlete {
             waiting: None,
             winners: Vec::new(),
             races_done: 3,
+            season: Vec::new(),
             rng,
         }
     }
@@ -1175,6 +1184,7 @@ impl Game for MagicalAthlete {
             waiting: None,
             winners: Vec::new(),
             races_done: 0,
+            season: Vec::new(),
             rng,
         };
         let mut events = Vec::new();
@@ -1558,6 +1568,7 @@ impl Game for MagicalAthlete {
                 .unwrap_or_default(),
             mover: race.and_then(|r| r.mover).map(|m| self.racer_name_kind(m)),
             waiting: self.waiting_text(),
+            season: self.season.clone(),
             deck_size: race.map(|r| r.deck.len()).unwrap_or(self.deck.len()),
             winners: self.winners.clone(),
             finished: self.phase == Phase::Over,
