@@ -395,7 +395,7 @@ pub fn choice_rows(
             .collect();
     }
     // Menus: one per group, in first-seen order, each split into runs of 25.
-    let mut groups: Vec<(String, Vec<(usize, &Choice)>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     for (i, c) in choices {
         let name = c.group.clone().unwrap_or_else(|| "Choose".to_string());
         match groups.iter_mut().find(|(g, _)| *g == name) {
@@ -428,8 +428,12 @@ pub fn choice_rows(
         .collect()
 }
 
-/// A menu before its id: the placeholder and its (label, value) options.
-type Menu = (String, Vec<(String, String)>);
+/// A select option: (label, value).
+type SelectOption = (String, String);
+/// A menu before its id: the placeholder and its options.
+type Menu = (String, Vec<SelectOption>);
+/// Choices of one group, with their places in the prompt.
+type Group<'a> = (String, Vec<(usize, &'a Choice)>);
 
 fn choice_label(c: &Choice) -> &str {
     if c.label.trim().is_empty() {
@@ -450,7 +454,7 @@ fn option_of(i: usize, c: &Choice, prefix: Option<&str>) -> (String, String) {
     (clip(&label, limits::OPTION_TEXT), option_value(i, &c.order))
 }
 
-fn one_menu_per_group(groups: Vec<(String, Vec<(usize, &Choice)>)>) -> Vec<Menu> {
+fn one_menu_per_group(groups: Vec<Group>) -> Vec<Menu> {
     let mut out = Vec::new();
     for (name, list) in groups {
         let runs: Vec<&[(usize, &Choice)]> = list.chunks(limits::SELECT_OPTIONS).collect();
@@ -470,8 +474,9 @@ fn one_menu_per_group(groups: Vec<(String, Vec<(usize, &Choice)>)>) -> Vec<Menu>
     out
 }
 
-fn packed_menus(groups: Vec<(String, Vec<(usize, &Choice)>)>) -> Vec<Menu> {
-    let mut out: Vec<(Vec<String>, Vec<(String, String)>)> = Vec::new();
+fn packed_menus(groups: Vec<Group>) -> Vec<Menu> {
+    // Each menu: the names of the groups in it, and its options.
+    let mut out: Vec<(Vec<String>, Vec<SelectOption>)> = Vec::new();
     for (name, list) in groups {
         // A group that fits in what is left of the last menu joins it; else it starts a
         // new one (a group of more than 25 fills menus as it goes).

@@ -160,7 +160,7 @@ pub fn plan(
             choice: None,
         })
         .collect();
-    let mut game = kind.setup(&options, &setups, seed.clone()).ok()?;
+    let mut game = kind.setup(&options, &setups, *seed).ok()?;
     for (seat, text) in lobby_preferences {
         game.set_preference(*seat, text).ok()?;
     }
