@@ -353,8 +353,10 @@ pub fn parse_id(id: &str) -> Option<Action> {
 }
 
 /// Components for a prompt's legal choices: up to 25 ungrouped choices as buttons (five
-/// rows of five); more, or grouped ones, as select menus, one group to a menu of 25.
-/// What does not fit in five rows is left out; the prompt's hint says how to type it.
+/// rows of five); more, or grouped ones, as select menus, one group to a menu of 25. When
+/// that takes more than five menus, groups share menus (each option then names its group),
+/// so every choice keeps a component up to 125; beyond that the prompt's hint says how to
+/// type the rest.
 /// The choice equal to `chosen` is shown in green.
 pub fn choice_rows(
     race: CampaignId,
@@ -400,7 +402,7 @@ pub fn choice_rows(
             .collect();
     }
     // Menus: one per group, in first-seen order, each split into runs of 25.
-    let mut groups: Vec<(String, Vec<(usize, &Choice)>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     for (i, c) in choices {
         let name = c.group.clone().unwrap_or_else(|| "Choose".to_string());
         match groups.iter_mut().find(|(g, _)| *g == name) {
@@ -408,42 +410,108 @@ pub fn choice_rows(
             None => groups.push((name, vec![(i, c)])),
         }
     }
-    let mut rows = Vec::new();
-    'groups: for (name, list) in groups {
+    let runs: usize = groups
+        .iter()
+        .map(|(_, list)| list.len().div_ceil(limits::SELECT_OPTIONS))
+        .sum();
+    let menus = if runs <= limits::ROWS {
+        one_menu_per_group(groups)
+    } else {
+        // More groups than rows (a hand of seven different cards, and junk): groups share
+        // menus, packed in order, so that every choice keeps a component.
+        packed_menus(groups)
+    };
+    menus
+        .into_iter()
+        .take(limits::ROWS)
+        .enumerate()
+        .map(|(n, (placeholder, options))| {
+            Row::Select(SelectSpec {
+                custom_id: menu_id(race, step, seat, n),
+                placeholder: clip(&placeholder, limits::PLACEHOLDER),
+                options,
+            })
+        })
+        .collect()
+}
+
+/// A select option: (label, value).
+type SelectOption = (String, String);
+/// A menu before its id: the placeholder and its options.
+type Menu = (String, Vec<SelectOption>);
+/// Choices of one group, with their places in the prompt.
+type Group<'a> = (String, Vec<(usize, &'a Choice)>);
+
+fn choice_label(c: &Choice) -> &str {
+    if c.label.trim().is_empty() {
+        &c.order
+    } else {
+        &c.label
+    }
+}
+
+fn option_of(i: usize, c: &Choice, prefix: Option<&str>) -> (String, String) {
+    let label = match prefix {
+        // A label that does not say its group says it when groups share a menu.
+        Some(g) if !choice_label(c).to_lowercase().contains(&g.to_lowercase()) => {
+            format!("{g}: {}", choice_label(c))
+        }
+        _ => choice_label(c).to_string(),
+    };
+    (clip(&label, limits::OPTION_TEXT), option_value(i, &c.order))
+}
+
+fn one_menu_per_group(groups: Vec<Group>) -> Vec<Menu> {
+    let mut out = Vec::new();
+    for (name, list) in groups {
         let runs: Vec<&[(usize, &Choice)]> = list.chunks(limits::SELECT_OPTIONS).collect();
         let several = runs.len() > 1;
         for (k, run) in runs.into_iter().enumerate() {
-            if rows.len() >= limits::ROWS {
-                break 'groups;
-            }
             let placeholder = if several {
                 format!("{name} ({})", k + 1)
             } else {
                 name.clone()
             };
-            rows.push(Row::Select(SelectSpec {
-                custom_id: menu_id(race, step, seat, rows.len()),
-                placeholder: clip(&placeholder, limits::PLACEHOLDER),
-                options: run
-                    .iter()
-                    .map(|(i, c)| {
-                        (
-                            clip(
-                                if c.label.trim().is_empty() {
-                                    &c.order
-                                } else {
-                                    &c.label
-                                },
-                                limits::OPTION_TEXT,
-                            ),
-                            option_value(*i, &c.order),
-                        )
-                    })
-                    .collect(),
-            }));
+            out.push((
+                placeholder,
+                run.iter().map(|(i, c)| option_of(*i, c, None)).collect(),
+            ));
         }
     }
-    rows
+    out
+}
+
+fn packed_menus(groups: Vec<Group>) -> Vec<Menu> {
+    // Each menu: the names of the groups in it, and its options.
+    let mut out: Vec<(Vec<String>, Vec<SelectOption>)> = Vec::new();
+    for (name, list) in groups {
+        // A group that fits in what is left of the last menu joins it; else it starts a
+        // new one (a group of more than 25 fills menus as it goes).
+        let room = out
+            .last()
+            .map_or(0, |(_, o)| limits::SELECT_OPTIONS.saturating_sub(o.len()));
+        if list.len() > room && (list.len() <= limits::SELECT_OPTIONS || room == 0) {
+            out.push((Vec::new(), Vec::new()));
+        }
+        for (i, c) in list {
+            if out
+                .last()
+                .is_none_or(|(_, o)| o.len() >= limits::SELECT_OPTIONS)
+            {
+                out.push((Vec::new(), Vec::new()));
+            }
+            if let Some((names, options)) = out.last_mut() {
+                if names.last() != Some(&name) {
+                    names.push(name.clone());
+                }
+                let group = c.group.as_deref();
+                options.push(option_of(i, c, group));
+            }
+        }
+    }
+    out.into_iter()
+        .map(|(names, options)| (names.join(", "), options))
+        .collect()
 }
 
 /// An announcement laid out for its target. `zone` is for plain-text times.
@@ -654,7 +722,8 @@ mod tests {
         assert_eq!(rows.len(), 3);
         assert!(rows.iter().all(|r| matches!(r, Row::Select(_))));
 
-        let grouped: Vec<Choice> = (0..8)
+        // Four groups: a menu each.
+        let grouped: Vec<Choice> = (0..4)
             .flat_map(|card| {
                 (0..4).map(move |t| {
                     Choice::new(format!("card {card} on {t}"), format!("on {t}"))
@@ -664,16 +733,13 @@ mod tests {
             .collect();
         let rows = choice_rows(CampaignId(1), 0, Seat(0), &grouped, None);
         check_message_limits(&[], &rows);
-        assert_eq!(
-            rows.len(),
-            5,
-            "five menus at most; the hint covers the rest"
-        );
+        assert_eq!(rows.len(), 4);
         let Row::Select(first) = &rows[0] else {
             panic!()
         };
         assert_eq!(first.placeholder, "Card 0");
         assert_eq!(first.options.len(), 4);
+        assert_eq!(first.options[1].0, "on 1");
         assert_eq!(
             parse_value(&first.options[1].1),
             Some(Pick::Text("card 0 on 1".into()))
@@ -685,6 +751,87 @@ mod tests {
                 step: 0,
                 seat: Seat(0)
             })
+        );
+    }
+
+    /// Every order of a prompt's choices that its components carry.
+    fn carried(rows: &[Row]) -> Vec<String> {
+        let mut out = Vec::new();
+        for r in rows {
+            match r {
+                Row::Buttons(b) => {
+                    for b in b {
+                        if let Some(Action::Order {
+                            pick: Pick::Text(t),
+                            ..
+                        }) = parse_id(&b.custom_id)
+                        {
+                            out.push(t);
+                        }
+                    }
+                }
+                Row::Select(s) => {
+                    for (_, v) in &s.options {
+                        if let Some(Pick::Text(t)) = parse_value(v) {
+                            out.push(t);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn more_groups_than_rows_share_menus_and_keep_every_choice() {
+        // A card race hand: seven different cards, each its own group, one attack with two
+        // targets, and junk for each card: nine groups, more than five menus.
+        let mut choices = vec![Choice::new("draw", "draw and play")];
+        for card in ["25", "50", "75", "100", "200", "Go"] {
+            choices.push(Choice::new(format!("play {card}"), card).grouped(card));
+        }
+        for t in ["Bob", "Dave"] {
+            choices.push(
+                Choice::new(format!("play Stop @{t}"), format!("Stop → {t}")).grouped("Stop"),
+            );
+        }
+        for card in ["25", "50", "75", "100", "200", "Go", "Stop"] {
+            choices
+                .push(Choice::new(format!("junk {card}"), format!("junk {card}")).grouped("junk"));
+        }
+        let rows = choice_rows(CampaignId(3), 9, Seat(1), &choices, None);
+        check_message_limits(&[], &rows);
+        assert!(rows.len() <= limits::ROWS);
+        let mut want: Vec<String> = choices.iter().map(|c| c.order.clone()).collect();
+        let mut got = carried(&rows);
+        want.sort();
+        got.sort();
+        assert_eq!(got, want, "every choice has a component");
+        // Options name their group when groups share a menu, unless the label already does.
+        let Row::Select(first) = &rows[0] else {
+            panic!("menus expected")
+        };
+        let labels: Vec<&str> = first.options.iter().map(|(l, _)| l.as_str()).collect();
+        assert!(labels.contains(&"draw and play"), "{labels:?}");
+        assert!(labels.contains(&"Stop → Bob"), "{labels:?}");
+        assert!(labels.contains(&"25"), "{labels:?}");
+        assert!(first.placeholder.contains("Stop"), "{}", first.placeholder);
+
+        // Beyond five full menus only the rest is left out.
+        let huge: Vec<Choice> = (0..40)
+            .flat_map(|g| {
+                (0..4).map(move |k| {
+                    Choice::new(format!("g{g} {k}"), format!("{k}")).grouped(format!("G{g}"))
+                })
+            })
+            .collect();
+        let rows = choice_rows(CampaignId(3), 9, Seat(1), &huge, None);
+        check_message_limits(&[], &rows);
+        assert_eq!(rows.len(), 5);
+        assert_eq!(
+            carried(&rows).len(),
+            5 * 24,
+            "groups are kept whole in a menu"
         );
     }
 

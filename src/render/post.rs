@@ -411,6 +411,9 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
                 ),
             );
             p.fields.push(("Result".into(), lines.join("\n")));
+            // The final standings too: the result ranks seats only, and a game's own
+            // runners (1500m's robots) can take medals.
+            p.track = Some(track_text(view));
             p.fields.push((
                 "Fair dice".into(),
                 format!("Seed `{seed}`.\nIts SHA-256 is the commitment `{commitment}` posted at the start. Check every roll with /race verify."),
@@ -511,6 +514,41 @@ mod tests {
                     .any(|(n, v)| n == "Runners" && v.contains("2. Bob"))
             );
         }
+    }
+
+    #[test]
+    fn the_final_result_shows_the_final_standings() {
+        use crate::engine::{GameKind, SeatSetup, Seed};
+        let kind = GameKind::FifteenHundred;
+        let options = kind.apply_options(None, "robots=2").unwrap();
+        let seats: Vec<SeatSetup> = ["Ann", "Ben"]
+            .iter()
+            .map(|n| SeatSetup {
+                name: n.to_string(),
+                choice: None,
+            })
+            .collect();
+        let game = kind.setup(&options, &seats, Seed::from_u64(3)).unwrap();
+        let view = game.public_view();
+        let a = Announcement::Finished {
+            race: CampaignId(2),
+            game: kind,
+            view: view.clone(),
+            placings: vec![crate::referee::announce::FinalPlace {
+                rank: 1,
+                name: "Ann".into(),
+                score: None,
+            }],
+            seed: "00".into(),
+            commitment: "11".into(),
+        };
+        let post = present(&a, &Style::discord());
+        let track = post.track.unwrap();
+        assert_eq!(track, track_text(&view));
+        assert!(
+            track.contains("Robot 1") && track.contains("Ben"),
+            "{track}"
+        );
     }
 
     #[test]
