@@ -3,14 +3,18 @@
 //! (channel posts, the status message, the lobby) must be the same in both until the step
 //! resolves, receipts aside. And every DM carries the view of the seat it is sent to.
 //!
+//! Public posts are compared twice: as the announcements' data, and as players read them
+//! (the text rendered for Discord, with every narrated event, and each picture's alt text).
+//!
 //! The engine's own half (public views unchanged when hidden information is redrawn) is in
 //! each game's conformance test. `PHOTOFINISH_LEAK_GAMES` scales the number of races.
 
 use std::sync::Arc;
 
 use photofinish::engine::{GameKind, GameRng, Seed};
-use photofinish::referee::announce::Target;
+use photofinish::referee::announce::{Announcement, Target};
 use photofinish::referee::{Actor, Config, NewRace, Referee, TestClock};
+use photofinish::render::post::{Style, present};
 use photofinish::store::{CampaignId, Phase, SqliteStore, Store, Timing, UserId};
 use serde_json::Value;
 
@@ -96,7 +100,33 @@ async fn public(w: &World) -> Vec<Value> {
     }
     // A changed order re-posts the same status: one is as good as two.
     out.dedup();
+    // Rows are append-only and compared at every step, so rendering the newest ones is
+    // enough (and keeps this linear).
+    let read: Vec<Value> = out.iter().rev().take(RENDERED).map(rendered).collect();
+    out.extend(read);
     out
+}
+
+/// How many of the newest public rows are rendered at each comparison: more than a step
+/// ever adds.
+const RENDERED: usize = 16;
+
+/// A public announcement as players read it: the post the bot renders for Discord (the
+/// narration of every event, the standings, the text track, the fields) and the alt text
+/// of its picture.
+fn rendered(payload: &Value) -> Value {
+    let announcement: Announcement = serde_json::from_value(payload.clone())
+        .unwrap_or_else(|e| panic!("an outbox payload that is no announcement: {e}"));
+    let post = present(&announcement, &Style::discord());
+    let alt = post.view.as_ref().map(photofinish::render::alt_text);
+    serde_json::json!({
+        "title": post.title,
+        "body": post.body,
+        "track": post.track,
+        "fields": post.fields,
+        "footer": post.footer,
+        "alt": alt,
+    })
 }
 
 fn same(a: &[Value], b: &[Value], what: &str) {

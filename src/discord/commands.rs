@@ -103,7 +103,7 @@ fn user_of(ctx: Ctx<'_>) -> UserId {
 async fn race_here(ctx: Ctx<'_>) -> Result<CampaignId, RefereeError> {
     let referee = &ctx.data().referee;
     match referee.race_in(&ctx.channel_id().get().to_string()).await {
-        Ok(race) => Ok(race),
+        Ok(race) => same_server(ctx, race).await,
         Err(RefereeError::NoRace) if ctx.guild_id().is_none() => {
             match referee.races_of(&user_of(ctx)).await?.as_slice() {
                 [only] => Ok(*only),
@@ -114,14 +114,29 @@ async fn race_here(ctx: Ctx<'_>) -> Result<CampaignId, RefereeError> {
     }
 }
 
+/// The race, unless the command came from another server than the race's: Manage
+/// Server there is no authority here.
+async fn same_server(ctx: Ctx<'_>, race: CampaignId) -> Result<CampaignId, RefereeError> {
+    let Some(here) = ctx.guild_id() else {
+        return Ok(race);
+    };
+    let row = ctx.data().referee.store().load(race).await?;
+    match row.and_then(|l| l.campaign.guild) {
+        Some(g) if g != here.get().to_string() => Err(RefereeError::NoRace),
+        _ => Ok(race),
+    }
+}
+
 /// Like [`race_here`], but a finished race still answers for its channel.
 async fn race_here_or_last(ctx: Ctx<'_>) -> Result<CampaignId, RefereeError> {
     match race_here(ctx).await {
         Err(RefereeError::NoRace) => {
-            ctx.data()
+            let race = ctx
+                .data()
                 .referee
                 .race_in_or_last(&ctx.channel_id().get().to_string())
-                .await
+                .await?;
+            same_server(ctx, race).await
         }
         other => other,
     }

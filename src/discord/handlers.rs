@@ -445,12 +445,32 @@ async fn dm_text(ctx: &serenity::Context, shared: &Arc<Shared>, msg: &serenity::
     }
     let user = UserId::new(msg.author.id.get().to_string());
     let answer = dm_answer(shared, &user, &msg.content).await;
-    if let Err(e) = msg
-        .channel_id
-        .send_message(&*ctx.http, dress::create_message(&answer))
-        .await
-    {
-        tracing::warn!("could not answer a DM: {e}");
+    // The receipt is not in the outbox: retry a 429 or 5xx here, under the player's
+    // message id as nonce, so a retry after a lost answer does not post twice.
+    for wait in [1, 2, 0] {
+        let sent = msg
+            .channel_id
+            .send_message(
+                &*ctx.http,
+                dress::create_message(&answer)
+                    .nonce(serenity::Nonce::Number(msg.id.get()))
+                    .enforce_nonce(true),
+            )
+            .await;
+        match sent {
+            Ok(_) => return,
+            Err(e) => {
+                let again = matches!(
+                    super::courier::classify(&e),
+                    crate::referee::delivery::DeliveryError::Retry { .. }
+                );
+                if !again || wait == 0 {
+                    tracing::warn!("could not answer a DM: {e}");
+                    return;
+                }
+                tokio::time::sleep(Duration::from_secs(wait)).await;
+            }
+        }
     }
 }
 

@@ -10,7 +10,11 @@
 //! - it answers an interaction's callback only once, and only within 3 seconds;
 //! - it accepts multipart uploads (`payload_json` and `files[n]`), keeps each file's bytes
 //!   ([`Recorded::uploads`]), and lists them as the message's attachments with their
-//!   `description` (alt text) from `payload_json`.
+//!   `description` (alt text) from `payload_json`;
+//! - on request it injects faults ([`Fault`]: 429 with its `retry_after` in the body or
+//!   the headers, global or per route; 500, 502...), enforces Discord's rate limits
+//!   ([`FakeDiscord::enforce_rate_limits`]), closes the gateway and serves a RESUME (op 6:
+//!   the missed dispatches, then RESUMED), and sends commands from another server or a DM.
 #![allow(dead_code)]
 
 use std::collections::{HashMap, HashSet};
@@ -145,7 +149,56 @@ struct Inner {
     seq: u64,
     identifies: usize,
     threads: Vec<u64>,
+    /// Faults the test asked for, matched in order.
+    faults: Vec<Injected>,
+    /// Enforce Discord's rate limits (global and per route).
+    enforce_limits: bool,
+    buckets: HashMap<String, Window>,
+    global: Option<Window>,
+    /// Every dispatch sent, for replay on RESUME.
+    events: Vec<(u64, String)>,
+    resumes: usize,
+    /// The guild id of the next interaction, when not the fake's own.
+    guild_override: Option<u64>,
+    /// The `seq` each RESUME carried.
+    resumed_from: Vec<u64>,
 }
+
+/// A rate-limit window: when it opened and how many requests it has taken.
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    opened: Instant,
+    used: u32,
+}
+
+/// A fault answered instead of the real thing.
+#[derive(Clone, Debug)]
+pub enum Fault {
+    /// An HTTP error (500, 502, 503...) without doing anything.
+    Status(u16),
+    /// 429. `body` puts `retry_after` in the JSON; `headers` sends `Retry-After` and
+    /// `X-RateLimit-*`; `global` makes it the global limit.
+    RateLimit {
+        retry_after: f64,
+        global: bool,
+        body: bool,
+        headers: bool,
+    },
+}
+
+#[derive(Clone, Debug)]
+struct Injected {
+    method: String,
+    path_start: String,
+    fault: Fault,
+    left: usize,
+}
+
+/// Discord's global limit: requests a second, interactions aside.
+pub const GLOBAL_PER_SECOND: u32 = 50;
+/// Discord's per-channel message limit: this many per [`ROUTE_WINDOW`].
+pub const ROUTE_LIMIT: u32 = 5;
+pub const ROUTE_WINDOW: Duration = Duration::from_secs(5);
 
 struct Shared {
     inner: Mutex<Inner>,
@@ -493,8 +546,14 @@ impl FakeDiscord {
         let mut inner = self.shared.inner.lock().unwrap();
         inner.seq += 1;
         let payload = json!({"op": 0, "t": event, "s": inner.seq, "d": d}).to_string();
-        let tx = inner.gateway.clone().expect("the bot is not connected");
-        tx.send(payload).expect("the gateway session is gone");
+        let seq = inner.seq;
+        inner.events.push((seq, payload.clone()));
+        // While the bot is away the event waits, as Discord keeps it, for a RESUME.
+        if let Some(tx) = inner.gateway.clone()
+            && tx.send(payload).is_err()
+        {
+            inner.gateway = None;
+        }
     }
 
     fn new_interaction(&self, channel: u64, message: Option<u64>) -> (u64, String) {
@@ -526,13 +585,11 @@ impl FakeDiscord {
         data: Value,
         message: Option<Value>,
     ) -> Value {
-        let in_dm = self
-            .shared
-            .inner
-            .lock()
-            .unwrap()
-            .recipient_of
-            .contains_key(&channel);
+        let (in_dm, guild) = {
+            let mut inner = self.shared.inner.lock().unwrap();
+            let guild = inner.guild_override.take().unwrap_or(GUILD_ID);
+            (inner.recipient_of.contains_key(&channel), guild)
+        };
         let mut v = json!({
             "id": id.to_string(),
             "application_id": APP_ID.to_string(),
@@ -552,10 +609,10 @@ impl FakeDiscord {
         if in_dm {
             v["user"] = user.json();
         } else {
-            v["guild_id"] = json!(GUILD_ID.to_string());
+            v["guild_id"] = json!(guild.to_string());
             v["guild_locale"] = json!("en-US");
             let mut member = user.member();
-            member["guild_id"] = json!(GUILD_ID.to_string());
+            member["guild_id"] = json!(guild.to_string());
             v["member"] = member;
         }
         if let Some(m) = message {
@@ -790,6 +847,9 @@ pub fn button(m: &Value, label: &str) -> String {
         .unwrap_or_else(|| panic!("no button `{label}` in {m}"))
 }
 
+/// What `disconnect` sends the session task to close the socket.
+const CLOSE: &str = "\u{0}close:";
+
 async fn gateway(ws: WebSocketUpgrade, AxState(shared): AxState<Arc<Shared>>) -> Response {
     ws.on_upgrade(move |socket| session(socket, shared))
 }
@@ -804,6 +864,15 @@ async fn session(socket: WebSocket, shared: Arc<Shared>) {
     loop {
         tokio::select! {
             out = rx.recv() => match out {
+                Some(text) if text.starts_with(CLOSE) => {
+                    let code: Option<u16> = text[CLOSE.len()..].parse().ok();
+                    if let Some(code) = code {
+                        let frame = axum::extract::ws::CloseFrame { code, reason: "fake: closed".into() };
+                        let _ = sink.send(WsMessage::Close(Some(frame))).await;
+                    }
+                    // Without a code: the connection just drops.
+                    return;
+                }
                 Some(text) => {
                     if sink.send(WsMessage::Text(text.into())).await.is_err() {
                         return;
@@ -829,7 +898,32 @@ async fn session(socket: WebSocket, shared: Arc<Shared>) {
                             return;
                         }
                     }
-                    Some(2) | Some(6) => {
+                    Some(6) => {
+                        // RESUME: replay what the bot missed, then RESUMED.
+                        let from = v["d"]["seq"].as_u64().unwrap_or(0);
+                        let (missed, resumed) = {
+                            let mut inner = shared.inner.lock().unwrap();
+                            inner.resumes += 1;
+                            inner.resumed_from.push(from);
+                            inner.gateway = Some(tx.clone());
+                            let missed: Vec<String> = inner
+                                .events
+                                .iter()
+                                .filter(|(s, _)| *s > from)
+                                .map(|(_, p)| p.clone())
+                                .collect();
+                            inner.seq += 1;
+                            let resumed = json!({"op": 0, "t": "RESUMED", "s": inner.seq, "d": {}}).to_string();
+                            (missed, resumed)
+                        };
+                        for text in missed.into_iter().chain(std::iter::once(resumed)) {
+                            if sink.send(WsMessage::Text(text.into())).await.is_err() {
+                                return;
+                            }
+                        }
+                        shared.changed.notify_waiters();
+                    }
+                    Some(2) => {
                         let addr = shared.addr.lock().unwrap().unwrap();
                         let ready = {
                             let mut inner = shared.inner.lock().unwrap();
@@ -939,7 +1033,11 @@ async fn rest(AxState(shared): AxState<Arc<Shared>>, req: Request) -> Response {
         .iter()
         .map(|u| (u.field.clone(), u.filename.clone(), u.bytes.len()))
         .collect();
-    let (response, status, refused) = answer(&shared, &method, &path, &body, &files);
+    let (mut response, status, refused) = match before_answer(&shared, &method, &path) {
+        Some(early) => early,
+        None => answer(&shared, &method, &path, &body, &files),
+    };
+    limit_headers(&shared, &method, &path, &mut response);
     {
         let mut inner = shared.inner.lock().unwrap();
         inner.requests.push(Recorded {
@@ -1370,4 +1468,234 @@ pub fn is_ephemeral(answer: &Value) -> bool {
     answer["data"]["flags"]
         .as_u64()
         .is_some_and(|f| f & 64 != 0)
+}
+
+/// The rate-limit bucket of a request, as Discord keys it: message routes per channel.
+fn route_bucket(method: &Method, path: &str) -> Option<String> {
+    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    match (method.as_str(), parts.as_slice()) {
+        ("POST", ["channels", c, "messages"]) => Some(format!("POST /channels/{c}/messages")),
+        ("PATCH", ["channels", c, "messages", _]) => Some(format!("PATCH /channels/{c}/messages")),
+        _ => None,
+    }
+}
+
+/// Interaction callbacks and follow-ups are outside the global limit.
+fn counts_globally(path: &str) -> bool {
+    !path.starts_with("/interactions/") && !path.starts_with("/webhooks/")
+}
+
+fn too_many(retry_after: f64, global: bool, body: bool, headers: bool, why: &str) -> Answered {
+    let json = if body {
+        json!({"message": "You are being rate limited.", "retry_after": retry_after, "global": global, "code": 0})
+    } else {
+        json!({"message": "You are being rate limited.", "code": 0})
+    };
+    let mut resp = (StatusCode::TOO_MANY_REQUESTS, axum::Json(json)).into_response();
+    if headers {
+        let h = resp.headers_mut();
+        let secs = format!("{retry_after:.3}");
+        h.insert("retry-after", secs.parse().unwrap());
+        h.insert(
+            "x-ratelimit-limit",
+            ROUTE_LIMIT.to_string().parse().unwrap(),
+        );
+        h.insert("x-ratelimit-remaining", "0".parse().unwrap());
+        h.insert("x-ratelimit-reset-after", secs.parse().unwrap());
+        h.insert(
+            "x-ratelimit-scope",
+            (if global { "global" } else { "user" }).parse().unwrap(),
+        );
+        if global {
+            h.insert("x-ratelimit-global", "true".parse().unwrap());
+        }
+    }
+    (resp, 429, Some(why.to_string()))
+}
+
+/// An injected fault, or Discord's rate limits, answered before the request is served.
+fn before_answer(shared: &Arc<Shared>, method: &Method, path: &str) -> Option<Answered> {
+    let mut inner = shared.inner.lock().unwrap();
+    if let Some(i) = inner
+        .faults
+        .iter()
+        .position(|f| f.left > 0 && f.method == method.as_str() && path.starts_with(&f.path_start))
+    {
+        inner.faults[i].left -= 1;
+        let fault = inner.faults[i].fault.clone();
+        return Some(match fault {
+            Fault::Status(code) => {
+                let status = StatusCode::from_u16(code).unwrap_or(StatusCode::BAD_GATEWAY);
+                (
+                    error(status, 0, &format!("{code}: injected")),
+                    code,
+                    Some(format!("asked: {code}")),
+                )
+            }
+            Fault::RateLimit {
+                retry_after,
+                global,
+                body,
+                headers,
+            } => too_many(retry_after, global, body, headers, "asked: rate limited"),
+        });
+    }
+    if !inner.enforce_limits {
+        return None;
+    }
+    let now = Instant::now();
+    if counts_globally(path) {
+        let w = inner.global.get_or_insert(Window {
+            opened: now,
+            used: 0,
+        });
+        if now.duration_since(w.opened) >= Duration::from_secs(1) {
+            *w = Window {
+                opened: now,
+                used: 0,
+            };
+        }
+        if w.used >= GLOBAL_PER_SECOND {
+            let left = 1.0 - now.duration_since(w.opened).as_secs_f64();
+            return Some(too_many(left.max(0.001), true, true, true, "limit: global"));
+        }
+        w.used += 1;
+    }
+    if let Some(key) = route_bucket(method, path) {
+        let w = inner.buckets.entry(key.clone()).or_insert(Window {
+            opened: now,
+            used: 0,
+        });
+        if now.duration_since(w.opened) >= ROUTE_WINDOW {
+            *w = Window {
+                opened: now,
+                used: 0,
+            };
+        }
+        if w.used >= ROUTE_LIMIT {
+            let left = (ROUTE_WINDOW - now.duration_since(w.opened)).as_secs_f64();
+            return Some(too_many(
+                left.max(0.001),
+                false,
+                true,
+                true,
+                &format!("limit: {key}"),
+            ));
+        }
+        w.used += 1;
+    }
+    None
+}
+
+/// The `X-RateLimit-*` headers Discord sends on every answer of a limited route, so a
+/// client can pace itself.
+fn limit_headers(shared: &Arc<Shared>, method: &Method, path: &str, response: &mut Response) {
+    let inner = shared.inner.lock().unwrap();
+    if !inner.enforce_limits || response.status() == StatusCode::TOO_MANY_REQUESTS {
+        return;
+    }
+    let Some(key) = route_bucket(method, path) else {
+        return;
+    };
+    let Some(w) = inner.buckets.get(&key) else {
+        return;
+    };
+    let reset_after = ROUTE_WINDOW
+        .saturating_sub(w.opened.elapsed())
+        .as_secs_f64();
+    let h = response.headers_mut();
+    h.insert(
+        "x-ratelimit-limit",
+        ROUTE_LIMIT.to_string().parse().unwrap(),
+    );
+    h.insert(
+        "x-ratelimit-remaining",
+        ROUTE_LIMIT
+            .saturating_sub(w.used)
+            .to_string()
+            .parse()
+            .unwrap(),
+    );
+    h.insert(
+        "x-ratelimit-reset-after",
+        format!("{reset_after:.3}").parse().unwrap(),
+    );
+    h.insert("x-ratelimit-bucket", key.replace(' ', "").parse().unwrap());
+}
+
+impl FakeDiscord {
+    /// The next `times` requests whose method is `method` and whose path (after
+    /// `/api/v10`) starts with `path_start` get `fault` instead of an answer.
+    pub fn inject(&self, method: &str, path_start: &str, fault: Fault, times: usize) {
+        self.shared.inner.lock().unwrap().faults.push(Injected {
+            method: method.into(),
+            path_start: path_start.into(),
+            fault,
+            left: times,
+        });
+    }
+
+    /// Enforces Discord's rate limits from now on: [`GLOBAL_PER_SECOND`] requests a second
+    /// (interaction callbacks and follow-ups aside) and [`ROUTE_LIMIT`] message posts, and
+    /// as many edits, per channel per [`ROUTE_WINDOW`]; a request over a limit gets 429.
+    pub fn enforce_rate_limits(&self) {
+        self.shared.inner.lock().unwrap().enforce_limits = true;
+    }
+
+    /// Requests answered 429 because they broke a limit (not the injected ones).
+    pub fn limit_hits(&self) -> Vec<Recorded> {
+        self.requests()
+            .into_iter()
+            .filter(|r| {
+                r.refused
+                    .as_deref()
+                    .is_some_and(|w| w.starts_with("limit:"))
+            })
+            .collect()
+    }
+
+    /// Closes the bot's gateway connection: with a close frame carrying `code`, or, with
+    /// `None`, by dropping the connection. Dispatches sent meanwhile wait for a RESUME.
+    pub fn disconnect(&self, code: Option<u16>) {
+        let mut inner = self.shared.inner.lock().unwrap();
+        if let Some(tx) = inner.gateway.take() {
+            let _ = tx.send(format!(
+                "{CLOSE}{}",
+                code.map(|c| c.to_string()).unwrap_or_default()
+            ));
+        }
+    }
+
+    /// How many times the bot resumed its gateway session (op 6).
+    pub fn resumes(&self) -> usize {
+        self.shared.inner.lock().unwrap().resumes
+    }
+
+    /// Waits until the bot has resumed `n` times, or identified `identifies` times.
+    pub async fn wait_reconnected(&self, resumes: usize, identifies: usize) {
+        self.until("the bot to reconnect", |i| {
+            ((i.resumes >= resumes || i.identifies >= identifies) && i.gateway.is_some())
+                .then_some(())
+        })
+        .await;
+    }
+
+    /// The user's DM channel with the bot, opened if need be (for commands used in a DM).
+    pub fn open_dm(&self, user: u64) -> u64 {
+        self.dm_channel_for(user)
+    }
+
+    /// A `/race <sub>` slash command from a member of another server: `guild` replaces
+    /// the fake's guild id. Returns the interaction id.
+    pub fn slash_in_guild(
+        &self,
+        user: &User,
+        channel: u64,
+        guild: u64,
+        sub: &str,
+        options: &[(&str, Value)],
+    ) -> u64 {
+        self.shared.inner.lock().unwrap().guild_override = Some(guild);
+        self.slash(user, channel, sub, options)
+    }
 }
