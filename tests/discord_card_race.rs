@@ -209,6 +209,8 @@ async fn a_team_game_of_1000_miles_with_dirty_tricks_and_a_missed_turn() {
         "{:?}",
         labels(&bob_counter.prompt)
     );
+    let (_, menu) = component_for(&bob_counter.prompt, "counter", None).unwrap();
+    assert_eq!(menu, None, "the dirty trick is a button, not a menu option");
     assert!(
         posts.iter().any(|t| t.contains("Dirty trick! Bob answers")),
         "{posts:#?}"

@@ -374,32 +374,33 @@ pub fn choice_rows(
         .collect();
     let grouped = choices.iter().any(|(_, c)| c.group.is_some());
     let max_buttons = limits::ROWS * limits::BUTTONS_PER_ROW;
+    let button = |(i, c): &(usize, &Choice)| ButtonSpec {
+        custom_id: order_id(race, step, seat, *i, &c.order),
+        label: clip(choice_label(c), limits::BUTTON_LABEL),
+        style: if chosen == Some(c.order.as_str()) {
+            ButtonStyle::Success
+        } else {
+            ButtonStyle::Secondary
+        },
+    };
     if !grouped && choices.len() <= max_buttons {
         return choices
             .chunks(limits::BUTTONS_PER_ROW)
-            .map(|row| {
-                Row::Buttons(
-                    row.iter()
-                        .map(|(i, c)| ButtonSpec {
-                            custom_id: order_id(race, step, seat, *i, &c.order),
-                            label: clip(
-                                if c.label.trim().is_empty() {
-                                    &c.order
-                                } else {
-                                    &c.label
-                                },
-                                limits::BUTTON_LABEL,
-                            ),
-                            style: if chosen == Some(c.order.as_str()) {
-                                ButtonStyle::Success
-                            } else {
-                                ButtonStyle::Secondary
-                            },
-                        })
-                        .collect(),
-                )
-            })
+            .map(|row| Row::Buttons(row.iter().map(button).collect()))
             .collect();
+    }
+    // A few choices outside any group (a dirty trick's `counter` and `decline` beside a
+    // hand's plays) stay buttons, in a row above the menus.
+    let loose: Vec<(usize, &Choice)> = choices
+        .iter()
+        .filter(|(_, c)| c.group.is_none())
+        .copied()
+        .collect();
+    let mut rows = Vec::new();
+    let mut choices = choices;
+    if grouped && !loose.is_empty() && loose.len() <= limits::BUTTONS_PER_ROW {
+        rows.push(Row::Buttons(loose.iter().map(button).collect()));
+        choices.retain(|(_, c)| c.group.is_some());
     }
     // Menus: one per group, in first-seen order, each split into runs of 25.
     let mut groups: Vec<Group> = Vec::new();
@@ -410,29 +411,26 @@ pub fn choice_rows(
             None => groups.push((name, vec![(i, c)])),
         }
     }
+    let room = limits::ROWS - rows.len();
     let runs: usize = groups
         .iter()
         .map(|(_, list)| list.len().div_ceil(limits::SELECT_OPTIONS))
         .sum();
-    let menus = if runs <= limits::ROWS {
+    let menus = if runs <= room {
         one_menu_per_group(groups)
     } else {
         // More groups than rows (a hand of seven different cards, and junk): groups share
         // menus, packed in order, so that every choice keeps a component.
         packed_menus(groups)
     };
-    menus
-        .into_iter()
-        .take(limits::ROWS)
-        .enumerate()
-        .map(|(n, (placeholder, options))| {
-            Row::Select(SelectSpec {
-                custom_id: menu_id(race, step, seat, n),
-                placeholder: clip(&placeholder, limits::PLACEHOLDER),
-                options,
-            })
-        })
-        .collect()
+    for (placeholder, options) in menus.into_iter().take(room) {
+        rows.push(Row::Select(SelectSpec {
+            custom_id: menu_id(race, step, seat, rows.len()),
+            placeholder: clip(&placeholder, limits::PLACEHOLDER),
+            options,
+        }));
+    }
+    rows
 }
 
 /// A select option: (label, value).
@@ -807,15 +805,39 @@ mod tests {
         want.sort();
         got.sort();
         assert_eq!(got, want, "every choice has a component");
+        // The one choice outside the groups is a button above the menus.
+        let Row::Buttons(top) = &rows[0] else {
+            panic!("a row of buttons first")
+        };
+        assert_eq!(top.len(), 1);
+        assert_eq!(top[0].label, "draw and play");
         // Options name their group when groups share a menu, unless the label already does.
-        let Row::Select(first) = &rows[0] else {
+        let Row::Select(first) = &rows[1] else {
             panic!("menus expected")
         };
         let labels: Vec<&str> = first.options.iter().map(|(l, _)| l.as_str()).collect();
-        assert!(labels.contains(&"draw and play"), "{labels:?}");
         assert!(labels.contains(&"Stop → Bob"), "{labels:?}");
         assert!(labels.contains(&"25"), "{labels:?}");
         assert!(first.placeholder.contains("Stop"), "{}", first.placeholder);
+
+        // A dirty trick's answers stay buttons beside a hand's menus.
+        let mut window = vec![
+            Choice::new("counter", "dirty trick!"),
+            Choice::new("decline", "let it stand"),
+        ];
+        window.extend(choices.iter().skip(1).cloned());
+        let rows = choice_rows(CampaignId(3), 9, Seat(1), &window, None);
+        check_message_limits(&[], &rows);
+        let Row::Buttons(top) = &rows[0] else {
+            panic!("buttons first")
+        };
+        let tops: Vec<&str> = top.iter().map(|b| b.label.as_str()).collect();
+        assert_eq!(tops, vec!["dirty trick!", "let it stand"]);
+        let mut want: Vec<String> = window.iter().map(|c| c.order.clone()).collect();
+        let mut got = carried(&rows);
+        want.sort();
+        got.sort();
+        assert_eq!(got, want);
 
         // Beyond five full menus only the rest is left out.
         let huge: Vec<Choice> = (0..40)
