@@ -176,7 +176,7 @@ struct Window {
 pub enum Fault {
     /// An HTTP error (500, 502, 503...) without doing anything.
     Status(u16),
-    /// 429. `body` puts `retry_after` in the JSON; `headers` sends `Retry-After` and
+    /// Too many requests (429): `body` puts `retry_after` in the JSON; `headers` sends `Retry-After` and
     /// `X-RateLimit-*`; `global` makes it the global limit.
     RateLimit {
         retry_after: f64,
