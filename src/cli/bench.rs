@@ -8,6 +8,10 @@
 //!   day, the memory the process holds, the time to recover them all after a restart,
 //!   and the deadline worker's cost when nothing is due.
 //!
+//! On PostgreSQL, `--processes N` runs the orders measurement in N child processes at once
+//! against the one database (each sets up its own races, then all start together) and adds
+//! them up: orders per second over the slowest child's time, latencies over every sample.
+//!
 //! Engine speed is in `benches/engine.rs` (criterion). Results: docs/performance.md.
 
 use std::path::{Path, PathBuf};
@@ -31,6 +35,10 @@ pub struct BenchArgs {
     pub inserts: usize,
     pub orders: usize,
     pub campaigns: usize,
+    /// PostgreSQL: the orders measurement in this many processes at once.
+    pub processes: usize,
+    /// This is one of those processes.
+    pub child: bool,
     pub json: bool,
 }
 
@@ -69,6 +77,15 @@ fn latency(mut samples: Vec<Duration>) -> Latency {
 pub struct Report {
     machine: String,
     backend: String,
+    /// Processes submitting orders at once.
+    processes: usize,
+    orders_done: usize,
+    orders_secs: f64,
+    /// A child's raw latencies (ms), for its parent to merge.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    ack_samples_ms: Vec<f64>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    last_samples_ms: Vec<f64>,
     raw_inserts_per_sec: f64,
     orders_per_sec: f64,
     orders_ratio_to_raw: f64,
@@ -176,6 +193,7 @@ impl Db {
 async fn bench(args: BenchArgs) -> Result<Report, String> {
     let mut report = Report {
         machine: machine(),
+        processes: args.processes.max(1),
         ..Report::default()
     };
     match args.database.as_deref() {
@@ -186,8 +204,23 @@ async fn bench(args: BenchArgs) -> Result<Report, String> {
                 url: url.to_string(),
                 prefix: format!("bench-{}-{stamp}-", std::process::id()),
             };
-            raw_inserts_pg(url, args.inserts, &mut report).await?;
-            referee_orders(&db, args.orders, &mut report).await?;
+            if args.child {
+                report.processes = 1;
+                referee_orders(&db, args.orders, true, &mut report).await?;
+                return Ok(report);
+            }
+            if args.inserts > 0 {
+                raw_inserts_pg(url, args.inserts, &mut report).await?;
+            }
+            if report.processes > 1 {
+                let (url, n, orders) = (url.to_string(), report.processes, args.orders);
+                let children = tokio::task::spawn_blocking(move || run_children(&url, n, orders))
+                    .await
+                    .map_err(|e| format!("the children's supervisor failed: {e}"))??;
+                merge(&children, &mut report);
+            } else {
+                referee_orders(&db, args.orders, false, &mut report).await?;
+            }
             if args.campaigns > 0 {
                 scale(&db, args.campaigns, &mut report).await?;
             }
@@ -202,7 +235,12 @@ async fn bench(args: BenchArgs) -> Result<Report, String> {
             let tmp = tempdir(args.dir.as_deref())?;
             raw_inserts(&tmp, args.inserts, &mut report).await?;
             let db = Db::Sqlite(tmp.clone());
-            referee_orders(&db, args.orders, &mut report).await?;
+            if args.processes > 1 {
+                return Err(
+                    "--processes needs a PostgreSQL --database: SQLite serves one process".into(),
+                );
+            }
+            referee_orders(&db, args.orders, false, &mut report).await?;
             if args.campaigns > 0 {
                 scale(&db, args.campaigns, &mut report).await?;
             }
@@ -282,8 +320,119 @@ fn host() -> Actor {
     Actor::new("bench-host", "Host")
 }
 
+/// Runs `n` children of this binary (`bench --child`) on one database, each submitting
+/// `orders`: waits until every one has set up its races, starts them together, and
+/// returns their reports.
+fn run_children(url: &str, n: usize, orders: usize) -> Result<Vec<serde_json::Value>, String> {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::{Command, Stdio};
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
+    let mut children = Vec::new();
+    for _ in 0..n {
+        let child = Command::new(&exe)
+            .args([
+                "bench",
+                "--child",
+                "--json",
+                "--inserts",
+                "0",
+                "--campaigns",
+                "0",
+            ])
+            .args(["--orders", &orders.to_string(), "--database", url])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start a bench process: {e}"))?;
+        children.push(child);
+    }
+    let mut readers = Vec::new();
+    for child in &mut children {
+        let out = child.stdout.take().ok_or("a bench process has no output")?;
+        let mut reader = BufReader::new(out);
+        let mut line = String::new();
+        reader
+            .read_line(&mut line)
+            .map_err(|e| format!("a bench process failed: {e}"))?;
+        if line.trim() != "ready" {
+            return Err(format!("a bench process failed to set up: {line}"));
+        }
+        readers.push(reader);
+    }
+    // All set up: go.
+    for child in &mut children {
+        if let Some(stdin) = child.stdin.as_mut() {
+            stdin
+                .write_all(b"go\n")
+                .map_err(|e| format!("cannot start a bench process: {e}"))?;
+        }
+    }
+    let mut reports = Vec::new();
+    for (mut child, mut reader) in children.into_iter().zip(readers) {
+        let mut text = String::new();
+        reader
+            .read_to_string(&mut text)
+            .map_err(|e| format!("a bench process failed: {e}"))?;
+        let status = child.wait().map_err(|e| e.to_string())?;
+        if !status.success() {
+            return Err(format!("a bench process failed ({status})"));
+        }
+        reports.push(
+            serde_json::from_str(&text)
+                .map_err(|e| format!("a bench process's report is unreadable: {e}"))?,
+        );
+    }
+    Ok(reports)
+}
+
+/// Adds up the children's reports: orders over the slowest one's time, every sample.
+fn merge(children: &[serde_json::Value], report: &mut Report) {
+    let samples = |key: &str| -> Vec<Duration> {
+        children
+            .iter()
+            .flat_map(|c| c[key].as_array().cloned().unwrap_or_default())
+            .filter_map(|v| v.as_f64())
+            .map(|ms| Duration::from_secs_f64(ms / 1000.0))
+            .collect()
+    };
+    let done: usize = children
+        .iter()
+        .filter_map(|c| c["orders_done"].as_u64())
+        .map(|d| usize::try_from(d).unwrap_or(0))
+        .sum();
+    let secs = children
+        .iter()
+        .filter_map(|c| c["orders_secs"].as_f64())
+        .fold(0.0, f64::max);
+    report.orders_done = done;
+    report.orders_secs = secs;
+    report.orders_per_sec = if secs > 0.0 { done as f64 / secs } else { 0.0 };
+    report.orders_ratio_to_raw = if report.raw_inserts_per_sec > 0.0 {
+        report.orders_per_sec / report.raw_inserts_per_sec
+    } else {
+        0.0
+    };
+    report.order_ack = latency(samples("ack_samples_ms"));
+    report.last_order_to_outbox = latency(samples("last_samples_ms"));
+}
+
+/// A child waits for its parent's `go`, after saying it is ready.
+fn ready_then_wait() -> Result<(), String> {
+    use std::io::Write;
+    let mut out = std::io::stdout();
+    writeln!(out, "ready").map_err(|e| e.to_string())?;
+    out.flush().map_err(|e| e.to_string())?;
+    let mut line = String::new();
+    std::io::stdin()
+        .read_line(&mut line)
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
 /// Durable orders: 8-runner Dream Mile races, every order acknowledged after its commit.
-async fn referee_orders(db: &Db, n: usize, report: &mut Report) -> Result<(), String> {
+/// A `child` says when it is set up and waits for `go` before measuring, and keeps the
+/// raw samples.
+async fn referee_orders(db: &Db, n: usize, child: bool, report: &mut Report) -> Result<(), String> {
     let store = db.open("orders.db", Durability::Full).await?;
     let referee = Referee::new(store.clone(), Arc::new(SystemClock), Config::default());
     let runners = 8usize;
@@ -317,6 +466,11 @@ async fn referee_orders(db: &Db, n: usize, report: &mut Report) -> Result<(), St
             .map_err(|e| e.to_string())?;
         ids.push(id);
     }
+    if child {
+        tokio::task::spawn_blocking(ready_then_wait)
+            .await
+            .map_err(|e| e.to_string())??;
+    }
     let mut ack = Vec::new();
     let mut last = Vec::new();
     let start = Instant::now();
@@ -342,7 +496,14 @@ async fn referee_orders(db: &Db, n: usize, report: &mut Report) -> Result<(), St
             }
         }
     }
-    report.orders_per_sec = done as f64 / start.elapsed().as_secs_f64();
+    report.orders_secs = start.elapsed().as_secs_f64();
+    report.orders_done = done;
+    report.orders_per_sec = done as f64 / report.orders_secs;
+    if child {
+        let ms = |d: &Duration| d.as_secs_f64() * 1000.0;
+        report.ack_samples_ms = ack.iter().map(ms).collect();
+        report.last_samples_ms = last.iter().map(ms).collect();
+    }
     report.orders_ratio_to_raw = if report.raw_inserts_per_sec > 0.0 {
         report.orders_per_sec / report.raw_inserts_per_sec
     } else {
@@ -461,6 +622,12 @@ async fn pg_database_mb(url: &str) -> f64 {
 
 fn print_report(r: &Report) {
     println!("machine: {}", r.machine);
+    if r.processes > 1 {
+        println!(
+            "{} processes at once: {} orders in {:.2} s",
+            r.processes, r.orders_done, r.orders_secs
+        );
+    }
     println!(
         "raw {} single-row committed inserts: {:.0}/s",
         r.backend, r.raw_inserts_per_sec

@@ -71,6 +71,14 @@ pub enum Command {
         /// Concurrent campaigns for the scale test.
         #[arg(long, default_value_t = 10_000)]
         campaigns: usize,
+        /// PostgreSQL only: run the orders measurement in this many processes at once, each
+        /// submitting `--orders`, against the one database, and add up.
+        #[arg(long, default_value_t = 1)]
+        processes: usize,
+        /// (Internal) a child of `--processes`: set up, say `ready`, measure the orders when
+        /// told `go` on standard input, and print the raw samples.
+        #[arg(long, hide = true)]
+        child: bool,
         #[arg(long)]
         json: bool,
     },
@@ -191,6 +199,8 @@ pub fn main() -> ExitCode {
             inserts,
             orders,
             campaigns,
+            processes,
+            child,
             json,
         } => bench::run(bench::BenchArgs {
             dir,
@@ -198,6 +208,8 @@ pub fn main() -> ExitCode {
             inserts,
             orders,
             campaigns,
+            processes,
+            child,
             json,
         }),
         Command::Replay { script } => replay::run(&script),

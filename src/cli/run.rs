@@ -1,11 +1,78 @@
 //! `photofinish run [--config config.toml]`: the Discord bot. Reads the configuration
 //! (`DISCORD_TOKEN` overrides its token), sets up logging, and hands over to
-//! [`crate::discord::run`].
+//! [`crate::discord::run`] on the system clock.
+//!
+//! For tests of several real processes only, `PHOTOFINISH_TEST_CLOCK=SPEED@EPOCH_MS` runs
+//! the referee's clock SPEED times faster than real time from the wall-clock moment
+//! EPOCH_MS (the same for every process, so that their clocks agree). It is honoured only
+//! when `rest_proxy` points at a loopback address (a fake Discord), and says so loudly in
+//! the log; against real Discord it is refused and the bot does not start.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use crate::discord::Settings;
+use crate::referee::{Clock, SystemClock};
+use crate::store::Millis;
+
+/// The environment variable of the tests' fast clock.
+pub const TEST_CLOCK_ENV: &str = "PHOTOFINISH_TEST_CLOCK";
+
+/// A clock that runs `speed` times faster than the system clock from the moment `epoch`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FastClock {
+    pub speed: f64,
+    pub epoch: Millis,
+}
+
+impl FastClock {
+    /// Reads `SPEED@EPOCH_MS`, such as `10@1767225600000`; SPEED from 1 to 1000.
+    pub fn parse(text: &str) -> Option<FastClock> {
+        let (speed, epoch) = text.trim().split_once('@')?;
+        let speed: f64 = speed.trim().parse().ok()?;
+        let epoch: Millis = epoch.trim().parse().ok()?;
+        (speed.is_finite() && (1.0..=1000.0).contains(&speed)).then_some(FastClock { speed, epoch })
+    }
+
+    fn at(&self, wall: Millis) -> Millis {
+        self.epoch + ((wall - self.epoch) as f64 * self.speed) as Millis
+    }
+}
+
+impl Clock for FastClock {
+    fn now(&self) -> Millis {
+        self.at(SystemClock.now())
+    }
+}
+
+/// True for `http://127.0.0.1:...`, `http://localhost:...` and `http://[::1]:...`.
+fn is_loopback(url: &str) -> bool {
+    let rest = url
+        .trim()
+        .trim_start_matches("http://")
+        .trim_start_matches("https://");
+    rest.starts_with("127.") || rest.starts_with("localhost") || rest.starts_with("[::1]")
+}
+
+/// The clock `photofinish run` uses: the system's, or the tests' fast clock.
+fn clock(settings: &Settings) -> Result<(Arc<dyn Clock>, f64), String> {
+    let Some(text) = std::env::var(TEST_CLOCK_ENV)
+        .ok()
+        .filter(|t| !t.trim().is_empty())
+    else {
+        return Ok((Arc::new(SystemClock), 1.0));
+    };
+    if !settings.rest_proxy.as_deref().is_some_and(is_loopback) {
+        return Err(format!(
+            "{TEST_CLOCK_ENV} is for tests against a fake Discord on loopback (`rest_proxy`); unset it"
+        ));
+    }
+    let fast = FastClock::parse(&text).ok_or_else(|| {
+        format!("{TEST_CLOCK_ENV}=`{text}`: expected SPEED@EPOCH_MS, such as 10@1767225600000")
+    })?;
+    Ok((Arc::new(fast), fast.speed))
+}
 
 pub fn run(config: Option<PathBuf>) -> ExitCode {
     let required = config.is_some();
@@ -31,11 +98,25 @@ pub fn run(config: Option<PathBuf>) -> ExitCode {
         .with_ansi(settings.log_ansi)
         .with_writer(std::io::stderr)
         .init();
+    let (clock, speed) = match clock(&settings) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
     tracing::info!(
-        database = %settings.database,
+        database = %crate::store::postgres::redact(&settings.database),
         token = ?settings.token,
+        shards = %settings.shards,
         "starting photofinish"
     );
+    if speed != 1.0 {
+        tracing::error!(
+            speed,
+            "TEST CLOCK: the referee's time runs {speed} times faster than real time ({TEST_CLOCK_ENV})"
+        );
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -46,12 +127,35 @@ pub fn run(config: Option<PathBuf>) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(crate::discord::run(settings)) {
+    match runtime.block_on(crate::discord::run(settings, clock, speed)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!("{e}");
             eprintln!("{e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fast_clock_reads_and_runs_from_its_epoch() {
+        let c = FastClock::parse("10@1000").unwrap();
+        assert_eq!(c.at(1000), 1000);
+        assert_eq!(c.at(1500), 6000);
+        for bad in ["10", "0.5@1000", "x@1", "10@x", "5000@1"] {
+            assert_eq!(FastClock::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_fast_clock_is_refused_against_real_discord() {
+        assert!(is_loopback("http://127.0.0.1:3000"));
+        assert!(is_loopback("http://localhost:3000"));
+        assert!(!is_loopback("https://discord.com"));
+        assert!(!is_loopback("http://proxy.internal:3000"));
     }
 }

@@ -1,5 +1,5 @@
-//! `config.toml` for `photofinish run`: the token, the database, turn timing, the display
-//! time zone and logging. `DISCORD_TOKEN` in the environment overrides the file's token.
+//! `config.toml` for `photofinish run`: the token, the database, the gateway shards this
+//! process runs, turn timing, the display time zone and logging. `DISCORD_TOKEN` in the environment overrides the file's token.
 //! Every key is documented in `config.example.toml`.
 
 use std::fmt;
@@ -72,6 +72,8 @@ struct File {
     guild: Option<String>,
     time_zone: Option<String>,
     rest_proxy: Option<String>,
+    shards: Option<String>,
+    shard_total: Option<u32>,
     turns: FileTurns,
     log: FileLog,
 }
@@ -91,6 +93,89 @@ struct FileLog {
     ansi: Option<bool>,
 }
 
+/// Which gateway shards this process runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shards {
+    /// Every shard, as many as Discord recommends (`GET /gateway/bot`), in this process.
+    Auto,
+    /// Shards `first..=last` of `total`.
+    Range { first: u32, last: u32, total: u32 },
+}
+
+impl Shards {
+    /// The shard that carries a guild's events, as Discord assigns it.
+    pub fn of_guild(guild: u64, total: u32) -> u32 {
+        u32::try_from((guild >> 22) % u64::from(total.max(1))).unwrap_or(0)
+    }
+
+    /// Whether this range receives the DMs (always shard 0).
+    pub fn has_dms(self) -> bool {
+        match self {
+            Shards::Auto => true,
+            Shards::Range { first, .. } => first == 0,
+        }
+    }
+}
+
+impl fmt::Display for Shards {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Shards::Auto => f.write_str("auto"),
+            Shards::Range { first, last, total } => write!(f, "{first}-{last} of {total}"),
+        }
+    }
+}
+
+/// Reads `shards` (`"2"` or `"0-1"`) against `shard_total`.
+fn shards(range: Option<&str>, total: Option<u32>) -> Result<Shards, ConfigError> {
+    let Some(total) = total else {
+        return match range {
+            None => Ok(Shards::Auto),
+            Some(_) => Err(ConfigError::Value {
+                key: "shards",
+                reason: "a shard range needs `shard_total`, the number of shards of all processes together".into(),
+            }),
+        };
+    };
+    if total == 0 {
+        return Err(ConfigError::Value {
+            key: "shard_total",
+            reason: "there is at least one shard".into(),
+        });
+    }
+    let Some(range) = range.map(str::trim).filter(|r| !r.is_empty()) else {
+        return Ok(Shards::Range {
+            first: 0,
+            last: total - 1,
+            total,
+        });
+    };
+    let bad = || ConfigError::Value {
+        key: "shards",
+        reason: format!("`{range}` is not a shard or a range such as 0-1"),
+    };
+    let (first, last) = match range.split_once('-') {
+        Some((a, b)) => (
+            a.trim().parse().map_err(|_| bad())?,
+            b.trim().parse().map_err(|_| bad())?,
+        ),
+        None => {
+            let n: u32 = range.parse().map_err(|_| bad())?;
+            (n, n)
+        }
+    };
+    if first > last || last >= total {
+        return Err(ConfigError::Value {
+            key: "shards",
+            reason: format!(
+                "`{range}` is not within shards 0 to {} of `shard_total = {total}`",
+                total - 1
+            ),
+        });
+    }
+    Ok(Shards::Range { first, last, total })
+}
+
 /// Everything `photofinish run` needs, read and checked.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -105,6 +190,8 @@ pub struct Settings {
     /// A REST proxy (such as twilight-http-proxy) that rate-limits for the bot; serenity's
     /// own rate limiter is then off. Tests point this at a fake Discord.
     pub rest_proxy: Option<String>,
+    /// The gateway shards this process runs.
+    pub shards: Shards,
     /// Timing for new races.
     pub timing: Timing,
     /// A `tracing` filter such as `info` or `photofinish=debug,serenity=warn`.
@@ -120,6 +207,7 @@ impl Default for Settings {
             guild: None,
             time_zone: utc(),
             rest_proxy: None,
+            shards: Shards::Auto,
             timing: crate::referee::Config::default().default_timing,
             log_level: "info".into(),
             log_ansi: false,
@@ -230,6 +318,7 @@ impl Settings {
             .rest_proxy
             .map(|p| p.trim().trim_end_matches('/').to_string())
             .filter(|p| !p.is_empty());
+        s.shards = shards(file.shards.as_deref(), file.shard_total)?;
         if let Some(len) = file.turns.length {
             let secs = duration("turns.length", &len)?;
             if !(10..=30 * 86_400).contains(&secs) {
@@ -366,6 +455,62 @@ mod tests {
                 .expose(),
             "t"
         );
+    }
+
+    #[test]
+    fn shard_ranges_read_and_bad_ones_are_named() {
+        let read = |t: &str| Settings::from_toml(t).map(|s| s.shards);
+        assert_eq!(read("").unwrap(), Shards::Auto);
+        assert_eq!(
+            read("shard_total = 4\nshards = \"0-1\"").unwrap(),
+            Shards::Range {
+                first: 0,
+                last: 1,
+                total: 4
+            }
+        );
+        assert_eq!(
+            read("shard_total = 3\nshards = \"2\"").unwrap(),
+            Shards::Range {
+                first: 2,
+                last: 2,
+                total: 3
+            }
+        );
+        assert_eq!(
+            read("shard_total = 2").unwrap(),
+            Shards::Range {
+                first: 0,
+                last: 1,
+                total: 2
+            }
+        );
+        for (text, key) in [
+            ("shards = \"0-1\"", "shards"),
+            ("shard_total = 4\nshards = \"2-5\"", "shards"),
+            ("shard_total = 4\nshards = \"3-1\"", "shards"),
+            ("shard_total = 4\nshards = \"one\"", "shards"),
+            ("shard_total = 0", "shard_total"),
+        ] {
+            let err = read(text).unwrap_err();
+            assert!(err.to_string().contains(key), "{text}: {err}");
+        }
+        let r = Shards::Range {
+            first: 1,
+            last: 2,
+            total: 3,
+        };
+        assert_eq!(r.to_string(), "1-2 of 3");
+        assert!(!r.has_dms());
+        assert!(Shards::Auto.has_dms());
+    }
+
+    #[test]
+    fn guilds_map_to_shards_as_discord_does() {
+        // Discord's documented example: (guild_id >> 22) % num_shards.
+        assert_eq!(Shards::of_guild(197_038_439_483_310_086, 2), 0);
+        assert_eq!(Shards::of_guild(41_771_983_444_115_456, 2), 1);
+        assert_eq!(Shards::of_guild(5, 0), 0);
     }
 
     #[test]

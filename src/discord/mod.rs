@@ -7,6 +7,11 @@
 //! woken after every referee call). Nothing here decides a rule or writes game text: the
 //! referee decides, `render::post` words it, this module dresses and sends it.
 //!
+//! It also runs the gateway shards this process was given (`shards` / `shard_total` in the
+//! config, or as many as Discord recommends), and reports their state to the store
+//! ([`Store::heartbeat`](crate::store::Store::heartbeat)) when it starts, within a second
+//! of any change, and every [`HEARTBEAT_SECS`] seconds, for `photofinish health`.
+//!
 //! [`start`] runs it all and hands back a [`Running`] bot that tests can wake and stop;
 //! [`run`] is `photofinish run`.
 
@@ -26,9 +31,10 @@ use thiserror::Error;
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
+pub use crate::cli::health::HEARTBEAT_SECS;
 use crate::referee::{Clock, Referee, RefereeError};
-use crate::store::StoreError;
-pub use config::{Settings, Token};
+use crate::store::{Heartbeat, StoreError};
+pub use config::{Settings, Shards, Token};
 use courier::DiscordCourier;
 
 /// What poise's handlers return when something other than a referee refusal fails.
@@ -42,6 +48,8 @@ const SEEN_CAP: usize = 8192;
 const DELIVERY_POLL: Duration = Duration::from_secs(2);
 /// The longest the deadline worker sleeps without looking at the clock again.
 const DEADLINE_POLL_MS: i64 = 60_000;
+/// How often the heartbeat worker looks at the shards' stages (cheap: in memory).
+const GATEWAY_POLL: Duration = Duration::from_secs(1);
 
 /// Ids already handled (interactions, DM messages): a duplicate gateway event is dropped.
 #[derive(Default)]
@@ -58,6 +66,14 @@ pub struct Shared {
     deadlines: Notify,
     delivery: Notify,
     seen: Mutex<Seen>,
+    /// Woken by gateway events, so that the heartbeat reports a change at once.
+    gateway: Notify,
+    /// The referee's clock runs this many times faster than real time (1 but in tests).
+    time_scale: f64,
+    /// The total number of shards, once known (asked of Discord when `shards` is auto).
+    shard_total: Mutex<Option<u32>>,
+    /// This process's report, as last written.
+    beat: Mutex<Heartbeat>,
 }
 
 impl Shared {
@@ -96,6 +112,42 @@ pub enum StartError {
     Discord(#[from] serenity::Error),
 }
 
+/// How the shards of this process stand, for the heartbeat: the state and the detail.
+fn gateway_state(
+    expected: &[u32],
+    stages: &std::collections::HashMap<u32, serenity::ConnectionStage>,
+    ever_connected: bool,
+) -> (&'static str, String) {
+    use serenity::ConnectionStage as S;
+    if expected.is_empty() {
+        return ("connecting", "asking Discord for the shard count".into());
+    }
+    let mut waiting = Vec::new();
+    let mut down = false;
+    for shard in expected {
+        match stages.get(shard) {
+            Some(S::Connected) => {}
+            Some(stage @ (S::Connecting | S::Handshake | S::Identifying | S::Resuming)) => {
+                waiting.push(format!("shard {shard} {stage}"));
+            }
+            Some(S::Disconnected) | Some(_) | None => {
+                down = true;
+                waiting.push(format!("shard {shard} disconnected"));
+            }
+        }
+    }
+    let state = if waiting.is_empty() {
+        "connected"
+    } else if !ever_connected {
+        "connecting"
+    } else if down {
+        "disconnected"
+    } else {
+        "resuming"
+    };
+    (state, waiting.join(", "))
+}
+
 /// A running bot.
 pub struct Running {
     shared: Arc<Shared>,
@@ -123,6 +175,7 @@ impl Running {
             let _ = w.await;
         }
         let _ = self.client.await;
+        report(&self.shared, "stopped", String::new()).await;
         tracing::info!("stopped");
     }
 
@@ -144,6 +197,11 @@ impl Running {
         for w in self.workers {
             let _ = w.await;
         }
+        let detail = match &outcome {
+            Ok(()) => String::new(),
+            Err(e) => e.to_string(),
+        };
+        report(&self.shared, "stopped", detail).await;
         outcome
     }
 }
@@ -163,7 +221,30 @@ pub fn http(settings: &Settings) -> serenity::Http {
 /// the bot was down, announced as late), registers the slash commands, connects, and
 /// starts the deadline and delivery workers.
 pub async fn start(settings: Settings, clock: Arc<dyn Clock>) -> Result<Running, StartError> {
+    start_scaled(settings, clock, 1.0).await
+}
+
+/// [`start`], with a referee clock that runs `time_scale` times faster than real time
+/// (tests only: the workers' sleeps are shortened to match).
+pub async fn start_scaled(
+    settings: Settings,
+    clock: Arc<dyn Clock>,
+    time_scale: f64,
+) -> Result<Running, StartError> {
     let store = crate::store::open(&settings.database).await?;
+    let started_at = chrono::Utc::now().timestamp_millis();
+    let first_beat = Heartbeat {
+        instance: crate::store::default_instance(),
+        gateway: "connecting".into(),
+        shards: settings.shards.to_string(),
+        detail: String::new(),
+        started_at,
+        beat_at: started_at,
+    };
+    // Reported before anything else, so health sees a starting bot at once.
+    if let Err(e) = store.heartbeat(&first_beat).await {
+        tracing::warn!("cannot report the gateway state: {e}");
+    }
     let referee = Arc::new(Referee::new(
         store.clone(),
         clock,
@@ -178,6 +259,7 @@ pub async fn start(settings: Settings, clock: Arc<dyn Clock>) -> Result<Running,
     );
 
     let intents = serenity::GatewayIntents::DIRECT_MESSAGES;
+    let shards = settings.shards;
     let http = http(&settings);
     let zone = settings.time_zone;
     let guild = settings.guild;
@@ -190,7 +272,19 @@ pub async fn start(settings: Settings, clock: Arc<dyn Clock>) -> Result<Running,
             commands: vec![commands::race()],
             on_error: |e| Box::pin(commands::on_error(e)),
             command_check: Some(|ctx| Box::pin(commands::not_a_duplicate(ctx))),
-            event_handler: |fw, event| Box::pin(handlers::event(fw, event)),
+            event_handler: |fw, event| {
+                Box::pin(async move {
+                    if matches!(
+                        event,
+                        serenity::FullEvent::Ready { .. }
+                            | serenity::FullEvent::Resume { .. }
+                            | serenity::FullEvent::ShardStageUpdate { .. }
+                    ) {
+                        fw.user_data.gateway.notify_one();
+                    }
+                    handlers::event(fw, event).await
+                })
+            },
             initialize_owners: false,
             ..Default::default()
         })
@@ -229,15 +323,50 @@ pub async fn start(settings: Settings, clock: Arc<dyn Clock>) -> Result<Running,
         deadlines: Notify::new(),
         delivery: Notify::new(),
         seen: Mutex::new(Seen::default()),
+        gateway: Notify::new(),
+        time_scale: if time_scale.is_finite() && time_scale >= 1.0 {
+            time_scale
+        } else {
+            1.0
+        },
+        shard_total: Mutex::new(match shards {
+            Shards::Range { total, .. } => Some(total),
+            Shards::Auto => None,
+        }),
+        beat: Mutex::new(first_beat),
     });
     let _ = slot.set(shared.clone());
     let shard_manager = client.shard_manager.clone();
     let (stop, stopped) = watch::channel(false);
     let workers = vec![
         tokio::spawn(deadline_worker(shared.clone(), stopped.clone())),
-        tokio::spawn(delivery_worker(shared.clone(), stopped)),
+        tokio::spawn(delivery_worker(shared.clone(), stopped.clone())),
+        tokio::spawn(heartbeat_worker(
+            shared.clone(),
+            shard_manager.clone(),
+            stopped.clone(),
+        )),
     ];
-    let client = tokio::spawn(async move { client.start().await });
+    tracing::info!(%shards, "connecting to the gateway");
+    let for_client = shared.clone();
+    let client = tokio::spawn(async move {
+        match shards {
+            // serenity's range is inclusive of its end, despite the `Range` type.
+            Shards::Range { first, last, total } => {
+                client.start_shard_range(first..last, total).await
+            }
+            Shards::Auto => {
+                let Some(total) = recommended_shards(&client.http, stopped).await else {
+                    return Ok(());
+                };
+                if let Ok(mut t) = for_client.shard_total.lock() {
+                    *t = Some(total);
+                }
+                for_client.gateway.notify_one();
+                client.start_shards(total).await
+            }
+        }
+    });
     Ok(Running {
         shared,
         shard_manager,
@@ -247,10 +376,101 @@ pub async fn start(settings: Settings, clock: Arc<dyn Clock>) -> Result<Running,
     })
 }
 
-/// `photofinish run`: starts the bot on the system clock and runs until stopped.
-pub async fn run(settings: Settings) -> Result<(), StartError> {
-    let running = start(settings, Arc::new(crate::referee::SystemClock)).await?;
+/// `photofinish run`: starts the bot on the given clock and runs until stopped.
+pub async fn run(
+    settings: Settings,
+    clock: Arc<dyn Clock>,
+    time_scale: f64,
+) -> Result<(), StartError> {
+    let running = start_scaled(settings, clock, time_scale).await?;
     running.wait().await
+}
+
+/// Discord's recommended shard count (`GET /gateway/bot`), asked until it answers or the
+/// bot is stopped.
+async fn recommended_shards(http: &serenity::Http, mut stop: watch::Receiver<bool>) -> Option<u32> {
+    loop {
+        match http.get_bot_gateway().await {
+            Ok(g) => return Some(g.shards.max(1)),
+            Err(e) => tracing::warn!("cannot ask Discord for the shard count: {e}"),
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_secs(5)) => {}
+            _ = stop.changed() => return None,
+        }
+        if *stop.borrow() {
+            return None;
+        }
+    }
+}
+
+/// Writes this process's report (the wall clock's time: health compares it with its own).
+async fn report(shared: &Shared, gateway: &str, detail: String) {
+    let beat = {
+        let Ok(mut beat) = shared.beat.lock() else {
+            return;
+        };
+        beat.gateway = gateway.to_string();
+        beat.detail = detail;
+        beat.beat_at = chrono::Utc::now().timestamp_millis();
+        if let Ok(total) = shared.shard_total.lock()
+            && let (Shards::Auto, Some(total)) = (shared.settings.shards, *total)
+        {
+            beat.shards = format!("0-{} of {total} (auto)", total.saturating_sub(1));
+        }
+        beat.clone()
+    };
+    if let Err(e) = shared.referee.store().heartbeat(&beat).await {
+        tracing::warn!("cannot report the gateway state: {e}");
+    }
+}
+
+/// Reports the gateway's state on every change (looked at each second, and at once on a
+/// gateway event) and every [`HEARTBEAT_SECS`] seconds.
+async fn heartbeat_worker(
+    shared: Arc<Shared>,
+    manager: Arc<serenity::ShardManager>,
+    mut stop: watch::Receiver<bool>,
+) {
+    let every = Duration::from_secs(HEARTBEAT_SECS);
+    let mut last: Option<(&'static str, String)> = None;
+    let mut last_at = tokio::time::Instant::now();
+    let mut ever_connected = false;
+    loop {
+        let expected: Vec<u32> = match (shared.settings.shards, shared.shard_total.lock()) {
+            (Shards::Range { first, last, .. }, _) => (first..=last).collect(),
+            (Shards::Auto, Ok(total)) => total.map(|t| (0..t).collect()).unwrap_or_default(),
+            (Shards::Auto, Err(_)) => Vec::new(),
+        };
+        let stages: std::collections::HashMap<u32, serenity::ConnectionStage> = manager
+            .runners
+            .lock()
+            .await
+            .iter()
+            .map(|(id, info)| (id.0, info.stage))
+            .collect();
+        let now = gateway_state(&expected, &stages, ever_connected);
+        ever_connected |= now.0 == "connected";
+        if last.as_ref() != Some(&now) || last_at.elapsed() >= every {
+            if last.as_ref().map(|l| l.0) != Some(now.0) {
+                tracing::info!(gateway = now.0, detail = %now.1, "gateway state");
+            }
+            report(&shared, now.0, now.1.clone()).await;
+            last = Some(now);
+            last_at = tokio::time::Instant::now();
+        }
+        tokio::select! {
+            _ = shared.gateway.notified() => {
+                // Let serenity record the stage the event announced.
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            _ = tokio::time::sleep(GATEWAY_POLL) => {}
+            _ = stop.changed() => return,
+        }
+        if *stop.borrow() {
+            return;
+        }
+    }
 }
 
 async fn deadline_worker(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
@@ -272,7 +492,9 @@ async fn deadline_worker(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
                 5_000
             }
         };
-        let wait = Duration::from_millis(u64::try_from(wait_ms).unwrap_or(0));
+        // In real time: a test's fast clock reaches the deadline sooner.
+        let wait =
+            Duration::from_millis(u64::try_from(wait_ms).unwrap_or(0)).div_f64(shared.time_scale);
         tokio::select! {
             _ = shared.deadlines.notified() => {}
             _ = tokio::time::sleep(wait) => {}

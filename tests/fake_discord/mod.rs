@@ -14,7 +14,12 @@
 //! - on request it injects faults ([`Fault`]: 429 with its `retry_after` in the body or
 //!   the headers, global or per route; 500, 502...), enforces Discord's rate limits
 //!   ([`FakeDiscord::enforce_rate_limits`]), closes the gateway and serves a RESUME (op 6:
-//!   the missed dispatches, then RESUMED), and sends commands from another server or a DM.
+//!   the missed dispatches, then RESUMED), and sends commands from another server or a DM;
+//! - it shards like Discord: `GET /gateway/bot` recommends [`FakeDiscord::recommend_shards`]
+//!   shards, each IDENTIFY's `shard` is recorded, and with more than one shard a guild's
+//!   events go to the session holding shard `(guild_id >> 22) % total`, DMs to shard 0
+//!   ([`FakeDiscord::guild_for`] puts a channel in a guild). [`FakeDiscord::gateway_down`]
+//!   drops every session and refuses new ones until [`FakeDiscord::gateway_up`].
 #![allow(dead_code)]
 
 use std::collections::{HashMap, HashSet};
@@ -162,6 +167,32 @@ struct Inner {
     guild_override: Option<u64>,
     /// The `seq` each RESUME carried.
     resumed_from: Vec<u64>,
+    sharding: Sharding,
+}
+
+/// The gateway's shards: who holds which, and what was identified.
+#[derive(Default)]
+struct Sharding {
+    /// What `GET /gateway/bot` recommends (1 if unset).
+    recommended: Option<u64>,
+    /// The open session of each shard: its sender, its own sequence, its shard count.
+    sessions: HashMap<u64, ShardSession>,
+    /// Every IDENTIFY's `[shard, total]`, in order.
+    identified: Vec<(u64, u64)>,
+    /// The guild of a channel (else [`GUILD_ID`]).
+    guild_of: HashMap<u64, u64>,
+    /// Sessions are dropped and new connections refused.
+    down: bool,
+    /// Bumped to close every open session.
+    generation: u64,
+    /// Events that had no session to go to: (event, shard).
+    undelivered: Vec<(String, u64)>,
+}
+
+struct ShardSession {
+    tx: mpsc::UnboundedSender<String>,
+    seq: u64,
+    total: u64,
 }
 
 /// A rate-limit window: when it opened and how many requests it has taken.
@@ -203,6 +234,8 @@ pub const ROUTE_WINDOW: Duration = Duration::from_secs(5);
 struct Shared {
     inner: Mutex<Inner>,
     changed: Notify,
+    /// Bumped by [`FakeDiscord::gateway_down`]: every open session closes.
+    generation: tokio::sync::watch::Sender<u64>,
     next_id: AtomicU64,
     addr: Mutex<Option<SocketAddr>>,
 }
@@ -350,6 +383,7 @@ impl FakeDiscord {
         let shared = Arc::new(Shared {
             inner: Mutex::new(Inner::default()),
             changed: Notify::new(),
+            generation: tokio::sync::watch::channel(0).0,
             next_id: AtomicU64::new(1_000_000_000_000_000_000),
             addr: Mutex::new(None),
         });
@@ -416,6 +450,95 @@ impl FakeDiscord {
             .then_some(())
         })
         .await;
+    }
+
+    /// What `GET /gateway/bot` answers for `shards`.
+    pub fn recommend_shards(&self, n: u64) {
+        self.shared.inner.lock().unwrap().sharding.recommended = Some(n.max(1));
+    }
+
+    /// Every IDENTIFY's `[shard, total]`, in order (a RESUME is not one).
+    pub fn identified_shards(&self) -> Vec<(u64, u64)> {
+        self.shared
+            .inner
+            .lock()
+            .unwrap()
+            .sharding
+            .identified
+            .clone()
+    }
+
+    /// The shards that have a session open now, sorted.
+    pub fn connected_shards(&self) -> Vec<u64> {
+        let inner = self.shared.inner.lock().unwrap();
+        let mut v: Vec<u64> = inner
+            .sharding
+            .sessions
+            .iter()
+            .filter(|(_, s)| !s.tx.is_closed())
+            .map(|(k, _)| *k)
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Waits until each of `shards` has a session open.
+    pub async fn wait_shards(&self, shards: &[u64]) {
+        let want: Vec<u64> = shards.to_vec();
+        self.until(&format!("sessions on shards {want:?}"), |i| {
+            want.iter()
+                .all(|s| {
+                    i.sharding
+                        .sessions
+                        .get(s)
+                        .is_some_and(|x| !x.tx.is_closed())
+                })
+                .then_some(())
+        })
+        .await;
+    }
+
+    /// Puts a channel in a guild: its interactions carry that `guild_id` and go to the
+    /// guild's shard.
+    pub fn guild_for(&self, channel: u64, guild: u64) {
+        self.shared
+            .inner
+            .lock()
+            .unwrap()
+            .sharding
+            .guild_of
+            .insert(channel, guild);
+    }
+
+    /// The shard of a guild, as Discord computes it.
+    pub fn shard_of(guild: u64, total: u64) -> u64 {
+        (guild >> 22) % total.max(1)
+    }
+
+    /// Events sent while no session held their shard: (event, shard).
+    pub fn undelivered(&self) -> Vec<(String, u64)> {
+        self.shared
+            .inner
+            .lock()
+            .unwrap()
+            .sharding
+            .undelivered
+            .clone()
+    }
+
+    /// Drops every gateway session and refuses new ones (a Discord outage).
+    pub fn gateway_down(&self) {
+        let mut inner = self.shared.inner.lock().unwrap();
+        inner.sharding.down = true;
+        inner.sharding.generation += 1;
+        inner.sharding.sessions.clear();
+        inner.gateway = None;
+        let _ = self.shared.generation.send(inner.sharding.generation);
+    }
+
+    /// Accepts gateway connections again.
+    pub fn gateway_up(&self) {
+        self.shared.inner.lock().unwrap().sharding.down = false;
     }
 
     /// How many times the bot identified on the gateway.
@@ -544,6 +667,31 @@ impl FakeDiscord {
 
     fn send(&self, event: &str, d: Value) {
         let mut inner = self.shared.inner.lock().unwrap();
+        // Sharded: to the session holding the guild's shard (DMs: shard 0), as Discord does.
+        if !inner.sharding.sessions.is_empty() {
+            let total = inner
+                .sharding
+                .sessions
+                .values()
+                .map(|s| s.total)
+                .max()
+                .unwrap_or(1);
+            let shard = d["guild_id"]
+                .as_str()
+                .and_then(|g| g.parse::<u64>().ok())
+                .map(|g| FakeDiscord::shard_of(g, total))
+                .unwrap_or(0);
+            match inner.sharding.sessions.get_mut(&shard) {
+                Some(session) if !session.tx.is_closed() => {
+                    session.seq += 1;
+                    let payload =
+                        json!({"op": 0, "t": event, "s": session.seq, "d": d}).to_string();
+                    let _ = session.tx.send(payload);
+                }
+                _ => inner.sharding.undelivered.push((event.to_string(), shard)),
+            }
+            return;
+        }
         inner.seq += 1;
         let payload = json!({"op": 0, "t": event, "s": inner.seq, "d": d}).to_string();
         let seq = inner.seq;
@@ -587,7 +735,11 @@ impl FakeDiscord {
     ) -> Value {
         let (in_dm, guild) = {
             let mut inner = self.shared.inner.lock().unwrap();
-            let guild = inner.guild_override.take().unwrap_or(GUILD_ID);
+            let guild = inner
+                .guild_override
+                .take()
+                .or_else(|| inner.sharding.guild_of.get(&channel).copied())
+                .unwrap_or(GUILD_ID);
             (inner.recipient_of.contains_key(&channel), guild)
         };
         let mut v = json!({
@@ -851,18 +1003,29 @@ pub fn button(m: &Value, label: &str) -> String {
 const CLOSE: &str = "\u{0}close:";
 
 async fn gateway(ws: WebSocketUpgrade, AxState(shared): AxState<Arc<Shared>>) -> Response {
+    if shared.inner.lock().unwrap().sharding.down {
+        return StatusCode::SERVICE_UNAVAILABLE.into_response();
+    }
     ws.on_upgrade(move |socket| session(socket, shared))
 }
 
 async fn session(socket: WebSocket, shared: Arc<Shared>) {
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+    let mut generation = shared.generation.subscribe();
+    generation.mark_unchanged();
     let hello = json!({"op": 10, "d": {"heartbeat_interval": 41250}}).to_string();
     if sink.send(WsMessage::Text(hello.into())).await.is_err() {
         return;
     }
     loop {
         tokio::select! {
+            _ = generation.changed() => {
+                // 4000 (unknown error): a client reconnects. serenity ignores a bare close.
+                let frame = axum::extract::ws::CloseFrame { code: 4000, reason: "outage".into() };
+                let _ = sink.send(WsMessage::Close(Some(frame))).await;
+                return;
+            }
             out = rx.recv() => match out {
                 Some(text) if text.starts_with(CLOSE) => {
                     let code: Option<u16> = text[CLOSE.len()..].parse().ok();
@@ -899,22 +1062,35 @@ async fn session(socket: WebSocket, shared: Arc<Shared>) {
                         }
                     }
                     Some(6) => {
-                        // RESUME: replay what the bot missed, then RESUMED.
+                        // RESUME: replay what the bot missed, then RESUMED. A shard of
+                        // several (its session id names it) takes its session back; what was
+                        // sent while it was away stays in `undelivered`.
                         let from = v["d"]["seq"].as_u64().unwrap_or(0);
+                        let (shard, total) = shard_of_hello(&v);
                         let (missed, resumed) = {
                             let mut inner = shared.inner.lock().unwrap();
                             inner.resumes += 1;
                             inner.resumed_from.push(from);
                             inner.gateway = Some(tx.clone());
-                            let missed: Vec<String> = inner
-                                .events
-                                .iter()
-                                .filter(|(s, _)| *s > from)
-                                .map(|(_, p)| p.clone())
-                                .collect();
-                            inner.seq += 1;
-                            let resumed = json!({"op": 0, "t": "RESUMED", "s": inner.seq, "d": {}}).to_string();
-                            (missed, resumed)
+                            if total > 1 {
+                                let seq = from + 1;
+                                inner
+                                    .sharding
+                                    .sessions
+                                    .insert(shard, ShardSession { tx: tx.clone(), seq, total });
+                                let resumed = json!({"op": 0, "t": "RESUMED", "s": seq, "d": {}});
+                                (Vec::new(), resumed.to_string())
+                            } else {
+                                let missed: Vec<String> = inner
+                                    .events
+                                    .iter()
+                                    .filter(|(s, _)| *s > from)
+                                    .map(|(_, p)| p.clone())
+                                    .collect();
+                                inner.seq += 1;
+                                let resumed = json!({"op": 0, "t": "RESUMED", "s": inner.seq, "d": {}});
+                                (missed, resumed.to_string())
+                            }
                         };
                         for text in missed.into_iter().chain(std::iter::once(resumed)) {
                             if sink.send(WsMessage::Text(text.into())).await.is_err() {
@@ -925,20 +1101,33 @@ async fn session(socket: WebSocket, shared: Arc<Shared>) {
                     }
                     Some(2) => {
                         let addr = shared.addr.lock().unwrap().unwrap();
+                        let (shard, total) = shard_of_hello(&v);
                         let ready = {
                             let mut inner = shared.inner.lock().unwrap();
                             inner.identifies += 1;
-                            inner.seq += 1;
+                            inner.sharding.identified.push((shard, total));
+                            // One shard keeps the single session (and its replay); several
+                            // route by guild.
+                            let seq = if total > 1 {
+                                inner.sharding.sessions.insert(
+                                    shard,
+                                    ShardSession { tx: tx.clone(), seq: 1, total },
+                                );
+                                1
+                            } else {
+                                inner.seq += 1;
+                                inner.seq
+                            };
                             inner.gateway = Some(tx.clone());
-                            json!({"op": 0, "t": "READY", "s": inner.seq, "d": {
+                            json!({"op": 0, "t": "READY", "s": seq, "d": {
                                 "v": 10,
                                 "user": {"id": BOT_ID.to_string(), "username": "photofinish",
                                          "discriminator": "0", "avatar": null, "bot": true,
                                          "global_name": null},
                                 "guilds": [],
-                                "session_id": "fake-session",
+                                "session_id": format!("fake-session-{shard}-{total}"),
                                 "resume_gateway_url": format!("ws://{addr}/gateway"),
-                                "shard": [0, 1],
+                                "shard": [shard, total],
                                 "application": {"id": APP_ID.to_string(), "flags": 0},
                             }}).to_string()
                         };
@@ -952,6 +1141,20 @@ async fn session(socket: WebSocket, shared: Arc<Shared>) {
             }
         }
     }
+}
+
+/// The `[shard, total]` of an IDENTIFY (`d.shard`) or RESUME (`d.session_id`,
+/// `fake-session-SHARD-TOTAL`); `(0, 1)` when neither says.
+fn shard_of_hello(v: &Value) -> (u64, u64) {
+    if let Some([s, t]) = v["d"]["shard"].as_array().map(Vec::as_slice) {
+        return (s.as_u64().unwrap_or(0), t.as_u64().unwrap_or(1).max(1));
+    }
+    v["d"]["session_id"]
+        .as_str()
+        .and_then(|id| id.strip_prefix("fake-session-"))
+        .and_then(|rest| rest.split_once('-'))
+        .and_then(|(s, t)| Some((s.parse().ok()?, t.parse::<u64>().ok()?.max(1))))
+        .unwrap_or((0, 1))
 }
 
 fn message_object(id: u64, channel: u64, body: &Value, author: Value) -> Value {
@@ -1081,7 +1284,7 @@ fn answer(
     match (method.as_str(), parts.as_slice()) {
         ("GET", ["gateway", "bot"]) | ("GET", ["gateway"]) => ok_json(json!({
             "url": format!("ws://{addr}/gateway"),
-            "shards": 1,
+            "shards": shared.inner.lock().unwrap().sharding.recommended.unwrap_or(1),
             "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1},
         })),
         ("GET", ["users", "@me"]) => ok_json(bot_author()),
