@@ -57,13 +57,16 @@ async fn world(kind: GameKind, players: usize, seed: u64) -> World {
         .unwrap();
     // Both worlds share one seed, so only the orders differ between them.
     let fixed = Seed::from_u64(seed);
-    sqlx::query("UPDATE campaigns SET seed = ?, commitment = ? WHERE id = ?")
-        .bind(fixed.to_hex())
-        .bind(fixed.commitment())
-        .bind(race.0)
-        .execute(store.pool())
-        .await
-        .unwrap();
+    // A write behind the referee's back bumps the version, or its cache would not see it.
+    sqlx::query(
+        "UPDATE campaigns SET seed = ?, commitment = ?, version = version + 1 WHERE id = ?",
+    )
+    .bind(fixed.to_hex())
+    .bind(fixed.commitment())
+    .bind(race.0)
+    .execute(store.pool())
+    .await
+    .unwrap();
     for i in 0..players {
         referee
             .join(race, &Actor::new(user(i).0, format!("P{i}")), None, None)

@@ -706,7 +706,7 @@ async fn verification_catches_a_tampered_log(kind: Kind) {
         "{report:?}"
     );
     raw.execute(
-        "UPDATE campaigns SET seed = ? WHERE id = ?",
+        "UPDATE campaigns SET seed = ?, version = version + 1 WHERE id = ?",
         vec![Arg::S("00".repeat(32)), Arg::I(id.0)],
     )
     .await;

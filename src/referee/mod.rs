@@ -26,8 +26,8 @@ use crate::engine::{
     AnyPrivateView, AnyPublicView, BotLevel, GameKind, OrderError, Prompt, Seat, SeatSetup, Seed,
 };
 use crate::store::{
-    CampaignId, DeadlineKind, DeadlineRow, Millis, NewCampaign, OrderRow, OrderSource, Phase,
-    PreferenceRow, SeatRow, StepLog, Store, StoreError, Timing, UserId,
+    CampaignId, DeadlineKind, DeadlineRow, Loaded, Millis, NewCampaign, OrderRow, OrderSource,
+    Phase, PreferenceRow, SeatRow, StepLog, Store, StoreError, Timing, UserId,
 };
 use announce::{Announcement, StatusSeat, Target};
 pub use clock::{Clock, SystemClock, TestClock};
@@ -167,12 +167,18 @@ pub struct Referee {
     clock: Arc<dyn Clock>,
     config: Config,
     locks: Mutex<HashMap<CampaignId, Arc<Mutex<()>>>>,
+    /// Each campaign as this referee last committed it: reused while the stored version
+    /// is still that one (one query instead of three per decision).
+    cache: std::sync::Mutex<HashMap<CampaignId, Loaded>>,
     /// This referee's name in claims and leases, unique across processes.
     instance: String,
 }
 
 /// How long a claimed deadline is ours before another process may take it over.
 pub const DEADLINE_CLAIM_MS: Millis = 120_000;
+
+/// Campaigns the referee keeps in memory between decisions.
+const CACHE_RACES: usize = 1024;
 
 /// Deadlines claimed per tick.
 const TICK_BATCH: u32 = 200;
@@ -282,6 +288,7 @@ impl Referee {
             clock,
             config,
             locks: Mutex::new(HashMap::new()),
+            cache: std::sync::Mutex::new(HashMap::new()),
             instance: instance_name(),
         }
     }
@@ -322,11 +329,11 @@ impl Referee {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let loaded = self.store.load(id).await?.ok_or(RefereeError::NoRace)?;
+            let loaded = self.load_cached(id).await?;
             let mut work = Work::new(loaded, self.clock.now());
             let out = decide(&mut work)?;
             let version = work.expected_version();
-            let Some(commit) = work.finish() else {
+            let Some((commit, after)) = work.finish_with_after() else {
                 return Ok(out);
             };
             let adjudicated = !commit.events.is_empty();
@@ -336,6 +343,7 @@ impl Referee {
                 .any(|o| o.source == OrderSource::Player);
             match self.store.commit(id, version, commit).await {
                 Ok(()) => {
+                    self.remember(after);
                     if accepted {
                         crate::fault::point("order-accepted");
                     }
@@ -344,12 +352,58 @@ impl Referee {
                     }
                     return Ok(out);
                 }
-                Err(StoreError::Conflict) if attempt < 5 => {
+                Err(e) if attempt < 5 && matches!(e, StoreError::Conflict) => {
+                    self.forget(id);
                     tracing::debug!(race = id.0, attempt, "conflict; deciding again");
                     continue;
                 }
-                Err(e) => return Err(e.into()),
+                Err(e) => {
+                    self.forget(id);
+                    return Err(e.into());
+                }
             }
+        }
+    }
+
+    /// The campaign, from the cache when the store still holds the version this referee
+    /// committed last, else loaded whole.
+    async fn load_cached(&self, id: CampaignId) -> Result<Loaded, RefereeError> {
+        let cached = self.cache.lock().ok().and_then(|c| c.get(&id).cloned());
+        if let Some(cached) = cached {
+            if self.store.version(id).await? == Some(cached.campaign.version) {
+                #[cfg(debug_assertions)]
+                self.check_cached(&cached).await;
+                return Ok(cached);
+            }
+            self.forget(id);
+        }
+        self.store.load(id).await?.ok_or(RefereeError::NoRace)
+    }
+
+    /// Tests run with debug assertions: every cache hit must equal a fresh load, but for
+    /// the adapter's message ids, which decisions never read (delivery loads afresh).
+    #[cfg(debug_assertions)]
+    async fn check_cached(&self, cached: &Loaded) {
+        if let Ok(Some(mut fresh)) = self.store.load(cached.campaign.id).await {
+            fresh.campaign.status_message = cached.campaign.status_message.clone();
+            fresh.campaign.lobby_message = cached.campaign.lobby_message.clone();
+            debug_assert_eq!(&fresh, cached, "the referee's cache drifted from the store");
+        }
+    }
+
+    fn remember(&self, after: Loaded) {
+        if let Ok(mut cache) = self.cache.lock() {
+            // Bounded: a busy bot refills it with the races in play.
+            if cache.len() >= CACHE_RACES && !cache.contains_key(&after.campaign.id) {
+                cache.clear();
+            }
+            cache.insert(after.campaign.id, after);
+        }
+    }
+
+    fn forget(&self, id: CampaignId) {
+        if let Ok(mut cache) = self.cache.lock() {
+            cache.remove(&id);
         }
     }
 

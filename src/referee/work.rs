@@ -148,6 +148,20 @@ impl Work {
         self.seats_dirty = true;
     }
 
+    /// The commit to write and the campaign as it will then be stored, or `None` when
+    /// nothing changed.
+    pub fn finish_with_after(self) -> Option<(Commit, Loaded)> {
+        let mut campaign = self.campaign.clone();
+        campaign.version = self.expected_version + 1;
+        campaign.updated_at = self.now;
+        let after = Loaded {
+            campaign,
+            seats: self.seats.clone(),
+            orders: self.orders.clone(),
+        };
+        self.finish().map(|commit| (commit, after))
+    }
+
     /// The commit to write, or `None` when nothing changed.
     pub fn finish(mut self) -> Option<Commit> {
         let c = &self.commit;
@@ -302,6 +316,9 @@ impl Work {
 
     /// Records a new live order for the open step, superseding any earlier one.
     pub fn put_order(&mut self, order: OrderRow) {
+        if self.orders.iter().any(|o| o.seat == order.seat) {
+            self.commit.replaces.push((order.step, order.seat));
+        }
         self.orders.retain(|o| o.seat != order.seat);
         self.orders.push(order.clone());
         self.commit.orders.push(order);

@@ -313,6 +313,9 @@ pub struct Commit {
     pub seats: Option<Vec<SeatRow>>,
     /// New orders; each supersedes the live order of its (step, seat).
     pub orders: Vec<OrderRow>,
+    /// The (step, seat)s of `orders` that may have a live order to supersede; the others
+    /// skip that write (most orders are a seat's first).
+    pub replaces: Vec<(u32, Seat)>,
     /// Steps opened or resolved (upserted by step).
     pub turns: Vec<TurnRow>,
     pub events: Vec<(u32, Vec<AnyEvent>)>,
@@ -469,6 +472,9 @@ pub async fn migrate(url: &str) -> Result<SchemaStatus, StoreError> {
 pub trait Store: Send + Sync {
     async fn create(&self, new: NewCampaign) -> Result<CampaignId, StoreError>;
     async fn load(&self, id: CampaignId) -> Result<Option<Loaded>, StoreError>;
+    /// A campaign's version alone (`None` if there is no such campaign): enough to tell
+    /// whether a copy loaded earlier is still current.
+    async fn version(&self, id: CampaignId) -> Result<Option<i64>, StoreError>;
     /// Writes a commit atomically; `Conflict` if the campaign changed meanwhile.
     async fn commit(
         &self,

@@ -301,15 +301,17 @@ async fn write_rest(
         }
     }
     for o in &commit.orders {
-        sqlx::query(
-            "UPDATE orders SET superseded = TRUE
-             WHERE campaign_id = $1 AND step = $2 AND seat = $3 AND NOT superseded",
-        )
-        .bind(id.0)
-        .bind(i64::from(o.step))
-        .bind(i64::from(o.seat.0))
-        .execute(&mut **tx)
-        .await?;
+        if commit.replaces.contains(&(o.step, o.seat)) {
+            sqlx::query(
+                "UPDATE orders SET superseded = TRUE
+                 WHERE campaign_id = $1 AND step = $2 AND seat = $3 AND NOT superseded",
+            )
+            .bind(id.0)
+            .bind(i64::from(o.step))
+            .bind(i64::from(o.seat.0))
+            .execute(&mut **tx)
+            .await?;
+        }
         sqlx::query(
             "INSERT INTO orders (campaign_id, step, seat, text, parsed, source, nonce, receipt,
                  by_user, submitted_at)
@@ -393,16 +395,7 @@ async fn write_rest(
     }
     let now = commit.campaign.as_ref().map(|c| c.updated_at).unwrap_or(0);
     for o in &commit.outbox {
-        if let Some(key) = &o.coalesce_key {
-            sqlx::query(
-                "UPDATE outbox SET failed = 'superseded'
-                 WHERE campaign_id = $1 AND coalesce_key = $2 AND delivered_at IS NULL AND failed IS NULL",
-            )
-            .bind(id.0)
-            .bind(key)
-            .execute(&mut **tx)
-            .await?;
-        }
+        // The older undelivered rows of its coalesce key: the `outbox_coalesce` trigger.
         sqlx::query(
             "INSERT INTO outbox (campaign_id, target, payload, coalesce_key, created_at, not_before)
              VALUES ($1, $2, $3, $4, $5, $6)",
@@ -455,6 +448,17 @@ impl Store for PostgresStore {
             }
             Err(e) => Err(e.into()),
         }
+    }
+
+    async fn version(&self, id: CampaignId) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT version FROM campaigns WHERE id = $1")
+            .bind(id.0)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get("version")?),
+            None => None,
+        })
     }
 
     async fn load(&self, id: CampaignId) -> Result<Option<Loaded>, StoreError> {

@@ -71,8 +71,11 @@ impl SqliteStore {
             })
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(10));
+        // A file's connection does not go stale: no ping (a trip to the worker thread)
+        // before each use.
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
+            .test_before_acquire(false)
             .connect_with(options)
             .await?;
         Ok(SqliteStore { pool })
@@ -308,6 +311,17 @@ impl Store for SqliteStore {
         }
     }
 
+    async fn version(&self, id: CampaignId) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT version FROM campaigns WHERE id = ?")
+            .bind(id.0)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get("version")?),
+            None => None,
+        })
+    }
+
     async fn load(&self, id: CampaignId) -> Result<Option<Loaded>, StoreError> {
         let mut conn = self.pool.acquire().await?;
         let Some(row) = sqlx::query("SELECT * FROM campaigns WHERE id = ?")
@@ -402,15 +416,17 @@ impl Store for SqliteStore {
             }
         }
         for o in &commit.orders {
-            sqlx::query(
-                "UPDATE orders SET superseded = 1
-                 WHERE campaign_id = ? AND step = ? AND seat = ? AND superseded = 0",
-            )
-            .bind(id.0)
-            .bind(i64::from(o.step))
-            .bind(i64::from(o.seat.0))
-            .execute(&mut *tx)
-            .await?;
+            if commit.replaces.contains(&(o.step, o.seat)) {
+                sqlx::query(
+                    "UPDATE orders SET superseded = 1
+                     WHERE campaign_id = ? AND step = ? AND seat = ? AND superseded = 0",
+                )
+                .bind(id.0)
+                .bind(i64::from(o.step))
+                .bind(i64::from(o.seat.0))
+                .execute(&mut *tx)
+                .await?;
+            }
             sqlx::query(
                 "INSERT INTO orders (campaign_id, step, seat, text, parsed, source, nonce, receipt,
                      by_user, submitted_at)
@@ -492,16 +508,7 @@ impl Store for SqliteStore {
         }
         let now = commit.campaign.as_ref().map(|c| c.updated_at).unwrap_or(0);
         for o in &commit.outbox {
-            if let Some(key) = &o.coalesce_key {
-                sqlx::query(
-                    "UPDATE outbox SET failed = 'superseded'
-                     WHERE campaign_id = ? AND coalesce_key = ? AND delivered_at IS NULL AND failed IS NULL",
-                )
-                .bind(id.0)
-                .bind(key)
-                .execute(&mut *tx)
-                .await?;
-            }
+            // The older undelivered rows of its coalesce key: the `outbox_coalesce` trigger.
             sqlx::query(
                 "INSERT INTO outbox (campaign_id, target, payload, coalesce_key, created_at, not_before)
                  VALUES (?, ?, ?, ?, ?, ?)",
