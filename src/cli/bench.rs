@@ -206,7 +206,7 @@ async fn bench(args: BenchArgs) -> Result<Report, String> {
             };
             if args.child {
                 report.processes = 1;
-                referee_orders(&db, args.orders, true, &mut report).await?;
+                referee_orders(&db, args.orders, true, None, &mut report).await?;
                 return Ok(report);
             }
             if args.inserts > 0 {
@@ -219,7 +219,7 @@ async fn bench(args: BenchArgs) -> Result<Report, String> {
                     .map_err(|e| format!("the children's supervisor failed: {e}"))??;
                 merge(&children, &mut report);
             } else {
-                referee_orders(&db, args.orders, false, &mut report).await?;
+                referee_orders(&db, args.orders, false, None, &mut report).await?;
             }
             if args.campaigns > 0 {
                 scale(&db, args.campaigns, &mut report).await?;
@@ -233,14 +233,27 @@ async fn bench(args: BenchArgs) -> Result<Report, String> {
         None => {
             report.backend = "sqlite".into();
             let tmp = tempdir(args.dir.as_deref())?;
-            raw_inserts(&tmp, args.inserts, &mut report).await?;
             let db = Db::Sqlite(tmp.clone());
             if args.processes > 1 {
                 return Err(
                     "--processes needs a PostgreSQL --database: SQLite serves one process".into(),
                 );
             }
-            referee_orders(&db, args.orders, false, &mut report).await?;
+            let mut raw = RawInserts::open(&tmp).await?;
+            referee_orders(
+                &db,
+                args.orders,
+                false,
+                Some((&mut raw, args.inserts)),
+                &mut report,
+            )
+            .await?;
+            raw.finish(&mut report).await;
+            report.orders_ratio_to_raw = if report.raw_inserts_per_sec > 0.0 {
+                report.orders_per_sec / report.raw_inserts_per_sec
+            } else {
+                0.0
+            };
             if args.campaigns > 0 {
                 scale(&db, args.campaigns, &mut report).await?;
             }
@@ -259,29 +272,54 @@ fn tempdir(base: Option<&Path>) -> Result<PathBuf, String> {
     Ok(dir)
 }
 
-async fn raw_inserts(dir: &Path, n: usize, report: &mut Report) -> Result<(), String> {
-    let path = dir.join("raw.db");
-    let store = SqliteStore::open(&path.to_string_lossy(), Durability::Full)
-        .await
-        .map_err(|e| e.to_string())?;
-    let pool = store.pool();
-    sqlx::query("CREATE TABLE bench (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)")
-        .execute(pool)
-        .await
-        .map_err(|e| e.to_string())?;
-    let start = Instant::now();
-    for i in 0..n {
-        let mut tx = pool.begin().await.map_err(|e| e.to_string())?;
-        sqlx::query("INSERT INTO bench (payload) VALUES (?)")
-            .bind(format!("row {i}"))
-            .execute(&mut *tx)
+/// Raw single-row committed inserts on a scratch SQLite file with the store's settings:
+/// the ceiling the referee is compared with, taken between the referee's orders.
+struct RawInserts {
+    store: SqliteStore,
+    done: usize,
+    took: Duration,
+}
+
+impl RawInserts {
+    async fn open(dir: &Path) -> Result<RawInserts, String> {
+        let path = dir.join("raw.db");
+        let store = SqliteStore::open(&path.to_string_lossy(), Durability::Full)
             .await
             .map_err(|e| e.to_string())?;
-        tx.commit().await.map_err(|e| e.to_string())?;
+        sqlx::query("CREATE TABLE bench (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)")
+            .execute(store.pool())
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(RawInserts {
+            store,
+            done: 0,
+            took: Duration::ZERO,
+        })
     }
-    report.raw_inserts_per_sec = n as f64 / start.elapsed().as_secs_f64();
-    store.close().await;
-    Ok(())
+
+    async fn run(&mut self, n: usize) -> Result<(), String> {
+        let pool = self.store.pool();
+        let start = Instant::now();
+        for _ in 0..n {
+            let mut tx = pool.begin().await.map_err(|e| e.to_string())?;
+            sqlx::query("INSERT INTO bench (payload) VALUES (?)")
+                .bind(format!("row {}", self.done))
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| e.to_string())?;
+            tx.commit().await.map_err(|e| e.to_string())?;
+            self.done += 1;
+        }
+        self.took += start.elapsed();
+        Ok(())
+    }
+
+    async fn finish(self, report: &mut Report) {
+        if self.done > 0 {
+            report.raw_inserts_per_sec = self.done as f64 / self.took.as_secs_f64();
+        }
+        self.store.close().await;
+    }
 }
 
 /// The same ceiling on PostgreSQL, in a scratch table dropped afterwards.
@@ -432,7 +470,15 @@ fn ready_then_wait() -> Result<(), String> {
 /// Durable orders: 8-runner Dream Mile races, every order acknowledged after its commit.
 /// A `child` says when it is set up and waits for `go` before measuring, and keeps the
 /// raw samples.
-async fn referee_orders(db: &Db, n: usize, child: bool, report: &mut Report) -> Result<(), String> {
+/// Orders through the referee; with `raw`, that many raw inserts are timed between them,
+/// spread evenly, so both meet the same disk and the same neighbours.
+async fn referee_orders(
+    db: &Db,
+    n: usize,
+    child: bool,
+    mut raw: Option<(&mut RawInserts, usize)>,
+    report: &mut Report,
+) -> Result<(), String> {
     let store = db.open("orders.db", Durability::Full).await?;
     let referee = Referee::new(store.clone(), Arc::new(SystemClock), Config::default());
     let runners = 8usize;
@@ -473,8 +519,9 @@ async fn referee_orders(db: &Db, n: usize, child: bool, report: &mut Report) -> 
     }
     let mut ack = Vec::new();
     let mut last = Vec::new();
-    let start = Instant::now();
+    let mut busy = Duration::ZERO;
     let mut done = 0usize;
+    let mut start = Instant::now();
     'outer: for _turn in 0..7 {
         for (r, id) in ids.iter().enumerate() {
             for s in 0..runners {
@@ -493,10 +540,20 @@ async fn referee_orders(db: &Db, n: usize, child: bool, report: &mut Report) -> 
                     ack.push(took);
                 }
                 done += 1;
+                if let Some((raw, total)) = raw.as_mut() {
+                    busy += start.elapsed();
+                    raw.run((done * *total / n).saturating_sub(raw.done))
+                        .await?;
+                    start = Instant::now();
+                }
             }
         }
     }
-    report.orders_secs = start.elapsed().as_secs_f64();
+    busy += start.elapsed();
+    if let Some((raw, total)) = raw {
+        raw.run(total.saturating_sub(raw.done)).await?;
+    }
+    report.orders_secs = busy.as_secs_f64();
     report.orders_done = done;
     report.orders_per_sec = done as f64 / report.orders_secs;
     if child {

@@ -651,8 +651,13 @@ impl Store for SqliteStore {
 
     async fn next_due(&self) -> Result<Option<Millis>, StoreError> {
         let row = sqlx::query(
-            "SELECT MIN(MAX(due_at, COALESCE(claim_until, due_at))) AS due
-             FROM deadlines WHERE fired_at IS NULL",
+            "SELECT MIN(due) AS due FROM (
+                 SELECT MIN(due_at) AS due FROM deadlines
+                 WHERE fired_at IS NULL AND claim_until IS NULL
+                 UNION ALL
+                 SELECT MIN(MAX(due_at, claim_until)) FROM deadlines
+                 WHERE fired_at IS NULL AND claim_until IS NOT NULL
+             ) AS next",
         )
         .fetch_one(&self.pool)
         .await?;

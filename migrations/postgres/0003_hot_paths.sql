@@ -16,3 +16,9 @@ $$;
 CREATE TRIGGER outbox_coalesce AFTER INSERT ON outbox
 FOR EACH ROW WHEN (NEW.coalesce_key IS NOT NULL)
 EXECUTE FUNCTION outbox_coalesce();
+
+-- The deadline worker asks on every wake when the next deadline falls: the earliest
+-- unclaimed one, and the claimed ones (few: in flight) at their claim's end. Each has its
+-- own index, so the answer does not read every open deadline.
+CREATE INDEX deadlines_open_due ON deadlines (due_at) WHERE fired_at IS NULL AND claim_until IS NULL;
+CREATE INDEX deadlines_claimed ON deadlines (claim_until) WHERE fired_at IS NULL AND claim_until IS NOT NULL;
