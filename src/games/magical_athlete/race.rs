@@ -318,6 +318,28 @@ pub struct Race {
 /// Set in [`Scratch::powers`] once the mask is known.
 const POWERS_KNOWN: u64 = 1 << 63;
 
+/// A mask of powers, as in [`Scratch::powers`].
+const fn bits(ks: &[Kind]) -> u64 {
+    let mut m = 0;
+    let mut i = 0;
+    while i < ks.len() {
+        m |= 1u64 << (ks[i] as u64);
+        i += 1;
+    }
+    m
+}
+
+/// Powers set off by the number rolled.
+const ROLL_POWERS: u64 = bits(&[Kind::Sisyphus, Kind::Inchworm, Kind::Skipper, Kind::Lackey]);
+/// Powers that change a main move.
+const MAIN_MOVE_POWERS: u64 = bits(&[
+    Kind::Gunk,
+    Kind::Coach,
+    Kind::Blimp,
+    Kind::Hare,
+    Kind::PartyAnimal,
+]);
+
 /// Buffers reused by every move and trigger, so a move allocates nothing, and the powers
 /// present in the race. Not part of the state: a clone starts empty and any two are equal,
 /// so the race's serde and equality are those of the state alone.
@@ -326,7 +348,8 @@ struct Scratch {
     /// Triggers being collected. A collector works on the segment above the length it found
     /// and pushes it on the stack sorted; a nested collector works above that.
     tasks: Vec<((usize, Rid), Task)>,
-    moves: MoveBufs,
+    /// Boxed so taking it out for a move and putting it back copies a pointer.
+    moves: Option<Box<MoveBufs>>,
     /// A bit per [`Kind`] some racer may hold as a power now (printed, picked, or copied),
     /// with [`POWERS_KNOWN`]; 0 when not known (then every power is looked up).
     powers: u64,
@@ -376,11 +399,11 @@ impl std::fmt::Debug for Scratch {
     }
 }
 
-/// Up to 16 racers on the stack (a race has at most 12).
+/// Up to 16 racers on the stack (a race has at most 12), small enough to copy freely.
 #[derive(Clone, Copy)]
 struct Rids {
-    ids: [Rid; 16],
-    len: usize,
+    ids: [u8; 16],
+    len: u8,
 }
 
 impl Rids {
@@ -392,14 +415,18 @@ impl Rids {
     }
 
     fn push(&mut self, r: Rid) {
-        if let Some(slot) = self.ids.get_mut(self.len) {
+        if let (Some(slot), Ok(r)) = (self.ids.get_mut(usize::from(self.len)), u8::try_from(r)) {
             *slot = r;
             self.len += 1;
         }
     }
 
-    fn as_slice(&self) -> &[Rid] {
-        self.ids.get(..self.len).unwrap_or(&[])
+    fn iter(&self) -> impl Iterator<Item = Rid> + '_ {
+        self.ids
+            .get(..usize::from(self.len))
+            .unwrap_or(&[])
+            .iter()
+            .map(|&r| Rid::from(r))
     }
 }
 
@@ -582,6 +609,12 @@ impl Race {
             }
         }
         self.scratch.powers = m;
+    }
+
+    /// Whether some racer may hold one of these powers.
+    fn may_hold_any(&self, ks: u64) -> bool {
+        let m = self.scratch.powers;
+        m & POWERS_KNOWN == 0 || m & ks != 0
     }
 
     fn has(&self, r: Rid, k: Kind) -> bool {
@@ -809,12 +842,12 @@ impl Race {
                     if let Some(f) = self.first_turn_done.get_mut(seat.index()) {
                         *f = true;
                     }
-                    for &r in theirs.as_slice() {
+                    for r in theirs.iter() {
                         self.racer_turn(r, None, d)?;
                     }
                     return Ok(());
                 }
-                let mut mine: Vec<Rid> = theirs.as_slice().to_vec();
+                let mut mine: Vec<Rid> = theirs.iter().collect();
                 if mine.len() > 1 {
                     let only_one = self.two_player
                         && !self
@@ -1083,7 +1116,7 @@ impl Race {
         if self.racing(r) && self.pos(r).abs_diff(start) <= 1 {
             let hecklers: Rids = self.holders(Kind::Heckler).collect();
             let mark = self.mark();
-            for &h in hecklers.as_slice() {
+            for h in hecklers.iter() {
                 self.add_task(
                     self.priority(h),
                     Task::Move {
@@ -1281,7 +1314,7 @@ impl Race {
                         power: Kind::Dicemonger,
                     };
                     if self.ask(d, q)? == Answer::Yes {
-                        if let Some(&m) = mongers.as_slice().first() {
+                        if let Some(m) = mongers.iter().next() {
                             self.power_happened(m, Kind::Dicemonger, || {
                                 "lets the roll be rerolled".to_string()
                             });
@@ -1293,7 +1326,7 @@ impl Race {
                             reroll: Some(Kind::Dicemonger),
                         });
                         let mark = self.mark();
-                        for &m in mongers.as_slice() {
+                        for m in mongers.iter() {
                             if m != r {
                                 self.add_task(
                                     self.priority(m),
@@ -1349,7 +1382,12 @@ impl Race {
                 // Powers set off by the number rolled, in turn order from the mover.
                 let mut cancel = false;
                 let mark = self.mark();
-                for x in self.in_priority_order() {
+                let roll_powers = if self.may_hold_any(ROLL_POWERS) {
+                    self.racers.len()
+                } else {
+                    0
+                };
+                for x in self.in_priority_order().take(roll_powers) {
                     match self.power(x) {
                         Some(Kind::Sisyphus) if x == r && v == 6 => {
                             cancel = true;
@@ -1443,7 +1481,12 @@ impl Race {
         // Modifiers to the main move, in turn order from the mover.
         let mut amount = base;
         let here = self.pos(r);
-        for x in self.in_priority_order() {
+        let modifiers = if self.may_hold_any(MAIN_MOVE_POWERS) {
+            self.racers.len()
+        } else {
+            0
+        };
+        for x in self.in_priority_order().take(modifiers) {
             match self.power(x) {
                 Some(Kind::Gunk) if x != r => {
                     amount -= 1;
@@ -1511,7 +1554,7 @@ impl Race {
         }
         let scoochers: Rids = self.holders(Kind::Scoocher).collect();
         let mark = self.mark();
-        for &s in scoochers.as_slice() {
+        for s in scoochers.iter() {
             if s != owner {
                 self.add_task(self.priority(s), Task::Scooch { racer: s });
             }
@@ -1810,10 +1853,10 @@ impl Race {
     fn do_moves(&mut self, moves: &[(Rid, i8)], why: Why, d: &mut dyn Decider) -> R<()> {
         // Moves never nest (what they set off waits on the stack), so one set of buffers
         // serves them all; a nested call would only find them empty and allocate.
-        let mut b = std::mem::take(&mut self.scratch.moves);
+        let mut b = self.scratch.moves.take().unwrap_or_default();
         b.clear();
         let r = self.do_moves_with(moves, why, d, &mut b);
-        self.scratch.moves = b;
+        self.scratch.moves = Some(b);
         r
     }
 
@@ -1938,7 +1981,7 @@ impl Race {
                             && !riders.iter().any(|&(x, _, _)| x == f)
                     })
                     .collect();
-                for &f in fish.as_slice() {
+                for f in fish.iter() {
                     if !self.racing(f) || self.pos(f) != from {
                         continue;
                     }
@@ -2068,10 +2111,10 @@ impl Race {
 
     /// Warps racers at the same time (no passing), then resolves their stops.
     fn do_warps(&mut self, warps: &[(Rid, u8)], why: Why, d: &mut dyn Decider) -> R<()> {
-        let mut b = std::mem::take(&mut self.scratch.moves);
+        let mut b = self.scratch.moves.take().unwrap_or_default();
         b.clear();
         let r = self.do_warps_with(warps, why, d, &mut b);
-        self.scratch.moves = b;
+        self.scratch.moves = Some(b);
         r
     }
 
@@ -2195,7 +2238,7 @@ impl Race {
             let here = &on[..count];
             if here.len() == 2 {
                 let romantics: Rids = self.holders(Kind::Romantic).collect();
-                for &rom in romantics.as_slice() {
+                for rom in romantics.iter() {
                     let w = self.who(rom);
                     self.add((
                         self.priority(rom),
