@@ -350,6 +350,8 @@ struct Scratch {
     tasks: Vec<((usize, Rid), Task)>,
     /// Boxed so taking it out for a move and putting it back copies a pointer.
     moves: Option<Box<MoveBufs>>,
+    /// The turn question's list of choices.
+    choices: Option<Vec<TurnChoice>>,
     /// A bit per [`Kind`] some racer may hold as a power now (printed, picked, or copied),
     /// with [`POWERS_KNOWN`]; 0 when not known (then every power is looked up).
     powers: u64,
@@ -414,6 +416,7 @@ impl Rids {
         }
     }
 
+    #[inline]
     fn push(&mut self, r: Rid) {
         if let (Some(slot), Ok(r)) = (self.ids.get_mut(usize::from(self.len)), u8::try_from(r)) {
             *slot = r;
@@ -431,6 +434,7 @@ impl Rids {
 }
 
 impl FromIterator<Rid> for Rids {
+    #[inline]
     fn from_iter<I: IntoIterator<Item = Rid>>(iter: I) -> Rids {
         let mut v = Rids::new();
         for r in iter {
@@ -717,26 +721,32 @@ impl Race {
     }
 
     fn ask(&mut self, d: &mut dyn Decider, q: Question) -> R<Answer> {
-        let Some(given) = d.decide(self, &q) else {
-            return Err(Halt::Ask(q));
-        };
+        match self.answer(d, &q) {
+            Some(a) => Ok(a),
+            None => Err(Halt::Ask(q)),
+        }
+    }
+
+    /// The answer to `q`, or `None` to wait for a live one.
+    fn answer(&mut self, d: &mut dyn Decider, q: &Question) -> Option<Answer> {
+        let given = d.decide(self, q)?;
         let answer = if q.allows(&given.answer) {
             given.answer
         } else {
-            super::decide::default_answer(self, &q)
+            super::decide::default_answer(self, q)
         };
         if self.quiet {
-            return Ok(answer);
+            return Some(answer);
         }
         let racer = q.racer().unwrap_or(0);
         let e = RaceEvent::Decided {
             racer: self.who(racer),
-            question: self.question_words(&q),
-            answer: self.answer_words(&q, &answer),
+            question: self.question_words(q),
+            answer: self.answer_words(q, &answer),
             how: given.how,
         };
         self.emit(e);
-        Ok(answer)
+        Some(answer)
     }
 
     /// A question in a few words, for the log.
@@ -1100,8 +1110,18 @@ impl Race {
         self.drain(d)?;
         let mut genius_right = false;
         if main && self.racing(r) {
-            let choices = self.turn_choices(r);
-            let choice = match self.ask(d, Question::Turn { racer: r, choices })? {
+            // The choices' list is reused from turn to turn unless the turn waits.
+            let mut choices = self.scratch.choices.take().unwrap_or_default();
+            choices.clear();
+            self.fill_turn_choices(r, &mut choices);
+            let q = Question::Turn { racer: r, choices };
+            let Some(answer) = self.answer(d, &q) else {
+                return Err(Halt::Ask(q));
+            };
+            if let Question::Turn { choices, .. } = q {
+                self.scratch.choices = Some(choices);
+            }
+            let choice = match answer {
                 Answer::Turn(c) => c,
                 _ => TurnChoice::Roll,
             };
@@ -1148,7 +1168,13 @@ impl Race {
 
     /// The turn prompt's choices for `r`'s power now.
     pub fn turn_choices(&self, r: Rid) -> Vec<TurnChoice> {
-        let mut v = vec![TurnChoice::Roll];
+        let mut v = Vec::new();
+        self.fill_turn_choices(r, &mut v);
+        v
+    }
+
+    fn fill_turn_choices(&self, r: Rid, v: &mut Vec<TurnChoice>) {
+        v.push(TurnChoice::Roll);
         let me = self.pos(r);
         let others = || {
             (0..self.racers.len()).filter(move |&x| x != r && self.racing(x) && self.pos(x) != me)
@@ -1168,7 +1194,6 @@ impl Race {
             Some(Kind::Cheerleader) => v.push(TurnChoice::Cheer),
             _ => {}
         }
-        v
     }
 
     fn before_main(&mut self, r: Rid, choice: TurnChoice, d: &mut dyn Decider) -> R<()> {
@@ -1306,7 +1331,11 @@ impl Race {
                         reroll: Some(Kind::Magician),
                     });
                 }
-                let mongers: Rids = self.holders(Kind::Dicemonger).collect();
+                let mongers: Rids = if self.may_hold(Kind::Dicemonger) {
+                    self.holders(Kind::Dicemonger).collect()
+                } else {
+                    Rids::new()
+                };
                 if mongers.len > 0 {
                     let q = Question::Reroll {
                         racer: r,
@@ -1783,10 +1812,15 @@ impl Race {
 
     // ----- Copycat -----
 
+    #[inline]
     fn refresh_copycats(&mut self, d: &mut dyn Decider) -> R<()> {
         if !self.may_hold(Kind::Copycat) {
             return Ok(());
         }
+        self.refresh_copycats_now(d)
+    }
+
+    fn refresh_copycats_now(&mut self, d: &mut dyn Decider) -> R<()> {
         for c in 0..self.racers.len() {
             if !self.racing(c) || self.base_power(c) != Some(Kind::Copycat) {
                 continue;
@@ -2050,6 +2084,9 @@ impl Race {
 
     /// Puts racers that would share Huge Baby's space on the space behind her.
     fn baby_adjust(&mut self, arrivals: &[Rid], stops: &mut Vec<Stop>) {
+        if !self.may_hold(Kind::HugeBaby) {
+            return;
+        }
         for &a in arrivals {
             if !self.racing(a) {
                 continue;
