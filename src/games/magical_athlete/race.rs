@@ -1606,7 +1606,14 @@ impl Race {
 
     /// Pushes the tasks collected since `mark` so the first in (priority, order) resolves
     /// first.
+    #[inline]
     fn push_sorted(&mut self, mark: usize) {
+        if self.scratch.tasks.len() > mark {
+            self.push_sorted_now(mark);
+        }
+    }
+
+    fn push_sorted_now(&mut self, mark: usize) {
         if let Some(seg) = self.scratch.tasks.get_mut(mark..)
             && seg.len() > 1
         {
@@ -2059,15 +2066,19 @@ impl Race {
                 }
             }
         }
-        // Passing: started behind, ended ahead.
+        // Passing: started behind, ended ahead. (Only the first 16 racers can have been
+        // ahead: `start` holds 0 for any others. A race has at most 12.)
+        let mut now = [0u8; 16];
+        let mut live = [false; 16];
+        for ((p, l), x) in now.iter_mut().zip(live.iter_mut()).zip(self.racers.iter()) {
+            *p = x.pos;
+            *l = x.racing();
+        }
+        let n = self.racers.len().min(16);
         for &(m, from, _) in moved.iter().chain(riders.iter()) {
             let end_m = self.pos(m);
-            for y in 0..self.racers.len() {
-                if y == m || !self.racers[y].racing() {
-                    continue;
-                }
-                let sy = start.get(y).copied().unwrap_or(0);
-                if from < sy && end_m > self.pos(y) {
+            for (y, ((&sy, &py), &ly)) in start.iter().zip(&now).zip(&live).enumerate().take(n) {
+                if y != m && ly && from < sy && end_m > py {
                     passes.push((m, y));
                 }
             }
