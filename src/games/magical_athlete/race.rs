@@ -310,20 +310,183 @@ pub struct Race {
     budget: u32,
     /// Events since the caller last took them.
     pub events: Vec<RaceEvent>,
+    /// Buffers reused by every move (not state: never saved, cloned empty, always equal).
+    #[serde(skip)]
+    scratch: Scratch,
 }
 
-/// A stable hasher (FNV-1a), so loop detection never depends on the platform.
-struct Fnv(u64);
+/// Set in [`Scratch::powers`] once the mask is known.
+const POWERS_KNOWN: u64 = 1 << 63;
 
-impl Hasher for Fnv {
+/// A mask of powers, as in [`Scratch::powers`].
+const fn bits(ks: &[Kind]) -> u64 {
+    let mut m = 0;
+    let mut i = 0;
+    while i < ks.len() {
+        m |= 1u64 << (ks[i] as u64);
+        i += 1;
+    }
+    m
+}
+
+/// Powers set off by the number rolled.
+const ROLL_POWERS: u64 = bits(&[Kind::Sisyphus, Kind::Inchworm, Kind::Skipper, Kind::Lackey]);
+/// Powers that change a main move.
+const MAIN_MOVE_POWERS: u64 = bits(&[
+    Kind::Gunk,
+    Kind::Coach,
+    Kind::Blimp,
+    Kind::Hare,
+    Kind::PartyAnimal,
+]);
+
+/// Buffers reused by every move and trigger, so a move allocates nothing, and the powers
+/// present in the race. Not part of the state: a clone starts empty and any two are equal,
+/// so the race's serde and equality are those of the state alone.
+#[derive(Default)]
+struct Scratch {
+    /// Triggers being collected. A collector works on the segment above the length it found
+    /// and pushes it on the stack sorted; a nested collector works above that.
+    tasks: Vec<((usize, Rid), Task)>,
+    /// Boxed so taking it out for a move and putting it back copies a pointer.
+    moves: Option<Box<MoveBufs>>,
+    /// The turn question's list of choices.
+    choices: Option<Vec<TurnChoice>>,
+    /// A bit per [`Kind`] some racer may hold as a power now (printed, picked, or copied),
+    /// with [`POWERS_KNOWN`]; 0 when not known (then every power is looked up).
+    powers: u64,
+}
+
+/// The lists one batch of moves or warps builds.
+#[derive(Default)]
+struct MoveBufs {
+    moved: Vec<(Rid, u8, u8)>,
+    skip_owners: Vec<Rid>,
+    stops: Vec<Stop>,
+    passes: Vec<(Rid, Rid)>,
+    arrivals: Vec<Rid>,
+    riders: Vec<(Rid, u8, u8)>,
+    froms: Vec<u8>,
+    warps: Vec<(Rid, u8)>,
+}
+
+impl MoveBufs {
+    fn clear(&mut self) {
+        self.moved.clear();
+        self.skip_owners.clear();
+        self.stops.clear();
+        self.passes.clear();
+        self.arrivals.clear();
+        self.riders.clear();
+        self.froms.clear();
+        self.warps.clear();
+    }
+}
+
+impl Clone for Scratch {
+    fn clone(&self) -> Scratch {
+        Scratch::default()
+    }
+}
+
+impl PartialEq for Scratch {
+    fn eq(&self, _: &Scratch) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Scratch")
+    }
+}
+
+/// Up to 16 racers on the stack (a race has at most 12), small enough to copy freely.
+#[derive(Clone, Copy)]
+struct Rids {
+    ids: [u8; 16],
+    len: u8,
+}
+
+impl Rids {
+    fn new() -> Rids {
+        Rids {
+            ids: [0; 16],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, r: Rid) {
+        if let (Some(slot), Ok(r)) = (self.ids.get_mut(usize::from(self.len)), u8::try_from(r)) {
+            *slot = r;
+            self.len += 1;
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = Rid> + '_ {
+        self.ids
+            .get(..usize::from(self.len))
+            .unwrap_or(&[])
+            .iter()
+            .map(|&r| Rid::from(r))
+    }
+}
+
+impl FromIterator<Rid> for Rids {
+    #[inline]
+    fn from_iter<I: IntoIterator<Item = Rid>>(iter: I) -> Rids {
+        let mut v = Rids::new();
+        for r in iter {
+            v.push(r);
+        }
+        v
+    }
+}
+
+/// A stable hasher, so loop detection never depends on the platform: every written value
+/// is mixed in as one word (a SplitMix64 finaliser per word), which is quick for the few
+/// small fields a signature has.
+struct Mix(u64);
+
+impl Mix {
+    fn word(&mut self, w: u64) {
+        let mut z = (self.0 ^ w).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        self.0 = z ^ (z >> 31);
+    }
+}
+
+impl Hasher for Mix {
     fn finish(&self) -> u64 {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
         for b in bytes {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(0x100_0000_01b3);
+            self.word(u64::from(*b));
         }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.word(u64::from(i));
+    }
+    fn write_u16(&mut self, i: u16) {
+        self.word(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.word(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.word(i);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.word(i as u64);
+    }
+    fn write_i8(&mut self, i: i8) {
+        self.word(i as u8 as u64);
+    }
+    fn write_isize(&mut self, i: isize) {
+        self.word(i as u64);
     }
 }
 
@@ -372,6 +535,7 @@ impl Race {
             seen: Vec::new(),
             budget: TASK_BUDGET,
             events: Vec::new(),
+            scratch: Scratch::default(),
         }
     }
 
@@ -432,13 +596,43 @@ impl Race {
         self.base_power(t).filter(|&p| p != Kind::Copycat)
     }
 
+    /// Whether some racer may hold power `k` (false only when none can: a quick filter).
+    fn may_hold(&self, k: Kind) -> bool {
+        let m = self.scratch.powers;
+        m & POWERS_KNOWN == 0 || m & (1u64 << (k as u64)) != 0
+    }
+
+    /// Works out which powers are in the race: every racer's printed or picked power (a
+    /// Copycat only ever holds one of those). Run when a slot starts and when a power is
+    /// picked.
+    fn note_powers(&mut self) {
+        let mut m = POWERS_KNOWN;
+        for r in 0..self.racers.len() {
+            if let Some(k) = self.base_power(r) {
+                m |= 1u64 << (k as u64);
+            }
+        }
+        self.scratch.powers = m;
+    }
+
+    /// Whether some racer may hold one of these powers.
+    fn may_hold_any(&self, ks: u64) -> bool {
+        let m = self.scratch.powers;
+        m & POWERS_KNOWN == 0 || m & ks != 0
+    }
+
     fn has(&self, r: Rid, k: Kind) -> bool {
-        self.power(r) == Some(k)
+        self.may_hold(k) && self.power(r) == Some(k)
     }
 
     /// Racers holding power `k` now, in index order.
     fn holders(&self, k: Kind) -> impl Iterator<Item = Rid> + '_ {
-        (0..self.racers.len()).filter(move |&r| self.has(r, k))
+        let n = if self.may_hold(k) {
+            self.racers.len()
+        } else {
+            0
+        };
+        (0..n).filter(move |&r| self.power(r) == Some(k))
     }
 
     fn on_space(&self, s: u8) -> impl Iterator<Item = Rid> + '_ {
@@ -527,26 +721,32 @@ impl Race {
     }
 
     fn ask(&mut self, d: &mut dyn Decider, q: Question) -> R<Answer> {
-        let Some(given) = d.decide(self, &q) else {
-            return Err(Halt::Ask(q));
-        };
+        match self.answer(d, &q) {
+            Some(a) => Ok(a),
+            None => Err(Halt::Ask(q)),
+        }
+    }
+
+    /// The answer to `q`, or `None` to wait for a live one.
+    fn answer(&mut self, d: &mut dyn Decider, q: &Question) -> Option<Answer> {
+        let given = d.decide(self, q)?;
         let answer = if q.allows(&given.answer) {
             given.answer
         } else {
-            super::decide::default_answer(self, &q)
+            super::decide::default_answer(self, q)
         };
         if self.quiet {
-            return Ok(answer);
+            return Some(answer);
         }
         let racer = q.racer().unwrap_or(0);
         let e = RaceEvent::Decided {
             racer: self.who(racer),
-            question: self.question_words(&q),
-            answer: self.answer_words(&q, &answer),
+            question: self.question_words(q),
+            answer: self.answer_words(q, &answer),
             how: given.how,
         };
         self.emit(e);
-        Ok(answer)
+        Some(answer)
     }
 
     /// A question in a few words, for the log.
@@ -607,6 +807,7 @@ impl Race {
             return Err(Halt::Over);
         }
         self.events.clear();
+        self.note_powers();
         match self.play_slot(d) {
             Ok(()) => {}
             Err(Halt::Over) => {}
@@ -614,6 +815,7 @@ impl Race {
         }
         self.stack.clear();
         self.seen.clear();
+        self.scratch.tasks.clear();
         self.mover = None;
         if !self.over {
             self.next_slot();
@@ -642,9 +844,20 @@ impl Race {
                 Ok(())
             }
             Slot::Player { seat } => {
-                let mut mine: Vec<Rid> = (0..self.racers.len())
+                let theirs: Rids = (0..self.racers.len())
                     .filter(|&r| self.racing(r) && self.seat_of(r) == seat)
                     .collect();
+                if theirs.len == 1 {
+                    // One racer (the usual game): nothing to ask.
+                    if let Some(f) = self.first_turn_done.get_mut(seat.index()) {
+                        *f = true;
+                    }
+                    for r in theirs.iter() {
+                        self.racer_turn(r, None, d)?;
+                    }
+                    return Ok(());
+                }
+                let mut mine: Vec<Rid> = theirs.iter().collect();
                 if mine.len() > 1 {
                     let only_one = self.two_player
                         && !self
@@ -796,6 +1009,7 @@ impl Race {
                     }
                 }
                 self.racers[r].picked = Some(pick);
+                self.note_powers();
                 self.emit(RaceEvent::Power {
                     racer: who,
                     power: Kind::Egg,
@@ -816,6 +1030,7 @@ impl Race {
                 let q = Question::Twin { racer: r, winners };
                 if let Answer::Power(p) = self.ask(d, q)? {
                     self.racers[r].picked = Some(p);
+                    self.note_powers();
                     self.emit(RaceEvent::Power {
                         racer: who,
                         power: Kind::Twin,
@@ -835,7 +1050,7 @@ impl Race {
             let before = *b;
             *b = (*b + points).max(0);
             let change = *b - before;
-            if change != 0 {
+            if change != 0 && !self.quiet {
                 let who = self.who(r);
                 self.emit(RaceEvent::Chips {
                     racer: who,
@@ -852,6 +1067,7 @@ impl Race {
         self.mover = Some(r);
         self.seen.clear();
         self.stack.clear();
+        self.scratch.tasks.clear();
         self.budget = TASK_BUDGET;
         self.turns_played += 1;
         if self.turns_played > TURN_CAP {
@@ -894,8 +1110,18 @@ impl Race {
         self.drain(d)?;
         let mut genius_right = false;
         if main && self.racing(r) {
-            let choices = self.turn_choices(r);
-            let choice = match self.ask(d, Question::Turn { racer: r, choices })? {
+            // The choices' list is reused from turn to turn unless the turn waits.
+            let mut choices = self.scratch.choices.take().unwrap_or_default();
+            choices.clear();
+            self.fill_turn_choices(r, &mut choices);
+            let q = Question::Turn { racer: r, choices };
+            let Some(answer) = self.answer(d, &q) else {
+                return Err(Halt::Ask(q));
+            };
+            if let Question::Turn { choices, .. } = q {
+                self.scratch.choices = Some(choices);
+            }
+            let choice = match answer {
                 Answer::Turn(c) => c,
                 _ => TurnChoice::Roll,
             };
@@ -908,10 +1134,10 @@ impl Race {
         }
         // End of turn: Heckler.
         if self.racing(r) && self.pos(r).abs_diff(start) <= 1 {
-            let hecklers: Vec<Rid> = self.holders(Kind::Heckler).collect();
-            let mut tasks = Vec::new();
-            for h in hecklers {
-                tasks.push((
+            let hecklers: Rids = self.holders(Kind::Heckler).collect();
+            let mark = self.mark();
+            for h in hecklers.iter() {
+                self.add_task(
                     self.priority(h),
                     Task::Move {
                         racer: h,
@@ -921,9 +1147,9 @@ impl Race {
                             power: Kind::Heckler,
                         },
                     },
-                ));
+                );
             }
-            self.push_sorted(tasks);
+            self.push_sorted(mark);
             self.drain(d)?;
         }
         if genius_right && self.racing(r) {
@@ -942,16 +1168,22 @@ impl Race {
 
     /// The turn prompt's choices for `r`'s power now.
     pub fn turn_choices(&self, r: Rid) -> Vec<TurnChoice> {
-        let mut v = vec![TurnChoice::Roll];
+        let mut v = Vec::new();
+        self.fill_turn_choices(r, &mut v);
+        v
+    }
+
+    fn fill_turn_choices(&self, r: Rid, v: &mut Vec<TurnChoice>) {
+        v.push(TurnChoice::Roll);
         let me = self.pos(r);
-        let others: Vec<Rid> = (0..self.racers.len())
-            .filter(|&x| x != r && self.racing(x) && self.pos(x) != me)
-            .collect();
+        let others = || {
+            (0..self.racers.len()).filter(move |&x| x != r && self.racing(x) && self.pos(x) != me)
+        };
         match self.power(r) {
             Some(Kind::Legs) => v.push(TurnChoice::Legs),
-            Some(Kind::FlipFlop) => v.extend(others.iter().map(|&x| TurnChoice::Flip(x))),
+            Some(Kind::FlipFlop) => v.extend(others().map(TurnChoice::Flip)),
             Some(Kind::Genius) => v.extend((1..=6).map(TurnChoice::Guess)),
-            Some(Kind::Hypnotist) => v.extend(others.iter().map(|&x| TurnChoice::Hypnotize(x))),
+            Some(Kind::Hypnotist) => v.extend(others().map(TurnChoice::Hypnotize)),
             Some(Kind::ThirdWheel) => {
                 let mut spaces: Vec<u8> = (0..FINISH)
                     .filter(|&s| s != me && self.count_on(s) == 2)
@@ -962,7 +1194,6 @@ impl Race {
             Some(Kind::Cheerleader) => v.push(TurnChoice::Cheer),
             _ => {}
         }
-        v
     }
 
     fn before_main(&mut self, r: Rid, choice: TurnChoice, d: &mut dyn Decider) -> R<()> {
@@ -1100,19 +1331,19 @@ impl Race {
                         reroll: Some(Kind::Magician),
                     });
                 }
-                let mongers: Vec<Rid> = if self.holders(Kind::Dicemonger).next().is_some() {
+                let mongers: Rids = if self.may_hold(Kind::Dicemonger) {
                     self.holders(Kind::Dicemonger).collect()
                 } else {
-                    Vec::new()
+                    Rids::new()
                 };
-                if !mongers.is_empty() {
+                if mongers.len > 0 {
                     let q = Question::Reroll {
                         racer: r,
                         roll: v,
                         power: Kind::Dicemonger,
                     };
                     if self.ask(d, q)? == Answer::Yes {
-                        if let Some(&m) = mongers.first() {
+                        if let Some(m) = mongers.iter().next() {
                             self.power_happened(m, Kind::Dicemonger, || {
                                 "lets the roll be rerolled".to_string()
                             });
@@ -1123,10 +1354,10 @@ impl Race {
                             value: v,
                             reroll: Some(Kind::Dicemonger),
                         });
-                        let mut tasks = Vec::new();
-                        for m in mongers {
+                        let mark = self.mark();
+                        for m in mongers.iter() {
                             if m != r {
-                                tasks.push((
+                                self.add_task(
                                     self.priority(m),
                                     Task::Move {
                                         racer: m,
@@ -1136,10 +1367,10 @@ impl Race {
                                             power: Kind::Dicemonger,
                                         },
                                     },
-                                ));
+                                );
                             }
                         }
-                        self.push_sorted(tasks);
+                        self.push_sorted(mark);
                     }
                 }
                 if let Some(g) = guess
@@ -1179,8 +1410,13 @@ impl Race {
                 self.drain(d)?;
                 // Powers set off by the number rolled, in turn order from the mover.
                 let mut cancel = false;
-                let mut tasks = Vec::new();
-                for x in self.in_priority_order() {
+                let mark = self.mark();
+                let roll_powers = if self.may_hold_any(ROLL_POWERS) {
+                    self.racers.len()
+                } else {
+                    0
+                };
+                for x in self.in_priority_order().take(roll_powers) {
                     match self.power(x) {
                         Some(Kind::Sisyphus) if x == r && v == 6 => {
                             cancel = true;
@@ -1200,7 +1436,7 @@ impl Race {
                         Some(Kind::Inchworm) if x != r && v == 1 => {
                             cancel = true;
                             let wx = self.who(x);
-                            tasks.push((
+                            self.add_task(
                                 self.priority(x),
                                 Task::Move {
                                     racer: x,
@@ -1210,7 +1446,7 @@ impl Race {
                                         power: Kind::Inchworm,
                                     },
                                 },
-                            ));
+                            );
                         }
                         Some(Kind::Skipper) if v == 1 => {
                             self.power_happened(x, Kind::Skipper, || "goes next".to_string());
@@ -1224,7 +1460,7 @@ impl Race {
                         }
                         Some(Kind::Lackey) if x != r && v == 6 => {
                             let wx = self.who(x);
-                            tasks.push((
+                            self.add_task(
                                 self.priority(x),
                                 Task::Move {
                                     racer: x,
@@ -1234,22 +1470,28 @@ impl Race {
                                         power: Kind::Lackey,
                                     },
                                 },
-                            ));
+                            );
                         }
                         _ => {}
                     }
                 }
-                let worm = tasks.iter().find_map(|(_, t)| match t {
-                    Task::Move {
-                        why:
-                            Why::Power {
-                                racer: w,
-                                power: Kind::Inchworm,
-                            },
-                        ..
-                    } => Some(*w),
-                    _ => None,
-                });
+                let worm = self
+                    .scratch
+                    .tasks
+                    .get(mark..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .find_map(|(_, t)| match t {
+                        Task::Move {
+                            why:
+                                Why::Power {
+                                    racer: w,
+                                    power: Kind::Inchworm,
+                                },
+                            ..
+                        } => Some(*w),
+                        _ => None,
+                    });
                 if let Some(w) = worm {
                     self.emit(RaceEvent::Power {
                         racer: w,
@@ -1257,7 +1499,7 @@ impl Race {
                         detail: format!("{} rolled a 1: that move is skipped", who.kind.name()),
                     });
                 }
-                self.push_sorted(tasks);
+                self.push_sorted(mark);
                 self.drain(d)?;
                 if cancel || !self.racing(r) {
                     return Ok(genius_right);
@@ -1268,7 +1510,12 @@ impl Race {
         // Modifiers to the main move, in turn order from the mover.
         let mut amount = base;
         let here = self.pos(r);
-        for x in self.in_priority_order() {
+        let modifiers = if self.may_hold_any(MAIN_MOVE_POWERS) {
+            self.racers.len()
+        } else {
+            0
+        };
+        for x in self.in_priority_order().take(modifiers) {
             match self.power(x) {
                 Some(Kind::Gunk) if x != r => {
                     amount -= 1;
@@ -1331,36 +1578,71 @@ impl Race {
                 detail: detail(),
             });
         }
-        let mut tasks = Vec::new();
-        for s in self.holders(Kind::Scoocher).collect::<Vec<_>>() {
-            if s != owner {
-                tasks.push((self.priority(s), Task::Scooch { racer: s }));
-            }
-        }
-        self.push_sorted(tasks);
-    }
-
-    /// Pushes tasks so the first in (priority, order) resolves first.
-    fn push_sorted(&mut self, mut tasks: Vec<((usize, Rid), Task)>) {
-        if tasks.is_empty() {
+        if !self.may_hold(Kind::Scoocher) {
             return;
         }
-        // A stable sort keeps the order of tasks with equal keys.
-        if tasks.len() > 1 {
-            tasks.sort_by_key(|(k, _)| *k);
+        let scoochers: Rids = self.holders(Kind::Scoocher).collect();
+        let mark = self.mark();
+        for s in scoochers.iter() {
+            if s != owner {
+                self.add_task(self.priority(s), Task::Scooch { racer: s });
+            }
         }
-        for (_, t) in tasks.into_iter().rev() {
-            self.stack.push(t);
+        self.push_sorted(mark);
+    }
+
+    /// Where a collection of triggers starts in the shared task buffer.
+    fn mark(&self) -> usize {
+        self.scratch.tasks.len()
+    }
+
+    fn add_task(&mut self, key: (usize, Rid), t: Task) {
+        self.scratch.tasks.push((key, t));
+    }
+
+    fn add(&mut self, kt: ((usize, Rid), Task)) {
+        self.scratch.tasks.push(kt);
+    }
+
+    /// Pushes the tasks collected since `mark` so the first in (priority, order) resolves
+    /// first.
+    #[inline]
+    fn push_sorted(&mut self, mark: usize) {
+        if self.scratch.tasks.len() > mark {
+            self.push_sorted_now(mark);
+        }
+    }
+
+    fn push_sorted_now(&mut self, mark: usize) {
+        if let Some(seg) = self.scratch.tasks.get_mut(mark..)
+            && seg.len() > 1
+        {
+            // A stable sort keeps the order of tasks with equal keys.
+            seg.sort_by_key(|(k, _)| *k);
+        }
+        while self.scratch.tasks.len() > mark {
+            if let Some((_, t)) = self.scratch.tasks.pop() {
+                self.stack.push(t);
+            }
         }
     }
 
     fn signature(&self, t: &Task) -> u64 {
-        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        let mut h = Mix(0xcbf2_9ce4_8422_2325);
         for x in &self.racers {
-            x.pos.hash(&mut h);
-            x.tripped.hash(&mut h);
-            x.status.hash(&mut h);
-            x.copying.hash(&mut h);
+            // One word per racer: space, trip, status and copy target, each in its own bits.
+            let status = match x.status {
+                Status::Racing => 0u64,
+                Status::Finished(n) => 0x100 | u64::from(n),
+                Status::Eliminated(n) => 0x200 | u64::from(n),
+            };
+            let copying = x.copying.map_or(0, |c| (c as u64 & 0xffff_ffff) + 1);
+            h.word(
+                u64::from(x.pos)
+                    | u64::from(x.tripped) << 8
+                    | status << 16
+                    | copying.min(0xffff_ffff) << 32,
+            );
         }
         t.hash(&mut h);
         h.finish()
@@ -1370,16 +1652,20 @@ impl Race {
         while let Some(t) = self.stack.pop() {
             if self.budget == 0 {
                 self.stack.clear();
-                self.emit(RaceEvent::LoopEnded {
-                    task: "too many powers in one turn".into(),
-                });
+                if !self.quiet {
+                    self.emit(RaceEvent::LoopEnded {
+                        task: "too many powers in one turn".into(),
+                    });
+                }
                 break;
             }
             self.budget -= 1;
             let sig = self.signature(&t);
             if self.seen.contains(&sig) {
-                let text = self.task_words(&t);
-                self.emit(RaceEvent::LoopEnded { task: text });
+                if !self.quiet {
+                    let text = self.task_words(&t);
+                    self.emit(RaceEvent::LoopEnded { task: text });
+                }
                 continue;
             }
             self.seen.push(sig);
@@ -1533,7 +1819,15 @@ impl Race {
 
     // ----- Copycat -----
 
+    #[inline]
     fn refresh_copycats(&mut self, d: &mut dyn Decider) -> R<()> {
+        if !self.may_hold(Kind::Copycat) {
+            return Ok(());
+        }
+        self.refresh_copycats_now(d)
+    }
+
+    fn refresh_copycats_now(&mut self, d: &mut dyn Decider) -> R<()> {
         for c in 0..self.racers.len() {
             if !self.racing(c) || self.base_power(c) != Some(Kind::Copycat) {
                 continue;
@@ -1564,6 +1858,9 @@ impl Race {
             };
             if next != current {
                 self.racers[c].copying = next;
+                if self.quiet {
+                    continue;
+                }
                 let who = self.who(c);
                 let detail = match next.and_then(|t| self.base_power(t)) {
                     Some(p) => format!(
@@ -1595,13 +1892,36 @@ impl Race {
 
     /// Moves racers at the same time, then resolves what the moves set off.
     fn do_moves(&mut self, moves: &[(Rid, i8)], why: Why, d: &mut dyn Decider) -> R<()> {
+        // Moves never nest (what they set off waits on the stack), so one set of buffers
+        // serves them all; a nested call would only find them empty and allocate.
+        let mut b = self.scratch.moves.take().unwrap_or_default();
+        b.clear();
+        let r = self.do_moves_with(moves, why, d, &mut b);
+        self.scratch.moves = Some(b);
+        r
+    }
+
+    fn do_moves_with(
+        &mut self,
+        moves: &[(Rid, i8)],
+        why: Why,
+        d: &mut dyn Decider,
+        b: &mut MoveBufs,
+    ) -> R<()> {
         // At most 12 racers race: the places before the move fit on the stack.
         let mut start = [0u8; 16];
         for (slot, x) in start.iter_mut().zip(self.racers.iter()) {
             *slot = x.pos;
         }
-        let mut moved: Vec<(Rid, u8, u8)> = Vec::new(); // racer, from, to (raw)
-        let mut skip_owners: Vec<Rid> = Vec::new();
+        let MoveBufs {
+            moved, // racer, from, to (raw)
+            skip_owners,
+            stops,
+            passes,
+            arrivals,
+            riders,
+            ..
+        } = b;
         for &(m, n) in moves {
             if n == 0 || !self.racing(m) {
                 continue;
@@ -1656,10 +1976,10 @@ impl Race {
         if moved.is_empty() {
             return Ok(());
         }
-        for &(m, _, to) in &moved {
+        for &(m, _, to) in moved.iter() {
             self.racers[m].pos = to;
         }
-        for &(m, from, to) in &moved {
+        for &(m, from, to) in moved.iter() {
             let who = self.who(m);
             self.emit(RaceEvent::Moved {
                 racer: who,
@@ -1668,27 +1988,23 @@ impl Race {
                 why,
             });
         }
-        for m in skip_owners {
+        for &m in skip_owners.iter() {
             self.power_happened(m, Kind::Leaptoad, || {
                 "jumps over a space with a racer on it".to_string()
             });
         }
-        let mut stops: Vec<Stop> = Vec::new();
-        let mut passes: Vec<(Rid, Rid)> = Vec::new();
-        let mut arrivals: Vec<Rid> = Vec::new();
-        for &(m, _, _) in &moved {
+        for &(m, _, _) in moved.iter() {
             arrivals.push(m);
         }
         // Huge Baby before anything else: nobody stops on her space.
-        self.baby_adjust(&arrivals, &mut stops);
+        self.baby_adjust(arrivals, stops);
         // Racers that crossed the finish, in order; a rider crosses after its racer.
-        for &(m, _, _) in &moved {
+        for &(m, _, _) in moved.iter() {
             if self.racing(m) && self.pos(m) >= FINISH {
                 self.cross(m)?;
             }
         }
         // Suckerfish rides with racers that left its space.
-        let mut riders: Vec<(Rid, u8, u8)> = Vec::new();
         if !matches!(
             why,
             Why::Power {
@@ -1696,8 +2012,8 @@ impl Race {
                 ..
             }
         ) {
-            for &(m, from, _) in &moved {
-                let fish: Vec<Rid> = self
+            for &(m, from, _) in moved.iter() {
+                let fish: Rids = self
                     .holders(Kind::Suckerfish)
                     .filter(|&f| {
                         f != m
@@ -1706,7 +2022,7 @@ impl Race {
                             && !riders.iter().any(|&(x, _, _)| x == f)
                     })
                     .collect();
-                for f in fish {
+                for f in fish.iter() {
                     if !self.racing(f) || self.pos(f) != from {
                         continue;
                     }
@@ -1743,38 +2059,45 @@ impl Race {
                     });
                     riders.push((f, from, dest));
                     arrivals.push(f);
-                    self.baby_adjust(&[f], &mut stops);
+                    self.baby_adjust(&[f], stops);
                     if dest >= FINISH {
                         self.cross(f)?;
                     }
                 }
             }
         }
-        // Passing: started behind, ended ahead.
+        // Passing: started behind, ended ahead. (Only the first 16 racers can have been
+        // ahead: `start` holds 0 for any others. A race has at most 12.)
+        let mut now = [0u8; 16];
+        let mut live = [false; 16];
+        for ((p, l), x) in now.iter_mut().zip(live.iter_mut()).zip(self.racers.iter()) {
+            *p = x.pos;
+            *l = x.racing();
+        }
+        let n = self.racers.len().min(16);
         for &(m, from, _) in moved.iter().chain(riders.iter()) {
             let end_m = self.pos(m);
-            for y in 0..self.racers.len() {
-                if y == m || !self.racers[y].racing() {
-                    continue;
-                }
-                let sy = start.get(y).copied().unwrap_or(0);
-                if from < sy && end_m > self.pos(y) {
+            for (y, ((&sy, &py), &ly)) in start.iter().zip(&now).zip(&live).enumerate().take(n) {
+                if y != m && ly && from < sy && end_m > py {
                     passes.push((m, y));
                 }
             }
         }
-        for &m in &arrivals {
+        for &m in arrivals.iter() {
             if self.racing(m) && !stops.iter().any(|s| s.racer == m) {
                 stops.push(Stop { racer: m });
             }
         }
         self.refresh_copycats(d)?;
-        self.collect_triggers(&stops, &passes);
+        self.collect_triggers(stops, passes);
         Ok(())
     }
 
     /// Puts racers that would share Huge Baby's space on the space behind her.
     fn baby_adjust(&mut self, arrivals: &[Rid], stops: &mut Vec<Stop>) {
+        if !self.may_hold(Kind::HugeBaby) {
+            return;
+        }
         for &a in arrivals {
             if !self.racing(a) {
                 continue;
@@ -1836,15 +2159,34 @@ impl Race {
 
     /// Warps racers at the same time (no passing), then resolves their stops.
     fn do_warps(&mut self, warps: &[(Rid, u8)], why: Why, d: &mut dyn Decider) -> R<()> {
-        let mut arrivals = Vec::new();
-        let mut froms = Vec::new();
+        let mut b = self.scratch.moves.take().unwrap_or_default();
+        b.clear();
+        let r = self.do_warps_with(warps, why, d, &mut b);
+        self.scratch.moves = Some(b);
+        r
+    }
+
+    fn do_warps_with(
+        &mut self,
+        warps: &[(Rid, u8)],
+        why: Why,
+        d: &mut dyn Decider,
+        b: &mut MoveBufs,
+    ) -> R<()> {
+        let MoveBufs {
+            warps: arrivals,
+            froms,
+            arrivals: ids,
+            stops,
+            ..
+        } = b;
         for &(r, to) in warps {
             if self.racing(r) && self.pos(r) != to {
                 froms.push(self.pos(r));
                 arrivals.push((r, to));
             }
         }
-        for &(r, to) in &arrivals {
+        for &(r, to) in arrivals.iter() {
             self.racers[r].pos = to;
         }
         for (&(r, to), &from) in arrivals.iter().zip(froms.iter()) {
@@ -1856,16 +2198,15 @@ impl Race {
                 why,
             });
         }
-        let ids: Vec<Rid> = arrivals.iter().map(|&(r, _)| r).collect();
-        let mut stops = Vec::new();
-        self.baby_adjust(&ids, &mut stops);
-        for &r in &ids {
+        ids.extend(arrivals.iter().map(|&(r, _)| r));
+        self.baby_adjust(ids, stops);
+        for &r in ids.iter() {
             if !stops.iter().any(|s: &Stop| s.racer == r) {
                 stops.push(Stop { racer: r });
             }
         }
         self.refresh_copycats(d)?;
-        self.collect_triggers(&stops, &[]);
+        self.collect_triggers(stops, &[]);
         Ok(())
     }
 
@@ -1907,7 +2248,7 @@ impl Race {
 
     /// Sorts what a batch of stops and passes sets off, and pushes it on the stack.
     fn collect_triggers(&mut self, stops: &[Stop], passes: &[(Rid, Rid)]) {
-        let mut tasks: Vec<((usize, Rid), Task)> = Vec::new();
+        let mark = self.mark();
         for st in stops {
             let a = st.racer;
             if !self.racing(a) {
@@ -1915,7 +2256,7 @@ impl Race {
             }
             let s = self.pos(a);
             match self.track.special(s) {
-                Some(Special::Arrow(n)) => tasks.push((
+                Some(Special::Arrow(n)) => self.add((
                     (0, a),
                     Task::Move {
                         racer: a,
@@ -1923,14 +2264,14 @@ impl Race {
                         why: Why::Arrow,
                     },
                 )),
-                Some(Special::Rock) => tasks.push((
+                Some(Special::Rock) => self.add((
                     (0, a),
                     Task::Trip {
                         racer: a,
                         why: TripWhy::Rock,
                     },
                 )),
-                Some(Special::Star) => tasks.push(((0, a), Task::Star { racer: a })),
+                Some(Special::Star) => self.add(((0, a), Task::Star { racer: a })),
                 None => {}
             }
             // At most 12 racers: the racers on the space fit on the stack.
@@ -1944,9 +2285,10 @@ impl Race {
             }
             let here = &on[..count];
             if here.len() == 2 {
-                for rom in self.holders(Kind::Romantic).collect::<Vec<_>>() {
+                let romantics: Rids = self.holders(Kind::Romantic).collect();
+                for rom in romantics.iter() {
                     let w = self.who(rom);
-                    tasks.push((
+                    self.add((
                         self.priority(rom),
                         Task::Move {
                             racer: rom,
@@ -1961,13 +2303,16 @@ impl Race {
                 if self.has(a, Kind::Mouth)
                     && let Some(&o) = here.iter().find(|&&o| o != a)
                 {
-                    tasks.push((self.priority(a), Task::Eliminate { racer: o, by: a }));
+                    self.add((self.priority(a), Task::Eliminate { racer: o, by: a }));
                 }
             }
             let wa = self.who(a);
             if self.has(a, Kind::BabaYaga) {
-                for &o in here.iter().filter(|&&o| o != a) {
-                    tasks.push((
+                for &o in here {
+                    if o == a {
+                        continue;
+                    }
+                    self.add((
                         self.priority(a),
                         Task::Trip {
                             racer: o,
@@ -1979,12 +2324,12 @@ impl Race {
                     ));
                 }
             }
-            for &b in here
-                .iter()
-                .filter(|&&b| b != a && self.has(b, Kind::BabaYaga))
-            {
+            for &b in here {
+                if b == a || !self.has(b, Kind::BabaYaga) {
+                    continue;
+                }
                 let wb = self.who(b);
-                tasks.push((
+                self.add((
                     self.priority(b),
                     Task::Trip {
                         racer: a,
@@ -1996,8 +2341,11 @@ impl Race {
                 ));
             }
             if self.has(a, Kind::Duelist) {
-                for &o in here.iter().filter(|&&o| o != a) {
-                    tasks.push((
+                for &o in here {
+                    if o == a {
+                        continue;
+                    }
+                    self.add((
                         self.priority(a),
                         Task::Duel {
                             duelist: a,
@@ -2006,11 +2354,11 @@ impl Race {
                     ));
                 }
             }
-            for &dd in here
-                .iter()
-                .filter(|&&dd| dd != a && self.has(dd, Kind::Duelist))
-            {
-                tasks.push((
+            for &dd in here {
+                if dd == a || !self.has(dd, Kind::Duelist) {
+                    continue;
+                }
+                self.add((
                     self.priority(dd),
                     Task::Duel {
                         duelist: dd,
@@ -2022,7 +2370,7 @@ impl Race {
         for &(m, y) in passes {
             if self.has(y, Kind::Banana) {
                 let wy = self.who(y);
-                tasks.push((
+                self.add((
                     self.priority(y),
                     Task::Trip {
                         racer: m,
@@ -2035,7 +2383,7 @@ impl Race {
             }
             if self.has(m, Kind::Centaur) {
                 let wm = self.who(m);
-                tasks.push((
+                self.add((
                     self.priority(m),
                     Task::Move {
                         racer: y,
@@ -2048,7 +2396,7 @@ impl Race {
                 ));
             }
         }
-        self.push_sorted(tasks);
+        self.push_sorted(mark);
     }
 }
 

@@ -1384,3 +1384,63 @@ fn sim_prints_each_racers_win_and_second_rates() {
     };
     assert!(crate::games::sim(crate::engine::GameKind::MagicalAthlete, &bad).is_err());
 }
+
+// ----- Golden replays -----
+
+/// FNV-1a over text, so the golden hashes below do not depend on the platform.
+fn fnv(h: &mut u64, text: &str) {
+    for b in text.bytes() {
+        *h ^= u64::from(b);
+        *h = h.wrapping_mul(0x100_0000_01b3);
+    }
+}
+
+/// Seeded races told event by event, seeded quiet races and whole games, hashed. The
+/// hashes were recorded before the engine's speed work: any change in what a race does or
+/// tells changes them.
+#[test]
+fn golden_races_and_games_are_unchanged() {
+    let tracks = [Track::Mild, Track::Wild, Track::WildRulebook];
+    let mut told = 0xcbf2_9ce4_8422_2325u64;
+    for seed in 0..1500u64 {
+        let track = tracks[(seed % 3) as usize];
+        let players = 2 + (seed % 7) as usize;
+        let mut race = sim::random_race(seed, players, track);
+        loop {
+            let r = race.run_slot(&mut race::Defaults);
+            for e in &race.events {
+                fnv(&mut told, &format!("{e:?}"));
+            }
+            match r {
+                Ok(()) => {}
+                Err(race::Halt::Over) => break,
+                Err(h) => panic!("seed {seed}: {h:?}"),
+            }
+        }
+        fnv(&mut told, &serde_json::to_string(&race).unwrap());
+    }
+    let mut quiet = 0xcbf2_9ce4_8422_2325u64;
+    for seed in 0..12_000u64 {
+        let track = tracks[(seed % 3) as usize];
+        let players = 2 + (seed % 11) as usize;
+        let race = sim::play_random_race(seed + 1_000_000, players, track);
+        fnv(&mut quiet, &serde_json::to_string(&race).unwrap());
+    }
+    let mut games = 0xcbf2_9ce4_8422_2325u64;
+    for seed in 0..30u64 {
+        let (g, events) = play_defaults(&Options::default(), 2 + (seed % 5) as usize, seed);
+        for e in &events {
+            fnv(&mut games, &format!("{e:?}"));
+        }
+        fnv(&mut games, &format!("{:?}", g.outcome()));
+    }
+    assert_eq!(
+        (told, quiet, games),
+        (
+            12_140_036_224_710_555_608,
+            4_540_930_390_084_317_790,
+            9_431_307_744_220_286_588
+        ),
+        "golden hashes (told, quiet, games)"
+    );
+}

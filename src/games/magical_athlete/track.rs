@@ -59,6 +59,26 @@ const WILD_RULEBOOK: &[(u8, Special)] = &[
     (24, Special::Star),
 ];
 
+/// Spaces a lookup table covers (every space a racer can stop on before the finish).
+const TABLE: usize = 32;
+
+/// A space-indexed table of `specials` (the first entry for a space wins, as in a search).
+const fn table(specials: &[(u8, Special)]) -> [Option<Special>; TABLE] {
+    let mut t = [None; TABLE];
+    let mut i = 0;
+    while i < specials.len() {
+        let (space, sp) = specials[i];
+        if (space as usize) < TABLE && t[space as usize].is_none() {
+            t[space as usize] = Some(sp);
+        }
+        i += 1;
+    }
+    t
+}
+
+static WILD_TABLE: [Option<Special>; TABLE] = table(WILD);
+static WILD_RULEBOOK_TABLE: [Option<Special>; TABLE] = table(WILD_RULEBOOK);
+
 impl Track {
     pub fn name(self) -> &'static str {
         match self {
@@ -77,18 +97,34 @@ impl Track {
         }
     }
 
-    /// The special on `space`, if any.
+    /// The special on `space`, if any (a table lookup: this runs on every stop).
     pub fn special(self, space: u8) -> Option<Special> {
-        self.specials()
-            .iter()
-            .find(|(s, _)| *s == space)
-            .map(|(_, sp)| *sp)
+        let t = match self {
+            Track::Mild => return None,
+            Track::Wild => &WILD_TABLE,
+            Track::WildRulebook => &WILD_RULEBOOK_TABLE,
+        };
+        t.get(usize::from(space)).copied().flatten()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_space_table_agrees_with_the_list_of_specials() {
+        for track in [Track::Mild, Track::Wild, Track::WildRulebook] {
+            for space in 0..=u8::MAX {
+                let searched = track
+                    .specials()
+                    .iter()
+                    .find(|(s, _)| *s == space)
+                    .map(|(_, sp)| *sp);
+                assert_eq!(track.special(space), searched, "{track:?} {space}");
+            }
+        }
+    }
 
     #[test]
     fn printed_wild_wilds_matches_the_reference() {
