@@ -148,9 +148,26 @@ impl Work {
         self.seats_dirty = true;
     }
 
+    /// Whether this decision writes anything.
+    fn changed(&self) -> bool {
+        let c = &self.commit;
+        self.campaign_dirty
+            || self.seats_dirty
+            || !c.orders.is_empty()
+            || !c.turns.is_empty()
+            || !c.events.is_empty()
+            || !c.preferences.is_empty()
+            || c.deadlines.is_some()
+            || !c.fired.is_empty()
+            || !c.outbox.is_empty()
+    }
+
     /// The commit to write and the campaign as it will then be stored, or `None` when
     /// nothing changed.
     pub fn finish_with_after(self) -> Option<(Commit, Loaded)> {
+        if !self.changed() {
+            return None;
+        }
         let mut campaign = self.campaign.clone();
         campaign.version = self.expected_version + 1;
         campaign.updated_at = self.now;
@@ -164,17 +181,7 @@ impl Work {
 
     /// The commit to write, or `None` when nothing changed.
     pub fn finish(mut self) -> Option<Commit> {
-        let c = &self.commit;
-        let changed = self.campaign_dirty
-            || self.seats_dirty
-            || !c.orders.is_empty()
-            || !c.turns.is_empty()
-            || !c.events.is_empty()
-            || !c.preferences.is_empty()
-            || c.deadlines.is_some()
-            || !c.fired.is_empty()
-            || !c.outbox.is_empty();
-        if !changed {
+        if !self.changed() {
             return None;
         }
         self.campaign.updated_at = self.now;
