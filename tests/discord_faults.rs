@@ -19,29 +19,6 @@ fn channel_posts() -> String {
     format!("/channels/{CHANNEL}/messages")
 }
 
-/// A Dream Mile race in CHANNEL hosted by `host` with `others`, started; returns once
-/// every seat has its first prompt.
-async fn running(h: &Harness, host: &User, others: &[&User], options: &str) {
-    let a = h
-        .slash(
-            host,
-            "new",
-            &[("game", json!("dream-mile")), ("options", json!(options))],
-        )
-        .await;
-    assert!(text_of(&a).contains("is open"), "{a}");
-    for u in std::iter::once(host).chain(others.iter().copied()) {
-        let a = h.slash(u, "join", &[]).await;
-        assert!(text_of(&a).contains("You're in"), "{a}");
-    }
-    let a = h.slash(host, "start", &[]).await;
-    assert!(text_of(&a).contains("is off"), "{a}");
-    for u in std::iter::once(host).chain(others.iter().copied()) {
-        h.fake.wait_dm(u.id, 2).await;
-    }
-    h.settle().await;
-}
-
 /// Requests matching `method` and `path` so far.
 fn matching(h: &Harness, method: &str, path: &str) -> Vec<Recorded> {
     h.fake
@@ -59,7 +36,8 @@ async fn a_429_is_retried_by_the_outbox_after_its_backoff() {
     let h = Harness::start().await;
     let alice = User::new(1101, "Alice");
     let bob = User::new(1102, "Bob");
-    running(&h, &alice, &[&bob], "turn=1h reminders=none").await;
+    h.open_race("dream-mile", "turn=1h reminders=none", &alice, &[&bob])
+        .await;
     let bob_dm = h.fake.dm_channel(bob.id).unwrap();
 
     // Bob's order is in (its receipt delivered) before the faults are set.
@@ -157,7 +135,8 @@ async fn server_errors_on_a_post_a_dm_and_an_edit_are_retried_and_land_once() {
     let h = Harness::start().await;
     let alice = User::new(1201, "Alice");
     let bob = User::new(1202, "Bob");
-    running(&h, &alice, &[&bob], "turn=1h reminders=none").await;
+    h.open_race("dream-mile", "turn=1h reminders=none", &alice, &[&bob])
+        .await;
     let alice_dm = h.fake.dm_channel(alice.id).unwrap();
     let bob_dm = h.fake.dm_channel(bob.id).unwrap();
 
@@ -247,7 +226,8 @@ async fn a_dropped_gateway_is_resumed_and_no_event_is_lost() {
     let h = Harness::start().await;
     let alice = User::new(1301, "Alice");
     let bob = User::new(1302, "Bob");
-    running(&h, &alice, &[&bob], "turn=1h reminders=none").await;
+    h.open_race("dream-mile", "turn=1h reminders=none", &alice, &[&bob])
+        .await;
     let identified = h.fake.identifies();
 
     // Close with 4000 (unknown error: resumable). An order sent while the bot is away is
@@ -479,7 +459,8 @@ async fn slow_answers_are_deferred_within_three_seconds() {
     let h = Harness::start().await;
     let alice = User::new(1601, "Alice");
     let bob = User::new(1602, "Bob");
-    running(&h, &alice, &[&bob], "turn=1h reminders=none").await;
+    h.open_race("dream-mile", "turn=1h reminders=none", &alice, &[&bob])
+        .await;
     let prompt = h.fake.wait_dm(alice.id, 2).await;
 
     // A button press while the database is held for 4 s.
@@ -523,26 +504,9 @@ async fn requests_per_resolved_turn_in_1500m() {
         .enumerate()
         .map(|(i, n)| User::new(1701 + i as u64, n))
         .collect();
-    let a = h
-        .slash(
-            &players[0],
-            "new",
-            &[
-                ("game", json!("1500m")),
-                ("options", json!("turn=1h reminders=none")),
-            ],
-        )
+    let others: Vec<&User> = players.iter().skip(1).collect();
+    h.open_race("1500m", "turn=1h reminders=none", &players[0], &others)
         .await;
-    assert!(text_of(&a).contains("is open"), "{a}");
-    for u in &players {
-        let a = h.slash(u, "join", &[]).await;
-        assert!(text_of(&a).contains("You're in"), "{a}");
-    }
-    h.slash(&players[0], "start", &[]).await;
-    for u in &players {
-        h.fake.wait_dm(u.id, 2).await;
-    }
-    h.settle().await;
     let mut answered: std::collections::HashSet<String> = Default::default();
     let mut turns = 0;
     for _ in 0..6 {

@@ -13,26 +13,6 @@ fn in_channel(m: &Value) -> bool {
     m["channel_id"] == CHANNEL.to_string().as_str()
 }
 
-/// A race in CHANNEL hosted by `host`, with `others` joined by command and `bots` bots.
-async fn lobby(h: &Harness, host: &User, others: &[&User], bots: u8, options: &str) {
-    let a = h
-        .slash(
-            host,
-            "new",
-            &[("game", json!("dream-mile")), ("options", json!(options))],
-        )
-        .await;
-    assert!(text_of(&a).contains("is open"), "{a}");
-    for u in std::iter::once(host).chain(others.iter().copied()) {
-        let a = h.slash(u, "join", &[]).await;
-        assert!(text_of(&a).contains("You're in"), "{a}");
-    }
-    if bots > 0 {
-        let a = h.slash(host, "bots", &[("count", json!(bots))]).await;
-        assert!(text_of(&a).contains("Bots added"), "{a}");
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_host_command_is_refused_to_a_player_and_allowed_to_a_manager() {
     let h = Harness::start().await;
@@ -40,7 +20,7 @@ async fn every_host_command_is_refused_to_a_player_and_allowed_to_a_manager() {
     let bob = User::new(202, "Bob");
     let mut carol = User::new(203, "Carol");
     carol.manage = true;
-    lobby(&h, &alice, &[&bob], 0, "").await;
+    h.open_lobby("dream-mile", "", &alice, &[&bob], 0).await;
 
     let bob_option = FakeDiscord::user_option(&bob);
     let alice_option = FakeDiscord::user_option(&alice);
@@ -90,7 +70,7 @@ async fn an_order_for_another_seat_is_refused() {
     let alice = User::new(301, "Alice");
     let bob = User::new(302, "Bob");
     let eve = User::new(303, "Eve");
-    lobby(&h, &alice, &[&bob], 0, "").await;
+    h.open_lobby("dream-mile", "", &alice, &[&bob], 0).await;
     h.slash(&alice, "start", &[]).await;
     let alice_prompt = h.fake.wait_dm(alice.id, 2).await;
     // Bob presses a button from Alice's prompt (forwarded to him, say).
@@ -116,7 +96,8 @@ async fn a_restart_in_the_middle_of_a_turn_resolves_it_once_and_late() {
     let mut h = Harness::start().await;
     let alice = User::new(401, "Alice");
     let bob = User::new(402, "Bob");
-    lobby(&h, &alice, &[&bob], 0, "turn=1h reminders=none").await;
+    h.open_lobby("dream-mile", "turn=1h reminders=none", &alice, &[&bob], 0)
+        .await;
     h.slash(&alice, "start", &[]).await;
     h.fake.wait_dm(bob.id, 2).await;
     h.fake.dm(&alice, "7");
@@ -171,7 +152,7 @@ async fn a_restart_in_the_middle_of_a_turn_resolves_it_once_and_late() {
 async fn a_rate_limit_is_retried_and_a_lost_answer_does_not_post_twice() {
     let h = Harness::start().await;
     let alice = User::new(501, "Alice");
-    lobby(&h, &alice, &[], 1, "").await;
+    h.open_lobby("dream-mile", "", &alice, &[], 1).await;
     h.settle().await;
 
     // 429 on the start post: retried after the backoff, and posted once.
@@ -240,7 +221,7 @@ async fn a_duplicate_event_or_a_double_click_changes_nothing_twice() {
     let h = Harness::start().await;
     let alice = User::new(601, "Alice");
     let bob = User::new(602, "Bob");
-    lobby(&h, &alice, &[&bob], 0, "").await;
+    h.open_lobby("dream-mile", "", &alice, &[&bob], 0).await;
     h.slash(&alice, "start", &[]).await;
     let prompt = h.fake.wait_dm(alice.id, 2).await;
     h.settle().await;
@@ -365,7 +346,7 @@ async fn a_player_in_two_races_names_the_race_in_a_text_order() {
     let h = Harness::start().await;
     let alice = User::new(801, "Alice");
     let bob = User::new(802, "Bob");
-    lobby(&h, &alice, &[&bob], 0, "").await;
+    h.open_lobby("dream-mile", "", &alice, &[&bob], 0).await;
     h.slash(&alice, "start", &[]).await;
     // A second race, in another channel.
     let other = CHANNEL + 1;
@@ -422,7 +403,7 @@ async fn a_deleted_status_message_is_posted_again() {
     let h = Harness::start().await;
     let alice = User::new(901, "Alice");
     let bob = User::new(902, "Bob");
-    lobby(&h, &alice, &[&bob], 0, "").await;
+    h.open_lobby("dream-mile", "", &alice, &[&bob], 0).await;
     h.slash(&alice, "start", &[]).await;
     let status = h
         .fake
@@ -462,7 +443,8 @@ async fn the_host_moves_the_deadline_pauses_hands_over_and_cancels() {
     let alice = User::new(1001, "Alice");
     let bob = User::new(1002, "Bob");
     let carol = User::new(1003, "Carol");
-    lobby(&h, &alice, &[&bob], 0, "turn=1h reminders=none").await;
+    h.open_lobby("dream-mile", "turn=1h reminders=none", &alice, &[&bob], 0)
+        .await;
     let s = h.slash(&bob, "settings", &[]).await;
     assert!(
         text_of(&s).contains("turn=1h") && text_of(&s).contains("starting-points"),

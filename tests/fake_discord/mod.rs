@@ -1664,6 +1664,46 @@ impl Harness {
         let id = self.fake.click(user, message, custom_id);
         self.fake.response(id).await
     }
+
+    /// Opens a lobby of `game` in CHANNEL with `options`, seats `host` and `others`, and
+    /// adds `bots` bots.
+    pub async fn open_lobby(
+        &self,
+        game: &str,
+        options: &str,
+        host: &User,
+        others: &[&User],
+        bots: u8,
+    ) {
+        let a = self
+            .slash(
+                host,
+                "new",
+                &[("game", json!(game)), ("options", json!(options))],
+            )
+            .await;
+        assert!(text_of(&a).contains("is open"), "{a}");
+        for u in std::iter::once(host).chain(others.iter().copied()) {
+            let a = self.slash(u, "join", &[]).await;
+            assert!(text_of(&a).contains("You're in"), "{a}");
+        }
+        if bots > 0 {
+            let a = self.slash(host, "bots", &[("count", json!(bots))]).await;
+            assert!(text_of(&a).contains("Bots added"), "{a}");
+        }
+    }
+
+    /// [`Harness::open_lobby`] without bots, then started; returns once every seat has
+    /// its first prompt.
+    pub async fn open_race(&self, game: &str, options: &str, host: &User, others: &[&User]) {
+        self.open_lobby(game, options, host, others, 0).await;
+        let a = self.slash(host, "start", &[]).await;
+        assert!(text_of(&a).contains("is off"), "{a}");
+        for u in std::iter::once(host).chain(others.iter().copied()) {
+            self.fake.wait_dm(u.id, 2).await;
+        }
+        self.settle().await;
+    }
 }
 
 /// True when an interaction answer is visible only to its user.
