@@ -14,7 +14,9 @@ use async_trait::async_trait;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, PgRow};
 use sqlx::{Postgres, Row, Transaction};
 
-use super::codec::{Applied, corrupt, from_json, schema_status, seat_of, step_of, to_json};
+use super::codec::{
+    Applied, bulk_inserts, corrupt, from_json, schema_status, seat_of, step_of, to_json,
+};
 use super::{
     Backend, CampaignId, CampaignRow, Commit, DeadlineKind, DeadlineRow, Heartbeat, Loaded, Millis,
     NewCampaign, OrderRow, OrderSource, OutboxRow, Phase, PreferenceRow, SchemaStatus, SeatRow,
@@ -351,19 +353,6 @@ async fn write_rest(
         .execute(&mut **tx)
         .await?;
     }
-    for (step, events) in &commit.events {
-        for (idx, e) in events.iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO events (campaign_id, step, idx, event) VALUES ($1, $2, $3, $4)",
-            )
-            .bind(id.0)
-            .bind(i64::from(*step))
-            .bind(i64::try_from(idx).unwrap_or(i64::MAX))
-            .bind(to_json(e)?)
-            .execute(&mut **tx)
-            .await?;
-        }
-    }
     for p in &commit.preferences {
         sqlx::query(
             "INSERT INTO preferences (campaign_id, step, seat, text, set_at) VALUES ($1, $2, $3, $4, $5)",
@@ -376,38 +365,16 @@ async fn write_rest(
         .execute(&mut **tx)
         .await?;
     }
-    if let Some(deadlines) = &commit.deadlines {
+    if commit.deadlines.is_some() {
         sqlx::query("DELETE FROM deadlines WHERE campaign_id = $1 AND fired_at IS NULL")
             .bind(id.0)
             .execute(&mut **tx)
             .await?;
-        for d in deadlines {
-            sqlx::query(
-                "INSERT INTO deadlines (campaign_id, step, kind, due_at) VALUES ($1, $2, $3, $4)",
-            )
-            .bind(id.0)
-            .bind(i64::from(d.step))
-            .bind(d.kind.as_str())
-            .bind(d.due_at)
-            .execute(&mut **tx)
-            .await?;
-        }
     }
     let now = commit.campaign.as_ref().map(|c| c.updated_at).unwrap_or(0);
-    for o in &commit.outbox {
-        // The older undelivered rows of its coalesce key: the `outbox_coalesce` trigger.
-        sqlx::query(
-            "INSERT INTO outbox (campaign_id, target, payload, coalesce_key, created_at, not_before)
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(id.0)
-        .bind(to_json(&o.target)?)
-        .bind(to_json(&o.payload)?)
-        .bind(&o.coalesce_key)
-        .bind(now)
-        .bind(o.not_before)
-        .execute(&mut **tx)
-        .await?;
+    // Events, deadlines and outbox rows: a few multi-row statements.
+    for mut q in bulk_inserts::<Postgres>(id.0, commit, now)? {
+        q.build().execute(&mut **tx).await?;
     }
     Ok(())
 }

@@ -10,18 +10,17 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
     SqliteSynchronous,
 };
-use sqlx::{QueryBuilder, Row, Sqlite, Transaction};
+use sqlx::{Row, Sqlite, Transaction};
 
-use super::codec::{Applied, corrupt, from_json, schema_status, seat_of, step_of, to_json};
+use super::codec::{
+    Applied, bulk_inserts, corrupt, from_json, schema_status, seat_of, step_of, to_json,
+};
 use super::{
     Backend, CampaignId, CampaignRow, Commit, DeadlineKind, DeadlineRow, Heartbeat, Loaded, Millis,
     NewCampaign, OrderRow, OrderSource, OutboxRow, Phase, PreferenceRow, SchemaStatus, SeatRow,
     StepLog, Store, StoreError, Timing, TurnRow, UserId,
 };
 use crate::engine::{BotLevel, GameKind};
-
-/// Rows per multi-row INSERT: far below SQLite's 32,766 bound variables.
-const ROWS_PER_INSERT: usize = 500;
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
@@ -469,29 +468,6 @@ impl Store for SqliteStore {
             .execute(&mut *tx)
             .await?;
         }
-        // Many rows, one statement each batch: every statement is a trip to sqlx's worker
-        // thread, and a resolution writes dozens of rows.
-        let events = commit
-            .events
-            .iter()
-            .flat_map(|(step, events)| {
-                events
-                    .iter()
-                    .enumerate()
-                    .map(move |(idx, e)| Ok((i64::from(*step), idx as i64, to_json(e)?)))
-            })
-            .collect::<Result<Vec<_>, StoreError>>()?;
-        for chunk in events.chunks(ROWS_PER_INSERT) {
-            let mut q =
-                QueryBuilder::<Sqlite>::new("INSERT INTO events (campaign_id, step, idx, event) ");
-            q.push_values(chunk, |mut row, (step, idx, event)| {
-                row.push_bind(id.0)
-                    .push_bind(*step)
-                    .push_bind(*idx)
-                    .push_bind(event.clone());
-            });
-            q.build().execute(&mut *tx).await?;
-        }
         for p in &commit.preferences {
             sqlx::query("INSERT INTO preferences (campaign_id, step, seat, text, set_at) VALUES (?, ?, ?, ?, ?)")
                 .bind(id.0)
@@ -502,43 +478,15 @@ impl Store for SqliteStore {
                 .execute(&mut *tx)
                 .await?;
         }
-        if let Some(deadlines) = &commit.deadlines {
+        if commit.deadlines.is_some() {
             sqlx::query("DELETE FROM deadlines WHERE campaign_id = ? AND fired_at IS NULL")
                 .bind(id.0)
                 .execute(&mut *tx)
                 .await?;
-            for chunk in deadlines.chunks(ROWS_PER_INSERT) {
-                let mut q = QueryBuilder::<Sqlite>::new(
-                    "INSERT INTO deadlines (campaign_id, step, kind, due_at) ",
-                );
-                q.push_values(chunk, |mut row, d| {
-                    row.push_bind(id.0)
-                        .push_bind(i64::from(d.step))
-                        .push_bind(d.kind.as_str())
-                        .push_bind(d.due_at);
-                });
-                q.build().execute(&mut *tx).await?;
-            }
         }
         let now = commit.campaign.as_ref().map(|c| c.updated_at).unwrap_or(0);
-        // The older undelivered rows of a coalesce key: the `outbox_coalesce` trigger.
-        let outbox = commit
-            .outbox
-            .iter()
-            .map(|o| Ok((to_json(&o.target)?, to_json(&o.payload)?, o)))
-            .collect::<Result<Vec<_>, StoreError>>()?;
-        for chunk in outbox.chunks(ROWS_PER_INSERT) {
-            let mut q = QueryBuilder::<Sqlite>::new(
-                "INSERT INTO outbox (campaign_id, target, payload, coalesce_key, created_at, not_before) ",
-            );
-            q.push_values(chunk, |mut row, (target, payload, o)| {
-                row.push_bind(id.0)
-                    .push_bind(target.clone())
-                    .push_bind(payload.clone())
-                    .push_bind(o.coalesce_key.clone())
-                    .push_bind(now)
-                    .push_bind(o.not_before);
-            });
+        // Events, deadlines and outbox rows: a few multi-row statements.
+        for mut q in bulk_inserts::<Sqlite>(id.0, &commit, now)? {
             q.build().execute(&mut *tx).await?;
         }
         if !commit.events.is_empty() {
