@@ -913,7 +913,15 @@ impl FakeDiscord {
                                 && !q.path.ends_with("/callback")
                                 && q.method != "GET"
                         })
-                        .map(|q| json!({"type": r["type"], "data": q.body}))
+                        .map(|q| {
+                            // An edit cannot change what the deferral made ephemeral: the
+                            // flags of the type-5 callback still hold, as on Discord.
+                            let mut data = q.body.clone();
+                            if data["flags"].is_null() && !r["data"]["flags"].is_null() {
+                                data["flags"] = r["data"]["flags"].clone();
+                            }
+                            json!({"type": r["type"], "data": data})
+                        })
                 }
                 _ => Some(r),
             }
