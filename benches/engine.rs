@@ -8,7 +8,8 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use photofinish::engine::{AnyGame, BotLevel, GameKind, GameRng, Mode, SeatSetup, Seed, Submitted};
+use photofinish::engine::{BotLevel, GameRng, Mode, SeatSetup, Seed, Submitted};
+use photofinish::games::{AnyGame, GameKind};
 
 /// Counts allocations, to report allocations per turn.
 struct Counting;
@@ -47,7 +48,7 @@ fn setup(kind: GameKind, seed: u64) -> AnyGame {
         .expect("setup")
 }
 
-fn orders(game: &AnyGame, rng: &mut GameRng) -> Vec<Submitted<photofinish::engine::AnyOrder>> {
+fn orders(game: &AnyGame, rng: &mut GameRng) -> Vec<Submitted<photofinish::games::AnyOrder>> {
     let pending = game.pending();
     let seats = match pending.mode {
         Mode::All => pending.seats.clone(),

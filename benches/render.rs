@@ -5,7 +5,7 @@
 //! picture and race chart are here, on the scripts the golden-image tests use.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use photofinish::engine::AnyPublicView;
+use photofinish::games::AnyPublicView;
 use photofinish::games::replay;
 use photofinish::render::picture;
 

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use backend::{Db, Kind};
-use photofinish::engine::GameKind;
+use photofinish::games::GameKind;
 use photofinish::referee::delivery::{Courier, Delivered, DeliveryError, Parcel};
 use photofinish::referee::{Actor, Config, NewRace, Referee, TestClock};
 use photofinish::store::{OrderSource, Timing, UserId};

@@ -9,7 +9,8 @@ mod scripted_play;
 use std::collections::BTreeMap;
 
 use fake_discord::*;
-use photofinish::engine::{GameKind, Seat, Seed};
+use photofinish::engine::{Seat, Seed};
+use photofinish::games::GameKind;
 use scripted_play::*;
 use serde_json::json;
 
@@ -22,7 +23,7 @@ const NAMES: [&str; 6] = ["Alice", "Bob", "Bot 1", "Bot 2", "Bot 3", "Bot 4"];
 /// Alice presses a button each round: her highest card, and a step up in pace while she
 /// has strength to spare. Bob sends the default order as text, and misses one round.
 fn human()
--> impl FnMut(&mut photofinish::engine::AnyGame, u32, Seat, &photofinish::engine::Prompt) -> Decision
+-> impl FnMut(&mut photofinish::games::AnyGame, u32, Seat, &photofinish::engine::Prompt) -> Decision
 {
     let mut bob_rounds = 0u32;
     move |game, _step, seat, prompt| {

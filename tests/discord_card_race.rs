@@ -10,7 +10,8 @@ mod scripted_play;
 use std::collections::BTreeMap;
 
 use fake_discord::*;
-use photofinish::engine::{GameKind, Seat, Seed};
+use photofinish::engine::{Seat, Seed};
+use photofinish::games::GameKind;
 use scripted_play::*;
 use serde_json::{Value, json};
 
@@ -23,7 +24,7 @@ const ALICE_MISSES: usize = 3;
 /// every third turn by text), Bob answers an attack with his dirty trick when he holds it,
 /// and Alice lets one turn pass.
 fn human()
--> impl FnMut(&mut photofinish::engine::AnyGame, u32, Seat, &photofinish::engine::Prompt) -> Decision
+-> impl FnMut(&mut photofinish::games::AnyGame, u32, Seat, &photofinish::engine::Prompt) -> Decision
 {
     let (mut alice_turns, mut human_turns) = (0usize, 0usize);
     move |game, _step, seat, prompt| {

@@ -12,7 +12,8 @@ mod scripted_play;
 use std::collections::BTreeMap;
 
 use fake_discord::*;
-use photofinish::engine::{GameKind, Seat, Seed};
+use photofinish::engine::{Seat, Seed};
+use photofinish::games::GameKind;
 use scripted_play::*;
 use serde_json::{Value, json};
 
@@ -29,7 +30,7 @@ fn is_magician_question(prompt: &photofinish::engine::Prompt) -> bool {
 /// question by button, lets the second time out, then sets a policy. Everything else she
 /// answers by button with the sound default.
 fn human()
--> impl FnMut(&mut photofinish::engine::AnyGame, u32, Seat, &photofinish::engine::Prompt) -> Decision
+-> impl FnMut(&mut photofinish::games::AnyGame, u32, Seat, &photofinish::engine::Prompt) -> Decision
 {
     let (mut magician_questions, mut policy_due, mut policy_set) = (0, false, false);
     move |game, _step, seat, prompt| {

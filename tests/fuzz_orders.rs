@@ -2,9 +2,8 @@
 //! the legality check never panic, and every refusal is a short sentence a player can read.
 //! (`PROPTEST_CASES` raises the number of cases.)
 
-use photofinish::engine::{
-    AnyGame, BotLevel, GameKind, GameRng, Mode, Seat, SeatSetup, Seed, Submitted,
-};
+use photofinish::engine::{BotLevel, GameRng, Mode, Seat, SeatSetup, Seed, Submitted};
+use photofinish::games::{AnyGame, GameKind};
 use proptest::prelude::*;
 
 /// A game of `kind`, played by bots for `steps` steps from `seed`.

@@ -11,7 +11,8 @@
 
 use std::sync::Arc;
 
-use photofinish::engine::{GameKind, GameRng, Seed};
+use photofinish::engine::{GameRng, Seed};
+use photofinish::games::GameKind;
 use photofinish::referee::announce::{Announcement, Target};
 use photofinish::referee::{Actor, Config, NewRace, Referee, TestClock};
 use photofinish::render::post::{Style, present};

@@ -15,7 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
-use photofinish::engine::AnyPublicView;
+use photofinish::games::AnyPublicView;
 use photofinish::games::replay;
 use photofinish::render::{alt_text, picture};
 

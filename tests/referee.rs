@@ -7,7 +7,8 @@ mod backend;
 mod support;
 
 use backend::{Arg, Bench, Kind, timing};
-use photofinish::engine::{BotLevel, GameKind, OrderError};
+use photofinish::engine::{BotLevel, OrderError};
+use photofinish::games::GameKind;
 use photofinish::referee::announce::{Announcement, SeatState, Target};
 use photofinish::referee::delivery::{DeliveryError, OUTBOX_LEASE_MS};
 use photofinish::referee::work::receipt_for;

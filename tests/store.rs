@@ -8,8 +8,9 @@ mod backend;
 use std::sync::Arc;
 
 use backend::{Db, Kind};
-use photofinish::engine::{AnyEvent, AnyOrder, GameKind, Pending, Seat};
+use photofinish::engine::{Pending, Seat};
 use photofinish::games::dream_mile::Event;
+use photofinish::games::{AnyEvent, AnyOrder, GameKind};
 use photofinish::store::{
     self, Backend, CampaignId, Commit, DeadlineKind, Heartbeat, Loaded, NewCampaign, NewDeadline,
     NewOutbox, OrderRow, OrderSource, Phase, PreferenceRow, SeatRow, Store, StoreError, Timing,

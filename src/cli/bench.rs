@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::engine::{BotLevel, GameKind};
+use crate::engine::BotLevel;
+use crate::games::GameKind;
 use crate::referee::{Actor, Config, NewRace, Referee, SystemClock, TestClock};
 use crate::store::sqlite::Durability;
 use crate::store::{Backend, PostgresStore, SqliteStore, Store, Timing, UserId};

@@ -16,8 +16,7 @@ use serde::Serialize;
 
 use crate::store::{self, Heartbeat, SchemaStatus, Store};
 
-/// How often a running bot should report.
-pub const HEARTBEAT_SECS: u64 = 30;
+pub use crate::store::HEARTBEAT_SECS;
 
 /// How much of the gateway the check demands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

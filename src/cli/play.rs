@@ -13,7 +13,8 @@ use async_trait::async_trait;
 use chrono::Offset;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
-use crate::engine::{BotLevel, GameKind};
+use crate::engine::BotLevel;
+use crate::games::GameKind;
 use crate::referee::announce::Target;
 use crate::referee::delivery::{Courier, Delivered, DeliveryError, Parcel};
 use crate::referee::{Actor, Config, NewRace, Referee, SystemClock};

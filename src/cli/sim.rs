@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use crate::engine::GameKind;
+use crate::games::GameKind;
 use crate::games::{SimArgs, sim};
 
 pub fn run(

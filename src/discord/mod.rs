@@ -31,8 +31,8 @@ use thiserror::Error;
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
-pub use crate::cli::health::HEARTBEAT_SECS;
 use crate::referee::{Clock, Referee, RefereeError};
+pub use crate::store::HEARTBEAT_SECS;
 use crate::store::{Heartbeat, StoreError};
 pub use config::{Settings, Shards, Token};
 use courier::DiscordCourier;

@@ -1,4 +1,5 @@
-//! The contract every game implements, and the registry that dispatches between games.
+//! The contract every game implements. The engine knows no game: the registry that
+//! dispatches between them is [`crate::games::registry`].
 //!
 //! A game is a pure, deterministic state machine in the style of OpenSpiel and
 //! boardgame.io:
@@ -18,7 +19,7 @@
 //!   seat's DM. [`Game::resample_hidden`] lets a generic test prove that views leak
 //!   nothing (OpenSpiel's resampling from an information state).
 //!
-//! Games never do I/O. [`registry`] wraps them in one enum for the referee, and
+//! Games never do I/O. [`crate::games::registry`] wraps them in one enum for the referee, and
 //! [`conformance`] is the generic random-simulation test every game passes.
 
 pub mod conformance;
@@ -26,7 +27,6 @@ mod error;
 mod options;
 mod outcome;
 mod pending;
-pub mod registry;
 mod rng;
 mod seat;
 
@@ -39,7 +39,6 @@ pub use error::{OptionsError, OrderError, PreferenceError, SetupError};
 pub use options::{OptionDoc, apply_option_text, option_text};
 pub use outcome::{Audience, Narration, Outcome, Placing};
 pub use pending::{Choice, Mode, Pending, Prompt, Submitted, Window};
-pub use registry::{AnyEvent, AnyGame, AnyOrder, AnyPrivateView, AnyPublicView, GameKind};
 pub use rng::{GameRng, Seed, commitment_matches};
 pub use seat::{BotLevel, Seat, SeatSetup};
 

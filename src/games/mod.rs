@@ -7,11 +7,12 @@ pub mod card_race;
 pub mod dream_mile;
 pub mod fifteen_hundred;
 pub mod magical_athlete;
+pub mod registry;
+
+pub use registry::{AnyEvent, AnyGame, AnyOrder, AnyPrivateView, AnyPublicView, GameKind};
 
 use serde_json::Value;
 use thiserror::Error;
-
-use crate::engine::{AnyPublicView, GameKind};
 
 /// Why a replay script was refused; one line that names the turn and the player.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

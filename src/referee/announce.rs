@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{AnyPrivateView, AnyPublicView, GameKind, Prompt, Seat};
+use crate::engine::{Prompt, Seat};
+use crate::games::{AnyPrivateView, AnyPublicView, GameKind};
 use crate::store::{CampaignId, Millis, Phase, UserId};
 
 /// Where an announcement goes.

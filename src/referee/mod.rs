@@ -22,9 +22,8 @@ use std::sync::Arc;
 
 use tokio::sync::Mutex;
 
-use crate::engine::{
-    AnyPrivateView, AnyPublicView, BotLevel, GameKind, OrderError, Prompt, Seat, SeatSetup, Seed,
-};
+use crate::engine::{BotLevel, OrderError, Prompt, Seat, SeatSetup, Seed};
+use crate::games::{AnyPrivateView, AnyPublicView, GameKind};
 use crate::store::{
     CampaignId, DeadlineKind, DeadlineRow, Loaded, Millis, NewCampaign, OrderRow, OrderSource,
     Phase, PreferenceRow, SeatRow, StepLog, Store, StoreError, Timing, UserId,

@@ -12,9 +12,8 @@ use super::announce::{
     StatusSeat, Target,
 };
 use super::error::RefereeError;
-use crate::engine::{
-    AnyGame, AnyOrder, Audience, GameRng, Mode, Pending, Seat, Seed, Submitted, Window,
-};
+use crate::engine::{Audience, GameRng, Mode, Pending, Seat, Seed, Submitted, Window};
+use crate::games::{AnyGame, AnyOrder};
 use crate::store::{
     CampaignRow, Commit, DeadlineKind, Loaded, Millis, NewDeadline, NewOutbox, OrderRow,
     OrderSource, Phase, SeatRow, TurnRow, UserId,

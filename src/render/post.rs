@@ -7,7 +7,8 @@ use chrono::{DateTime, FixedOffset, Offset, Utc};
 
 use super::picture::{RenderError, race_chart_png, track_png};
 use super::text::{alt_text, ordinal, private_text, track_text};
-use crate::engine::{AnyPublicView, Choice};
+use crate::engine::Choice;
+use crate::games::AnyPublicView;
 use crate::referee::announce::{Announcement, SeatState};
 use crate::store::{Millis, Phase};
 
@@ -464,7 +465,7 @@ mod tests {
     fn lobby(phase: Phase) -> Post {
         let a = Announcement::Lobby {
             race: CampaignId(3),
-            game: crate::engine::GameKind::DreamMile,
+            game: crate::games::GameKind::DreamMile,
             phase,
             options: "turn=1h".into(),
             seats: ["Alice", "Bob"]
@@ -518,7 +519,8 @@ mod tests {
 
     #[test]
     fn the_final_result_shows_the_final_standings() {
-        use crate::engine::{GameKind, SeatSetup, Seed};
+        use crate::engine::{SeatSetup, Seed};
+        use crate::games::GameKind;
         let kind = GameKind::FifteenHundred;
         let options = kind.apply_options(None, "robots=2").unwrap();
         let seats: Vec<SeatSetup> = ["Ann", "Ben"]

@@ -28,7 +28,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use thiserror::Error;
 
-use crate::engine::{AnyEvent, AnyGame, AnyOrder, BotLevel, GameKind, Pending, Seat};
+use crate::engine::{BotLevel, Pending, Seat};
+use crate::games::{AnyEvent, AnyGame, AnyOrder, GameKind};
 
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
@@ -358,6 +359,9 @@ pub enum StoreError {
     #[error("`{0}` is not a database URL: use sqlite:PATH, a file path, or postgres://...")]
     BadUrl(String),
 }
+
+/// How often a running bot writes its [`Heartbeat`]; `health` judges staleness by it.
+pub const HEARTBEAT_SECS: u64 = 30;
 
 /// A running bot process's latest report, for `photofinish health`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -20,7 +20,8 @@ use super::{
     NewCampaign, OrderRow, OrderSource, OutboxRow, Phase, PreferenceRow, SchemaStatus, SeatRow,
     StepLog, Store, StoreError, Timing, TurnRow, UserId,
 };
-use crate::engine::{BotLevel, GameKind};
+use crate::engine::BotLevel;
+use crate::games::GameKind;
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 

@@ -13,7 +13,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use photofinish::engine::GameKind;
+use photofinish::games::GameKind;
 use photofinish::referee::{Actor, Config, NewRace, Referee, TestClock};
 use photofinish::store::sqlite::Durability;
 use photofinish::store::{self, CampaignId, PostgresStore, SqliteStore, Store, Timing};

@@ -11,8 +11,9 @@
 use std::collections::BTreeMap;
 
 use photofinish::engine::{
-    AnyGame, BotLevel, GameKind, GameRng, Mode, Prompt, Seat, SeatSetup, Seed, Submitted, Window,
+    BotLevel, GameRng, Mode, Prompt, Seat, SeatSetup, Seed, Submitted, Window,
 };
+use photofinish::games::{AnyGame, GameKind};
 use serde_json::{Value, json};
 
 use crate::fake_discord::*;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use photofinish::engine::GameKind;
+use photofinish::games::GameKind;
 use photofinish::referee::announce::{Announcement, Target};
 use photofinish::referee::delivery::{Courier, Delivered, DeliveryError, Parcel};
 use photofinish::referee::{Actor, Config, NewRace, Referee, TestClock};

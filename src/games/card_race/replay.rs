@@ -7,9 +7,8 @@ use serde_json::Value;
 use super::cards::{Card, normalise, read_card};
 use super::game::PublicView;
 use super::{CardRace, Line, Options, Phase, RoundEnd};
-use crate::engine::{
-    AnyPublicView, Game, GameKind, GameRng, Seat, SeatSetup, Seed, Submitted, read_order,
-};
+use crate::engine::{Game, GameRng, Seat, SeatSetup, Seed, Submitted, read_order};
+use crate::games::{AnyPublicView, GameKind};
 use crate::games::{Replay, ReplayError};
 
 #[derive(Debug, Deserialize)]

@@ -7,7 +7,8 @@ use std::fmt;
 use serde::Serialize;
 
 use super::{CardRace, Event, Options, RoundEnd};
-use crate::engine::{BotLevel, Game, GameKind, GameRng, Mode, Seat, SeatSetup, Seed, Submitted};
+use crate::engine::{BotLevel, Game, GameRng, Mode, Seat, SeatSetup, Seed, Submitted};
+use crate::games::GameKind;
 use crate::games::SimArgs;
 
 /// How one kind of seat fared.

@@ -1153,7 +1153,7 @@ fn yards_deck_targets_and_one_race() {
         // Seven cards each, and nothing drawn before the first play.
         assert!(Seat::all(n).all(|s| g.hand(s).len() == 7));
     }
-    let kind = crate::engine::GameKind::ThousandYards;
+    let kind = crate::games::GameKind::ThousandYards;
     let o: Options = serde_json::from_value(kind.default_options()).unwrap();
     assert_eq!(
         (o.ruleset, o.rounds, o.target_score),
@@ -1515,7 +1515,7 @@ fn replay_fixes_the_deal_and_prints_teams() {
             "Alice: 100"
         ]
     });
-    let out = replay::run(crate::engine::GameKind::MilleBornes, script).unwrap();
+    let out = replay::run(crate::games::GameKind::MilleBornes, script).unwrap();
     let o = &out.output;
     assert_eq!(o["game"], "mille-bornes");
     assert_eq!(o["rounds"][0]["ended_by"], "trip");
@@ -1538,13 +1538,13 @@ fn replay_refuses_an_illegal_play_with_the_step_and_player() {
         "rounds": [{"hands": {"Alice": ["100", "25", "25", "50", "50", "75"]}}],
         "plays": ["Alice: play 100"]
     });
-    let e = replay::run(crate::engine::GameKind::MilleBornes, script).unwrap_err();
+    let e = replay::run(crate::games::GameKind::MilleBornes, script).unwrap_err();
     assert_eq!(
         e.to_string(),
         "turn 1, Alice: that order isn't allowed: you can't drive: you need a green light"
     );
     let bad = serde_json::json!({"game": "1000-yards", "players": ["A", "B"], "rounds": [{"deck": ["25", "25", "25", "25", "25", "25", "25", "25", "25", "25", "25"]}]});
-    assert!(replay::run(crate::engine::GameKind::ThousandYards, bad).is_err());
+    assert!(replay::run(crate::games::GameKind::ThousandYards, bad).is_err());
 }
 
 // ----- the random-simulation test -----
@@ -1700,8 +1700,8 @@ fn sim_prints_win_rates_and_mean_scores() {
         options: String::new(),
     };
     for kind in [
-        crate::engine::GameKind::MilleBornes,
-        crate::engine::GameKind::ThousandYards,
+        crate::games::GameKind::MilleBornes,
+        crate::games::GameKind::ThousandYards,
     ] {
         let (text, json) = crate::games::sim(kind, &args).unwrap();
         assert!(
@@ -1717,7 +1717,7 @@ fn sim_prints_win_rates_and_mean_scores() {
         players: Some(5),
         ..args
     };
-    assert!(crate::games::sim(crate::engine::GameKind::MilleBornes, &bad).is_err());
+    assert!(crate::games::sim(crate::games::GameKind::MilleBornes, &bad).is_err());
 }
 
 #[test]
@@ -1770,7 +1770,7 @@ fn resampling_redeals_only_what_the_viewer_cannot_see() {
 
 #[test]
 fn options_read_from_text_for_both_kinds() {
-    use crate::engine::GameKind;
+    use crate::games::GameKind;
     let v = GameKind::MilleBornes
         .apply_options(
             None,

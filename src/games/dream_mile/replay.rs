@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{DreamMile, Event, Options};
-use crate::engine::AnyPublicView;
 use crate::engine::{Game, Seat, SeatSetup, Seed, Submitted, read_order};
+use crate::games::AnyPublicView;
 use crate::games::{Replay, ReplayError};
 
 #[derive(Debug, Deserialize)]

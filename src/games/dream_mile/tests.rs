@@ -534,9 +534,9 @@ fn replay_shows_turn_seven_before_the_automatic_eighth() {
 }
 
 #[allow(unreachable_patterns)]
-fn dream_mile_view(view: &crate::engine::AnyPublicView) -> &PublicView {
+fn dream_mile_view(view: &crate::games::AnyPublicView) -> &PublicView {
     match view {
-        crate::engine::AnyPublicView::DreamMile(v) => v,
+        crate::games::AnyPublicView::DreamMile(v) => v,
         other => panic!("not a Dream Mile view: {other:?}"),
     }
 }

@@ -7,7 +7,8 @@ use serde_json::{Map, Value};
 use super::board::Spot;
 use super::order::read_space;
 use super::{FifteenHundred, Options};
-use crate::engine::{AnyPublicView, Game, Seat, SeatSetup, Seed, Submitted, read_order};
+use crate::engine::{Game, Seat, SeatSetup, Seed, Submitted, read_order};
+use crate::games::AnyPublicView;
 use crate::games::{Replay, ReplayError};
 
 #[derive(Debug, Deserialize)]

@@ -11,7 +11,8 @@ use super::race::{RaceEvent, Status};
 use super::racers::Kind;
 use super::track::{FINISH, Track};
 use super::{Event, MagicalAthlete, Options, Phase};
-use crate::engine::{AnyPublicView, Audience, Game, Seat, Submitted, read_order};
+use crate::engine::{Audience, Game, Seat, Submitted, read_order};
+use crate::games::AnyPublicView;
 use crate::games::{Replay, ReplayError};
 
 #[derive(Debug, Deserialize)]

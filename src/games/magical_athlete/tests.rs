@@ -1366,7 +1366,7 @@ fn sim_prints_each_racers_win_and_second_rates() {
         players: Some(5),
         options: "track=wild".into(),
     };
-    let (text, json) = crate::games::sim(crate::engine::GameKind::MagicalAthlete, &args).unwrap();
+    let (text, json) = crate::games::sim(crate::games::GameKind::MagicalAthlete, &args).unwrap();
     assert!(
         text.contains("racer") && text.contains("win %") && text.contains("2nd %"),
         "{text}"
@@ -1382,7 +1382,7 @@ fn sim_prints_each_racers_win_and_second_rates() {
         options: "track=moon".into(),
         ..args
     };
-    assert!(crate::games::sim(crate::engine::GameKind::MagicalAthlete, &bad).is_err());
+    assert!(crate::games::sim(crate::games::GameKind::MagicalAthlete, &bad).is_err());
 }
 
 // ----- Golden replays -----

@@ -26,7 +26,7 @@ mod palette;
 
 use thiserror::Error;
 
-use crate::engine::AnyPublicView;
+use crate::games::AnyPublicView;
 
 pub use canvas::{MAX_SIDE, Picture};
 pub use palette::{Rgb, SEAT_COLOURS, SeatStyle, Shape, seat_style};

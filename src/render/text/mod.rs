@@ -5,7 +5,7 @@ mod dream_mile;
 mod fifteen_hundred;
 mod magical_athlete;
 
-use crate::engine::{AnyPrivateView, AnyPublicView};
+use crate::games::{AnyPrivateView, AnyPublicView};
 
 /// The text track and standings for the channel (monospace-friendly, no markup).
 pub fn track_text(view: &AnyPublicView) -> String {

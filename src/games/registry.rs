@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{
+use crate::engine::{
     BotLevel, Game, GameRng, Narration, OptionDoc, OptionsError, OrderError, Outcome, Pending,
     PreferenceError, Prompt, Seat, SeatSetup, Seed, SetupError, Submitted, apply_option_text,
     read_order,
@@ -283,7 +283,7 @@ macro_rules! registry {
             fn describe_options(self, options: &Value) -> String {
                 match self {
                     $(Engine::$variant => typed_options::<$ty>(options)
-                        .map(|o| super::option_text(&o))
+                        .map(|o| crate::engine::option_text(&o))
                         .unwrap_or_default()),+
                 }
             }
