@@ -121,6 +121,10 @@ pub enum Command {
         /// Extra game options as key=value text.
         #[arg(long, default_value = "")]
         options: String,
+        /// Which bots play: mixed (each game's own mix), one level for every seat
+        /// (heuristic, random), or a comma list with one level per seat.
+        #[arg(long, default_value = "mixed")]
+        bots: String,
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
@@ -220,8 +224,9 @@ pub fn main() -> ExitCode {
             seed,
             players,
             options,
+            bots,
             json,
-        } => sim::run(&game, races, seed, players, options, json),
+        } => sim::run(&game, races, seed, players, options, &bots, json),
         Command::Health {
             database,
             config,

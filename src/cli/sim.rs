@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use crate::games::GameKind;
-use crate::games::{SimArgs, sim};
+use crate::games::{SimArgs, SimBots, sim};
 
 pub fn run(
     game: &str,
@@ -11,6 +11,7 @@ pub fn run(
     seed: u64,
     players: Option<usize>,
     options: String,
+    bots: &str,
     json: bool,
 ) -> ExitCode {
     let Some(kind) = GameKind::from_slug(game) else {
@@ -18,11 +19,19 @@ pub fn run(
         eprintln!("unknown game `{game}`; the games are: {}", known.join(", "));
         return ExitCode::from(2);
     };
+    let bots = match SimBots::parse(bots) {
+        Ok(bots) => bots,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
     let args = SimArgs {
         count,
         seed,
         players,
         options,
+        bots,
     };
     match sim(kind, &args) {
         Ok((text, value)) => {

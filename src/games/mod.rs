@@ -12,6 +12,8 @@ pub mod registry;
 pub use registry::{AnyEvent, AnyGame, AnyOrder, AnyPrivateView, AnyPublicView, GameKind};
 
 use serde_json::Value;
+
+use crate::engine::BotLevel;
 use thiserror::Error;
 
 /// Why a replay script was refused; one line that names the turn and the player.
@@ -64,6 +66,49 @@ pub struct SimArgs {
     pub players: Option<usize>,
     /// Extra `key=value` options, game-specific (e.g. `track=wild`).
     pub options: String,
+    /// Which bots play the seats.
+    pub bots: SimBots,
+}
+
+/// Which bots a simulation seats (`photofinish sim --bots`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum SimBots {
+    /// Each game's own mix (historically random and heuristic bots together).
+    #[default]
+    Mixed,
+    /// These levels seat by seat, repeated when there are more seats than levels: one
+    /// level plays every seat.
+    Each(Vec<BotLevel>),
+}
+
+impl SimBots {
+    /// Reads `mixed`, one level (`heuristic`), or a comma list with one level per seat.
+    pub fn parse(text: &str) -> Result<SimBots, String> {
+        let text = text.trim();
+        if text.is_empty() || text.eq_ignore_ascii_case("mixed") {
+            return Ok(SimBots::Mixed);
+        }
+        let mut levels = Vec::new();
+        for part in text.split(',') {
+            let level = BotLevel::parse(part).ok_or_else(|| {
+                format!(
+                    "`{}` is not a bot level; write mixed, or levels such as heuristic,random",
+                    part.trim()
+                )
+            })?;
+            levels.push(level);
+        }
+        Ok(SimBots::Each(levels))
+    }
+
+    /// The level of seat `index`, or `None` where the game's own mix decides.
+    pub fn level(&self, index: usize) -> Option<BotLevel> {
+        match self {
+            SimBots::Mixed => None,
+            SimBots::Each(levels) if levels.is_empty() => None,
+            SimBots::Each(levels) => levels.get(index % levels.len()).copied(),
+        }
+    }
 }
 
 fn summary<S: std::fmt::Display + serde::Serialize>(s: S) -> Result<(String, Value), String> {

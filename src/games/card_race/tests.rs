@@ -1698,6 +1698,7 @@ fn sim_prints_win_rates_and_mean_scores() {
         seed: 1,
         players: Some(4),
         options: String::new(),
+        bots: crate::games::SimBots::Mixed,
     };
     for kind in [
         crate::games::GameKind::MilleBornes,

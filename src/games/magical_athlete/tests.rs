@@ -1365,6 +1365,7 @@ fn sim_prints_each_racers_win_and_second_rates() {
         seed: 1,
         players: Some(5),
         options: "track=wild".into(),
+        bots: crate::games::SimBots::Mixed,
     };
     let (text, json) = crate::games::sim(crate::games::GameKind::MagicalAthlete, &args).unwrap();
     assert!(
@@ -1380,6 +1381,7 @@ fn sim_prints_each_racers_win_and_second_rates() {
     assert_eq!(wins, 400);
     let bad = crate::games::SimArgs {
         options: "track=moon".into(),
+        bots: crate::games::SimBots::Mixed,
         ..args
     };
     assert!(crate::games::sim(crate::games::GameKind::MagicalAthlete, &bad).is_err());
