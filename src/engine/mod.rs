@@ -39,7 +39,7 @@ pub use error::{OptionsError, OrderError, PreferenceError, SetupError};
 pub use options::{OptionDoc, apply_option_text, option_text};
 pub use outcome::{Audience, Narration, Outcome, Placing};
 pub use pending::{Choice, Mode, Pending, Prompt, Submitted, Window};
-pub use rng::{GameRng, Seed, commitment_matches};
+pub use rng::{GameRng, ScriptSeed, Seed, commitment_matches};
 pub use seat::{BotLevel, Seat, SeatSetup};
 
 /// Bounds shared by every piece of data that a state carries or stores.

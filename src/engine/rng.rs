@@ -64,6 +64,37 @@ impl fmt::Debug for Seed {
     }
 }
 
+/// A seed as a replay script writes it: a small whole number (`"seed": 7`), or the full
+/// 32 bytes in hex, as `verify` reveals a race's seed (`"seed": "9f2c…"`, 64 digits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScriptSeed(pub Seed);
+
+impl Default for ScriptSeed {
+    fn default() -> ScriptSeed {
+        ScriptSeed(Seed::from_u64(0))
+    }
+}
+
+impl<'de> Deserialize<'de> for ScriptSeed {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ScriptSeed, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Number(u64),
+            Text(String),
+        }
+        let bad = || {
+            serde::de::Error::custom(
+                "seed must be a whole number or 64 hex digits (the seed `verify` reveals)",
+            )
+        };
+        match Raw::deserialize(d).map_err(|_| bad())? {
+            Raw::Number(n) => Ok(ScriptSeed(Seed::from_u64(n))),
+            Raw::Text(text) => Seed::from_hex(&text).map(ScriptSeed).ok_or_else(bad),
+        }
+    }
+}
+
 /// Checks a revealed seed against a published commitment.
 pub fn commitment_matches(seed: &Seed, commitment: &str) -> bool {
     seed.commitment().eq_ignore_ascii_case(commitment.trim())

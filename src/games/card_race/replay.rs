@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::cards::{Card, normalise, read_card};
 use super::game::PublicView;
 use super::{CardRace, Line, Options, Phase, RoundEnd};
-use crate::engine::{Game, GameRng, Seat, SeatSetup, Seed, Submitted, read_order};
+use crate::engine::{Game, GameRng, ScriptSeed, Seat, SeatSetup, Submitted, read_order};
 use crate::games::{AnyPublicView, GameKind};
 use crate::games::{Replay, ReplayError};
 
@@ -19,7 +19,7 @@ struct Script {
     #[serde(default)]
     options: Option<Value>,
     #[serde(default)]
-    seed: u64,
+    seed: ScriptSeed,
     players: Vec<ScriptPlayer>,
     #[serde(default)]
     rounds: Vec<ScriptRound>,
@@ -408,7 +408,7 @@ pub fn run(kind: GameKind, script: Value) -> Result<Replay, ReplayError> {
             seats.len()
         )));
     }
-    let seed = Seed::from_u64(script.seed);
+    let seed = script.seed.0;
     let mut rng = GameRng::from_seed(seed.derive("replay-deal"));
     let decks = script
         .rounds

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::board::Spot;
 use super::order::read_space;
 use super::{FifteenHundred, Options};
-use crate::engine::{Game, Seat, SeatSetup, Seed, Submitted, read_order};
+use crate::engine::{Game, ScriptSeed, Seat, SeatSetup, Submitted, read_order};
 use crate::games::AnyPublicView;
 use crate::games::{Replay, ReplayError};
 
@@ -19,7 +19,7 @@ struct Script {
     #[serde(default)]
     options: Option<Options>,
     #[serde(default)]
-    seed: u64,
+    seed: ScriptSeed,
     players: Vec<String>,
     #[serde(default)]
     setup: Map<String, Value>,
@@ -183,7 +183,7 @@ pub fn run(script: Value) -> Result<Replay, ReplayError> {
         )));
     }
     let seats: Vec<SeatSetup> = script.players.iter().map(SeatSetup::named).collect();
-    let mut game = FifteenHundred::setup(&options, &seats, Seed::from_u64(script.seed))
+    let mut game = FifteenHundred::setup(&options, &seats, script.seed.0)
         .map_err(|e| script_err(e.to_string()))?;
     // Two passes, so that runners can swap spaces: first lift everyone placed, then set down.
     let mut placements = Vec::new();
