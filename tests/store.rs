@@ -7,7 +7,7 @@ mod backend;
 
 use std::sync::Arc;
 
-use backend::{Db, Kind};
+use backend::{Arg, Db, Kind};
 use photofinish::engine::{Pending, Seat};
 use photofinish::games::dream_mile::Event;
 use photofinish::games::{AnyEvent, AnyOrder, GameKind};
@@ -686,6 +686,67 @@ async fn migrations_are_reported_and_applied_once(kind: Kind) {
     }
 }
 
+async fn a_row_that_does_not_decode_is_named_not_a_panic(kind: Kind) {
+    let db = Db::new(kind).await;
+    let s = db.open().await;
+    let id = running(&s, "c").await;
+    let raw = db.raw().await;
+    let unreadable = |e: Result<Loaded, StoreError>| match e {
+        Err(StoreError::BadRow { table, key, reason }) => (table, key, reason),
+        other => panic!("expected a row named as unreadable, got {other:?}"),
+    };
+    // A number out of range: the seat's key names it.
+    raw.execute(
+        "UPDATE seats SET seat = 300 WHERE campaign_id = ? AND seat = 1",
+        vec![Arg::I(id.0)],
+    )
+    .await;
+    let (table, key, reason) = unreadable(s.load(id).await.map(|l| l.expect("exists")));
+    assert_eq!(
+        (table, key),
+        ("seats", format!("campaign_id {}, seat 300", id.0))
+    );
+    assert!(reason.contains("`seat`"), "{reason}");
+    raw.execute(
+        "UPDATE seats SET seat = 1 WHERE campaign_id = ? AND seat = 300",
+        vec![Arg::I(id.0)],
+    )
+    .await;
+    // Text that names no phase.
+    raw.execute(
+        "UPDATE campaigns SET phase = 'sprinting' WHERE id = ?",
+        vec![Arg::I(id.0)],
+    )
+    .await;
+    let (table, key, reason) = unreadable(s.load(id).await.map(|l| l.expect("exists")));
+    assert_eq!((table, key), ("campaigns", format!("id {}", id.0)));
+    assert!(
+        reason.contains("`phase`") && reason.contains("sprinting"),
+        "{reason}"
+    );
+    // JSON that no longer parses, in an announcement.
+    let first = raw
+        .scalar(
+            "SELECT MIN(id) FROM outbox WHERE campaign_id = ?",
+            vec![Arg::I(id.0)],
+        )
+        .await;
+    raw.execute(
+        "UPDATE outbox SET payload = '{not json' WHERE id = ?",
+        vec![Arg::I(first)],
+    )
+    .await;
+    match s.outbox_of(id).await {
+        Err(StoreError::BadRow { table, key, reason }) => {
+            assert_eq!((table, key), ("outbox", format!("id {first}")));
+            assert!(reason.contains("`payload`"), "{reason}");
+        }
+        other => panic!("expected a row named as unreadable, got {other:?}"),
+    }
+    raw.close().await;
+    s.close().await;
+}
+
 on_both!(
     a_new_campaign_reads_back_as_created,
     a_commit_lands_whole_and_a_stale_one_not_at_all,
@@ -697,6 +758,7 @@ on_both!(
     processes_claiming_the_outbox_together_never_share_a_campaign,
     heartbeats_are_kept_per_process,
     migrations_are_reported_and_applied_once,
+    a_row_that_does_not_decode_is_named_not_a_panic,
 );
 
 #[test]

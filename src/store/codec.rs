@@ -1,115 +1,107 @@
-//! What both backends share: JSON columns, checked number conversions, the multi-row
-//! INSERTs of a commit, and reading a database's migration table against the binary's
-//! migrator.
+//! Encoding for both backends: JSON columns, the multi-row INSERTs of a commit, and
+//! reading a database's migration table against the binary's migrator. (Decoding rows is
+//! `rows.rs`.)
+
+use std::borrow::Cow;
 
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use sqlx::migrate::Migrator;
-use sqlx::{Database, Encode, QueryBuilder, Type};
 
+use super::sql::Arg;
 use super::{Commit, Millis, SchemaStatus, StoreError};
-use crate::engine::Seat;
 
 /// Rows per multi-row INSERT: far below either backend's bound-parameter limit.
 const ROWS_PER_INSERT: usize = 500;
 
-/// The multi-row INSERTs of a commit's events, deadlines and outbox rows, for any backend
-/// (each writes dozens of rows at a resolution; one statement per row is one round trip
-/// each). The caller runs them in its transaction, in order.
-pub(super) fn bulk_inserts<DB>(
+/// One multi-row INSERT: its SQL (`$n` placeholders) and its arguments, in order.
+pub(super) struct Insert {
+    pub sql: String,
+    pub args: Vec<Arg<'static>>,
+}
+
+/// `head VALUES ($1, $2), ($3, $4), ...`, one statement per [`ROWS_PER_INSERT`] rows.
+fn inserts<const N: usize>(head: &str, rows: Vec<[Arg<'static>; N]>) -> Vec<Insert> {
+    let mut out = Vec::new();
+    let mut rows = rows.into_iter().peekable();
+    while rows.peek().is_some() {
+        let mut sql = format!("{head} VALUES ");
+        let mut args = Vec::new();
+        for (i, row) in rows.by_ref().take(ROWS_PER_INSERT).enumerate() {
+            sql.push_str(if i == 0 { "(" } else { ", (" });
+            for (j, arg) in row.into_iter().enumerate() {
+                args.push(arg);
+                let sep = if j == 0 { "" } else { ", " };
+                sql.push_str(&format!("{sep}${}", args.len()));
+            }
+            sql.push(')');
+        }
+        out.push(Insert { sql, args });
+    }
+    out
+}
+
+/// The multi-row INSERTs of a commit's events, deadlines and outbox rows (each writes dozens
+/// of rows at a resolution; one statement per row is one round trip each). The caller runs
+/// them in its transaction, in order.
+pub(super) fn bulk_inserts(
     campaign: i64,
     commit: &Commit,
     now: Millis,
-) -> Result<Vec<QueryBuilder<DB>>, StoreError>
-where
-    DB: Database,
-    DB::Arguments: Default,
-    for<'q> i64: Encode<'q, DB> + Type<DB>,
-    for<'q> String: Encode<'q, DB> + Type<DB>,
-    for<'q> Option<String>: Encode<'q, DB> + Type<DB>,
-{
-    let mut out = Vec::new();
-    let events = commit
-        .events
-        .iter()
-        .flat_map(|(step, events)| {
-            events.iter().enumerate().map(move |(idx, e)| {
-                Ok((
-                    i64::from(*step),
-                    i64::try_from(idx).unwrap_or(i64::MAX),
-                    to_json(e)?,
-                ))
-            })
-        })
-        .collect::<Result<Vec<_>, StoreError>>()?;
-    for chunk in events.chunks(ROWS_PER_INSERT) {
-        let mut q = QueryBuilder::new("INSERT INTO events (campaign_id, step, idx, event) ");
-        q.push_values(chunk, |mut row, (step, idx, event)| {
-            row.push_bind(campaign)
-                .push_bind(*step)
-                .push_bind(*idx)
-                .push_bind(event.clone());
-        });
-        out.push(q);
+) -> Result<Vec<Insert>, StoreError> {
+    let mut events = Vec::new();
+    for (step, list) in &commit.events {
+        for (idx, e) in list.iter().enumerate() {
+            events.push([
+                Arg::Int(campaign),
+                Arg::Int(i64::from(*step)),
+                Arg::Int(i64::try_from(idx).unwrap_or(i64::MAX)),
+                Arg::Text(Cow::Owned(to_json(e)?)),
+            ]);
+        }
     }
-    for chunk in commit
+    let deadlines = commit
         .deadlines
         .as_deref()
         .unwrap_or(&[])
-        .chunks(ROWS_PER_INSERT)
-    {
-        let mut q = QueryBuilder::new("INSERT INTO deadlines (campaign_id, step, kind, due_at) ");
-        q.push_values(chunk, |mut row, d| {
-            row.push_bind(campaign)
-                .push_bind(i64::from(d.step))
-                .push_bind(d.kind.as_str().to_string())
-                .push_bind(d.due_at);
-        });
-        out.push(q);
-    }
+        .iter()
+        .map(|d| {
+            [
+                Arg::Int(campaign),
+                Arg::Int(i64::from(d.step)),
+                Arg::Text(Cow::Borrowed(d.kind.as_str())),
+                Arg::Int(d.due_at),
+            ]
+        })
+        .collect();
     // The older undelivered rows of a coalesce key: the `outbox_coalesce` trigger.
     let outbox = commit
         .outbox
         .iter()
-        .map(|o| Ok((to_json(&o.target)?, to_json(&o.payload)?, o)))
+        .map(|o| {
+            Ok([
+                Arg::Int(campaign),
+                Arg::Text(Cow::Owned(to_json(&o.target)?)),
+                Arg::Text(Cow::Owned(to_json(&o.payload)?)),
+                Arg::from(o.coalesce_key.clone()),
+                Arg::Int(now),
+                Arg::Int(o.not_before),
+            ])
+        })
         .collect::<Result<Vec<_>, StoreError>>()?;
-    for chunk in outbox.chunks(ROWS_PER_INSERT) {
-        let mut q = QueryBuilder::new(
-            "INSERT INTO outbox (campaign_id, target, payload, coalesce_key, created_at, not_before) ",
-        );
-        q.push_values(chunk, |mut row, (target, payload, o)| {
-            row.push_bind(campaign)
-                .push_bind(target.clone())
-                .push_bind(payload.clone())
-                .push_bind(o.coalesce_key.clone())
-                .push_bind(now)
-                .push_bind(o.not_before);
-        });
-        out.push(q);
-    }
+    let mut out = inserts("INSERT INTO events (campaign_id, step, idx, event)", events);
+    out.extend(inserts(
+        "INSERT INTO deadlines (campaign_id, step, kind, due_at)",
+        deadlines,
+    ));
+    out.extend(inserts(
+        "INSERT INTO outbox (campaign_id, target, payload, coalesce_key, created_at, not_before)",
+        outbox,
+    ));
     Ok(out)
 }
 
-pub(super) fn corrupt(what: &str, e: impl std::fmt::Display) -> StoreError {
-    StoreError::Corrupt(format!("{what}: {e}"))
-}
-
 pub(super) fn to_json<T: Serialize>(value: &T) -> Result<String, StoreError> {
-    serde_json::to_string(value).map_err(|e| corrupt("cannot encode", e))
-}
-
-pub(super) fn from_json<T: DeserializeOwned>(what: &str, text: &str) -> Result<T, StoreError> {
-    serde_json::from_str(text).map_err(|e| corrupt(what, e))
-}
-
-pub(super) fn seat_of(n: i64) -> Result<Seat, StoreError> {
-    u8::try_from(n)
-        .map(Seat)
-        .map_err(|e| corrupt("seat number", e))
-}
-
-pub(super) fn step_of(n: i64) -> Result<u32, StoreError> {
-    u32::try_from(n).map_err(|e| corrupt("step number", e))
+    serde_json::to_string(value).map_err(|e| StoreError::Corrupt(format!("cannot encode: {e}")))
 }
 
 /// One row of sqlx's `_sqlx_migrations`.

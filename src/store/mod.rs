@@ -3,6 +3,12 @@
 //! and PostgreSQL for several processes sharing one database ([`postgres::PostgresStore`]).
 //! Each backend has its own migrations (`migrations/sqlite`, `migrations/postgres`).
 //!
+//! One store serves both databases ([`SqlStore`]): the queries (`queries.rs`), the commit
+//! sequence (`commit.rs`) and the row decoding (`rows.rs`) are written once, over the
+//! [`dialect::Dialect`] each backend fills in with what really differs (a few statements,
+//! how transactions begin, the migrations); `sql.rs` holds the sqlx bounds that lets
+//! them be written once, and `codec.rs` the encoding. Speed: docs/performance.md.
+//!
 //! The referee loads a campaign, decides everything in memory, and hands the store one
 //! [`Commit`]; the store writes it in one transaction, guarded by the campaign's version, so
 //! an adjudication (state, orders, events, outbox, deadlines) lands whole or not at all,
@@ -18,7 +24,12 @@
 //! costs a delay of one lease, never a lost or doubled step.
 
 mod codec;
+mod commit;
+mod dialect;
 pub mod postgres;
+mod queries;
+mod rows;
+mod sql;
 pub mod sqlite;
 
 use std::fmt;
@@ -32,6 +43,7 @@ use crate::engine::{BotLevel, Pending, Seat};
 use crate::games::{AnyEvent, AnyGame, AnyOrder, GameKind};
 
 pub use postgres::PostgresStore;
+pub use queries::SqlStore;
 pub use sqlite::SqliteStore;
 
 /// Milliseconds since the Unix epoch, UTC.
@@ -348,6 +360,13 @@ pub enum StoreError {
     NotFound,
     #[error("stored data is unreadable: {0}")]
     Corrupt(String),
+    /// A stored row that does not decode: its table, its key (`id 42`), and why.
+    #[error("stored row of {table} ({key}) is unreadable: {reason}")]
+    BadRow {
+        table: &'static str,
+        key: String,
+        reason: String,
+    },
     #[error("database error: {0}")]
     Db(#[from] sqlx::Error),
     #[error("database migration failed: {0}")]
@@ -430,6 +449,14 @@ pub enum Backend {
 }
 
 impl Backend {
+    /// `sqlite` or `postgres`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        }
+    }
+
     /// `postgres://` and `postgresql://` are PostgreSQL; `sqlite:` or anything else (a
     /// path) is SQLite.
     pub fn of(url: &str) -> Backend {

@@ -1,0 +1,618 @@
+//! The store over either backend ([`SqlStore`]): the queries of every [`Store`] method,
+//! written once. The commit sequence is `commit.rs`, row decoding `rows.rs`, and what
+//! differs between the backends is the [`Dialect`] each fills in (`sqlite.rs`,
+//! `postgres.rs`), beside its pool and migrations.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use async_trait::async_trait;
+use sqlx::pool::PoolConnection;
+use sqlx::{AssertSqlSafe, Database, Pool, Transaction};
+
+use super::codec::{schema_status, to_json};
+use super::commit::{self, db_err};
+use super::dialect::Dialect;
+use super::rows::{self, all};
+use super::sql::{Get, Stmt};
+use super::{
+    Backend, CampaignId, Commit, DeadlineRow, Heartbeat, Loaded, Millis, NewCampaign, OutboxRow,
+    PreferenceRow, SchemaStatus, StepLog, Store, StoreError, UserId,
+};
+
+/// The store on one backend's pool: [`super::SqliteStore`] or [`super::PostgresStore`].
+pub struct SqlStore<DB: Database> {
+    pub(super) pool: Pool<DB>,
+}
+
+impl<DB: Database> Clone for SqlStore<DB> {
+    fn clone(&self) -> Self {
+        SqlStore {
+            pool: self.pool.clone(),
+        }
+    }
+}
+
+impl<DB: Database> fmt::Debug for SqlStore<DB> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SqlStore")
+            .field("pool", &self.pool)
+            .finish()
+    }
+}
+
+impl<DB: Database> SqlStore<DB> {
+    pub fn pool(&self) -> &Pool<DB> {
+        &self.pool
+    }
+
+    /// Closes the pool, waiting for connections to finish.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// Reads that must agree with each other: on one snapshot where the backend offers one
+/// ([`Dialect::BEGIN_SNAPSHOT`]), else on one connection.
+enum Reader<DB: Database> {
+    Plain(PoolConnection<DB>),
+    Snapshot(Transaction<'static, DB>),
+}
+
+impl<DB: Database> Reader<DB> {
+    fn conn(&mut self) -> &mut DB::Connection {
+        match self {
+            Reader::Plain(c) => c,
+            Reader::Snapshot(t) => t,
+        }
+    }
+
+    async fn finish(self) -> Result<(), StoreError> {
+        if let Reader::Snapshot(t) = self {
+            t.commit().await?;
+        }
+        Ok(())
+    }
+}
+
+impl<DB: Dialect> SqlStore<DB> {
+    async fn conn(&self) -> Result<PoolConnection<DB>, StoreError> {
+        Ok(self.pool.acquire().await?)
+    }
+
+    async fn begin_write(&self) -> Result<Transaction<'static, DB>, StoreError> {
+        Ok(self.pool.begin_with(DB::BEGIN_WRITE).await?)
+    }
+
+    async fn reader(&self) -> Result<Reader<DB>, StoreError> {
+        Ok(match DB::BEGIN_SNAPSHOT {
+            Some(begin) => Reader::Snapshot(self.pool.begin_with(begin).await?),
+            None => Reader::Plain(self.pool.acquire().await?),
+        })
+    }
+
+    /// Runs a statement on a pooled connection; returns the rows it changed.
+    async fn run(&self, stmt: Stmt<DB>) -> Result<u64, StoreError> {
+        Ok(stmt.execute(&mut *self.conn().await?).await?)
+    }
+
+    async fn rows(&self, stmt: Stmt<DB>) -> Result<Vec<DB::Row>, StoreError> {
+        Ok(stmt.fetch_all(&mut *self.conn().await?).await?)
+    }
+
+    async fn row(&self, stmt: Stmt<DB>) -> Result<Option<DB::Row>, StoreError> {
+        Ok(stmt.fetch_optional(&mut *self.conn().await?).await?)
+    }
+
+    async fn campaign_ids(&self, stmt: Stmt<DB>) -> Result<Vec<CampaignId>, StoreError> {
+        all(&self.rows(stmt).await?, rows::campaign_id)
+    }
+
+    async fn create_campaign(&self, new: NewCampaign) -> Result<CampaignId, StoreError> {
+        let stmt = Stmt::<DB>::new(
+            "INSERT INTO campaigns (kind, options, host, channel, guild, phase, turn_secs,
+                 reminders, resolve_early, seed, commitment, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, 'lobby', $6, $7, $8, $9, $10, $11, $11)
+             RETURNING id",
+        )
+        .bind(new.kind.slug())
+        .bind(to_json(&new.options)?)
+        .bind(&new.host.0)
+        .bind(&new.channel)
+        .bind(&new.guild)
+        .bind(i64::try_from(new.timing.turn_secs).unwrap_or(i64::MAX))
+        .bind(to_json(&new.timing.reminders)?)
+        .bind(new.timing.resolve_early)
+        .bind(&new.seed)
+        .bind(&new.commitment)
+        .bind(new.now);
+        match stmt.fetch_one(&mut *self.conn().await?).await {
+            Ok(row) => rows::campaign_id(&row),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                Err(StoreError::ChannelBusy)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    async fn load_campaign(&self, id: CampaignId) -> Result<Option<Loaded>, StoreError> {
+        // One snapshot (where there is one) for the three reads, so seats and orders match
+        // the campaign row.
+        let mut reader = self.reader().await?;
+        let conn = reader.conn();
+        let Some(row) = Stmt::<DB>::new("SELECT * FROM campaigns WHERE id = $1")
+            .bind(id.0)
+            .fetch_optional(&mut *conn)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let campaign = rows::campaign(&row)?;
+        let seats = Stmt::<DB>::new("SELECT * FROM seats WHERE campaign_id = $1 ORDER BY seat")
+            .bind(id.0)
+            .fetch_all(&mut *conn)
+            .await?;
+        let orders = Stmt::<DB>::new(DB::LIVE_ORDERS_OF_STEP)
+            .bind(id.0)
+            .bind(i64::from(campaign.step))
+            .fetch_all(&mut *conn)
+            .await?;
+        reader.finish().await?;
+        Ok(Some(Loaded {
+            campaign,
+            seats: all(&seats, rows::seat_row)?,
+            orders: all(&orders, rows::order)?,
+        }))
+    }
+
+    async fn claim_outbox_of(
+        &self,
+        now: Millis,
+        limit: u32,
+        holder: &str,
+        until: Millis,
+    ) -> Result<Vec<OutboxRow>, StoreError> {
+        let mut tx = self.begin_write().await?;
+        // A lease held by someone else until later is left alone: the upsert's WHERE is
+        // checked against the committed row, after waiting for a concurrent claimer.
+        // Campaigns are taken in id order, so two claimers never wait on each other in a
+        // cycle.
+        let claimed = Stmt::<DB>::new(
+            "INSERT INTO outbox_leases (campaign_id, holder, lease_until)
+             SELECT DISTINCT campaign_id, $1, $2 FROM outbox
+             WHERE delivered_at IS NULL AND failed IS NULL AND not_before <= $3
+             ORDER BY campaign_id
+             ON CONFLICT (campaign_id) DO UPDATE SET
+                 holder = excluded.holder, lease_until = excluded.lease_until
+             WHERE outbox_leases.lease_until <= $3 OR outbox_leases.holder = excluded.holder
+             RETURNING campaign_id",
+        )
+        .bind(holder)
+        .bind(until)
+        .bind(now)
+        .fetch_all(&mut tx)
+        .await
+        .map_err(db_err)?;
+        let ready = if claimed.is_empty() {
+            Vec::new()
+        } else {
+            // Every campaign whose lease this holder now has until `until`.
+            Stmt::<DB>::new(
+                "SELECT o.* FROM outbox o JOIN outbox_leases l ON l.campaign_id = o.campaign_id
+                 WHERE l.holder = $1 AND l.lease_until = $2
+                   AND o.delivered_at IS NULL AND o.failed IS NULL AND o.not_before <= $3
+                 ORDER BY o.id LIMIT $4",
+            )
+            .bind(holder)
+            .bind(until)
+            .bind(now)
+            .bind(i64::from(limit))
+            .fetch_all(&mut tx)
+            .await
+            .map_err(db_err)?
+        };
+        tx.commit().await.map_err(db_err)?;
+        all(&ready, rows::outbox)
+    }
+
+    async fn log_of(&self, campaign: CampaignId) -> Result<Vec<StepLog>, StoreError> {
+        let mut reader = self.reader().await?;
+        let conn = reader.conn();
+        let turns = Stmt::<DB>::new(
+            "SELECT * FROM turns WHERE campaign_id = $1 AND resolved_at IS NOT NULL ORDER BY step",
+        )
+        .bind(campaign.0)
+        .fetch_all(&mut *conn)
+        .await?;
+        let orders = Stmt::<DB>::new(DB::LIVE_ORDERS)
+            .bind(campaign.0)
+            .fetch_all(&mut *conn)
+            .await?;
+        let events = Stmt::<DB>::new(
+            "SELECT campaign_id, step, idx, event FROM events WHERE campaign_id = $1
+             ORDER BY step, idx",
+        )
+        .bind(campaign.0)
+        .fetch_all(&mut *conn)
+        .await?;
+        reader.finish().await?;
+        let mut orders_of: BTreeMap<u32, Vec<_>> = BTreeMap::new();
+        for o in all(&orders, rows::order)? {
+            orders_of.entry(o.step).or_default().push(o);
+        }
+        let mut events_of: BTreeMap<u32, Vec<_>> = BTreeMap::new();
+        for (step, e) in all(&events, rows::event)? {
+            events_of.entry(step).or_default().push(e);
+        }
+        all(&turns, rows::turn)?
+            .into_iter()
+            .map(|turn| {
+                Ok(StepLog {
+                    orders: orders_of.remove(&turn.step).unwrap_or_default(),
+                    events: events_of.remove(&turn.step).unwrap_or_default(),
+                    turn,
+                })
+            })
+            .collect()
+    }
+}
+
+#[async_trait]
+impl<DB: Dialect> Store for SqlStore<DB> {
+    async fn create(&self, new: NewCampaign) -> Result<CampaignId, StoreError> {
+        self.create_campaign(new).await
+    }
+
+    async fn version(&self, id: CampaignId) -> Result<Option<i64>, StoreError> {
+        let row = self
+            .row(Stmt::new("SELECT version FROM campaigns WHERE id = $1").bind(id.0))
+            .await?;
+        Ok(match row {
+            Some(r) => Some(r.int("version")?),
+            None => None,
+        })
+    }
+
+    async fn load(&self, id: CampaignId) -> Result<Option<Loaded>, StoreError> {
+        self.load_campaign(id).await
+    }
+
+    async fn commit(
+        &self,
+        id: CampaignId,
+        expected_version: i64,
+        commit: Commit,
+    ) -> Result<(), StoreError> {
+        let tx = self.begin_write().await?;
+        commit::write(tx, id, expected_version, &commit).await
+    }
+
+    async fn active_in_channel(&self, channel: &str) -> Result<Option<CampaignId>, StoreError> {
+        let row = self
+            .row(
+                Stmt::new(
+                    "SELECT id FROM campaigns
+                     WHERE channel = $1 AND phase IN ('lobby', 'running', 'paused')",
+                )
+                .bind(channel),
+            )
+            .await?;
+        row.as_ref().map(rows::campaign_id).transpose()
+    }
+
+    async fn latest_in_channel(&self, channel: &str) -> Result<Option<CampaignId>, StoreError> {
+        let row = self
+            .row(Stmt::new("SELECT MAX(id) AS id FROM campaigns WHERE channel = $1").bind(channel))
+            .await?;
+        Ok(match row {
+            Some(r) => r.opt_int("id")?.map(CampaignId),
+            None => None,
+        })
+    }
+
+    async fn open_campaigns(&self) -> Result<Vec<CampaignId>, StoreError> {
+        self.campaign_ids(Stmt::new(
+            "SELECT id FROM campaigns WHERE phase IN ('lobby', 'running', 'paused') ORDER BY id",
+        ))
+        .await
+    }
+
+    async fn campaigns_of_user(&self, user: &UserId) -> Result<Vec<CampaignId>, StoreError> {
+        self.campaign_ids(
+            Stmt::new(
+                "SELECT DISTINCT c.id FROM campaigns c JOIN seats s ON s.campaign_id = c.id
+                 WHERE s.user_id = $1 AND c.phase IN ('running', 'paused') ORDER BY c.id",
+            )
+            .bind(&user.0),
+        )
+        .await
+    }
+
+    async fn due_deadlines(&self, now: Millis, limit: u32) -> Result<Vec<DeadlineRow>, StoreError> {
+        let found = self
+            .rows(
+                Stmt::new(
+                    "SELECT * FROM deadlines WHERE fired_at IS NULL AND due_at <= $1
+                     ORDER BY due_at, id LIMIT $2",
+                )
+                .bind(now)
+                .bind(i64::from(limit)),
+            )
+            .await?;
+        all(&found, rows::deadline)
+    }
+
+    async fn claim_due_deadlines(
+        &self,
+        now: Millis,
+        limit: u32,
+        holder: &str,
+        until: Millis,
+    ) -> Result<Vec<DeadlineRow>, StoreError> {
+        // One statement: atomic on its own on either backend.
+        let claimed = self
+            .rows(
+                Stmt::new(DB::CLAIM_DEADLINES)
+                    .bind(holder)
+                    .bind(until)
+                    .bind(now)
+                    .bind(i64::from(limit)),
+            )
+            .await?;
+        let mut claimed = all(&claimed, rows::deadline)?;
+        claimed.sort_by_key(|d| (d.due_at, d.id));
+        Ok(claimed)
+    }
+
+    async fn release_deadline(&self, id: i64, holder: &str) -> Result<(), StoreError> {
+        self.run(
+            Stmt::new(
+                "UPDATE deadlines SET claimed_by = NULL, claim_until = NULL
+                 WHERE id = $1 AND claimed_by = $2",
+            )
+            .bind(id)
+            .bind(holder),
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn next_due(&self) -> Result<Option<Millis>, StoreError> {
+        // The earliest unclaimed deadline, and the claimed ones at their claim's end (each
+        // half has its own partial index).
+        let row = self
+            .row(Stmt::new(
+                "SELECT MIN(due) AS due FROM (
+                     SELECT MIN(due_at) AS due FROM deadlines
+                     WHERE fired_at IS NULL AND claim_until IS NULL
+                     UNION ALL
+                     SELECT MIN(CASE WHEN claim_until > due_at THEN claim_until ELSE due_at END)
+                     FROM deadlines
+                     WHERE fired_at IS NULL AND claim_until IS NOT NULL
+                 ) AS next",
+            ))
+            .await?;
+        Ok(match row {
+            Some(r) => r.opt_int("due")?,
+            None => None,
+        })
+    }
+
+    async fn outbox_ready(&self, now: Millis, limit: u32) -> Result<Vec<OutboxRow>, StoreError> {
+        let found = self
+            .rows(
+                Stmt::new(
+                    "SELECT * FROM outbox o
+                     WHERE delivered_at IS NULL AND failed IS NULL AND not_before <= $1
+                       AND NOT EXISTS (SELECT 1 FROM outbox_leases l
+                                       WHERE l.campaign_id = o.campaign_id AND l.lease_until > $1)
+                     ORDER BY id LIMIT $2",
+                )
+                .bind(now)
+                .bind(i64::from(limit)),
+            )
+            .await?;
+        all(&found, rows::outbox)
+    }
+
+    async fn claim_outbox(
+        &self,
+        now: Millis,
+        limit: u32,
+        holder: &str,
+        until: Millis,
+    ) -> Result<Vec<OutboxRow>, StoreError> {
+        self.claim_outbox_of(now, limit, holder, until).await
+    }
+
+    async fn renew_outbox_lease(
+        &self,
+        campaign: CampaignId,
+        holder: &str,
+        until: Millis,
+    ) -> Result<bool, StoreError> {
+        let done = self
+            .run(
+                Stmt::new(
+                    "UPDATE outbox_leases SET lease_until = $1 WHERE campaign_id = $2 AND holder = $3",
+                )
+                .bind(until)
+                .bind(campaign.0)
+                .bind(holder),
+            )
+            .await?;
+        Ok(done == 1)
+    }
+
+    async fn release_outbox_leases(
+        &self,
+        holder: &str,
+        campaigns: &[CampaignId],
+    ) -> Result<(), StoreError> {
+        if campaigns.is_empty() {
+            return Ok(());
+        }
+        // `campaign_id IN ($2, $3, ...)`: one statement for all of them.
+        let list: Vec<String> = (2..campaigns.len() + 2).map(|n| format!("${n}")).collect();
+        let mut stmt = Stmt::new(AssertSqlSafe(format!(
+            "DELETE FROM outbox_leases WHERE holder = $1 AND campaign_id IN ({})",
+            list.join(", ")
+        )))
+        .bind(holder);
+        for c in campaigns {
+            stmt = stmt.bind(c.0);
+        }
+        self.run(stmt).await?;
+        Ok(())
+    }
+
+    async fn outbox_delivered(
+        &self,
+        id: i64,
+        external_id: Option<String>,
+        at: Millis,
+    ) -> Result<(), StoreError> {
+        self.run(
+            Stmt::new(
+                "UPDATE outbox SET delivered_at = $1, external_id = $2, attempts = attempts + 1
+                 WHERE id = $3",
+            )
+            .bind(at)
+            .bind(external_id)
+            .bind(id),
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn outbox_retry(
+        &self,
+        id: i64,
+        not_before: Millis,
+        error: &str,
+    ) -> Result<(), StoreError> {
+        tracing::debug!(outbox = id, error, "delivery will be retried");
+        self.run(
+            Stmt::new("UPDATE outbox SET not_before = $1, attempts = attempts + 1 WHERE id = $2")
+                .bind(not_before)
+                .bind(id),
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn outbox_failed(&self, id: i64, reason: &str) -> Result<(), StoreError> {
+        self.run(
+            Stmt::new("UPDATE outbox SET failed = $1, attempts = attempts + 1 WHERE id = $2")
+                .bind(reason)
+                .bind(id),
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn outbox_of(&self, campaign: CampaignId) -> Result<Vec<OutboxRow>, StoreError> {
+        let found = self
+            .rows(
+                Stmt::new("SELECT * FROM outbox WHERE campaign_id = $1 ORDER BY id")
+                    .bind(campaign.0),
+            )
+            .await?;
+        all(&found, rows::outbox)
+    }
+
+    async fn set_status_message(
+        &self,
+        campaign: CampaignId,
+        id: Option<String>,
+    ) -> Result<(), StoreError> {
+        self.run(
+            Stmt::new("UPDATE campaigns SET status_message = $1 WHERE id = $2")
+                .bind(id)
+                .bind(campaign.0),
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn set_lobby_message(
+        &self,
+        campaign: CampaignId,
+        id: Option<String>,
+    ) -> Result<(), StoreError> {
+        self.run(
+            Stmt::new("UPDATE campaigns SET lobby_message = $1 WHERE id = $2")
+                .bind(id)
+                .bind(campaign.0),
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn log(&self, campaign: CampaignId) -> Result<Vec<StepLog>, StoreError> {
+        self.log_of(campaign).await
+    }
+
+    async fn preferences(&self, campaign: CampaignId) -> Result<Vec<PreferenceRow>, StoreError> {
+        let found = self
+            .rows(
+                Stmt::new("SELECT * FROM preferences WHERE campaign_id = $1 ORDER BY id")
+                    .bind(campaign.0),
+            )
+            .await?;
+        all(&found, rows::preference)
+    }
+
+    async fn heartbeat(&self, beat: &Heartbeat) -> Result<(), StoreError> {
+        self.run(
+            Stmt::new(
+                "INSERT INTO processes (instance, gateway, shards, detail, started_at, beat_at)
+                 VALUES ($1, $2, $3, $4, $5, $6)
+                 ON CONFLICT (instance) DO UPDATE SET gateway = excluded.gateway,
+                     shards = excluded.shards, detail = excluded.detail,
+                     started_at = excluded.started_at, beat_at = excluded.beat_at",
+            )
+            .bind(&beat.instance)
+            .bind(&beat.gateway)
+            .bind(&beat.shards)
+            .bind(&beat.detail)
+            .bind(beat.started_at)
+            .bind(beat.beat_at),
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn heartbeats(&self) -> Result<Vec<Heartbeat>, StoreError> {
+        let found = self
+            .rows(Stmt::new("SELECT * FROM processes ORDER BY instance"))
+            .await?;
+        all(&found, rows::heartbeat)
+    }
+
+    async fn schema_status(&self) -> Result<SchemaStatus, StoreError> {
+        let exists = match self.row(Stmt::new(DB::HAS_MIGRATIONS_TABLE)).await? {
+            Some(r) => r.flag("present")?,
+            None => false,
+        };
+        let applied = if exists {
+            let found = self
+                .rows(Stmt::new(
+                    "SELECT version, success, checksum FROM _sqlx_migrations",
+                ))
+                .await?;
+            all(&found, rows::applied)?
+        } else {
+            Vec::new()
+        };
+        Ok(schema_status(DB::BACKEND.name(), DB::migrator(), &applied))
+    }
+
+    fn backend(&self) -> Backend {
+        DB::BACKEND
+    }
+
+    async fn close(&self) {
+        self.pool.close().await;
+    }
+}
