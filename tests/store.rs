@@ -13,8 +13,8 @@ use photofinish::games::dream_mile::Event;
 use photofinish::games::{AnyEvent, AnyOrder, GameKind};
 use photofinish::store::{
     self, Backend, CampaignId, Commit, DeadlineKind, Heartbeat, Loaded, NewCampaign, NewDeadline,
-    NewOutbox, OrderRow, OrderSource, Phase, PreferenceRow, SeatRow, Store, StoreError, Timing,
-    TurnRow, UserId,
+    NewOutbox, OrderRow, OrderSource, Phase, PostgresStore, PreferenceRow, SeatRow, Store,
+    StoreError, Timing, TurnRow, UserId,
 };
 use serde_json::json;
 
@@ -747,6 +747,63 @@ async fn a_row_that_does_not_decode_is_named_not_a_panic(kind: Kind) {
     s.close().await;
 }
 
+async fn a_claim_returns_only_the_campaigns_it_won(kind: Kind) {
+    let db = Db::new(kind).await;
+    let (a, b) = (db.open().await, db.open().await);
+    let one = running(&a, "one").await;
+    let now = T0;
+    let mine = a.claim_outbox(now, 100, "A", now + 60_000).await.unwrap();
+    assert!(mine.len() == 2 && mine.iter().all(|r| r.campaign == one));
+    // Campaign two queues its announcements while A still holds one's lease: B wins two,
+    // and only two's rows come back to it.
+    let two = running(&a, "two").await;
+    let theirs = b.claim_outbox(now, 100, "B", now + 60_000).await.unwrap();
+    assert_eq!(theirs.len(), 2);
+    assert!(theirs.iter().all(|r| r.campaign == two), "{theirs:?}");
+    a.close().await;
+    b.close().await;
+}
+
+async fn a_locked_deadline_is_skipped_not_waited_for(kind: Kind) {
+    // PostgreSQL's `SKIP LOCKED`: SQLite has one writer at a time by design.
+    if kind == Kind::Sqlite {
+        return;
+    }
+    let db = Db::new(kind).await;
+    let s = db.open().await;
+    let id = running(&s, "c").await;
+    let other = PostgresStore::connect(&db.url).await.unwrap();
+    let mut busy = other.pool().begin().await.unwrap();
+    // Another process is in the middle of something with the reminder's row.
+    sqlx::query("SELECT id FROM deadlines WHERE campaign_id = $1 AND kind = 'reminder' FOR UPDATE")
+        .bind(id.0)
+        .fetch_one(&mut *busy)
+        .await
+        .unwrap();
+    let now = T0 + 3_600_000;
+    // The claim must come back while that transaction is still open. Were it to wait for
+    // the row, it would wait for ever (the transaction ends only after it): the bound
+    // only turns that hang into a failure, it times nothing.
+    let claimed = tokio::time::timeout(
+        std::time::Duration::from_secs(120),
+        s.claim_due_deadlines(now, 10, "B", now + 60_000),
+    )
+    .await
+    .expect("the claim waited for a row another transaction holds")
+    .unwrap();
+    let kinds =
+        |d: &[photofinish::store::DeadlineRow]| d.iter().map(|d| d.kind).collect::<Vec<_>>();
+    assert_eq!(kinds(&claimed), vec![DeadlineKind::Deadline]);
+    busy.rollback().await.unwrap();
+    let rest = s
+        .claim_due_deadlines(now, 10, "C", now + 60_000)
+        .await
+        .unwrap();
+    assert_eq!(kinds(&rest), vec![DeadlineKind::Reminder]);
+    other.close().await;
+    s.close().await;
+}
+
 on_both!(
     a_new_campaign_reads_back_as_created,
     a_commit_lands_whole_and_a_stale_one_not_at_all,
@@ -759,6 +816,8 @@ on_both!(
     heartbeats_are_kept_per_process,
     migrations_are_reported_and_applied_once,
     a_row_that_does_not_decode_is_named_not_a_panic,
+    a_claim_returns_only_the_campaigns_it_won,
+    a_locked_deadline_is_skipped_not_waited_for,
 );
 
 #[test]
