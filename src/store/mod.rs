@@ -6,7 +6,7 @@
 //! One store serves both databases ([`SqlStore`]): the queries (`queries.rs`), the commit
 //! sequence (`commit.rs`) and the row decoding (`rows.rs`) are written once, over the
 //! [`dialect::Dialect`] each backend fills in with what really differs (a few statements,
-//! how transactions begin, the migrations); `sql.rs` holds the sqlx bounds that lets
+//! how transactions begin, the migrations); `sql.rs` holds the sqlx bounds that let
 //! them be written once, and `codec.rs` the encoding. Speed: docs/performance.md.
 //!
 //! The referee loads a campaign, decides everything in memory, and hands the store one
