@@ -7,10 +7,13 @@ use chrono::{DateTime, FixedOffset, Offset, Utc};
 
 use super::picture::{RenderError, race_chart_png, track_png};
 use super::text::{alt_text, ordinal, private_text, track_text};
-use crate::engine::Choice;
-use crate::games::AnyPublicView;
-use crate::referee::announce::{Announcement, SeatState};
-use crate::store::{Millis, Phase};
+use crate::engine::{Choice, Prompt};
+use crate::games::{AnyPrivateView, AnyPublicView, GameKind};
+use crate::referee::announce::{
+    Announcement, FinalPlace, LobbySeat, MissedOrder, NextStep, RevealedOrder, SeatState,
+    StatusSeat,
+};
+use crate::store::{CampaignId, Millis, Phase, UserId};
 
 /// How to write times and mentions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,7 +178,7 @@ pub fn draw_picture(
     }
 }
 
-/// Words for an announcement.
+/// Words for an announcement: one function per kind.
 pub fn present(a: &Announcement, style: &Style) -> Post {
     match a {
         Announcement::Lobby {
@@ -186,54 +189,13 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             seats,
             min,
             max,
-        } => {
-            let list: Vec<String> = seats
-                .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    let bot = if s.bot { " (bot)" } else { "" };
-                    let choice = s
-                        .choice
-                        .as_deref()
-                        .map(|c| format!(" [{c}]"))
-                        .unwrap_or_default();
-                    format!("{}. {}{bot}{choice}", i + 1, s.name)
-                })
-                .collect();
-            let mut p = Post::new(
-                format!(
-                    "{game} race {race}: {}",
-                    if *phase == Phase::Lobby {
-                        "lobby"
-                    } else {
-                        phase.as_str()
-                    }
-                ),
-                lobby_body(*phase, seats.len(), *min, *max),
-            );
-            p.fields.push((
-                "Runners".into(),
-                if list.is_empty() {
-                    "nobody yet".into()
-                } else {
-                    list.join("\n")
-                },
-            ));
-            p.fields.push(("Options".into(), options.clone()));
-            p
-        }
+        } => lobby(&head(*game, *race), *phase, options, seats, (*min, *max)),
         Announcement::Started {
             race,
             game,
             seats,
             commitment,
-        } => Post::new(
-            format!("{game} race {race} is off!"),
-            format!(
-                "Runners: {}.\nFair dice: the seed's SHA-256 commitment is `{commitment}`. The seed is revealed at the end, so anyone can check every roll with /race verify.",
-                seats.join(", ")
-            ),
-        ),
+        } => started(&head(*game, *race), seats, commitment),
         Announcement::TurnResolved {
             race,
             game,
@@ -244,48 +206,19 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             view,
             late,
             next,
-        } => {
-            let title = match (labels.first(), labels.last()) {
-                (Some(first), Some(last)) if labels.len() > 1 && first != last => {
-                    format!("{game} race {race}: {first} to {last}")
-                }
-                (Some(first), _) => format!("{game} race {race}: {first}"),
-                _ => format!("{game} race {race}"),
-            };
-            let mut body = narration.join("\n");
-            if *late {
-                body.push_str("\n(Resolved late: the bot was offline when the deadline passed.)");
-            }
-            let mut p = Post::new(title, body);
-            if !missed.is_empty() {
-                let lines: Vec<String> = missed
-                    .iter()
-                    .map(|m| format!("{}: played {} for them", m.name, m.played))
-                    .collect();
-                p.fields.push(("Missed orders".into(), lines.join("\n")));
-            }
-            if !revealed.is_empty() {
-                let lines: Vec<String> = revealed
-                    .iter()
-                    .map(|o| {
-                        format!(
-                            "{} `{}` nonce {} -> {}",
-                            o.name, o.order, o.nonce, o.receipt
-                        )
-                    })
-                    .collect();
-                p.fields
-                    .push(("Orders and receipts".into(), lines.join("\n")));
-            }
-            p.track = Some(track_text(view));
-            p.view = Some(view.clone());
-            p.picture = Picture::Track;
-            p.footer = next.as_ref().map(|n| match n.deadline {
-                Some(d) => format!("Next: {}; orders due {}", n.label, style.when(d)),
-                None => format!("Next: {}", n.label),
-            });
-            p
-        }
+        } => turn_resolved(
+            &head(*game, *race),
+            Turn {
+                labels,
+                narration,
+                missed,
+                revealed,
+                view,
+                late: *late,
+                next: next.as_ref(),
+            },
+            style,
+        ),
         Announcement::Status {
             race,
             game,
@@ -293,62 +226,24 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             label,
             deadline,
             seats,
-        } => {
-            let lines: Vec<String> = seats
-                .iter()
-                .map(|s| {
-                    let mark = match s.state {
-                        SeatState::Ordered => "✓",
-                        SeatState::Waiting => "…",
-                        SeatState::Idle => "·",
-                    };
-                    let receipt = s
-                        .receipt
-                        .as_deref()
-                        .map(|r| format!(" receipt {r}"))
-                        .unwrap_or_default();
-                    let bot = if s.bot { " (bot)" } else { "" };
-                    format!("{mark} {}{bot}{receipt}", s.name)
-                })
-                .collect();
-            let state = match phase {
-                crate::store::Phase::Running => label.clone(),
-                other => format!("{} ({})", label, other.as_str()),
-            };
-            let mut p = Post::new(format!("{game} race {race}: {state}"), lines.join("\n"));
-            p.footer = deadline.map(|d| format!("Deadline {}", style.when(d)));
-            p
-        }
+        } => status(&head(*game, *race), *phase, label, *deadline, seats, style),
         Announcement::Prompt {
             race,
             game,
             seat_name,
             label,
             view,
-            prompt,
+            prompt: asked,
             deadline,
             notes,
             ..
-        } => {
-            let mut body = private_text(view);
-            for n in notes {
-                body.push('\n');
-                body.push_str(n);
-            }
-            body.push_str(&format!("\n\n{}\n{}", prompt.text, prompt.hint));
-            let mut p = Post::new(
-                format!("{game} race {race}: {label}, {seat_name} to order"),
-                body,
-            );
-            p.choices = prompt.choices.clone();
-            p.footer = deadline.map(|d| {
-                format!(
-                    "Due {}. You can change your order until the turn resolves.",
-                    style.when(d)
-                )
-            });
-            p
-        }
+        } => prompt(
+            format!("{}: {label}, {seat_name} to order", head(*game, *race)),
+            dm_body(view, notes),
+            asked,
+            *deadline,
+            style,
+        ),
         Announcement::ViewUpdate {
             race,
             game,
@@ -356,26 +251,16 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             view,
             notes,
             ..
-        } => {
-            let mut body = private_text(view);
-            for n in notes {
-                body.push('\n');
-                body.push_str(n);
-            }
-            Post::new(format!("{game} race {race}: {seat_name}"), body)
-        }
+        } => Post::new(
+            format!("{}: {seat_name}", head(*game, *race)),
+            dm_body(view, notes),
+        ),
         Announcement::Reminder {
             race,
             seat_name,
             label,
             deadline,
-        } => Post::new(
-            format!("Reminder: race {race}, {label}"),
-            format!(
-                "{seat_name}'s order is due {}. Nothing is in yet.",
-                style.when(*deadline)
-            ),
-        ),
+        } => reminder(*race, seat_name, label, *deadline, style),
         Announcement::Finished {
             race,
             game,
@@ -383,46 +268,7 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             placings,
             seed,
             commitment,
-        } => {
-            let lines: Vec<String> = placings
-                .iter()
-                .map(|p| {
-                    let score = p
-                        .score
-                        .map(|s| format!(" ({s} points)"))
-                        .unwrap_or_default();
-                    format!("{} {}{score}", ordinal(p.rank), p.name)
-                })
-                .collect();
-            let winners: Vec<&str> = placings
-                .iter()
-                .filter(|p| p.rank == 1)
-                .map(|p| p.name.as_str())
-                .collect();
-            let mut p = Post::new(
-                format!("{game} race {race}: final result"),
-                format!(
-                    "{} {}!",
-                    crate::games::dream_mile::join_and(&winners),
-                    if winners.len() > 1 {
-                        "share the win"
-                    } else {
-                        "wins"
-                    }
-                ),
-            );
-            p.fields.push(("Result".into(), lines.join("\n")));
-            // The final standings too: the result ranks seats only, and a game's own
-            // runners (1500m's robots) can take medals.
-            p.track = Some(track_text(view));
-            p.fields.push((
-                "Fair dice".into(),
-                format!("Seed `{seed}`.\nIts SHA-256 is the commitment `{commitment}` posted at the start. Check every roll with /race verify."),
-            ));
-            p.view = Some(view.clone());
-            p.picture = Picture::Chart;
-            p
-        }
+        } => finished(&head(*game, *race), view, placings, seed, commitment),
         Announcement::Cancelled { race } => Post::new(
             format!("Race {race} was cancelled"),
             "The host cancelled the race.",
@@ -432,17 +278,273 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             text,
             at,
             user,
-        } => {
-            let mut body = text.clone();
-            if let Some(at) = at {
-                body = body.replace("{at}", &style.when(*at));
-            }
-            if let Some(user) = user {
-                body = body.replace("{user}", &style.mention(&user.0));
-            }
-            Post::new(format!("Race {race}"), body)
-        }
+        } => notice(*race, text, *at, user.as_ref(), style),
     }
+}
+
+/// "Dream Mile race 3": how most titles begin.
+fn head(game: GameKind, race: CampaignId) -> String {
+    format!("{game} race {race}")
+}
+
+/// The lobby message: who has joined, and the options.
+fn lobby(
+    head: &str,
+    phase: Phase,
+    options: &str,
+    seats: &[LobbySeat],
+    (min, max): (usize, usize),
+) -> Post {
+    let list: Vec<String> = seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let bot = if s.bot { " (bot)" } else { "" };
+            let choice = s
+                .choice
+                .as_deref()
+                .map(|c| format!(" [{c}]"))
+                .unwrap_or_default();
+            format!("{}. {}{bot}{choice}", i + 1, s.name)
+        })
+        .collect();
+    let state = if phase == Phase::Lobby {
+        "lobby"
+    } else {
+        phase.as_str()
+    };
+    let mut p = Post::new(
+        format!("{head}: {state}"),
+        lobby_body(phase, seats.len(), min, max),
+    );
+    p.fields.push((
+        "Runners".into(),
+        if list.is_empty() {
+            "nobody yet".into()
+        } else {
+            list.join("\n")
+        },
+    ));
+    p.fields.push(("Options".into(), options.to_string()));
+    p
+}
+
+/// The start: the seating and the seed's commitment.
+fn started(head: &str, seats: &[String], commitment: &str) -> Post {
+    Post::new(
+        format!("{head} is off!"),
+        format!(
+            "Runners: {}.\nFair dice: the seed's SHA-256 commitment is `{commitment}`. The seed is revealed at the end, so anyone can check every roll with /race verify.",
+            seats.join(", ")
+        ),
+    )
+}
+
+/// A resolved turn, borrowed from [`Announcement::TurnResolved`].
+struct Turn<'a> {
+    labels: &'a [String],
+    narration: &'a [String],
+    missed: &'a [MissedOrder],
+    revealed: &'a [RevealedOrder],
+    view: &'a AnyPublicView,
+    late: bool,
+    next: Option<&'a NextStep>,
+}
+
+/// A turn's channel post: the narration, missed orders, receipts, the track and what is
+/// next.
+fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
+    let labels = turn.labels;
+    let title = match (labels.first(), labels.last()) {
+        (Some(first), Some(last)) if labels.len() > 1 && first != last => {
+            format!("{head}: {first} to {last}")
+        }
+        (Some(first), _) => format!("{head}: {first}"),
+        _ => head.to_string(),
+    };
+    let mut body = turn.narration.join("\n");
+    if turn.late {
+        body.push_str("\n(Resolved late: the bot was offline when the deadline passed.)");
+    }
+    let mut p = Post::new(title, body);
+    if !turn.missed.is_empty() {
+        let lines: Vec<String> = turn
+            .missed
+            .iter()
+            .map(|m| format!("{}: played {} for them", m.name, m.played))
+            .collect();
+        p.fields.push(("Missed orders".into(), lines.join("\n")));
+    }
+    if !turn.revealed.is_empty() {
+        let lines: Vec<String> = turn
+            .revealed
+            .iter()
+            .map(|o| {
+                format!(
+                    "{} `{}` nonce {} -> {}",
+                    o.name, o.order, o.nonce, o.receipt
+                )
+            })
+            .collect();
+        p.fields
+            .push(("Orders and receipts".into(), lines.join("\n")));
+    }
+    p.track = Some(track_text(turn.view));
+    p.view = Some(turn.view.clone());
+    p.picture = Picture::Track;
+    p.footer = turn.next.map(|n| match n.deadline {
+        Some(d) => format!("Next: {}; orders due {}", n.label, style.when(d)),
+        None => format!("Next: {}", n.label),
+    });
+    p
+}
+
+/// The status message: the step, its deadline, and ✓ / … per seat.
+fn status(
+    head: &str,
+    phase: Phase,
+    label: &str,
+    deadline: Option<Millis>,
+    seats: &[StatusSeat],
+    style: &Style,
+) -> Post {
+    let lines: Vec<String> = seats
+        .iter()
+        .map(|s| {
+            let mark = match s.state {
+                SeatState::Ordered => "✓",
+                SeatState::Waiting => "…",
+                SeatState::Idle => "·",
+            };
+            let receipt = s
+                .receipt
+                .as_deref()
+                .map(|r| format!(" receipt {r}"))
+                .unwrap_or_default();
+            let bot = if s.bot { " (bot)" } else { "" };
+            format!("{mark} {}{bot}{receipt}", s.name)
+        })
+        .collect();
+    let state = match phase {
+        Phase::Running => label.to_string(),
+        other => format!("{} ({})", label, other.as_str()),
+    };
+    let mut p = Post::new(format!("{head}: {state}"), lines.join("\n"));
+    p.footer = deadline.map(|d| format!("Deadline {}", style.when(d)));
+    p
+}
+
+/// A seat's private view in words, then any private news.
+fn dm_body(view: &AnyPrivateView, notes: &[String]) -> String {
+    let mut body = private_text(view);
+    for n in notes {
+        body.push('\n');
+        body.push_str(n);
+    }
+    body
+}
+
+/// A DM asking a seat to act: its view, the question and the legal choices.
+fn prompt(
+    title: String,
+    mut body: String,
+    asked: &Prompt,
+    deadline: Option<Millis>,
+    style: &Style,
+) -> Post {
+    body.push_str(&format!("\n\n{}\n{}", asked.text, asked.hint));
+    let mut p = Post::new(title, body);
+    p.choices = asked.choices.clone();
+    p.footer = deadline.map(|d| {
+        format!(
+            "Due {}. You can change your order until the turn resolves.",
+            style.when(d)
+        )
+    });
+    p
+}
+
+/// A nudge before a deadline.
+fn reminder(
+    race: CampaignId,
+    seat_name: &str,
+    label: &str,
+    deadline: Millis,
+    style: &Style,
+) -> Post {
+    Post::new(
+        format!("Reminder: race {race}, {label}"),
+        format!(
+            "{seat_name}'s order is due {}. Nothing is in yet.",
+            style.when(deadline)
+        ),
+    )
+}
+
+/// The final result: placings, standings, the race chart and the seed revealed.
+fn finished(
+    head: &str,
+    view: &AnyPublicView,
+    placings: &[FinalPlace],
+    seed: &str,
+    commitment: &str,
+) -> Post {
+    let lines: Vec<String> = placings
+        .iter()
+        .map(|p| {
+            let score = p
+                .score
+                .map(|s| format!(" ({s} points)"))
+                .unwrap_or_default();
+            format!("{} {}{score}", ordinal(p.rank), p.name)
+        })
+        .collect();
+    let winners: Vec<&str> = placings
+        .iter()
+        .filter(|p| p.rank == 1)
+        .map(|p| p.name.as_str())
+        .collect();
+    let mut p = Post::new(
+        format!("{head}: final result"),
+        format!(
+            "{} {}!",
+            crate::games::dream_mile::join_and(&winners),
+            if winners.len() > 1 {
+                "share the win"
+            } else {
+                "wins"
+            }
+        ),
+    );
+    p.fields.push(("Result".into(), lines.join("\n")));
+    // The final standings too: the result ranks seats only, and a game's own
+    // runners (1500m's robots) can take medals.
+    p.track = Some(track_text(view));
+    p.fields.push((
+        "Fair dice".into(),
+        format!("Seed `{seed}`.\nIts SHA-256 is the commitment `{commitment}` posted at the start. Check every roll with /race verify."),
+    ));
+    p.view = Some(view.clone());
+    p.picture = Picture::Chart;
+    p
+}
+
+/// A plain notice, its `{at}` and `{user}` filled in.
+fn notice(
+    race: CampaignId,
+    text: &str,
+    at: Option<Millis>,
+    user: Option<&UserId>,
+    style: &Style,
+) -> Post {
+    let mut body = text.to_string();
+    if let Some(at) = at {
+        body = body.replace("{at}", &style.when(at));
+    }
+    if let Some(user) = user {
+        body = body.replace("{user}", &style.mention(&user.0));
+    }
+    Post::new(format!("Race {race}"), body)
 }
 
 #[cfg(test)]

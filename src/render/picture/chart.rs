@@ -91,53 +91,127 @@ fn nth(step: usize) -> String {
     }
 }
 
+/// Where the chart's rows and columns fall.
+struct Grid {
+    /// The picture's width (at least [`WIDTH`]).
+    width: f32,
+    /// The left of the first column, right of the place labels.
+    left: f32,
+    /// The top of the first row, below the column heads.
+    top: f32,
+    /// A column's width.
+    cw: f32,
+    row_h: f32,
+    /// Rows: the most entries in a column, or the field's size.
+    slots: usize,
+}
+
+impl Grid {
+    /// The place labels' width, left of the grid.
+    const LABEL_W: f32 = 64.0;
+    /// The final order's width, right of the grid.
+    const NAMES_W: f32 = 180.0;
+
+    fn new(columns: &[Column], min_slots: usize) -> Grid {
+        let slots = columns
+            .iter()
+            .map(|c| c.entries.len())
+            .max()
+            .unwrap_or(0)
+            .max(min_slots);
+        let fixed = 2.0 * MARGIN + Grid::LABEL_W + 12.0 + Grid::NAMES_W;
+        let cw = if columns.is_empty() {
+            60.0
+        } else {
+            ((WIDTH - fixed) / columns.len() as f32).clamp(50.0, 90.0)
+        };
+        Grid {
+            width: (fixed + cw * columns.len() as f32).max(WIDTH),
+            left: MARGIN + Grid::LABEL_W,
+            top: HEADER + 44.0,
+            cw,
+            row_h: 56.0,
+            slots,
+        }
+    }
+
+    /// The centre of column `t`'s box in row `slot`.
+    fn centre(&self, t: usize, slot: usize) -> (f32, f32) {
+        (
+            self.left + (t as f32 + 0.5) * self.cw,
+            self.top + (slot as f32 + 0.5) * self.row_h,
+        )
+    }
+
+    /// Where the legend's first line sits.
+    fn legend_y(&self) -> f32 {
+        self.top + self.slots as f32 * self.row_h + 34.0
+    }
+}
+
 /// Draws the chart.
 pub fn draw(chart: LapChart, cast: &Cast) -> Result<Picture, RenderError> {
     let fonts = super::font::fonts()?;
     let (columns, step) = thin(chart.columns, MAX_COLUMNS);
-    let slots = columns
-        .iter()
-        .map(|c| c.entries.len())
-        .max()
-        .unwrap_or(0)
-        .max(chart.min_slots);
-    let label_w = 64.0;
-    let names_w = 180.0;
-    let fixed = 2.0 * MARGIN + label_w + 12.0 + names_w;
-    let cw = if columns.is_empty() {
-        60.0
-    } else {
-        ((WIDTH - fixed) / columns.len() as f32).clamp(50.0, 90.0)
-    };
-    let width = (fixed + cw * columns.len() as f32).max(WIDTH);
-    let row_h = 56.0;
-    let grid_top = HEADER + 44.0;
-    let legend_y = grid_top + slots as f32 * row_h + 34.0;
+    let grid = Grid::new(&columns, chart.min_slots);
     let mut legend = chart.legend;
     if step > 1 {
         legend.push_str(&format!(" Every {} {} shown.", nth(step), chart.unit));
     }
-    let mut legend = fonts.wrap(Weight::Regular, 16.0, &legend, width - 2.0 * MARGIN);
+    let mut legend = fonts.wrap(Weight::Regular, 16.0, &legend, grid.width - 2.0 * MARGIN);
     legend.truncate(LEGEND_LINES);
     let legend_h = legend.len().saturating_sub(1) as f32 * 22.0;
-    let height = legend_y + legend_h + MARGIN;
-    let mut c = Canvas::new(width.ceil() as u32, height.ceil() as u32, PAGE)?;
+    let height = grid.legend_y() + legend_h + MARGIN;
+    let mut c = Canvas::new(grid.width.ceil() as u32, height.ceil() as u32, PAGE)?;
     header(&mut c, chart.title, chart.status);
 
-    let grid_left = MARGIN + label_w;
-    let centre = |t: usize, slot: usize| {
-        (
-            grid_left + (t as f32 + 0.5) * cw,
-            grid_top + (slot as f32 + 0.5) * row_h,
-        )
-    };
-    for slot in 0..slots {
-        let (_, y) = centre(0, slot);
+    rows(&mut c, &grid);
+    heads(&mut c, &grid, &columns, chart.unit);
+    shade_ties(&mut c, &grid, &columns);
+    paths(&mut c, &grid, &columns, cast);
+    boxes(&mut c, &grid, &columns, cast);
+    if let Some(last) = columns.last() {
+        names(&mut c, &grid, last, columns.len(), cast);
+    } else {
+        c.text(
+            grid.left,
+            grid.top + 30.0,
+            chart.empty,
+            20.0,
+            Weight::Regular,
+            MUTED,
+            Align::Left,
+        );
+    }
+    for (k, line) in legend.iter().enumerate() {
+        c.text(
+            MARGIN,
+            grid.legend_y() + k as f32 * 22.0,
+            line,
+            16.0,
+            Weight::Regular,
+            MUTED,
+            Align::Left,
+        );
+    }
+    Ok(c.finish())
+}
+
+/// Every other row striped, and each row's place at the left.
+fn rows(c: &mut Canvas, grid: &Grid) {
+    for slot in 0..grid.slots {
+        let (_, y) = grid.centre(0, slot);
         if slot % 2 == 1 {
-            c.rect(MARGIN, y - row_h / 2.0, width - 2.0 * MARGIN, row_h, STRIPE);
+            c.rect(
+                MARGIN,
+                y - grid.row_h / 2.0,
+                grid.width - 2.0 * MARGIN,
+                grid.row_h,
+                STRIPE,
+            );
         }
         c.text(
-            grid_left - 14.0,
+            grid.left - 14.0,
             y + 7.0,
             &ordinal(slot as u32 + 1),
             20.0,
@@ -146,12 +220,16 @@ pub fn draw(chart: LapChart, cast: &Cast) -> Result<Picture, RenderError> {
             Align::Right,
         );
     }
+}
+
+/// Each column's head, and the unit above the place labels.
+fn heads(c: &mut Canvas, grid: &Grid, columns: &[Column], unit: &str) {
     for (t, column) in columns.iter().enumerate() {
-        let (x, _) = centre(t, 0);
-        let size = c.size_to_fit(Weight::Bold, 20.0, &column.head, cw - 4.0);
+        let (x, _) = grid.centre(t, 0);
+        let size = c.size_to_fit(Weight::Bold, 20.0, &column.head, grid.cw - 4.0);
         c.text(
             x,
-            grid_top - 12.0,
+            grid.top - 12.0,
             &column.head,
             size,
             Weight::Bold,
@@ -160,16 +238,18 @@ pub fn draw(chart: LapChart, cast: &Cast) -> Result<Picture, RenderError> {
         );
     }
     c.text(
-        grid_left - 14.0,
-        grid_top - 12.0,
-        chart.unit,
+        grid.left - 14.0,
+        grid.top - 12.0,
+        unit,
         16.0,
         Weight::Regular,
         MUTED,
         Align::Right,
     );
+}
 
-    // Shade tied runners within a column.
+/// A band behind each run of tied runners within a column.
+fn shade_ties(c: &mut Canvas, grid: &Grid, columns: &[Column]) {
     for (t, column) in columns.iter().enumerate() {
         let col = &column.entries;
         let mut slot = 0;
@@ -182,12 +262,12 @@ pub fn draw(chart: LapChart, cast: &Cast) -> Result<Picture, RenderError> {
                 .count()
                 .max(1);
             if len > 1 {
-                let (x, y) = centre(t, slot);
+                let (x, y) = grid.centre(t, slot);
                 c.rounded(
-                    x - cw / 2.0 + 2.0,
-                    y - row_h / 2.0 + 1.0,
-                    cw - 4.0,
-                    len as f32 * row_h - 2.0,
+                    x - grid.cw / 2.0 + 2.0,
+                    y - grid.row_h / 2.0 + 1.0,
+                    grid.cw - 4.0,
+                    len as f32 * grid.row_h - 2.0,
                     12.0,
                     TIE_BAND,
                 );
@@ -195,29 +275,32 @@ pub fn draw(chart: LapChart, cast: &Cast) -> Result<Picture, RenderError> {
             slot += len;
         }
     }
+}
 
-    // Each runner's path, then the boxes on top.
+/// One stroke per unbroken stretch of a runner's path: far cheaper than a stroke per
+/// turn.
+fn stretches(points: &[Option<(f32, f32)>]) -> Vec<Vec<(f32, f32)>> {
+    let mut out: Vec<Vec<(f32, f32)>> = vec![Vec::new()];
+    for p in points {
+        match (p, out.last_mut()) {
+            (Some(p), Some(last)) => last.push(*p),
+            (None, Some(last)) if !last.is_empty() => out.push(Vec::new()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Each runner's path from column to column, under the boxes.
+fn paths(c: &mut Canvas, grid: &Grid, columns: &[Column], cast: &Cast) {
     let mut at: Vec<Vec<Option<(f32, f32)>>> = vec![vec![None; columns.len()]; cast.len()];
     for (t, column) in columns.iter().enumerate() {
         for (slot, e) in column.entries.iter().enumerate() {
             if let Some(cell) = at.get_mut(e.who).and_then(|v| v.get_mut(t)) {
-                *cell = Some(centre(t, slot));
+                *cell = Some(grid.centre(t, slot));
             }
         }
     }
-    // One stroke per unbroken stretch of a runner's path: far cheaper than a stroke
-    // per turn.
-    let stretches = |points: &[Option<(f32, f32)>]| -> Vec<Vec<(f32, f32)>> {
-        let mut out: Vec<Vec<(f32, f32)>> = vec![Vec::new()];
-        for p in points {
-            match (p, out.last_mut()) {
-                (Some(p), Some(last)) => last.push(*p),
-                (None, Some(last)) if !last.is_empty() => out.push(Vec::new()),
-                _ => {}
-            }
-        }
-        out
-    };
     for (who, points) in at.iter().enumerate() {
         let style = cast.style(who);
         for stretch in stretches(points) {
@@ -225,12 +308,16 @@ pub fn draw(chart: LapChart, cast: &Cast) -> Result<Picture, RenderError> {
             c.polyline(&stretch, style.fill, 5.0);
         }
     }
-    let gap = if cw >= 62.0 { 14.0 } else { 8.0 };
-    let box_w = (cw - gap).min(56.0);
-    let box_h = row_h - 8.0;
+}
+
+/// Each runner's box in each column: its label, and its figure below.
+fn boxes(c: &mut Canvas, grid: &Grid, columns: &[Column], cast: &Cast) {
+    let gap = if grid.cw >= 62.0 { 14.0 } else { 8.0 };
+    let box_w = (grid.cw - gap).min(56.0);
+    let box_h = grid.row_h - 8.0;
     for (t, column) in columns.iter().enumerate() {
         for (slot, e) in column.entries.iter().enumerate() {
-            let (x, y) = centre(t, slot);
+            let (x, y) = grid.centre(t, slot);
             let style = cast.style(e.who);
             let radius = if style.shape == Shape::Disc {
                 box_h / 2.0
@@ -278,63 +365,40 @@ pub fn draw(chart: LapChart, cast: &Cast) -> Result<Picture, RenderError> {
             }
         }
     }
+}
 
-    // Names at the right, in the last column's order.
-    if let Some(last) = columns.last() {
-        let names_x = grid_left + cw * columns.len() as f32 + 12.0;
-        for (slot, e) in last.entries.iter().enumerate() {
-            let (_, y) = centre(0, slot);
-            let tied = last.entries.iter().filter(|o| o.rank == e.rank).count() > 1;
-            let pos = position(e.rank, tied);
-            let pos_w = c.text(
-                names_x,
-                y + 7.0,
-                &pos,
-                18.0,
-                Weight::Regular,
-                MUTED,
-                Align::Left,
-            );
-            // A long name is set a little smaller before it is cut short.
-            let room = width - MARGIN - names_x - pos_w - 8.0;
-            let size = c
-                .size_to_fit(Weight::Bold, 20.0, cast.name(e.who), room)
-                .max(17.0);
-            let name = c.fit(Weight::Bold, size, cast.name(e.who), room);
-            c.text(
-                names_x + pos_w + 8.0,
-                y + 7.0,
-                &name,
-                size,
-                Weight::Bold,
-                INK,
-                Align::Left,
-            );
-        }
-    } else {
-        c.text(
-            grid_left,
-            grid_top + 30.0,
-            chart.empty,
-            20.0,
+/// Names at the right, in the last column's order, each with its place.
+fn names(c: &mut Canvas, grid: &Grid, last: &Column, n_columns: usize, cast: &Cast) {
+    let names_x = grid.left + grid.cw * n_columns as f32 + 12.0;
+    for (slot, e) in last.entries.iter().enumerate() {
+        let (_, y) = grid.centre(0, slot);
+        let tied = last.entries.iter().filter(|o| o.rank == e.rank).count() > 1;
+        let pos = position(e.rank, tied);
+        let pos_w = c.text(
+            names_x,
+            y + 7.0,
+            &pos,
+            18.0,
             Weight::Regular,
             MUTED,
             Align::Left,
         );
-    }
-
-    for (k, line) in legend.iter().enumerate() {
+        // A long name is set a little smaller before it is cut short.
+        let room = grid.width - MARGIN - names_x - pos_w - 8.0;
+        let size = c
+            .size_to_fit(Weight::Bold, 20.0, cast.name(e.who), room)
+            .max(17.0);
+        let name = c.fit(Weight::Bold, size, cast.name(e.who), room);
         c.text(
-            MARGIN,
-            legend_y + k as f32 * 22.0,
-            line,
-            16.0,
-            Weight::Regular,
-            MUTED,
+            names_x + pos_w + 8.0,
+            y + 7.0,
+            &name,
+            size,
+            Weight::Bold,
+            INK,
             Align::Left,
         );
     }
-    Ok(c.finish())
 }
 
 #[cfg(test)]

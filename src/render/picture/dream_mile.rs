@@ -1,6 +1,8 @@
 //! Dream Mile in pictures: the field strung out along the home straight with a card for
 //! each runner (the turn picture), and the lap chart of positions and points left (the
 //! race chart).
+//!
+//! The rules: docs/rules/dream-mile.md.
 
 use super::RenderError;
 use super::canvas::{Align, Canvas, Picture};

@@ -3,6 +3,8 @@
 //! go, and a table of places, medals, mental strength and pace (the turn picture); and
 //! the lap chart of places round by round with each runner's mental strength (the race
 //! chart).
+//!
+//! The rules: docs/rules/1500m.md.
 
 use std::sync::{Arc, Mutex};
 
@@ -415,47 +417,88 @@ fn table(c: &mut Canvas, view: &PublicView, cast: &Cast, (x, y, w): (f32, f32, f
     let h = TABLE_HEAD + rows as f32 * ROW_H + 12.0;
     c.rounded(x - 1.5, y - 1.5, w + 3.0, h + 3.0, 11.5, RULE);
     c.rounded(x, y, w, h, 10.0, CARD);
-    let wide = w > 500.0;
-    let pace_r = x + w - 12.0;
-    let ms_r = pace_r - if wide { 70.0 } else { 48.0 };
-    let where_r = ms_r - 140.0;
-    let head_y = y + 22.0;
-    c.text(
-        pace_r,
-        head_y,
-        "pace",
-        15.0,
-        Weight::Regular,
-        MUTED,
-        Align::Right,
-    );
-    c.text(
-        ms_r,
-        head_y,
-        if wide { "mental strength" } else { "strength" },
-        15.0,
-        Weight::Regular,
-        MUTED,
-        Align::Right,
-    );
-    if wide {
+    let t = Table::new((x, y, w));
+    t.heads(c);
+    for (k, r) in view.runners.iter().take(rows).enumerate() {
+        t.row(c, cast, k, r);
+    }
+}
+
+/// The standings table's place: its card, and where its right-aligned columns end.
+struct Table {
+    x: f32,
+    y: f32,
+    w: f32,
+    /// Room for the long heads and the lane:space column.
+    wide: bool,
+    pace_r: f32,
+    ms_r: f32,
+    where_r: f32,
+}
+
+impl Table {
+    fn new((x, y, w): (f32, f32, f32)) -> Table {
+        let wide = w > 500.0;
+        let pace_r = x + w - 12.0;
+        let ms_r = pace_r - if wide { 70.0 } else { 48.0 };
+        Table {
+            x,
+            y,
+            w,
+            wide,
+            pace_r,
+            ms_r,
+            where_r: ms_r - 140.0,
+        }
+    }
+
+    /// The columns' heads.
+    fn heads(&self, c: &mut Canvas) {
+        let head_y = self.y + 22.0;
         c.text(
-            where_r,
+            self.pace_r,
             head_y,
-            "lane:space",
+            "pace",
             15.0,
             Weight::Regular,
             MUTED,
             Align::Right,
         );
+        c.text(
+            self.ms_r,
+            head_y,
+            if self.wide {
+                "mental strength"
+            } else {
+                "strength"
+            },
+            15.0,
+            Weight::Regular,
+            MUTED,
+            Align::Right,
+        );
+        if self.wide {
+            c.text(
+                self.where_r,
+                head_y,
+                "lane:space",
+                15.0,
+                Weight::Regular,
+                MUTED,
+                Align::Right,
+            );
+        }
     }
-    for (k, r) in view.runners.iter().take(rows).enumerate() {
-        let cy = y + TABLE_HEAD + (k as f32 + 0.5) * ROW_H + 4.0;
+
+    /// Row `k`: the stripe, the place or medal, the token, the figures and the name.
+    fn row(&self, c: &mut Canvas, cast: &Cast, k: usize, r: &RunnerView) {
+        let x = self.x;
+        let cy = self.y + TABLE_HEAD + (k as f32 + 0.5) * ROW_H + 4.0;
         if k % 2 == 0 {
             c.rect(
                 x + 4.0,
                 cy - ROW_H / 2.0,
-                w - 8.0,
+                self.w - 8.0,
                 ROW_H,
                 Rgb(0xf4, 0xf2, 0xec),
             );
@@ -476,10 +519,15 @@ fn table(c: &mut Canvas, view: &PublicView, cast: &Cast, (x, y, w): (f32, f32, f
             &cast.style(r.runner),
             cast.label(r.runner),
         );
-        let name_x = x + 90.0;
-        // Figures, right-aligned.
+        let name_right = self.figures(c, r, base);
+        self.name(c, cast, r, base, name_right);
+    }
+
+    /// A row's figures, right-aligned; returns where the name must end.
+    fn figures(&self, c: &mut Canvas, r: &RunnerView, base: f32) -> f32 {
+        let ms_r = self.ms_r;
         c.text(
-            pace_r,
+            self.pace_r,
             base,
             &r.pace.to_string(),
             18.0,
@@ -506,9 +554,9 @@ fn table(c: &mut Canvas, view: &PublicView, cast: &Cast, (x, y, w): (f32, f32, f
             );
             name_right -= pw + 3.0;
         }
-        if wide {
+        if self.wide {
             c.text(
-                where_r,
+                self.where_r,
                 base,
                 &r.space,
                 16.0,
@@ -516,10 +564,16 @@ fn table(c: &mut Canvas, view: &PublicView, cast: &Cast, (x, y, w): (f32, f32, f
                 MUTED,
                 Align::Right,
             );
-            name_right = name_right.min(where_r - 70.0);
+            name_right = name_right.min(self.where_r - 70.0);
         }
+        name_right
+    }
+
+    /// A row's name (with the medal in words when wide), cut short before `right`.
+    fn name(&self, c: &mut Canvas, cast: &Cast, r: &RunnerView, base: f32, right: f32) {
+        let name_x = self.x + 90.0;
         let mut name = cast.name(r.runner).to_string();
-        if wide {
+        if self.wide {
             match r.place {
                 Some(1) => name.push_str(" · gold"),
                 Some(2) => name.push_str(" · silver"),
@@ -528,7 +582,7 @@ fn table(c: &mut Canvas, view: &PublicView, cast: &Cast, (x, y, w): (f32, f32, f
                 None => {}
             }
         }
-        let name = c.fit(Weight::Bold, 18.0, &name, (name_right - name_x).max(0.0));
+        let name = c.fit(Weight::Bold, 18.0, &name, (right - name_x).max(0.0));
         let colour = if r.robot { MUTED } else { INK };
         c.text(name_x, base, &name, 18.0, Weight::Bold, colour, Align::Left);
     }

@@ -4,6 +4,8 @@
 //! side with the word `TRIPPED`, the finish order in the infield, and the players' chips
 //! and points so far (the turn picture); and the season's lap chart, a column per race
 //! with each player's points after it (the race chart).
+//!
+//! The rules: docs/rules/magical-athlete.md.
 
 use super::RenderError;
 use super::canvas::{Align, Canvas, Picture};

@@ -82,6 +82,179 @@ pub enum Shape {
     Ring,
 }
 
+/// How a board's sections are laid out, in lane widths, before anything is drawn.
+struct Plan {
+    lanes: f32,
+    curves: usize,
+    /// Which straight slot (between which curves) each section lies in.
+    slot_of: Vec<usize>,
+    /// Lane 1's spaces on each straight slot.
+    slot_spaces: Vec<f32>,
+    shape: Shape,
+    /// The kerb's radius on a curve.
+    r0: f32,
+    /// Every straight slot's length: the same for all, so the track closes.
+    slot_len: f32,
+    /// Lane 1's spaces in all.
+    total1: f32,
+    /// The kerb's radius when the board is drawn as a ring.
+    ring_r0: f32,
+}
+
+/// Lane 1's spaces in section `i` (1 if the board does not say).
+fn lane1(board: &Board, i: usize) -> f32 {
+    board
+        .sections
+        .get(i)
+        .and_then(|s| s.spaces.first())
+        .copied()
+        .map_or(1.0, f32::from)
+}
+
+impl Plan {
+    fn new(board: &Board, width: f32, min_straight: f32) -> Plan {
+        let lanes = f32::from(board.lanes.max(1));
+        let curves = board.sections.iter().filter(|s| s.curve).count();
+        let mut slot_of = Vec::new();
+        let mut seen = 0usize;
+        for s in &board.sections {
+            slot_of.push(if curves > 0 { seen % curves } else { 0 });
+            if s.curve {
+                seen += 1;
+            }
+        }
+        let mut slot_spaces = vec![0.0f32; curves.max(1)];
+        for (i, s) in board.sections.iter().enumerate() {
+            if !s.curve
+                && let Some(v) = slot_of.get(i).and_then(|&k| slot_spaces.get_mut(k))
+            {
+                *v += lane1(board, i);
+            }
+        }
+        let shape = if curves >= 2 && slot_spaces.iter().all(|&n| n > 0.0) {
+            if curves == 2 {
+                Shape::Stadium
+            } else {
+                Shape::Polygon
+            }
+        } else {
+            Shape::Ring
+        };
+
+        let r0 = (INFIELD_PER_LANE * lanes).max(1.5);
+        let mut slot_len = slot_spaces.iter().fold(0.0f32, |a, &b| a.max(b)) * SPACE;
+        if shape == Shape::Stadium {
+            let lw = width / (2.0 * (r0 + lanes));
+            if lw > 0.0 {
+                slot_len = slot_len.max(min_straight / lw);
+            }
+        }
+        let total1: f32 = (0..board.sections.len()).map(|i| lane1(board, i)).sum();
+        let ring_r0 = (total1 * SPACE / TAU - 0.5).max(lanes * 0.5);
+        Plan {
+            lanes,
+            curves,
+            slot_of,
+            slot_spaces,
+            shape,
+            r0,
+            slot_len,
+            total1,
+            ring_r0,
+        }
+    }
+
+    /// The sections end to end from the finish line, heading up.
+    fn segments(&self, board: &Board) -> Vec<Seg> {
+        let mut segs = Vec::new();
+        let mut at = (0.0f32, 0.0f32);
+        let mut heading = FRAC_PI_2;
+        for (i, s) in board.sections.iter().enumerate() {
+            let seg = match self.shape {
+                Shape::Ring => {
+                    let sweep = TAU * lane1(board, i) / self.total1.max(1.0);
+                    let a0 = heading - FRAC_PI_2;
+                    let r0 = self.ring_r0;
+                    let centre = (at.0 - r0 * a0.cos(), at.1 - r0 * a0.sin());
+                    heading += sweep;
+                    Seg::Arc {
+                        centre,
+                        r0,
+                        a0,
+                        sweep,
+                    }
+                }
+                _ if s.curve => {
+                    let sweep = TAU / self.curves as f32;
+                    let a0 = heading - FRAC_PI_2;
+                    let r0 = self.r0;
+                    let centre = (at.0 - r0 * a0.cos(), at.1 - r0 * a0.sin());
+                    heading += sweep;
+                    Seg::Arc {
+                        centre,
+                        r0,
+                        a0,
+                        sweep,
+                    }
+                }
+                _ => {
+                    let slot = self
+                        .slot_of
+                        .get(i)
+                        .and_then(|&k| self.slot_spaces.get(k))
+                        .copied();
+                    let len = self.slot_len * lane1(board, i) / slot.unwrap_or(1.0).max(1.0);
+                    Seg::Line {
+                        from: at,
+                        heading,
+                        len,
+                    }
+                }
+            };
+            at = seg.at(0.0, 1.0);
+            segs.push(seg);
+        }
+        segs
+    }
+}
+
+/// The bounding box (x0, y0, x1, y1) of the kerb and the outer edge, with the origin in it.
+fn extent(segs: &[Seg], lanes: f32) -> (f32, f32, f32, f32) {
+    let (mut x0, mut y0, mut x1, mut y1) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);
+    for seg in segs {
+        for p in seg.samples(0.0).into_iter().chain(seg.samples(lanes)) {
+            x0 = x0.min(p.0);
+            x1 = x1.max(p.0);
+            y0 = y0.min(p.1);
+            y1 = y1.max(p.1);
+        }
+    }
+    (x0, y0, x1, y1)
+}
+
+/// A stadium's infield between the two curves' centres, in pixels, and its ends' radius.
+fn infield(
+    segs: &[Seg],
+    r0: f32,
+    (ox, oy, scale): (f32, f32, f32),
+) -> Option<((f32, f32, f32, f32), f32)> {
+    let centres: Vec<(f32, f32)> = segs
+        .iter()
+        .filter_map(|s| match s {
+            Seg::Arc { centre, .. } => Some(*centre),
+            Seg::Line { .. } => None,
+        })
+        .collect();
+    match (centres.first(), centres.get(1)) {
+        (Some(a), Some(b)) => {
+            let (l, t) = (ox + (a.0 - r0) * scale, oy - a.1.max(b.1) * scale);
+            let h = (a.1 - b.1).abs() * scale;
+            Some(((l, t, 2.0 * r0 * scale, h), r0 * scale))
+        }
+        _ => None,
+    }
+}
+
 /// The board scaled into the picture.
 #[derive(Clone, Debug)]
 pub struct Oval {
@@ -110,108 +283,9 @@ impl Oval {
     /// `max_height` when that can be had; in a stadium the straights are made at least
     /// `min_straight` pixels long (room for the standings).
     pub fn new(board: &Board, left: f32, top: f32, width: f32, min_straight: f32) -> Oval {
-        let lanes = f32::from(board.lanes.max(1));
-        let curves = board.sections.iter().filter(|s| s.curve).count();
-        // Which straight slot (between which curves) each section lies in.
-        let mut slot_of = Vec::new();
-        let mut seen = 0usize;
-        for s in &board.sections {
-            slot_of.push(if curves > 0 { seen % curves } else { 0 });
-            if s.curve {
-                seen += 1;
-            }
-        }
-        let lane1 = |i: usize| -> f32 {
-            board
-                .sections
-                .get(i)
-                .and_then(|s| s.spaces.first())
-                .copied()
-                .map_or(1.0, f32::from)
-        };
-        let mut slot_spaces = vec![0.0f32; curves.max(1)];
-        for (i, s) in board.sections.iter().enumerate() {
-            if !s.curve
-                && let Some(v) = slot_of.get(i).and_then(|&k| slot_spaces.get_mut(k))
-            {
-                *v += lane1(i);
-            }
-        }
-        let shape = if curves >= 2 && slot_spaces.iter().all(|&n| n > 0.0) {
-            if curves == 2 {
-                Shape::Stadium
-            } else {
-                Shape::Polygon
-            }
-        } else {
-            Shape::Ring
-        };
-
-        let r0 = (INFIELD_PER_LANE * lanes).max(1.5);
-        // Every slot the same length, so the track closes.
-        let mut slot_len = slot_spaces.iter().fold(0.0f32, |a, &b| a.max(b)) * SPACE;
-        if shape == Shape::Stadium {
-            let lw = width / (2.0 * (r0 + lanes));
-            if lw > 0.0 {
-                slot_len = slot_len.max(min_straight / lw);
-            }
-        }
-        let total1: f32 = (0..board.sections.len()).map(lane1).sum();
-        let ring_r0 = (total1 * SPACE / TAU - 0.5).max(lanes * 0.5);
-
-        let mut segs = Vec::new();
-        let mut at = (0.0f32, 0.0f32);
-        let mut heading = FRAC_PI_2;
-        for (i, s) in board.sections.iter().enumerate() {
-            let seg = match shape {
-                Shape::Ring => {
-                    let sweep = TAU * lane1(i) / total1.max(1.0);
-                    let a0 = heading - FRAC_PI_2;
-                    let centre = (at.0 - ring_r0 * a0.cos(), at.1 - ring_r0 * a0.sin());
-                    heading += sweep;
-                    Seg::Arc {
-                        centre,
-                        r0: ring_r0,
-                        a0,
-                        sweep,
-                    }
-                }
-                _ if s.curve => {
-                    let sweep = TAU / curves as f32;
-                    let a0 = heading - FRAC_PI_2;
-                    let centre = (at.0 - r0 * a0.cos(), at.1 - r0 * a0.sin());
-                    heading += sweep;
-                    Seg::Arc {
-                        centre,
-                        r0,
-                        a0,
-                        sweep,
-                    }
-                }
-                _ => {
-                    let slot = slot_of.get(i).and_then(|&k| slot_spaces.get(k)).copied();
-                    let len = slot_len * lane1(i) / slot.unwrap_or(1.0).max(1.0);
-                    Seg::Line {
-                        from: at,
-                        heading,
-                        len,
-                    }
-                }
-            };
-            at = seg.at(0.0, 1.0);
-            segs.push(seg);
-        }
-
-        // The bounding box, from the kerb and the outer edge.
-        let (mut x0, mut y0, mut x1, mut y1) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);
-        for seg in &segs {
-            for p in seg.samples(0.0).into_iter().chain(seg.samples(lanes)) {
-                x0 = x0.min(p.0);
-                x1 = x1.max(p.0);
-                y0 = y0.min(p.1);
-                y1 = y1.max(p.1);
-            }
-        }
+        let plan = Plan::new(board, width, min_straight);
+        let segs = plan.segments(board);
+        let (x0, y0, x1, y1) = extent(&segs, plan.lanes);
         let scale = width / (x1 - x0).max(1.0);
         let ox = left - x0 * scale;
         let oy = top + y1 * scale;
@@ -227,27 +301,13 @@ impl Oval {
             len: step * f32::from(fs),
         };
 
-        let infield = if shape == Shape::Stadium {
-            let centres: Vec<(f32, f32)> = segs
-                .iter()
-                .filter_map(|s| match s {
-                    Seg::Arc { centre, .. } => Some(*centre),
-                    Seg::Line { .. } => None,
-                })
-                .collect();
-            match (centres.first(), centres.get(1)) {
-                (Some(a), Some(b)) => {
-                    let (l, t) = (ox + (a.0 - r0) * scale, oy - a.1.max(b.1) * scale);
-                    let h = (a.1 - b.1).abs() * scale;
-                    Some(((l, t, 2.0 * r0 * scale, h), r0 * scale))
-                }
-                _ => None,
-            }
+        let infield = if plan.shape == Shape::Stadium {
+            infield(&segs, plan.r0, (ox, oy, scale))
         } else {
             None
         };
         Oval {
-            shape,
+            shape: plan.shape,
             lanes: board.lanes,
             segs,
             spaces: board.sections.iter().map(|s| s.spaces.clone()).collect(),

@@ -1,6 +1,8 @@
 //! 1000 miles and 1000 Yards in text: each team's distance against the trip, its status,
 //! speed limit, immunities and score, the cards left in the pile; and a seat's hand with
 //! its team's tableau for the DM. The public text never holds a hand.
+//!
+//! The rules: docs/rules/1000-miles.md and docs/rules/1000-yards.md.
 
 use crate::games::card_race::Card;
 use crate::games::card_race::game_views::{PrivateView, PublicView, TeamView};

@@ -1,4 +1,6 @@
 //! Dream Mile in text: the field strung out along the home straight, and the standings.
+//!
+//! The rules: docs/rules/dream-mile.md.
 
 use super::ordinal;
 use crate::games::dream_mile::{PrivateView, PublicView, Standing, join_and};

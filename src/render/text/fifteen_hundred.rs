@@ -1,5 +1,7 @@
 //! 1500m in text: the field by position with lane, space, progress, mental strength, pace,
 //! cards left and medals; and a player's hand, bid cards and last order.
+//!
+//! The rules: docs/rules/1500m.md.
 
 use super::ordinal;
 use crate::games::fifteen_hundred::{PrivateView, PublicView, RunnerView};

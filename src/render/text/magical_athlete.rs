@@ -1,6 +1,8 @@
 //! Magical Athlete in text: the 30 spaces with their special spaces and the racers on them
 //! (owner, tripped marks), the finish order, the chips; and a seat's hand, policies and
 //! pending question for its DM.
+//!
+//! The rules: docs/rules/magical-athlete.md.
 
 use super::ordinal;
 use crate::games::magical_athlete::race::Status;

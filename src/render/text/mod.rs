@@ -1,4 +1,7 @@
 //! Text renderings of views, dispatched by game.
+//!
+//! Owns the text track, the alt text and the DM text of every game (one module per
+//! game), and [`ordinal`], which posts and pictures share.
 
 mod card_race;
 mod dream_mile;
