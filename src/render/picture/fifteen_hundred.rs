@@ -494,7 +494,7 @@ impl Table {
     fn row(&self, c: &mut Canvas, cast: &Cast, k: usize, r: &RunnerView) {
         let x = self.x;
         let cy = self.y + TABLE_HEAD + (k as f32 + 0.5) * ROW_H + 4.0;
-        if k % 2 == 0 {
+        if k.is_multiple_of(2) {
             c.rect(
                 x + 4.0,
                 cy - ROW_H / 2.0,
