@@ -225,7 +225,16 @@ async fn order_turn_one(h: &Harness, p: &[User]) {
     let a = h
         .click(alice, &alice_prompt, &button(&alice_prompt, "7"))
         .await;
-    assert_eq!(a["type"], 7, "the prompt is updated in place");
+    // The prompt is updated in place: at once (7), or, if the work outlasts the bot's
+    // grace on a slow machine, deferred (6) and then edited.
+    assert!(a["type"] == 7 || a["type"] == 6, "{a}");
+    let updated = h
+        .fake
+        .messages()
+        .into_iter()
+        .find(|m| m["id"] == alice_prompt["id"])
+        .unwrap();
+    assert!(text_of(&updated).contains("Order received"), "{updated}");
     let t = text_of(&a);
     assert!(
         t.contains("Order received") && t.contains("`7`") && t.contains("Receipt"),
@@ -435,7 +444,9 @@ impl TurnRequests {
             .count();
         let others: Vec<String> = after
             .iter()
-            .filter(|r| !r.path.starts_with("/channels/") && !r.path.starts_with("/interactions/"))
+            // Answers to interactions aside: on a slow machine an answer is deferred, then
+            // finished through the interaction's webhook.
+            .filter(|r| !r.path.starts_with("/channels/") && !answers_an_interaction(r))
             .map(|r| format!("{} {}", r.method, r.path))
             .collect();
         TurnRequests {

@@ -4,7 +4,7 @@
 use photofinish::engine::Prompt;
 use serde_json::Value;
 
-use super::CHANNEL;
+use super::{CHANNEL, Recorded};
 
 /// True for a post in the races' channel ([`CHANNEL`]).
 pub fn in_channel(m: &Value) -> bool {
@@ -161,4 +161,10 @@ pub fn carried_orders(m: &Value, prompt: &Prompt) -> Vec<String> {
         }
     }
     out
+}
+
+/// True for a request that answers an interaction: its callback, or (for a deferred
+/// answer) a follow-up or edit through the interaction's webhook.
+pub fn answers_an_interaction(r: &Recorded) -> bool {
+    r.path.starts_with("/interactions/") || r.path.starts_with("/webhooks/")
 }
