@@ -364,6 +364,25 @@ impl FakeDiscord {
         .await
     }
 
+    /// Waits for a DM to a user matching `f` (the bot may not have opened the DM channel
+    /// yet) and returns it.
+    pub async fn wait_dm_matching(
+        &self,
+        user: u64,
+        what: &str,
+        f: impl Fn(&Value) -> bool,
+    ) -> Value {
+        self.until(what, |i| {
+            let c = i.dm_channel_of.get(&user)?.to_string();
+            i.message_order
+                .iter()
+                .filter_map(|id| i.messages.get(id))
+                .find(|m| m["channel_id"] == c.as_str() && f(m))
+                .cloned()
+        })
+        .await
+    }
+
     /// Waits until no request has arrived for `quiet`.
     pub async fn settle(&self, quiet: Duration) {
         let mut last = self.request_count();

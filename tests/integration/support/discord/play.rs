@@ -311,17 +311,9 @@ pub struct Played {
 
 /// Waits for the DM prompting `user` at `step`.
 pub async fn prompt_for(h: &Harness, user: &User, step: u32) -> Value {
-    let c = loop {
-        if let Some(c) = h.fake.dm_channel(user.id) {
-            break c;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    };
-    let c = c.to_string();
+    let what = format!("{}'s prompt for step {step}", user.name);
     h.fake
-        .wait_message(&format!("{}'s prompt for step {step}", user.name), |m| {
-            m["channel_id"] == c.as_str() && step_of(m) == Some(step)
-        })
+        .wait_dm_matching(user.id, &what, |m| step_of(m) == Some(step))
         .await
 }
 
