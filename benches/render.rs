@@ -5,6 +5,9 @@
 //! picture and race chart are here, on the views the golden-image tests draw
 //! (tests/integration/support/pictures.rs, shared).
 
+// A bench, like a test, fails loudly on a broken fixture.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
 #[path = "../tests/integration/support/pictures.rs"]
 mod fixtures;
 
