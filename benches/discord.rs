@@ -1,4 +1,4 @@
-//! The Discord economy against the fake Discord (tests/fake_discord), with Discord's rate
+//! The Discord economy against the fake Discord (tests/integration/support/discord), with Discord's rate
 //! limits enforced: requests per resolved turn, and the largest burst of races resolving
 //! in the same second that gets no 429.
 //!
@@ -9,7 +9,7 @@
 //!
 //! `cargo bench --bench discord` (`-- --max 64` to search higher).
 
-#[path = "../tests/fake_discord/mod.rs"]
+#[path = "../tests/integration/support/discord/mod.rs"]
 mod fake_discord;
 
 use std::time::{Duration, Instant};

@@ -2,16 +2,19 @@
 //!
 //! Target (issue 7): a few milliseconds per picture in release, drawing and PNG encoding
 //! included, since the referee draws one for every turn it posts. Every game's turn
-//! picture and race chart are here, on the scripts the golden-image tests use.
+//! picture and race chart are here, on the views the golden-image tests draw
+//! (tests/integration/support/pictures.rs, shared).
+
+// A bench, like a test, fails loudly on a broken fixture.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+#[path = "../tests/integration/support/pictures.rs"]
+mod fixtures;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use fixtures::views;
 use photofinish::games::AnyPublicView;
-use photofinish::games::replay;
 use photofinish::render::picture;
-
-fn views(script: &str) -> Vec<AnyPublicView> {
-    replay(script).expect("the bench scripts replay").views
-}
 
 fn view(views: &[AnyPublicView], i: usize) -> &AnyPublicView {
     views
@@ -24,8 +27,8 @@ fn last(views: &[AnyPublicView]) -> &AnyPublicView {
 }
 
 fn dream_mile(c: &mut Criterion) {
-    let eight = views(include_str!("../tests/scripts/dream-mile-eight.json"));
-    let twelve = views(include_str!("../tests/scripts/dream-mile-twelve.json"));
+    let eight = views("dream-mile-eight.json");
+    let twelve = views("dream-mile-twelve.json");
     let (turn_2, last_8) = (view(&eight, 1), last(&eight));
     let (turn_1_12, last_12) = (view(&twelve, 0), last(&twelve));
     let mut g = c.benchmark_group("dream-mile");
@@ -48,8 +51,8 @@ fn dream_mile(c: &mut Criterion) {
 }
 
 fn card_race(c: &mut Criterion) {
-    let rounds = views(include_str!("../tests/scripts/1000-miles-rounds.json"));
-    let yards = views(include_str!("../tests/scripts/1000-yards-teams.json"));
+    let rounds = views("1000-miles-rounds.json");
+    let yards = views("1000-yards-teams.json");
     let mid = view(&rounds, 199);
     let mut g = c.benchmark_group("card-race");
     g.bench_function("track draw only, 3 players", |b| {
@@ -71,7 +74,7 @@ fn card_race(c: &mut Criterion) {
 }
 
 fn fifteen_hundred(c: &mut Criterion) {
-    let race = views(include_str!("../tests/scripts/1500m-race.json"));
+    let race = views("1500m-race.json");
     let bell = view(&race, 8);
     let mut g = c.benchmark_group("1500m");
     g.bench_function("track draw only, 8 runners", |b| {
@@ -88,33 +91,13 @@ fn fifteen_hundred(c: &mut Criterion) {
 
 /// A whole Magical Athlete season of four players, every order the default: its last view.
 fn magical_athlete_season() -> AnyPublicView {
-    use photofinish::engine::{Game, SeatSetup, Seed, Submitted};
-    use photofinish::games::magical_athlete::{MagicalAthlete, Options};
-    let seats: Vec<SeatSetup> = ["Ann", "Ben", "Cat", "Dev"]
-        .iter()
-        .map(|n| SeatSetup {
-            name: (*n).into(),
-            choice: None,
-        })
-        .collect();
-    let mut g = MagicalAthlete::setup(&Options::default(), &seats, Seed::from_u64(7))
-        .expect("a season sets up");
-    for _ in 0..5000 {
-        let seats = g.pending().seats;
-        if seats.is_empty() {
-            break;
-        }
-        let orders: Vec<_> = seats
-            .iter()
-            .map(|&s| Submitted::new(s, g.default_order(s)))
-            .collect();
-        g.apply(&orders);
-    }
-    AnyPublicView::MagicalAthlete(g.public_view())
+    fixtures::magical_athlete_season("", 4, 7)
+        .pop()
+        .expect("a season has views")
 }
 
 fn magical_athlete(c: &mut Criterion) {
-    let race = views(include_str!("../tests/scripts/magical-athlete-wild.json"));
+    let race = views("magical-athlete-wild.json");
     let turn = view(&race, 3);
     let season = magical_athlete_season();
     let mut g = c.benchmark_group("magical-athlete");

@@ -1,9 +1,9 @@
 //! The store's own suite, on each backend (SQLite, and PostgreSQL when
-//! `PHOTOFINISH_TEST_POSTGRES` is set; see `tests/backend`): every `Store` method, the
+//! `PHOTOFINISH_TEST_POSTGRES` is set; see `support/backend.rs`): every `Store` method, the
 //! version check, deadlines fired once, and the claims and leases that let several
 //! processes share one database.
 
-mod backend;
+use crate::support::backend;
 
 use std::sync::Arc;
 

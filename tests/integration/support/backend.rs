@@ -7,7 +7,6 @@
 //! database on the server (`CREATE DATABASE`, dropped again when the [`Db`] is dropped).
 //! [`on_both!`] turns `async fn name(backend: Kind)` tests into `sqlite::name` and
 //! `postgres::name` test functions.
-#![allow(dead_code)]
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -46,14 +45,13 @@ pub fn postgres_url() -> Option<String> {
 }
 
 /// Runs each named `async fn(Kind)` on SQLite and on PostgreSQL.
-#[macro_export]
 macro_rules! on_both {
     ($($name:ident),* $(,)?) => {
         mod sqlite {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
-                    super::$name($crate::backend::Kind::Sqlite).await
+                    super::$name($crate::support::backend::Kind::Sqlite).await
                 }
             )*
         }
@@ -61,11 +59,11 @@ macro_rules! on_both {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
-                    if $crate::backend::postgres_url().is_none() {
-                        eprintln!("skipped: set {} to run on PostgreSQL", $crate::backend::POSTGRES_ENV);
+                    if $crate::support::backend::postgres_url().is_none() {
+                        eprintln!("skipped: set {} to run on PostgreSQL", $crate::support::backend::POSTGRES_ENV);
                         return;
                     }
-                    super::$name($crate::backend::Kind::Postgres).await
+                    super::$name($crate::support::backend::Kind::Postgres).await
                 }
             )*
         }

@@ -6,7 +6,7 @@
 //! The parent test re-runs this test binary as a child (`drill_child`) with
 //! `PHOTOFINISH_CRASH_AT` set; the child aborts at that point as a `kill -9` would.
 
-mod backend;
+use crate::support::backend;
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -149,7 +149,10 @@ async fn drill_child() {
 
 fn child(role: &str, db: &str, sink: &Path, crash_at: Option<&str>) -> std::process::ExitStatus {
     let mut cmd = Command::new(std::env::current_exe().unwrap());
-    cmd.args(["--exact", "drill_child", "--test-threads=1", "--quiet"])
+    // The test's name in this binary: its module path without the crate's name.
+    let name = concat!(module_path!(), "::drill_child");
+    let name = name.split_once("::").map_or(name, |(_, rest)| rest);
+    cmd.args(["--exact", name, "--test-threads=1", "--quiet"])
         .env("PF_DRILL", role)
         .env("PF_DB", db)
         .env("PF_SINK", sink)

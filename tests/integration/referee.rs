@@ -1,11 +1,11 @@
 //! The referee on a real database, on each backend (SQLite, and PostgreSQL when
-//! `PHOTOFINISH_TEST_POSTGRES` is set; see `tests/backend`): a whole campaign, changed and
+//! `PHOTOFINISH_TEST_POSTGRES` is set; see `support/backend.rs`): a whole campaign, changed and
 //! missed orders, deadlines on a test clock, early resolution, restarts, several
 //! processes, refusals, verification.
 
-mod backend;
-mod support;
+use crate::support::backend;
 
+use crate::support::courier::{Recorder, actor};
 use backend::{Arg, Bench, Kind, timing};
 use photofinish::engine::{BotLevel, OrderError};
 use photofinish::games::GameKind;
@@ -14,7 +14,6 @@ use photofinish::referee::delivery::{DeliveryError, OUTBOX_LEASE_MS};
 use photofinish::referee::work::receipt_for;
 use photofinish::referee::{Actor, DEADLINE_CLAIM_MS, DeadlineChange, RefereeError};
 use photofinish::store::{CampaignId, DeadlineKind, OrderSource, Phase, UserId};
-use support::{Recorder, actor};
 
 const DM: GameKind = GameKind::DreamMile;
 
@@ -485,6 +484,26 @@ async fn refusals_are_clear_and_change_nothing(kind: Kind) {
     assert_eq!(snapshot(&b, id).await, before);
     b.referee.start(id, &alice()).await.unwrap();
     let before = snapshot(&b, id).await;
+    bad_orders_are_refused(&b, id).await;
+    host_commands_are_the_hosts(&b, id).await;
+    assert_eq!(snapshot(&b, id).await, before);
+    // Zero-width and control characters are cleaned from an otherwise good order.
+    let r = b
+        .referee
+        .submit(id, &user(&alice()), "\u{200B}4\u{0007}")
+        .await
+        .unwrap();
+    assert_eq!(r.order, "4");
+    // A member with Manage Server may run host commands.
+    let admin = Actor {
+        manage: true,
+        ..mallory()
+    };
+    b.referee.pause(id, &admin).await.unwrap();
+}
+
+/// Orders refused while the race runs, each with its reason.
+async fn bad_orders_are_refused(b: &Bench, id: CampaignId) {
     let e = b
         .referee
         .submit(id, &user(&alice()), "11")
@@ -536,6 +555,10 @@ async fn refusals_are_clear_and_change_nothing(kind: Kind) {
         .await
         .unwrap_err();
     assert!(matches!(e, RefereeError::StaleStep));
+}
+
+/// Host commands by a seated player who is not the host, and settings the game refuses.
+async fn host_commands_are_the_hosts(b: &Bench, id: CampaignId) {
     for host_only in [
         b.referee.pause(id, &bob()).await.map(|_| ()),
         b.referee.cancel(id, &bob()).await,
@@ -562,20 +585,6 @@ async fn refusals_are_clear_and_change_nothing(kind: Kind) {
         b.referee.settings(id, &alice(), "starting-points=60").await,
         Err(RefereeError::Invalid(_))
     ));
-    assert_eq!(snapshot(&b, id).await, before);
-    // Zero-width and control characters are cleaned from an otherwise good order.
-    let r = b
-        .referee
-        .submit(id, &user(&alice()), "\u{200B}4\u{0007}")
-        .await
-        .unwrap();
-    assert_eq!(r.order, "4");
-    // A member with Manage Server may run host commands.
-    let admin = Actor {
-        manage: true,
-        ..mallory()
-    };
-    b.referee.pause(id, &admin).await.unwrap();
 }
 
 async fn pause_keeps_the_time_that_was_left(kind: Kind) {

@@ -3,15 +3,11 @@
 //! round is one secret order per runner (movement card, bid, actions, pace and move in one
 //! message); Alice orders by button, Bob by text, and Bob misses one round's deadline.
 
-mod fake_discord;
-mod scripted_play;
-
 use std::collections::BTreeMap;
 
-use fake_discord::*;
+use crate::support::discord::*;
 use photofinish::engine::{Seat, Seed};
 use photofinish::games::GameKind;
-use scripted_play::*;
 use serde_json::json;
 
 const GAME_OPTIONS: &str = "robots=2";

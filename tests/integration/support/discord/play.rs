@@ -13,10 +13,10 @@ use std::collections::BTreeMap;
 use photofinish::engine::{
     BotLevel, GameRng, Mode, Prompt, Seat, SeatSetup, Seed, Submitted, Window,
 };
-use photofinish::games::{AnyGame, GameKind};
+use photofinish::games::{AnyGame, AnyOrder, GameKind};
 use serde_json::{Value, json};
 
-use crate::fake_discord::*;
+use super::*;
 
 /// The reminder the tests' races set (`reminders=30m`).
 pub const REMINDER_SECS: i64 = 1800;
@@ -151,7 +151,7 @@ pub fn plan(
     seed: &Seed,
     turn_secs: i64,
     max_steps: u32,
-    mut decide: impl FnMut(&mut AnyGame, u32, Seat, &Prompt) -> Decision,
+    decide: impl FnMut(&mut AnyGame, u32, Seat, &Prompt) -> Decision,
 ) -> Option<Plan> {
     let options = kind.apply_options(None, options).ok()?;
     let setups: Vec<SeatSetup> = names
@@ -165,90 +165,31 @@ pub fn plan(
     for (seat, text) in lobby_preferences {
         game.set_preference(*seat, text).ok()?;
     }
-    let mut moves = Vec::new();
+    let mut planner = Planner {
+        seed,
+        humans,
+        decide,
+        moves: Vec::new(),
+        step: 0,
+        window_secs: turn_secs,
+    };
     let mut events = Vec::new();
     let mut pendings = Vec::new();
-    let mut step = 0u32;
     while game.outcome().is_none() {
-        if step >= max_steps {
+        if planner.step >= max_steps {
             return None;
         }
+        let step = planner.step;
         let pending = game.pending();
         pendings.push((step, pending.mode, pending.seats.clone()));
-        let window_secs = match pending.window {
+        planner.window_secs = match pending.window {
             Window::Turn => turn_secs,
             Window::Seconds(n) => i64::try_from(n.max(1)).unwrap_or(i64::MAX),
         };
-        let human = |s: &Seat| humans.contains(s);
-        let mut submitted = Vec::new();
-        let mut chosen = |game: &mut AnyGame, seat: Seat, moves: &mut Vec<Move>| {
-            let prompt = game.prompt(seat);
-            let private = game.private_view(seat);
-            let view = serde_json::to_value(&private).unwrap_or(Value::Null);
-            let view_text = photofinish::render::text::private_text(&private);
-            let d = decide(game, step, seat, &prompt);
-            if let Some(p) = &d.preference {
-                game.set_preference(seat, p)
-                    .unwrap_or_else(|e| panic!("preference `{p}`: {e}"));
-            }
-            let order = match &d.how {
-                How::Button(o) | How::Text(o) => Some(
-                    game.read_order(seat, o)
-                        .unwrap_or_else(|e| panic!("step {step}: `{o}` for {seat:?}: {e}")),
-                ),
-                How::Timeout | How::Ignore => None,
-            };
-            if d.how != How::Ignore {
-                moves.push(Move {
-                    step,
-                    seat,
-                    how: d.how.clone(),
-                    preference: d.preference.clone(),
-                    prompt,
-                    view,
-                    view_text,
-                    window_secs,
-                });
-            }
-            order
+        let submitted = match pending.mode {
+            Mode::All => planner.everyone(&mut game, &pending.seats),
+            Mode::Any => planner.first_of(&mut game, &pending.seats)?,
         };
-        match pending.mode {
-            Mode::All => {
-                for &seat in &pending.seats {
-                    let order = if human(&seat) {
-                        chosen(&mut game, seat, &mut moves)
-                    } else {
-                        Some(game.bot_order(
-                            seat,
-                            BotLevel::Heuristic,
-                            &mut bot_rng(seed, step, seat),
-                        ))
-                    };
-                    submitted.push(match order {
-                        Some(o) => Submitted::new(seat, o),
-                        None => Submitted::missed(seat, game.default_order(seat)),
-                    });
-                }
-            }
-            Mode::Any => {
-                let first = pending.seats.first().copied()?;
-                if !human(&first) {
-                    let o =
-                        game.bot_order(first, BotLevel::Heuristic, &mut bot_rng(seed, step, first));
-                    submitted.push(Submitted::new(first, o));
-                } else {
-                    for &seat in pending.seats.iter().filter(|s| human(s)) {
-                        if let Some(o) = chosen(&mut game, seat, &mut moves) {
-                            submitted.push(Submitted::new(seat, o));
-                            break;
-                        }
-                    }
-                    if submitted.is_empty() {
-                        submitted.push(Submitted::missed(first, game.default_order(first)));
-                    }
-                }
-            }
-        }
         let evs = game.apply(&submitted);
         events.push((
             step,
@@ -256,120 +197,106 @@ pub fn plan(
                 .map(|e| serde_json::to_value(e).unwrap_or(Value::Null))
                 .collect(),
         ));
-        step += 1;
+        planner.step += 1;
     }
     Some(Plan {
         game,
-        moves,
+        moves: planner.moves,
         events,
         pendings,
-        steps: step,
+        steps: planner.step,
     })
 }
 
-/// The step a prompt's components are for, read from their custom_ids.
-pub fn step_of(m: &Value) -> Option<u32> {
-    custom_ids(m).iter().find_map(|id| {
-        let parts: Vec<&str> = id.splitn(6, ':').collect();
-        match parts.as_slice() {
-            ["pf", "o" | "i" | "s", _, step, _, _] => step.parse().ok(),
-            _ => None,
-        }
-    })
+/// The plan being made: the humans' decisions so far, and the step at hand.
+struct Planner<'a, D> {
+    seed: &'a Seed,
+    humans: &'a [Seat],
+    decide: D,
+    moves: Vec<Move>,
+    step: u32,
+    /// Seconds to the deadline of the step at hand.
+    window_secs: i64,
 }
 
-/// The components of a message (or an interaction answer).
-pub fn components(m: &Value) -> Vec<Value> {
-    let m = if m.get("data").is_some() && m.get("components").is_none() {
-        &m["data"]
-    } else {
-        m
-    };
-    m["components"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-        .iter()
-        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
-        .collect()
-}
-
-/// How to choose `order` on a prompt message: a button's id, or a menu's id and value.
-pub fn component_for(
-    m: &Value,
-    order: &str,
-    index: Option<usize>,
-) -> Option<(String, Option<String>)> {
-    for c in components(m) {
-        let id = c["custom_id"].as_str().unwrap_or("").to_string();
-        if c["type"] == 2 {
-            let parts: Vec<&str> = id.splitn(6, ':').collect();
-            match parts.as_slice() {
-                ["pf", "o", _, _, _, o] if *o == order => return Some((id, None)),
-                ["pf", "i", _, _, _, i] if index.is_some_and(|n| i.parse() == Ok(n)) => {
-                    return Some((id, None));
-                }
-                _ => {}
-            }
-        } else {
-            for o in c["options"].as_array().cloned().unwrap_or_default() {
-                let v = o["value"].as_str().unwrap_or("");
-                let hit = v.strip_prefix("o:") == Some(order)
-                    || index.is_some_and(|n| v.strip_prefix("i:") == Some(&n.to_string()));
-                if hit {
-                    return Some((id, Some(v.to_string())));
-                }
-            }
-        }
+impl<D: FnMut(&mut AnyGame, u32, Seat, &Prompt) -> Decision> Planner<'_, D> {
+    fn human(&self, seat: Seat) -> bool {
+        self.humans.contains(&seat)
     }
-    None
-}
 
-/// The labels of a message's components (buttons and menu options).
-pub fn labels(m: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    for c in components(m) {
-        if let Some(l) = c["label"].as_str() {
-            out.push(l.to_string());
-        }
-        for o in c["options"].as_array().cloned().unwrap_or_default() {
-            if let Some(l) = o["label"].as_str() {
-                out.push(l.to_string());
-            }
-        }
+    fn bot(&self, game: &AnyGame, seat: Seat) -> AnyOrder {
+        let mut rng = bot_rng(self.seed, self.step, seat);
+        game.bot_order(seat, BotLevel::Heuristic, &mut rng)
     }
-    out
-}
 
-/// Every order a prompt message's components carry (by text, or by index into `prompt`).
-pub fn carried_orders(m: &Value, prompt: &Prompt) -> Vec<String> {
-    let mut out = Vec::new();
-    for c in components(m) {
-        let id = c["custom_id"].as_str().unwrap_or("");
-        let parts: Vec<&str> = id.splitn(6, ':').collect();
-        match parts.as_slice() {
-            ["pf", "o", _, _, _, o] => out.push(o.to_string()),
-            ["pf", "i", _, _, _, i] => {
-                if let Some(ch) = i.parse::<usize>().ok().and_then(|i| prompt.choices.get(i)) {
-                    out.push(ch.order.clone());
+    /// Every seat orders: humans as they decide (a missed order is the default), bots at once.
+    fn everyone(&mut self, game: &mut AnyGame, seats: &[Seat]) -> Vec<Submitted<AnyOrder>> {
+        seats
+            .iter()
+            .map(|&seat| {
+                let order = if self.human(seat) {
+                    self.chosen(game, seat)
+                } else {
+                    Some(self.bot(game, seat))
+                };
+                match order {
+                    Some(o) => Submitted::new(seat, o),
+                    None => Submitted::missed(seat, game.default_order(seat)),
                 }
-            }
-            _ => {}
-        }
-        for o in c["options"].as_array().cloned().unwrap_or_default() {
-            let v = o["value"].as_str().unwrap_or("");
-            if let Some(t) = v.strip_prefix("o:") {
-                out.push(t.to_string());
-            } else if let Some(ch) = v
-                .strip_prefix("i:")
-                .and_then(|i| i.parse::<usize>().ok())
-                .and_then(|i| prompt.choices.get(i))
-            {
-                out.push(ch.order.clone());
-            }
-        }
+            })
+            .collect()
     }
-    out
+
+    /// A first-of-several window: decided by its first seat if a bot, else by the first
+    /// human who answers, else missed by the first seat.
+    fn first_of(&mut self, game: &mut AnyGame, seats: &[Seat]) -> Option<Vec<Submitted<AnyOrder>>> {
+        let first = seats.first().copied()?;
+        if !self.human(first) {
+            return Some(vec![Submitted::new(first, self.bot(game, first))]);
+        }
+        let humans: Vec<Seat> = seats.iter().copied().filter(|s| self.human(*s)).collect();
+        for seat in humans {
+            if let Some(o) = self.chosen(game, seat) {
+                return Some(vec![Submitted::new(seat, o)]);
+            }
+        }
+        Some(vec![Submitted::missed(first, game.default_order(first))])
+    }
+
+    /// A human's decision at this step, recorded as a move (unless it leaves the window to
+    /// another seat); the order it plays, if any.
+    fn chosen(&mut self, game: &mut AnyGame, seat: Seat) -> Option<AnyOrder> {
+        let step = self.step;
+        let prompt = game.prompt(seat);
+        let private = game.private_view(seat);
+        let view = serde_json::to_value(&private).unwrap_or(Value::Null);
+        let view_text = photofinish::render::text::private_text(&private);
+        let d = (self.decide)(game, step, seat, &prompt);
+        if let Some(p) = &d.preference {
+            game.set_preference(seat, p)
+                .unwrap_or_else(|e| panic!("preference `{p}`: {e}"));
+        }
+        let order = match &d.how {
+            How::Button(o) | How::Text(o) => Some(
+                game.read_order(seat, o)
+                    .unwrap_or_else(|e| panic!("step {step}: `{o}` for {seat:?}: {e}")),
+            ),
+            How::Timeout | How::Ignore => None,
+        };
+        if d.how != How::Ignore {
+            self.moves.push(Move {
+                step,
+                seat,
+                how: d.how.clone(),
+                preference: d.preference.clone(),
+                prompt,
+                view,
+                view_text,
+                window_secs: self.window_secs,
+            });
+        }
+        order
+    }
 }
 
 /// What happened to each planned move on Discord.
@@ -382,23 +309,11 @@ pub struct Played {
     pub answer: Value,
 }
 
-fn in_channel(m: &Value) -> bool {
-    m["channel_id"] == CHANNEL.to_string().as_str()
-}
-
 /// Waits for the DM prompting `user` at `step`.
 pub async fn prompt_for(h: &Harness, user: &User, step: u32) -> Value {
-    let c = loop {
-        if let Some(c) = h.fake.dm_channel(user.id) {
-            break c;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    };
-    let c = c.to_string();
+    let what = format!("{}'s prompt for step {step}", user.name);
     h.fake
-        .wait_message(&format!("{}'s prompt for step {step}", user.name), |m| {
-            m["channel_id"] == c.as_str() && step_of(m) == Some(step)
-        })
+        .wait_dm_matching(user.id, &what, |m| step_of(m) == Some(step))
         .await
 }
 
@@ -572,8 +487,9 @@ pub fn assert_discord_was_happy(h: &Harness) {
             .and_then(|p| p.split('/').next())
             .and_then(|i| i.parse::<u64>().ok())
         {
+            // On the fake's clock, which the test moves: answered before its 3 seconds.
             let took = h.fake.ack_time(id).unwrap();
-            assert!(took.as_secs_f64() < 3.0, "interaction {id} took {took:?}");
+            assert!(took < INTERACTION_WINDOW, "interaction {id} took {took:?}");
         }
     }
 }
@@ -598,8 +514,10 @@ pub fn dump_posts(h: &Harness, users: &[&User]) {
                 .unwrap_or_default()
         };
         out.push_str(&format!(
-            "----- {to} components {:?}\n{}\n",
+            "----- {to} (flags {}) components {:?} ids {:?}\n{}\n",
+            m["flags"],
             labels(&m),
+            custom_ids(&m),
             text_of(&m)
         ));
     }

@@ -2,7 +2,7 @@
 //! backend: the database's reachability and migrations, and the gateway report of the
 //! bot process the check stands beside.
 
-mod backend;
+use crate::support::backend;
 
 use std::process::{Command, Output};
 

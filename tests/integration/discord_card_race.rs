@@ -4,15 +4,11 @@
 //! played `ask` (a DM with a button in the middle of another seat's turn), and a missed
 //! turn played for the player at the deadline. Every assertion is on what the bot sent.
 
-mod fake_discord;
-mod scripted_play;
-
 use std::collections::BTreeMap;
 
-use fake_discord::*;
+use crate::support::discord::*;
 use photofinish::engine::{Seat, Seed};
 use photofinish::games::GameKind;
-use scripted_play::*;
 use serde_json::{Value, json};
 
 const GAME_OPTIONS: &str = "rounds=1 counter-timeout=60";
@@ -91,51 +87,13 @@ fn find_seed() -> (Seed, Plan) {
     panic!("no seed in 2000 gives both dirty tricks");
 }
 
-fn in_channel(m: &Value) -> bool {
-    m["channel_id"] == CHANNEL.to_string().as_str()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_team_game_of_1000_miles_with_dirty_tricks_and_a_missed_turn() {
     let (seed, plan) = find_seed();
     let h = Harness::start().await;
     let alice = User::new(301, "Alice");
     let bob = User::new(302, "Bob");
-
-    // The lobby: two humans, two bots; Bob sets `dirty-trick ask` before the start.
-    let a = h
-        .slash(
-            &alice,
-            "new",
-            &[
-                ("game", json!("mille-bornes")),
-                (
-                    "options",
-                    json!(format!("{GAME_OPTIONS} turn=1h reminders=30m")),
-                ),
-            ],
-        )
-        .await;
-    assert!(text_of(&a).contains("race #1 is open"), "{a}");
-    for u in [&alice, &bob] {
-        let a = h.slash(u, "join", &[]).await;
-        assert!(text_of(&a).contains("You're in race #1"), "{a}");
-    }
-    let a = h.slash(&alice, "bots", &[("count", json!(2))]).await;
-    assert!(text_of(&a).contains("Bots added"), "{a}");
-    let a = h
-        .slash(&bob, "preference", &[("text", json!("dirty-trick ask"))])
-        .await;
-    assert!(is_ephemeral(&a));
-    assert!(text_of(&a).contains("dirty-trick ask"), "{a}");
-    fix_seed(&h, 1, &seed).await;
-    let a = h.slash(&alice, "start", &[]).await;
-    assert!(text_of(&a).contains("is off"), "{a}");
-    h.fake
-        .wait_message("the start post", |m| {
-            in_channel(m) && text_of(m).contains("is off!")
-        })
-        .await;
+    open_with_a_preference(&h, &alice, &bob, &seed).await;
 
     // The whole game, as planned: every prompt shows the seat's own hand and a component
     // for each legal play.
@@ -144,25 +102,7 @@ async fn a_team_game_of_1000_miles_with_dirty_tricks_and_a_missed_turn() {
     let result = final_result(&h).await;
     h.settle().await;
 
-    // The result is the engine's: the winning team and its points.
-    let ended = plan.events_of("game-ended");
-    let (_, ended) = ended.first().expect("the plan ends the game");
-    let totals: Vec<i64> = ended["totals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_i64().unwrap())
-        .collect();
-    let best = totals.iter().max().unwrap();
-    let posts = channel_texts(&h);
-    assert!(
-        posts
-            .iter()
-            .any(|t| t.contains(&format!("with {best} points"))),
-        "the final narration gives {best} points: {posts:#?}"
-    );
-    assert!(text_of(&result).contains("Result:"), "{result}");
-
+    let posts = the_result_is_the_engines(&h, &plan, &result);
     // The plays by text and by button were both used, and each got a receipt.
     assert!(played.iter().any(|p| matches!(p.mv.how, How::Text(_))));
     assert!(played.iter().any(|p| matches!(p.mv.how, How::Button(_))));
@@ -175,8 +115,84 @@ async fn a_team_game_of_1000_miles_with_dirty_tricks_and_a_missed_turn() {
         "plays are offered in menus"
     );
 
-    // Auto: Alice's dirty trick was played the instant the attack landed, in a step she
-    // was not even asked about.
+    dirty_tricks_auto_and_ask(&h, &plan, &played, &posts, &alice);
+    the_missed_turn(&h, &played, &posts, &alice);
+    nobody_sees_another_hand(&h, &alice, &bob);
+    dump_posts(&h, &users.values().collect::<Vec<_>>());
+    assert_discord_was_happy(&h);
+}
+
+/// The lobby: two humans, two bots; Bob sets `dirty-trick ask` before the start, on the
+/// chosen seed.
+async fn open_with_a_preference(h: &Harness, alice: &User, bob: &User, seed: &Seed) {
+    let a = h
+        .slash(
+            alice,
+            "new",
+            &[
+                ("game", json!("mille-bornes")),
+                (
+                    "options",
+                    json!(format!("{GAME_OPTIONS} turn=1h reminders=30m")),
+                ),
+            ],
+        )
+        .await;
+    assert!(text_of(&a).contains("race #1 is open"), "{a}");
+    for u in [alice, bob] {
+        let a = h.slash(u, "join", &[]).await;
+        assert!(text_of(&a).contains("You're in race #1"), "{a}");
+    }
+    let a = h.slash(alice, "bots", &[("count", json!(2))]).await;
+    assert!(text_of(&a).contains("Bots added"), "{a}");
+    let a = h
+        .slash(bob, "preference", &[("text", json!("dirty-trick ask"))])
+        .await;
+    assert!(is_ephemeral(&a));
+    assert!(text_of(&a).contains("dirty-trick ask"), "{a}");
+    fix_seed(h, 1, seed).await;
+    let a = h.slash(alice, "start", &[]).await;
+    assert!(text_of(&a).contains("is off"), "{a}");
+    h.fake
+        .wait_message("the start post", |m| {
+            in_channel(m) && text_of(m).contains("is off!")
+        })
+        .await;
+}
+
+/// The result is the engine's: the winning team and its points. Returns the channel's
+/// posts.
+fn the_result_is_the_engines(h: &Harness, plan: &Plan, result: &Value) -> Vec<String> {
+    let ended = plan.events_of("game-ended");
+    let (_, ended) = ended.first().expect("the plan ends the game");
+    let totals: Vec<i64> = ended["totals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    let best = totals.iter().max().unwrap();
+    let posts = channel_texts(h);
+    assert!(
+        posts
+            .iter()
+            .any(|t| t.contains(&format!("with {best} points"))),
+        "the final narration gives {best} points: {posts:#?}"
+    );
+    assert!(text_of(result).contains("Result:"), "{result}");
+    posts
+}
+
+/// Auto: Alice's dirty trick was played the instant the attack landed, in a step she was
+/// not even asked about. Ask: Bob got a DM with a button while another seat's play was
+/// on, and pressed it.
+fn dirty_tricks_auto_and_ask(
+    h: &Harness,
+    plan: &Plan,
+    played: &[Played],
+    posts: &[String],
+    alice: &User,
+) {
     let tricks = plan.events_of("dirty-trick");
     let (alice_step, alice_trick) = tricks
         .iter()
@@ -221,8 +237,10 @@ async fn a_team_game_of_1000_miles_with_dirty_tricks_and_a_missed_turn() {
         .into_iter()
         .any(|(s, _)| s + 1 == bob_counter.mv.step);
     assert!(window_opened, "the window opened as another seat attacked");
+}
 
-    // The missed turn: played by the bot for Alice and announced.
+/// The missed turn: played by the bot for Alice and announced, after a reminder.
+fn the_missed_turn(h: &Harness, played: &[Played], posts: &[String], alice: &User) {
     let missed = played
         .iter()
         .find(|p| p.mv.how == How::Timeout)
@@ -240,16 +258,18 @@ async fn a_team_game_of_1000_miles_with_dirty_tricks_and_a_missed_turn() {
         .iter()
         .any(|m| text_of(m).contains("Reminder"));
     assert!(reminded, "Alice was reminded before her deadline");
+}
 
-    // Nobody sees another seat's hand: the channel never shows a hand, and each DM shows
-    // only its reader's.
+/// Nobody sees another seat's hand: the channel never shows a hand, and each DM shows
+/// only its reader's.
+fn nobody_sees_another_hand(h: &Harness, alice: &User, bob: &User) {
     for m in h.fake.messages() {
         let t = text_of(&m);
         if in_channel(&m) {
             assert!(!t.contains("your hand"), "a hand in the channel: {t}");
             continue;
         }
-        for (user, name) in [(&alice, "Alice"), (&bob, "Bob")] {
+        for (user, name) in [(alice, "Alice"), (bob, "Bob")] {
             if h.fake.dm_channel(user.id).map(|c| c.to_string())
                 == m["channel_id"].as_str().map(String::from)
             {
@@ -262,6 +282,4 @@ async fn a_team_game_of_1000_miles_with_dirty_tricks_and_a_missed_turn() {
             }
         }
     }
-    dump_posts(&h, &users.values().collect::<Vec<_>>());
-    assert_discord_was_happy(&h);
 }

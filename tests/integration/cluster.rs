@@ -14,15 +14,14 @@
 //! time, honoured only against a loopback Discord): a 30 s turn takes 3 s, and the leases
 //! a killed process leaves behind (60 s of outbox, 2 min of deadline) run out in 6 and 12.
 
-mod backend;
-mod fake_discord;
+use crate::support::backend;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use fake_discord::*;
+use crate::support::discord::*;
 use photofinish::store::{self, CampaignId, Phase, PostgresStore};
 use serde_json::{Value, json};
 
@@ -344,6 +343,20 @@ async fn kill_holding_work(bot: &mut Bot, pg: &PostgresStore) -> i64 {
     }
 }
 
+/// What the checks of every race add up to.
+#[derive(Default)]
+struct Tally {
+    /// Orders each player gave (by user id).
+    by_player: HashMap<String, usize>,
+    turns: usize,
+    /// Turns of each race (by the test's race number).
+    race_turns: HashMap<usize, usize>,
+    outbox_rows: usize,
+    defaults: usize,
+}
+
+/// Three processes, one shard each, on one PostgreSQL database; two dozen races; one
+/// process killed mid-run. Each step below waits for what it checks.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_processes_share_the_races_and_survive_a_kill() {
     if backend::postgres_url().is_none() {
@@ -357,14 +370,68 @@ async fn three_processes_share_the_races_and_survive_a_kill() {
     let db = backend::Db::new(backend::Kind::Postgres).await;
     let fake = FakeDiscord::start().await;
     let dir = tempfile::tempdir().unwrap();
+    let mut bots = start_three_shards(&db, &fake, dir.path()).await;
+    let players = players(&fake);
+    open_every_race(&fake, &players).await;
+    let setup_secs = began.elapsed().as_secs_f64();
+
+    let store = store::connect(&db.url).await.unwrap();
+    let pg = PostgresStore::connect(&db.url).await.unwrap();
+    let races: Vec<CampaignId> = store.open_campaigns().await.unwrap();
+    assert_eq!(races.len(), RACES, "every race was created once");
+
+    let play_began = Instant::now();
+    let run = Run {
+        fake: &fake,
+        store: &*store,
+        races: &races,
+        players: &players,
+    };
+    let killed = run.play_and_kill_one(&pg, &mut bots, began).await;
+    run.wait_until_delivered().await;
+    fake.settle(Duration::from_millis(500)).await;
+    let played_secs = play_began.elapsed().as_secs_f64();
+
+    // Every event reached a live shard: nothing was sent to the killed one.
+    assert!(fake.undelivered().is_empty(), "{:?}", fake.undelivered());
+    assert!(fake.refusals().is_empty(), "{:?}", fake.refusals());
+
+    let by_nonce = posted_by_nonce(&fake);
+    let mut tally = Tally::default();
+    for id in &races {
+        run.check_race(*id, &by_nonce, &mut tally).await;
+    }
+    let resent = nothing_twice(&fake, &by_nonce);
+    orders_came_both_ways(&players, &tally);
+    survivors_finished(&mut bots, &db, killed).await;
+
+    eprintln!(
+        "cluster: {RACES} races, {} turns, {} announcements, {} default orders, \
+         {resent} re-sent after the kill (posted once thanks to the nonce); setup {setup_secs:.1} s, \
+         play {played_secs:.1} s, whole test {:.1} s",
+        tally.turns,
+        tally.outbox_rows,
+        tally.defaults,
+        began.elapsed().as_secs_f64()
+    );
+    for mut b in bots {
+        if b.alive() {
+            b.interrupt();
+        }
+    }
+    store.close().await;
+}
+
+/// Three bot processes, one shard of three each, on the fast clock.
+async fn start_three_shards(db: &backend::Db, fake: &FakeDiscord, dir: &Path) -> Vec<Bot> {
     let clock = format!("{SPEED}@{}", now_ms());
-    let mut bots: Vec<Bot> = (0..SHARDS)
+    let bots: Vec<Bot> = (0..SHARDS)
         .map(|s| {
             let shards = format!("shard_total = {SHARDS}\nshards = \"{s}\"");
             Bot::start(
-                dir.path(),
+                dir,
                 &format!("bot-{s}"),
-                &config(&db.url, &fake, &shards),
+                &config(&db.url, fake, &shards),
                 Some(&clock),
             )
         })
@@ -373,9 +440,12 @@ async fn three_processes_share_the_races_and_survive_a_kill() {
     let mut identified = fake.identified_shards();
     identified.sort_unstable();
     assert_eq!(identified, vec![(0, 3), (1, 3), (2, 3)]);
+    bots
+}
 
-    // Races: two humans each (one answers by button, one by text, or one stays silent),
-    // and two bots; six guilds, so every shard has races.
+/// Two humans a race (one answers by button, one by text, or one stays silent); six
+/// guilds, so every shard has races.
+fn players(fake: &FakeDiscord) -> Vec<Player> {
     let mut players = Vec::new();
     for r in 0..RACES {
         fake.guild_for(race_channel(r), guild(r % GUILDS));
@@ -388,8 +458,12 @@ async fn three_processes_share_the_races_and_survive_a_kill() {
             });
         }
     }
+    players
+}
+
+/// Every race opened, joined by its two humans, given two bots and started, all at once.
+async fn open_every_race(fake: &FakeDiscord, players: &[Player]) {
     let setups = (0..RACES).map(|r| {
-        let fake = &fake;
         let host = players[r * 2].user.clone();
         let guest = players[r * 2 + 1].user.clone();
         async move {
@@ -413,103 +487,120 @@ async fn three_processes_share_the_races_and_survive_a_kill() {
         }
     });
     futures_util::future::join_all(setups).await;
-    let setup_secs = began.elapsed().as_secs_f64();
+}
 
-    let store = store::connect(&db.url).await.unwrap();
-    let pg = PostgresStore::connect(&db.url).await.unwrap();
-    let races: Vec<CampaignId> = store.open_campaigns().await.unwrap();
-    assert_eq!(races.len(), RACES, "every race was created once");
-
-    // Play: answer prompts as they come; kill bot-2 once about a third of the turns are
-    // done (a race lasts up to 8).
-    let total_turns = RACES * 8;
-    let mut answered = HashSet::new();
-    let mut killed_at: Option<(Instant, usize)> = None;
-    let play_began = Instant::now();
-    loop {
-        answer_prompts(&fake, &players, &mut answered).await;
-        let mut resolved = 0;
-        let mut open = 0;
-        for id in &races {
-            let loaded = store.load(*id).await.unwrap().unwrap();
-            resolved += loaded.campaign.step as usize;
-            open += usize::from(loaded.campaign.phase.is_open());
-        }
-        if killed_at.is_none() && resolved * 3 >= total_turns {
-            // Killed while it holds work: an outbox lease or an unfired deadline claim.
-            let held = kill_holding_work(&mut bots[2], &pg).await;
-            killed_at = Some((Instant::now(), resolved));
-            eprintln!(
-                "killed bot-2 holding {held} leases and claims, after {resolved} of {total_turns} turns, {:.1} s into play",
-                play_began.elapsed().as_secs_f64()
-            );
-        }
-        if open == 0 {
-            break;
-        }
-        assert!(
-            began.elapsed() < RUN_LIMIT,
-            "{open} races still open after {:?}; {resolved} turns resolved",
-            began.elapsed()
-        );
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    }
-    let (killed, resolved_at_kill) = killed_at.expect("bot-2 was killed mid-run");
-    assert!(
-        resolved_at_kill < total_turns,
-        "the kill came before the end"
-    );
-
-    // Everything delivered: no announcement left in the outbox.
-    let deadline = Instant::now() + Duration::from_secs(40);
-    loop {
-        let mut left = 0;
-        for id in &races {
-            left += store
-                .outbox_of(*id)
-                .await
-                .unwrap()
-                .iter()
-                .filter(|o| o.delivered_at.is_none() && o.failed.is_none())
-                .count();
-        }
-        if left == 0 {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{left} announcements never delivered"
-        );
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    }
-    fake.settle(Duration::from_millis(500)).await;
-    let played_secs = play_began.elapsed().as_secs_f64();
-
-    // Every event reached a live shard: nothing was sent to the killed one.
-    assert!(fake.undelivered().is_empty(), "{:?}", fake.undelivered());
-    assert!(fake.refusals().is_empty(), "{:?}", fake.refusals());
-
-    // Every turn resolved exactly once: contiguous steps, each with its events, one
-    // resolution post per turn, and nothing resolved after the end.
-    let messages = fake.messages();
-    let mut by_nonce: HashMap<String, Vec<&Value>> = HashMap::new();
-    for m in &messages {
-        if let Some(n) = nonce(m) {
+/// Every message the bot posted with a nonce (its outbox row's id), by nonce.
+fn posted_by_nonce(fake: &FakeDiscord) -> HashMap<String, Vec<Value>> {
+    let mut by_nonce: HashMap<String, Vec<Value>> = HashMap::new();
+    for m in fake.messages() {
+        if let Some(n) = nonce(&m) {
             by_nonce.entry(n).or_default().push(m);
         }
     }
-    let mut by_player: HashMap<String, usize> = HashMap::new();
-    let mut turns = 0;
-    let mut race_turns: HashMap<usize, usize> = HashMap::new();
-    let mut outbox_rows = 0;
-    let mut defaults = 0;
-    for id in &races {
-        let loaded = store.load(*id).await.unwrap().unwrap();
+    by_nonce
+}
+
+/// The races under way, and what the test can see of them.
+struct Run<'a> {
+    fake: &'a FakeDiscord,
+    store: &'a dyn store::Store,
+    races: &'a [CampaignId],
+    players: &'a [Player],
+}
+
+impl Run<'_> {
+    /// Answers prompts as they come until every race is over; kills bot-2 once about a
+    /// third of the turns are done (a race lasts up to 8), while it holds work. Returns
+    /// when it was killed.
+    async fn play_and_kill_one(
+        &self,
+        pg: &PostgresStore,
+        bots: &mut [Bot],
+        began: Instant,
+    ) -> Instant {
+        let total_turns = RACES * 8;
+        let mut answered = HashSet::new();
+        let mut killed_at: Option<(Instant, usize)> = None;
+        let play_began = Instant::now();
+        loop {
+            answer_prompts(self.fake, self.players, &mut answered).await;
+            let mut resolved = 0;
+            let mut open = 0;
+            for id in self.races {
+                let loaded = self.store.load(*id).await.unwrap().unwrap();
+                resolved += loaded.campaign.step as usize;
+                open += usize::from(loaded.campaign.phase.is_open());
+            }
+            if killed_at.is_none() && resolved * 3 >= total_turns {
+                // Killed while it holds work: an outbox lease or an unfired deadline claim.
+                let held = kill_holding_work(&mut bots[2], pg).await;
+                killed_at = Some((Instant::now(), resolved));
+                eprintln!(
+                    "killed bot-2 holding {held} leases and claims, after {resolved} of {total_turns} turns, {:.1} s into play",
+                    play_began.elapsed().as_secs_f64()
+                );
+            }
+            if open == 0 {
+                break;
+            }
+            assert!(
+                began.elapsed() < RUN_LIMIT,
+                "{open} races still open after {:?}; {resolved} turns resolved",
+                began.elapsed()
+            );
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+        let (killed, resolved_at_kill) = killed_at.expect("bot-2 was killed mid-run");
+        assert!(
+            resolved_at_kill < total_turns,
+            "the kill came before the end"
+        );
+        killed
+    }
+
+    /// Everything delivered: no announcement left in the outbox.
+    async fn wait_until_delivered(&self) {
+        let deadline = Instant::now() + Duration::from_secs(40);
+        loop {
+            let mut left = 0;
+            for id in self.races {
+                left += self
+                    .store
+                    .outbox_of(*id)
+                    .await
+                    .unwrap()
+                    .iter()
+                    .filter(|o| o.delivered_at.is_none() && o.failed.is_none())
+                    .count();
+            }
+            if left == 0 {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{left} announcements never delivered"
+            );
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+    }
+
+    /// Every turn of a race resolved exactly once: contiguous steps, each with its events,
+    /// one resolution post per turn, and nothing resolved after the end; every
+    /// announcement posted exactly once.
+    async fn check_race(
+        &self,
+        id: CampaignId,
+        by_nonce: &HashMap<String, Vec<Value>>,
+        tally: &mut Tally,
+    ) {
+        let (store, fake, players) = (self.store, self.fake, self.players);
+        let mut by_player = std::mem::take(&mut tally.by_player);
+        let loaded = store.load(id).await.unwrap().unwrap();
         let r = (0..RACES)
             .find(|r| loaded.campaign.channel == race_channel(*r).to_string())
             .expect("a race in one of the test's channels");
         assert_eq!(loaded.campaign.phase, Phase::Finished, "race {r}");
-        let log = store.log(*id).await.unwrap();
+        let log = store.log(id).await.unwrap();
         let steps: Vec<u32> = log.iter().map(|s| s.turn.step).collect();
         let first = steps.first().copied().unwrap_or(0);
         let want: Vec<u32> = (first..first + steps.len() as u32).collect();
@@ -518,8 +609,8 @@ async fn three_processes_share_the_races_and_survive_a_kill() {
             (5..=8).contains(&log.len()),
             "race {r}: Dream Mile is over within 8 turns: {steps:?}"
         );
-        turns += log.len();
-        race_turns.insert(r, log.len());
+        tally.turns += log.len();
+        tally.race_turns.insert(r, log.len());
         for s in &log {
             assert!(
                 s.turn.resolved_at.is_some(),
@@ -540,69 +631,30 @@ async fn three_processes_share_the_races_and_survive_a_kill() {
                     *by_player.entry(u.0.clone()).or_default() += 1;
                 }
             }
-            defaults += s
+            tally.defaults += s
                 .orders
                 .iter()
                 .filter(|o| o.source == store::OrderSource::Default)
                 .count();
         }
         let channel = race_channel(r).to_string();
-        let outbox = store.outbox_of(*id).await.unwrap();
-        outbox_rows += outbox.len();
+        let outbox = store.outbox_of(id).await.unwrap();
+        tally.outbox_rows += outbox.len();
         // Every announcement posted exactly once: one message per outbox row that posts
         // (edits of the status and lobby messages post the first time only), carrying
         // the row's id as its nonce, where it was meant to go.
         let mut resolved_labels: BTreeMap<String, usize> = BTreeMap::new();
         let mut dms: BTreeMap<(u32, String), usize> = BTreeMap::new();
         for row in &outbox {
-            // A status edit made moot by a newer one is not sent at all.
-            let moot = row.coalesce_key.is_some() && row.failed.as_deref() == Some("superseded");
-            assert!(row.failed.is_none() || moot, "race {r}: {:?}", row.failed);
-            let posted = by_nonce
-                .get(&row.id.to_string())
-                .map(Vec::as_slice)
-                .unwrap_or_default();
-            let kind = row.payload["kind"].as_str().unwrap_or("");
-            let to = row.target["to"].as_str().unwrap_or("");
-            assert!(
-                posted.len() <= 1,
-                "race {r}: outbox {} posted {} times",
-                row.id,
-                posted.len()
+            check_outbox_row(
+                fake,
+                r,
+                &channel,
+                row,
+                by_nonce,
+                &mut resolved_labels,
+                &mut dms,
             );
-            match to {
-                "channel" => {
-                    assert_eq!(posted.len(), 1, "race {r}: {kind} posted once");
-                    assert_eq!(posted[0]["channel_id"], channel.as_str());
-                }
-                "dm" => {
-                    assert_eq!(posted.len(), 1, "race {r}: DM {kind} posted once");
-                    let user: u64 = row.target["user"].as_str().unwrap().parse().unwrap();
-                    assert_eq!(
-                        posted[0]["channel_id"],
-                        fake.dm_channel(user).unwrap().to_string().as_str()
-                    );
-                    if kind == "prompt" {
-                        let step = row.payload["step"].as_u64().unwrap() as u32;
-                        *dms.entry((step, user.to_string())).or_default() += 1;
-                    }
-                }
-                _ => {}
-            }
-            if let Some(m) = posted.first() {
-                assert_eq!(
-                    row.external_id.as_deref(),
-                    m["id"].as_str(),
-                    "race {r}: the outbox row names the message it posted"
-                );
-            }
-            if kind == "turn-resolved" {
-                for label in row.payload["labels"].as_array().unwrap() {
-                    *resolved_labels
-                        .entry(label.as_str().unwrap().to_string())
-                        .or_default() += 1;
-                }
-            }
         }
         let labels: BTreeMap<String, usize> =
             log.iter().map(|s| (s.turn.label.clone(), 1)).collect();
@@ -622,13 +674,78 @@ async fn three_processes_share_the_races_and_survive_a_kill() {
                 );
             }
         }
+        tally.by_player = by_player;
     }
-    // Nothing posted that no outbox row explains, and no message twice.
-    for (n, ms) in &by_nonce {
+}
+
+/// One outbox row: posted at most once, where it was meant to go, carrying its id as the
+/// nonce; counts the turns it resolved and the prompts it sent.
+fn check_outbox_row(
+    fake: &FakeDiscord,
+    r: usize,
+    channel: &str,
+    row: &store::OutboxRow,
+    by_nonce: &HashMap<String, Vec<Value>>,
+    resolved_labels: &mut BTreeMap<String, usize>,
+    dms: &mut BTreeMap<(u32, String), usize>,
+) {
+    // A status edit made moot by a newer one is not sent at all.
+    let moot = row.coalesce_key.is_some() && row.failed.as_deref() == Some("superseded");
+    assert!(row.failed.is_none() || moot, "race {r}: {:?}", row.failed);
+    let posted = by_nonce
+        .get(&row.id.to_string())
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let kind = row.payload["kind"].as_str().unwrap_or("");
+    let to = row.target["to"].as_str().unwrap_or("");
+    assert!(
+        posted.len() <= 1,
+        "race {r}: outbox {} posted {} times",
+        row.id,
+        posted.len()
+    );
+    match to {
+        "channel" => {
+            assert_eq!(posted.len(), 1, "race {r}: {kind} posted once");
+            assert_eq!(posted[0]["channel_id"], channel);
+        }
+        "dm" => {
+            assert_eq!(posted.len(), 1, "race {r}: DM {kind} posted once");
+            let user: u64 = row.target["user"].as_str().unwrap().parse().unwrap();
+            assert_eq!(
+                posted[0]["channel_id"],
+                fake.dm_channel(user).unwrap().to_string().as_str()
+            );
+            if kind == "prompt" {
+                let step = row.payload["step"].as_u64().unwrap() as u32;
+                *dms.entry((step, user.to_string())).or_default() += 1;
+            }
+        }
+        _ => {}
+    }
+    if let Some(m) = posted.first() {
+        assert_eq!(
+            row.external_id.as_deref(),
+            m["id"].as_str(),
+            "race {r}: the outbox row names the message it posted"
+        );
+    }
+    if kind == "turn-resolved" {
+        for label in row.payload["labels"].as_array().unwrap() {
+            *resolved_labels
+                .entry(label.as_str().unwrap().to_string())
+                .or_default() += 1;
+        }
+    }
+}
+
+/// Nothing posted that no outbox row explains, and no message twice. Returns how many
+/// messages were sent again (after the kill) and posted once thanks to their nonce.
+fn nothing_twice(fake: &FakeDiscord, by_nonce: &HashMap<String, Vec<Value>>) -> usize {
+    for (n, ms) in by_nonce {
         assert_eq!(ms.len(), 1, "nonce {n} posted {} times", ms.len());
     }
-    let resent = fake
-        .requests()
+    fake.requests()
         .iter()
         .filter(|q| q.method == "POST" && q.path.ends_with("/messages"))
         .filter_map(|q| q.body.get("nonce").map(Value::to_string))
@@ -638,14 +755,22 @@ async fn three_processes_share_the_races_and_survive_a_kill() {
         })
         .values()
         .filter(|c| **c > 1)
-        .count();
+        .count()
+}
 
-    // Orders came in both ways, and the silent players' deadlines played defaults.
+/// Orders came in both ways, and the silent players' deadlines played defaults.
+fn orders_came_both_ways(players: &[Player], tally: &Tally) {
     for how in [How::Button, How::Text] {
         let n: usize = players
             .iter()
             .filter(|p| p.how == how)
-            .map(|p| by_player.get(&p.user.id.to_string()).copied().unwrap_or(0))
+            .map(|p| {
+                tally
+                    .by_player
+                    .get(&p.user.id.to_string())
+                    .copied()
+                    .unwrap_or(0)
+            })
             .sum();
         assert!(n > RACES, "{how:?}: only {n} orders");
     }
@@ -653,15 +778,18 @@ async fn three_processes_share_the_races_and_survive_a_kill() {
     let silent: usize = players
         .iter()
         .filter(|p| p.how == How::Silent)
-        .map(|p| race_turns[&p.race])
+        .map(|p| tally.race_turns[&p.race])
         .sum();
     assert!(
-        defaults >= silent,
-        "{defaults} default orders for {silent} silent turns"
+        tally.defaults >= silent,
+        "{} default orders for {silent} silent turns",
+        tally.defaults
     );
+}
 
-    // The survivors finished the races after the kill, including those whose commands
-    // came through the killed process's shard.
+/// The survivors finished the races after the kill, including those whose commands came
+/// through the killed process's shard; `health` tells the dead one from the living.
+async fn survivors_finished(bots: &mut [Bot], db: &backend::Db, killed: Instant) {
     assert!(bots[0].alive() && bots[1].alive());
     assert!(!bots[2].alive());
     let log2 = bots[2].log();
@@ -690,17 +818,4 @@ async fn three_processes_share_the_races_and_survive_a_kill() {
         .unwrap();
     assert!(alive.status.success(), "{}", said(&alive));
     assert!(said(&alive).contains("shards 0-0 of 3"), "{}", said(&alive));
-
-    eprintln!(
-        "cluster: {RACES} races, {turns} turns, {outbox_rows} announcements, {defaults} default orders, \
-         {resent} re-sent after the kill (posted once thanks to the nonce); setup {setup_secs:.1} s, \
-         play {played_secs:.1} s, whole test {:.1} s",
-        began.elapsed().as_secs_f64()
-    );
-    for mut b in bots {
-        if b.alive() {
-            b.interrupt();
-        }
-    }
-    store.close().await;
 }

@@ -2,16 +2,10 @@
 //! for someone else's seat, a restart in the middle of a turn, rate limits and lost answers,
 //! duplicate events and double clicks.
 
-mod fake_discord;
-
-use fake_discord::*;
+use crate::support::discord::*;
 use serde_json::{Value, json};
 
 const NOT_HOST: &str = "Only the host or a member with Manage Server can do that.";
-
-fn in_channel(m: &Value) -> bool {
-    m["channel_id"] == CHANNEL.to_string().as_str()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_host_command_is_refused_to_a_player_and_allowed_to_a_manager() {

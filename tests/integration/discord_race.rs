@@ -2,9 +2,7 @@
 //! runs a whole GM-free Dream Mile race of six players, and every assertion is on the
 //! requests the bot made.
 
-mod fake_discord;
-
-use fake_discord::*;
+use crate::support::discord::*;
 use serde_json::{Value, json};
 
 fn players() -> Vec<User> {
@@ -13,10 +11,6 @@ fn players() -> Vec<User> {
         .enumerate()
         .map(|(i, n)| User::new(101 + i as u64, n))
         .collect()
-}
-
-fn in_channel(m: &Value) -> bool {
-    m["channel_id"] == CHANNEL.to_string().as_str()
 }
 
 /// The hex inside the first backticks after `marker`.
@@ -88,13 +82,32 @@ fn channel_posts(h: &Harness) -> Vec<Recorded> {
         .collect()
 }
 
+/// The whole race, step by step: each step waits for what it asserts, so the steps' order
+/// is the order of events.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_gm_free_dream_mile_race_of_six() {
     let h = Harness::start().await;
     let p = players();
-    let (alice, bob, carol, dave, emily, frank) = (&p[0], &p[1], &p[2], &p[3], &p[4], &p[5]);
-    h.fake.close_dms(frank.id);
+    h.fake.close_dms(p[5].id);
+    let lobby = open_the_lobby(&h, &p).await;
+    let commitment = start_the_race(&h, &p, &lobby).await;
+    order_turn_one(&h, &p).await;
+    remind_then_resolve_turn_one(&h, &p).await;
+    let mut finished = None;
+    for turn in 2..=7 {
+        finished = play_a_whole_turn(&h, &p, turn).await;
+    }
+    let finished = finished.unwrap();
+    check_the_result(&h, &p, &finished, &commitment).await;
+    check_the_pictures(&h);
+    dump_posts(&h, &p.iter().collect::<Vec<_>>());
+    // Throughout: nothing broke Discord's limits, and every interaction was answered in time.
+    assert_discord_was_happy(&h);
+}
 
+/// `/race new`, and everyone joins: by command or button; Frank's DMs are closed.
+async fn open_the_lobby(h: &Harness, p: &[User]) -> Value {
+    let (alice, bob, carol, dave, emily, frank) = (&p[0], &p[1], &p[2], &p[3], &p[4], &p[5]);
     // /race new: an ephemeral confirmation, and a lobby with Join / Leave in the channel.
     let answer = h
         .slash(
@@ -150,7 +163,12 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
     for n in ["Alice", "Bob", "Carol", "Dashing Dave", "Emily", "Frank"] {
         assert!(lobby_text.contains(n), "{lobby_text}");
     }
+    lobby
+}
 
+/// `/race start`: returns the seed's commitment, posted at the start.
+async fn start_the_race(h: &Harness, p: &[User], lobby: &Value) -> String {
+    let alice = &p[0];
     // Start: the seed's commitment is posted, the status message appears, prompts go out.
     let a = h.slash(alice, "start", &[]).await;
     assert!(text_of(&a).contains("is off"), "{a}");
@@ -175,12 +193,7 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
     assert!(lt.contains("The race is on with 6 runners"), "{lt}");
     assert!(!lt.contains("Join with the button"), "{lt}");
     assert!(custom_ids(&lobby_now).is_empty(), "{lobby_now}");
-    let prompt_of = |user: &User| {
-        let user = user.clone();
-        let fake = &h.fake;
-        async move { fake.wait_dm(user.id, 2).await }
-    };
-    let alice_prompt = prompt_of(alice).await;
+    let alice_prompt = h.fake.wait_dm(alice.id, 2).await;
     let t = text_of(&alice_prompt);
     assert!(t.contains("Turn 1 of 8"), "{t}");
     assert!(
@@ -201,12 +214,27 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
         .await;
     assert_eq!(notice["content"], "<@106>");
     h.settle().await;
+    commitment
+}
 
+/// Turn 1: orders by button, text, a change of mind, nonsense, and in the channel.
+async fn order_turn_one(h: &Harness, p: &[User]) {
+    let (alice, bob, carol, dave, frank) = (&p[0], &p[1], &p[2], &p[3], &p[5]);
+    let alice_prompt = h.fake.wait_dm(alice.id, 2).await;
     // Turn 1. Alice presses 7 in her DM; the prompt is updated with her receipt.
     let a = h
         .click(alice, &alice_prompt, &button(&alice_prompt, "7"))
         .await;
-    assert_eq!(a["type"], 7, "the prompt is updated in place");
+    // The prompt is updated in place: at once (7), or, if the work outlasts the bot's
+    // grace on a slow machine, deferred (6) and then edited.
+    assert!(a["type"] == 7 || a["type"] == 6, "{a}");
+    let updated = h
+        .fake
+        .messages()
+        .into_iter()
+        .find(|m| m["id"] == alice_prompt["id"])
+        .unwrap();
+    assert!(text_of(&updated).contains("Order received"), "{updated}");
     let t = text_of(&a);
     assert!(
         t.contains("Order received") && t.contains("`7`") && t.contains("Receipt"),
@@ -220,7 +248,7 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
         "{r}"
     );
     // Carol presses 3, then changes her mind by text.
-    let carol_prompt = prompt_of(carol).await;
+    let carol_prompt = h.fake.wait_dm(carol.id, 2).await;
     let a = h
         .click(carol, &carol_prompt, &button(&carol_prompt, "3"))
         .await;
@@ -267,7 +295,12 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
         .await;
     let st = text_of(&status);
     assert!(st.contains("… Emily") && st.contains("✓ Frank"), "{st}");
+}
 
+/// Half an hour before the deadline only Emily, who has not ordered, is reminded; at the
+/// deadline her missed order is played for her.
+async fn remind_then_resolve_turn_one(h: &Harness, p: &[User]) {
+    let emily = &p[4];
     // Reminders: half an hour before the deadline, only Emily is reminded.
     let dms_before: Vec<usize> = p.iter().map(|u| h.fake.dms_to(u.id).len()).collect();
     h.advance(31 * 60);
@@ -303,42 +336,96 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
     assert!(t.contains(":R>"), "the next deadline: {t}");
     assert!(!t.contains("(Resolved late"), "{t}");
     h.settle().await;
+}
 
-    // Turns 2 to 7: everyone orders; the last order (Frank's, in the channel) resolves the
-    // turn, and resolving costs one channel post, one status edit and one DM per seat.
-    let mut finished = None;
-    for turn in 2..=7 {
-        for u in [alice, bob, carol, dave, emily] {
-            let n = h.fake.dms_to(u.id).len();
-            h.fake.dm(u, "3");
-            let r = h.fake.wait_dm(u.id, n + 1).await;
-            assert!(
-                text_of(&r).contains("Order received"),
-                "turn {turn} {}: {r}",
-                u.name
-            );
-        }
-        h.settle().await;
-        let before = h.fake.request_count();
-        let a = h.slash(frank, "order", &[("text", json!("2"))]).await;
-        assert!(text_of(&a).contains("Order received"), "{a}");
-        // Wait for the turn's post, then for the bot to fall quiet, before counting.
-        let title = format!("race #1: Turn {turn} of 8");
+/// Turns 2 to 7: everyone orders; the last order (Frank's, in the channel) resolves the
+/// turn, and resolving costs one channel post, one status edit and one DM per seat.
+/// Returns the final result after turn 7.
+async fn play_a_whole_turn(h: &Harness, p: &[User], turn: u32) -> Option<Value> {
+    let (alice, bob, carol, dave, emily, frank) = (&p[0], &p[1], &p[2], &p[3], &p[4], &p[5]);
+    for u in [alice, bob, carol, dave, emily] {
+        let n = h.fake.dms_to(u.id).len();
+        h.fake.dm(u, "3");
+        let r = h.fake.wait_dm(u.id, n + 1).await;
+        assert!(
+            text_of(&r).contains("Order received"),
+            "turn {turn} {}: {r}",
+            u.name
+        );
+    }
+    h.settle().await;
+    let before = h.fake.request_count();
+    let a = h.slash(frank, "order", &[("text", json!("2"))]).await;
+    assert!(text_of(&a).contains("Order received"), "{a}");
+    // Wait for the turn's post, then for the bot to fall quiet, before counting.
+    let title = format!("race #1: Turn {turn} of 8");
+    h.fake
+        .wait_message(&format!("turn {turn}'s result"), |m| {
+            in_channel(m)
+                && text_of(m).contains(&title)
+                && text_of(m).contains("Orders and receipts")
+        })
+        .await;
+    if turn < 7 {
+        let next = format!("Turn {} of 8, Alice to order", turn + 1);
         h.fake
-            .wait_message(&format!("turn {turn}'s result"), |m| {
-                in_channel(m)
-                    && text_of(m).contains(&title)
-                    && text_of(m).contains("Orders and receipts")
-            })
+            .wait_message("the next prompt", |m| text_of(m).contains(&next))
             .await;
-        if turn < 7 {
-            let next = format!("Turn {} of 8, Alice to order", turn + 1);
+    }
+    h.settle().await;
+    let after: Vec<Recorded> = h.fake.requests()[before..].to_vec();
+    let TurnRequests {
+        channel_posts,
+        status_edits,
+        dm_posts,
+        others,
+    } = TurnRequests::of(&after);
+    // The turn's post is one multipart request: the embeds and the track's PNG.
+    let turn_post = after
+        .iter()
+        .find(|r| {
+            r.is("POST", &format!("/channels/{CHANNEL}/messages"))
+                && text_of(&r.body).contains(&title)
+        })
+        .unwrap();
+    let (name, _, alt) = one_png(turn_post);
+    assert_eq!(name, format!("race-1-turn-{turn}-of-8.png"));
+    assert!(alt.contains("Alice") && alt.contains("Frank"), "{alt}");
+    assert!(
+        text_of(&turn_post.body).contains("```"),
+        "the text track stays beside the picture"
+    );
+    if turn < 7 {
+        assert_eq!(channel_posts, 1, "turn {turn}: one channel post");
+        assert_eq!(status_edits, 1, "turn {turn}: one status edit");
+        assert_eq!(dm_posts, 6, "turn {turn}: one DM per seat that must act");
+        assert!(others.is_empty(), "turn {turn}: nothing else: {others:?}");
+    } else {
+        // The last turn also plays the automatic final turn and posts the result.
+        assert_eq!(channel_posts, 2, "turn 7: the turn and the final result");
+        assert_eq!(dm_posts, 0, "nobody is asked anything after the end");
+        return Some(
             h.fake
-                .wait_message("the next prompt", |m| text_of(m).contains(&next))
-                .await;
-        }
-        h.settle().await;
-        let after: Vec<Recorded> = h.fake.requests()[before..].to_vec();
+                .wait_message("the final result", |m| {
+                    in_channel(m) && text_of(m).contains("race #1: final result")
+                })
+                .await,
+        );
+    }
+    None
+}
+
+/// What the bot asked of Discord while a turn resolved.
+struct TurnRequests {
+    channel_posts: usize,
+    status_edits: usize,
+    dm_posts: usize,
+    /// Anything but messages and interaction answers.
+    others: Vec<String>,
+}
+
+impl TurnRequests {
+    fn of(after: &[Recorded]) -> TurnRequests {
         let channel_posts = after
             .iter()
             .filter(|r| r.is("POST", &format!("/channels/{CHANNEL}/messages")))
@@ -357,52 +444,30 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
             .count();
         let others: Vec<String> = after
             .iter()
-            .filter(|r| !r.path.starts_with("/channels/") && !r.path.starts_with("/interactions/"))
+            // Answers to interactions aside: on a slow machine an answer is deferred, then
+            // finished through the interaction's webhook.
+            .filter(|r| !r.path.starts_with("/channels/") && !answers_an_interaction(r))
             .map(|r| format!("{} {}", r.method, r.path))
             .collect();
-        // The turn's post is one multipart request: the embeds and the track's PNG.
-        let turn_post = after
-            .iter()
-            .find(|r| {
-                r.is("POST", &format!("/channels/{CHANNEL}/messages"))
-                    && text_of(&r.body).contains(&title)
-            })
-            .unwrap();
-        let (name, _, alt) = one_png(turn_post);
-        assert_eq!(name, format!("race-1-turn-{turn}-of-8.png"));
-        assert!(alt.contains("Alice") && alt.contains("Frank"), "{alt}");
-        assert!(
-            text_of(&turn_post.body).contains("```"),
-            "the text track stays beside the picture"
-        );
-        if turn < 7 {
-            assert_eq!(channel_posts, 1, "turn {turn}: one channel post");
-            assert_eq!(status_edits, 1, "turn {turn}: one status edit");
-            assert_eq!(dm_posts, 6, "turn {turn}: one DM per seat that must act");
-            assert!(others.is_empty(), "turn {turn}: nothing else: {others:?}");
-        } else {
-            // The last turn also plays the automatic final turn and posts the result.
-            assert_eq!(channel_posts, 2, "turn 7: the turn and the final result");
-            assert_eq!(dm_posts, 0, "nobody is asked anything after the end");
-            finished = Some(
-                h.fake
-                    .wait_message("the final result", |m| {
-                        in_channel(m) && text_of(m).contains("race #1: final result")
-                    })
-                    .await,
-            );
+        TurnRequests {
+            channel_posts,
+            status_edits,
+            dm_posts,
+            others,
         }
     }
+}
 
-    // The result, and the seed revealed: its SHA-256 is the commitment posted at the start.
-    let finished = finished.unwrap();
-    let t = text_of(&finished);
+/// The result, and the seed revealed: its SHA-256 is the commitment posted at the start.
+async fn check_the_result(h: &Harness, p: &[User], finished: &Value, commitment: &str) {
+    let bob = &p[1];
+    let t = text_of(finished);
     assert!(t.contains("Result:") && t.contains("1st"), "{t}");
     let seed = code_after(&t, "Seed");
     let seed_value = photofinish::engine::Seed::from_hex(&seed).unwrap();
     assert!(photofinish::engine::commitment_matches(
         &seed_value,
-        &commitment
+        commitment
     ));
     // No post before the end holds the seed.
     for m in h.fake.messages() {
@@ -414,11 +479,13 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
     assert!(text_of(&v).contains("Verified"), "{v}");
     let hist = h.slash(bob, "history", &[("turn", json!(1))]).await;
     assert!(text_of(&hist).contains("Emily"), "{hist}");
+}
 
-    // Every turn's post and the final result carry exactly one PNG (the final result's is
-    // the race chart); nothing else in the channel carries a file.
+/// Every turn's post and the final result carry exactly one PNG (the final result's is
+/// the race chart); nothing else in the channel carries a file.
+fn check_the_pictures(h: &Harness) {
     let mut pictures = Vec::new();
-    for r in channel_posts(&h) {
+    for r in channel_posts(h) {
         let t = text_of(&r.body);
         if t.contains("race #1: Turn") && t.contains("Orders and receipts") {
             pictures.push(one_png(&r).0);
@@ -449,45 +516,6 @@ async fn a_whole_gm_free_dream_mile_race_of_six() {
     assert_eq!(attached.len(), 8);
     for m in &attached {
         assert_eq!(m["attachments"].as_array().unwrap().len(), 1, "{m}");
-    }
-
-    // PHOTOFINISH_DUMP_POSTS=FILE writes every message, for docs/discord.md.
-    if let Ok(path) = std::env::var("PHOTOFINISH_DUMP_POSTS") {
-        let mut out = String::new();
-        for m in h.fake.messages() {
-            let to = if in_channel(&m) {
-                "channel".to_string()
-            } else {
-                p.iter()
-                    .find(|u| {
-                        h.fake.dm_channel(u.id).map(|c| c.to_string())
-                            == m["channel_id"].as_str().map(String::from)
-                    })
-                    .map(|u| format!("DM to {}", u.name))
-                    .unwrap_or_default()
-            };
-            out.push_str(&format!(
-                "----- {to} (flags {}) buttons {:?}\n{}\n",
-                m["flags"],
-                custom_ids(&m),
-                text_of(&m)
-            ));
-        }
-        std::fs::write(path, out).unwrap();
-    }
-
-    // Throughout: nothing broke Discord's limits, and every interaction was answered in time.
-    assert!(h.fake.refusals().is_empty(), "{:#?}", h.fake.refusals());
-    for r in h.fake.requests() {
-        if let Some(id) = r
-            .path
-            .strip_prefix("/interactions/")
-            .and_then(|p| p.split('/').next())
-            .and_then(|i| i.parse::<u64>().ok())
-        {
-            let took = h.fake.ack_time(id).unwrap();
-            assert!(took.as_secs_f64() < 3.0, "interaction {id} took {took:?}");
-        }
     }
 }
 

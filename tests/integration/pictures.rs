@@ -6,7 +6,7 @@
 //!
 //! After a deliberate change to a picture, look at the new pictures
 //! (`photofinish render tests/scripts/dream-mile-eight.json --out /tmp/p`), then
-//! regenerate the references with `PHOTOFINISH_BLESS=1 cargo test --test pictures`.
+//! regenerate the references with `PHOTOFINISH_BLESS=1 cargo test --test integration pictures::`.
 //! A failing comparison writes what it drew to `target/golden-failures/`.
 //!
 //! The card-race scripts in `tests/scripts/` are played by the deadline (`timeout`: the
@@ -16,8 +16,9 @@
 use std::path::{Path, PathBuf};
 
 use photofinish::games::AnyPublicView;
-use photofinish::games::replay;
 use photofinish::render::{alt_text, picture};
+
+use crate::support::pictures::{magical_athlete_season, views, views_at};
 
 /// A channel differing by more than this counts as a changed pixel.
 const TOLERANCE: u8 = 24;
@@ -95,7 +96,7 @@ fn check_file(name: &str, path: &Path, png: &[u8]) {
     }
     let expected = std::fs::read(path).unwrap_or_else(|e| {
         panic!(
-            "{}: {e}; to create it, run PHOTOFINISH_BLESS=1 cargo test --test pictures",
+            "{}: {e}; to create it, run PHOTOFINISH_BLESS=1 cargo test --test integration pictures::",
             path.display()
         )
     });
@@ -106,7 +107,7 @@ fn check_file(name: &str, path: &Path, png: &[u8]) {
         let _ = std::fs::write(dir.join(format!("{name}.png")), png);
         panic!(
             "{name} no longer matches {} ({}); what was drawn is in {}. If the change is \
-             meant, look at it and run PHOTOFINISH_BLESS=1 cargo test --test pictures",
+             meant, look at it and run PHOTOFINISH_BLESS=1 cargo test --test integration pictures::",
             path.display(),
             match verdict {
                 Ok(n) => format!("{n} pixels changed"),
@@ -115,17 +116,6 @@ fn check_file(name: &str, path: &Path, png: &[u8]) {
             dir.display()
         );
     }
-}
-
-fn views(script: &str) -> Vec<AnyPublicView> {
-    views_at(&Path::new("tests/scripts").join(script))
-}
-
-/// The views of the script at `path`, from the top of the crate.
-fn views_at(path: &Path) -> Vec<AnyPublicView> {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
-        .expect("the script");
-    replay(&text).expect("the script replays").views
 }
 
 /// Compares `png` with the picture `docs/pictures/<dir>/<file>` shows.
@@ -292,7 +282,7 @@ fn render_command_writes_the_channel_pictures() {
         let n = changed_pixels(&decode(&drawn), &decode(&shown));
         assert!(
             n.as_ref().is_ok_and(|&n| n <= MAX_CHANGED),
-            "docs/pictures/dream-mile/{file} is stale ({n:?}); run PHOTOFINISH_BLESS=1 cargo test --test pictures"
+            "docs/pictures/dream-mile/{file} is stale ({n:?}); run PHOTOFINISH_BLESS=1 cargo test --test integration pictures::"
         );
     }
     let views = views("dream-mile-eight.json");
@@ -521,38 +511,6 @@ fn magical_athlete_view(view: &AnyPublicView) -> &photofinish::games::magical_at
         AnyPublicView::MagicalAthlete(v) => v,
         other => panic!("not Magical Athlete: {other:?}"),
     }
-}
-
-/// A whole Magical Athlete season (draft, four races) of `players`, every order the
-/// default: the public view after each step.
-fn magical_athlete_season(options: &str, players: usize, seed: u64) -> Vec<AnyPublicView> {
-    use photofinish::engine::{Game, SeatSetup, Seed, Submitted, apply_option_text};
-    use photofinish::games::magical_athlete::{MagicalAthlete, Options};
-    let options = apply_option_text(&Options::default(), options).unwrap();
-    let seats: Vec<SeatSetup> = ["Ann", "Ben", "Cat", "Dev", "Eve"]
-        .iter()
-        .take(players)
-        .map(|n| SeatSetup {
-            name: (*n).into(),
-            choice: None,
-        })
-        .collect();
-    let mut g = MagicalAthlete::setup(&options, &seats, Seed::from_u64(seed)).unwrap();
-    let mut views = vec![AnyPublicView::MagicalAthlete(g.public_view())];
-    for _ in 0..5000 {
-        let seats = g.pending().seats;
-        if seats.is_empty() {
-            break;
-        }
-        let orders: Vec<_> = seats
-            .iter()
-            .map(|&s| Submitted::new(s, g.default_order(s)))
-            .collect();
-        g.apply(&orders);
-        views.push(AnyPublicView::MagicalAthlete(g.public_view()));
-    }
-    assert!(g.outcome().is_some(), "the season ends");
-    views
 }
 
 /// The Wild Wilds race (tests/scripts/magical-athlete-wild.json): a shared space, a

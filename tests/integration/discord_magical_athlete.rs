@@ -6,16 +6,12 @@
 //! policy with `/race preference`, and the Magician's later questions are answered by it
 //! without asking her.
 
-mod fake_discord;
-mod scripted_play;
-
 use std::collections::BTreeMap;
 
-use fake_discord::*;
+use crate::support::discord::*;
 use photofinish::engine::{Seat, Seed};
 use photofinish::games::GameKind;
-use scripted_play::*;
-use serde_json::{Value, json};
+use serde_json::json;
 
 const GAME_OPTIONS: &str = "auto-roll=true decision-timeout=120";
 const TURN_SECS: i64 = 3600;
@@ -102,10 +98,6 @@ fn find_seed() -> (Seed, Plan) {
         }
     }
     panic!("no seed in 3000 gives Alice the Magician's three ways of answering");
-}
-
-fn in_channel(m: &Value) -> bool {
-    m["channel_id"] == CHANNEL.to_string().as_str()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

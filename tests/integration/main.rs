@@ -1,0 +1,30 @@
+//! Every integration test, in one binary: each module below was once a binary of its
+//! own, and each linked the whole crate. `cargo test --test integration discord_race::`
+//! runs one module; docs/testing.md says what lives where.
+//!
+//! Shared helpers (the fake Discord, the databases, a recording courier, the picture
+//! fixtures) are in [`support`].
+
+// Tests may unwrap: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[macro_use]
+mod support;
+
+mod cli;
+mod cli_run;
+mod cluster;
+mod crash;
+mod discord_1500m;
+mod discord_authz;
+mod discord_card_race;
+mod discord_faults;
+mod discord_magical_athlete;
+mod discord_race;
+mod discord_robustness;
+mod fuzz_orders;
+mod health;
+mod leaks;
+mod pictures;
+mod referee;
+mod store;

@@ -1,0 +1,273 @@
+//! What people do on the fake Discord: slash commands (from this server, another one, or
+//! a DM), button presses and menu picks (each an interaction with its token), and DMs to
+//! the bot; and the bot's answers to them.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::state::Interaction;
+use super::{APP_ID, COMMAND_ID, FakeDiscord, GUILD_ID, User, now_iso};
+
+impl FakeDiscord {
+    pub(super) fn new_interaction(&self, channel: u64, message: Option<u64>) -> (u64, String) {
+        let id = self.shared.id();
+        let token = format!("itoken{id}");
+        self.shared.inner.lock().unwrap().interactions.insert(
+            id,
+            Interaction {
+                token: token.clone(),
+                channel,
+                dispatched: self.shared.now(),
+                acknowledged: None,
+                responded: false,
+                response: None,
+                original: None,
+                message,
+            },
+        );
+        (id, token)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn interaction_json(
+        &self,
+        id: u64,
+        token: &str,
+        kind: u8,
+        user: &User,
+        channel: u64,
+        data: Value,
+        message: Option<Value>,
+    ) -> Value {
+        let (in_dm, guild) = {
+            let mut inner = self.shared.inner.lock().unwrap();
+            let guild = inner
+                .guild_override
+                .take()
+                .or_else(|| inner.sharding.guild_of.get(&channel).copied())
+                .unwrap_or(GUILD_ID);
+            (inner.recipient_of.contains_key(&channel), guild)
+        };
+        let mut v = json!({
+            "id": id.to_string(),
+            "application_id": APP_ID.to_string(),
+            "type": kind,
+            "data": data,
+            "channel_id": channel.to_string(),
+            "channel": {"id": channel.to_string(), "type": if in_dm { 1 } else { 0 }},
+            "token": token,
+            "version": 1,
+            "locale": "en-US",
+            "entitlements": [],
+            "attachment_size_limit": 8_388_608,
+            "app_permissions": "2248473465835073",
+            "authorizing_integration_owners": {},
+            "context": if in_dm { 1 } else { 0 },
+        });
+        if in_dm {
+            v["user"] = user.json();
+        } else {
+            v["guild_id"] = json!(guild.to_string());
+            v["guild_locale"] = json!("en-US");
+            let mut member = user.member();
+            member["guild_id"] = json!(guild.to_string());
+            v["member"] = member;
+        }
+        if let Some(m) = message {
+            v["message"] = m;
+        }
+        v
+    }
+
+    /// A `/race <sub>` slash command; `options` are (name, value) pairs. Returns the
+    /// interaction id.
+    pub fn slash(&self, user: &User, channel: u64, sub: &str, options: &[(&str, Value)]) -> u64 {
+        let (id, token) = self.new_interaction(channel, None);
+        let mut resolved_users = serde_json::Map::new();
+        let mut resolved_members = serde_json::Map::new();
+        let opts: Vec<Value> = options
+            .iter()
+            .map(|(name, value)| {
+                let kind = match value {
+                    Value::Bool(_) => 5,
+                    Value::Number(_) => 4,
+                    Value::Object(o) if o.contains_key("user") => 6,
+                    _ => 3,
+                };
+                if kind == 6 {
+                    let u = &value["user"];
+                    let uid = u["id"].as_str().unwrap_or("0").to_string();
+                    resolved_users.insert(uid.clone(), u.clone());
+                    let mut m = value["member"].clone();
+                    if let Some(o) = m.as_object_mut() {
+                        o.remove("user");
+                    }
+                    resolved_members.insert(uid.clone(), m);
+                    json!({"name": name, "type": 6, "value": uid})
+                } else {
+                    json!({"name": name, "type": kind, "value": value})
+                }
+            })
+            .collect();
+        let mut data = json!({
+            "id": COMMAND_ID.to_string(),
+            "name": "race",
+            "type": 1,
+            "options": [{"name": sub, "type": 1, "options": opts}],
+        });
+        if !resolved_users.is_empty() {
+            data["resolved"] = json!({"users": resolved_users, "members": resolved_members});
+        }
+        let v = self.interaction_json(id, &token, 2, user, channel, data, None);
+        self.send("INTERACTION_CREATE", v);
+        id
+    }
+
+    /// A user option's value for [`FakeDiscord::slash`].
+    pub fn user_option(user: &User) -> Value {
+        json!({"user": user.json(), "member": user.member()})
+    }
+
+    /// Presses a button on a message. Returns the interaction id.
+    pub fn click(&self, user: &User, message: &Value, custom_id: &str) -> u64 {
+        let channel: u64 = message["channel_id"].as_str().unwrap().parse().unwrap();
+        let mid: u64 = message["id"].as_str().unwrap().parse().unwrap();
+        let (id, token) = self.new_interaction(channel, Some(mid));
+        let data = json!({"custom_id": custom_id, "component_type": 2});
+        let v = self.interaction_json(id, &token, 3, user, channel, data, Some(message.clone()));
+        self.send("INTERACTION_CREATE", v);
+        id
+    }
+
+    /// Sends the very same INTERACTION_CREATE again (a duplicate gateway event).
+    pub fn replay_click(&self, id: u64, user: &User, message: &Value, custom_id: &str) {
+        let channel: u64 = message["channel_id"].as_str().unwrap().parse().unwrap();
+        let token = self.shared.inner.lock().unwrap().interactions[&id]
+            .token
+            .clone();
+        let data = json!({"custom_id": custom_id, "component_type": 2});
+        let v = self.interaction_json(id, &token, 3, user, channel, data, Some(message.clone()));
+        self.send("INTERACTION_CREATE", v);
+    }
+
+    /// Picks a value in a select menu.
+    pub fn select(&self, user: &User, message: &Value, custom_id: &str, value: &str) -> u64 {
+        let channel: u64 = message["channel_id"].as_str().unwrap().parse().unwrap();
+        let mid: u64 = message["id"].as_str().unwrap().parse().unwrap();
+        let (id, token) = self.new_interaction(channel, Some(mid));
+        let data = json!({"custom_id": custom_id, "component_type": 3, "values": [value]});
+        let v = self.interaction_json(id, &token, 3, user, channel, data, Some(message.clone()));
+        self.send("INTERACTION_CREATE", v);
+        id
+    }
+
+    /// The user writes to the bot by DM. Returns the message id.
+    pub fn dm(&self, user: &User, text: &str) -> u64 {
+        let id = self.shared.id();
+        self.replay_dm(id, user, text);
+        id
+    }
+
+    /// Sends MESSAGE_CREATE for a DM with this id (again, for a duplicate event).
+    pub fn replay_dm(&self, id: u64, user: &User, text: &str) {
+        let channel = self.dm_channel_for(user.id);
+        let v = json!({
+            "id": id.to_string(),
+            "channel_id": channel.to_string(),
+            "author": user.json(),
+            "content": text,
+            "timestamp": now_iso(),
+            "edited_timestamp": null,
+            "tts": false,
+            "mention_everyone": false,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": [],
+            "pinned": false,
+            "type": 0,
+        });
+        self.send("MESSAGE_CREATE", v);
+    }
+
+    pub(super) fn dm_channel_for(&self, user: u64) -> u64 {
+        let mut inner = self.shared.inner.lock().unwrap();
+        if let Some(c) = inner.dm_channel_of.get(&user) {
+            return *c;
+        }
+        let c = self.shared.id();
+        inner.dm_channel_of.insert(user, c);
+        inner.recipient_of.insert(c, user);
+        c
+    }
+
+    /// Waits for the bot's answer to an interaction: the callback body, and for deferred
+    /// answers the follow-up or edit that completed it.
+    pub async fn response(&self, id: u64) -> Value {
+        self.until(&format!("an answer to interaction {id}"), |i| {
+            let it = i.interactions.get(&id)?;
+            let r = it.response.clone()?;
+            match r["type"].as_u64() {
+                Some(5) | Some(6) => {
+                    // Deferred: wait for the follow-up or edit.
+                    let token = &it.token;
+                    i.requests
+                        .iter()
+                        .rev()
+                        .find(|q| {
+                            q.path.contains(token.as_str())
+                                && !q.path.ends_with("/callback")
+                                && q.method != "GET"
+                        })
+                        .map(|q| {
+                            // An edit cannot change what the deferral made ephemeral: the
+                            // flags of the type-5 callback still hold, as on Discord.
+                            let mut data = q.body.clone();
+                            if data["flags"].is_null() && !r["data"]["flags"].is_null() {
+                                data["flags"] = r["data"]["flags"].clone();
+                            }
+                            json!({"type": r["type"], "data": data})
+                        })
+                }
+                _ => Some(r),
+            }
+        })
+        .await
+    }
+
+    /// How long the bot took to acknowledge an interaction, on the fake's clock (which
+    /// only the test moves): `None` until a callback is accepted.
+    pub fn ack_time(&self, id: u64) -> Option<Duration> {
+        let inner = self.shared.inner.lock().unwrap();
+        let it = inner.interactions.get(&id)?;
+        Some(it.acknowledged?.saturating_sub(it.dispatched))
+    }
+
+    /// How many callbacks the bot sent for an interaction.
+    pub fn callbacks(&self, id: u64) -> usize {
+        self.requests()
+            .iter()
+            .filter(|r| r.method == "POST" && r.path.contains(&format!("/interactions/{id}/")))
+            .count()
+    }
+
+    /// The user's DM channel with the bot, opened if need be (for commands used in a DM).
+    pub fn open_dm(&self, user: u64) -> u64 {
+        self.dm_channel_for(user)
+    }
+
+    /// A `/race <sub>` slash command from a member of another server: `guild` replaces
+    /// the fake's guild id. Returns the interaction id.
+    pub fn slash_in_guild(
+        &self,
+        user: &User,
+        channel: u64,
+        guild: u64,
+        sub: &str,
+        options: &[(&str, Value)],
+    ) -> u64 {
+        self.shared.inner.lock().unwrap().guild_override = Some(guild);
+        self.slash(user, channel, sub, options)
+    }
+}

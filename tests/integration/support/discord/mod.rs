@@ -1,0 +1,399 @@
+//! A fake Discord on loopback, for driving the real serenity/poise client in tests.
+//!
+//! It serves the REST calls the bot makes (under `/api/v10`, reached through serenity's
+//! REST proxy setting) and the gateway (`/gateway`: HELLO, IDENTIFY, READY, heartbeats and
+//! dispatches), records every request, and behaves like Discord where it matters:
+//! - it enforces Discord's documented message limits and answers 400 when one is broken;
+//! - it answers 403 with code 50007 for users whose DMs are closed;
+//! - it answers 429 (with `retry_after`) on demand, and 500 after creating a message on
+//!   demand (a lost answer), and honours `enforce_nonce` so a retry does not post twice;
+//! - it answers an interaction's callback only once, and only within 3 seconds on its own
+//!   clock, which only the test moves ([`FakeDiscord::advance`]);
+//! - it accepts multipart uploads (`payload_json` and `files[n]`), keeps each file's bytes
+//!   ([`Recorded::uploads`]), and lists them as the message's attachments with their
+//!   `description` (alt text) from `payload_json`;
+//! - on request it injects faults ([`Fault`]: 429 with its `retry_after` in the body or
+//!   the headers, global or per route; 500, 502...), enforces Discord's rate limits
+//!   ([`FakeDiscord::enforce_rate_limits`]), closes the gateway and serves a RESUME (op 6:
+//!   the missed dispatches, then RESUMED), and sends commands from another server or a DM;
+//! - it shards like Discord: `GET /gateway/bot` recommends [`FakeDiscord::recommend_shards`]
+//!   shards, each IDENTIFY's `shard` is recorded, and with more than one shard a guild's
+//!   events go to the session holding shard `(guild_id >> 22) % total`, DMs to shard 0
+//!   ([`FakeDiscord::guild_for`] puts a channel in a guild). [`FakeDiscord::gateway_down`]
+//!   drops every session and refuses new ones until [`FakeDiscord::gateway_up`].
+//!
+//! Its parts: [`state`] (what it holds), [`rest`] and [`gateway`] (what it serves),
+//! [`limits`] (Discord's rules and injected faults), [`interactions`] (what people do),
+//! [`messages`] (reading what the bot sent), [`harness`] (the bot on a database and a
+//! test clock, against the fake) and [`play`] (a game planned by the engine, then played
+//! through the harness). `benches/discord.rs` includes this module too.
+#![allow(dead_code)]
+
+mod gateway;
+mod harness;
+mod interactions;
+mod limits;
+mod messages;
+mod play;
+mod rest;
+mod state;
+
+use std::net::SocketAddr;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::routing::get;
+use serde_json::{Value, json};
+use tokio::sync::Notify;
+
+// What the tests and benches use; each uses only some of it.
+#[allow(unused_imports)]
+pub use harness::{CHANNEL, Harness};
+#[allow(unused_imports)]
+pub use limits::{Fault, GLOBAL_PER_SECOND, ROUTE_LIMIT, ROUTE_WINDOW, check_message};
+#[allow(unused_imports)]
+pub use messages::*;
+#[allow(unused_imports)]
+pub use play::*;
+#[allow(unused_imports)]
+pub use rest::INTERACTION_WINDOW;
+use state::{Inner, Shared};
+
+pub const APP_ID: u64 = 900_000_000_000_000_001;
+pub const BOT_ID: u64 = 900_000_000_000_000_001;
+pub const GUILD_ID: u64 = 800_000_000_000_000_001;
+pub const COMMAND_ID: u64 = 700_000_000_000_000_001;
+/// How long the tests wait for something the bot should do before calling it a hang:
+/// generous, so that a loaded machine is slow but never fails.
+pub const PATIENCE: Duration = Duration::from_secs(60);
+
+/// Discord's permission bit for Manage Server.
+const MANAGE_GUILD: u64 = 1 << 5;
+
+/// A person on the fake Discord.
+#[derive(Clone, Debug)]
+pub struct User {
+    pub id: u64,
+    pub name: String,
+    /// Has Manage Server in the guild.
+    pub manage: bool,
+}
+
+impl User {
+    pub fn new(id: u64, name: &str) -> User {
+        User {
+            id,
+            name: name.into(),
+            manage: false,
+        }
+    }
+
+    pub fn json(&self) -> Value {
+        json!({
+            "id": self.id.to_string(),
+            "username": self.name.to_lowercase(),
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": null,
+            "bot": false,
+        })
+    }
+
+    fn member(&self) -> Value {
+        json!({
+            "user": self.json(),
+            "nick": null,
+            "roles": [],
+            "joined_at": "2025-01-01T00:00:00.000000+00:00",
+            "deaf": false,
+            "mute": false,
+            "flags": 0,
+            "pending": false,
+            "permissions": (if self.manage { MANAGE_GUILD } else { 0 }).to_string(),
+        })
+    }
+}
+
+/// One request the bot made.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub at: Instant,
+    pub method: String,
+    /// The path after `/api/v10`.
+    pub path: String,
+    pub body: Value,
+    /// Uploaded files: (form field, file name, size).
+    pub files: Vec<(String, String, usize)>,
+    /// The same files with their bytes, to check what was uploaded.
+    pub uploads: Vec<Upload>,
+    pub status: u16,
+    /// Why the fake refused it, when it did.
+    pub refused: Option<String>,
+}
+
+/// One file of a multipart request.
+#[derive(Clone, Debug)]
+pub struct Upload {
+    /// The form field (`files[0]`).
+    pub field: String,
+    pub filename: String,
+    pub content_type: Option<String>,
+    pub bytes: Vec<u8>,
+}
+
+impl Recorded {
+    pub fn is(&self, method: &str, path_start: &str) -> bool {
+        self.method == method && self.path.starts_with(path_start)
+    }
+}
+
+/// The fake Discord.
+pub struct FakeDiscord {
+    pub addr: SocketAddr,
+    shared: Arc<Shared>,
+    server: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for FakeDiscord {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}
+
+/// Now as Discord writes a timestamp.
+fn now_iso() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, false)
+}
+
+impl FakeDiscord {
+    pub async fn start() -> FakeDiscord {
+        let shared = Arc::new(Shared {
+            inner: Mutex::new(Inner::default()),
+            changed: Notify::new(),
+            generation: tokio::sync::watch::channel(0).0,
+            next_id: AtomicU64::new(1_000_000_000_000_000_000),
+            addr: Mutex::new(None),
+            clock_ms: AtomicU64::new(0),
+        });
+        let app = Router::new()
+            .route("/gateway", get(gateway::gateway))
+            .fallback(rest::rest)
+            .with_state(shared.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        *shared.addr.lock().unwrap() = Some(addr);
+        let server = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        FakeDiscord {
+            addr,
+            shared,
+            server,
+        }
+    }
+
+    /// Settings that point the bot here.
+    pub fn settings(&self, database: &std::path::Path) -> photofinish::discord::Settings {
+        let mut s = photofinish::discord::Settings::from_toml(&format!(
+            "token = \"fake-token\"\ndatabase = \"{}\"\nrest_proxy = \"http://{}\"\n[turns]\nlength = \"1h\"\nreminders = [\"30m\"]\n",
+            database.display(),
+            self.addr
+        ))
+        .unwrap();
+        s.guild = None;
+        s
+    }
+
+    /// Waits until the predicate holds over the state.
+    async fn until<T>(&self, what: &str, mut f: impl FnMut(&Inner) -> Option<T>) -> T {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let notified = self.shared.changed.notified();
+            if let Some(t) = f(&self.shared.inner.lock().unwrap()) {
+                return t;
+            }
+            if Instant::now() > deadline {
+                let inner = self.shared.inner.lock().unwrap();
+                let last: Vec<String> = inner
+                    .requests
+                    .iter()
+                    .rev()
+                    .take(15)
+                    .map(|r| format!("{} {} {} {:?}", r.method, r.path, r.status, r.refused))
+                    .collect();
+                panic!("timed out waiting for {what}; last requests: {last:#?}");
+            }
+            let _ = tokio::time::timeout(Duration::from_millis(200), notified).await;
+        }
+    }
+
+    /// Waits for the bot to connect and register its commands.
+    pub async fn wait_ready(&self) {
+        self.until("the bot to identify and register commands", |i| {
+            (i.identifies > 0
+                && i.gateway.is_some()
+                && i.requests
+                    .iter()
+                    .any(|r| r.method == "PUT" && r.path.contains("/commands")))
+            .then_some(())
+        })
+        .await;
+    }
+
+    /// The time on the fake's clock (zero at the start), which moves only by
+    /// [`FakeDiscord::advance`].
+    pub fn now(&self) -> Duration {
+        self.shared.now()
+    }
+
+    /// Moves the fake's clock on: an interaction not yet acknowledged when it has been
+    /// more than [`INTERACTION_WINDOW`] is refused, as Discord does.
+    pub fn advance(&self, by: Duration) {
+        self.shared.advance(by);
+    }
+
+    /// How many times the bot identified on the gateway.
+    pub fn identifies(&self) -> usize {
+        self.shared.inner.lock().unwrap().identifies
+    }
+
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.shared.inner.lock().unwrap().requests.clone()
+    }
+
+    pub fn request_count(&self) -> usize {
+        self.shared.inner.lock().unwrap().requests.len()
+    }
+
+    /// Requests the fake refused for breaking a rule (not the ones it was told to fail).
+    pub fn refusals(&self) -> Vec<Recorded> {
+        self.requests()
+            .into_iter()
+            .filter(|r| {
+                r.refused
+                    .as_deref()
+                    .is_some_and(|w| !w.starts_with("asked:"))
+            })
+            .collect()
+    }
+
+    pub fn close_dms(&self, user: u64) {
+        self.shared.inner.lock().unwrap().closed_dms.insert(user);
+    }
+
+    /// The next `n` message posts get 429.
+    pub fn rate_limit_next(&self, n: usize) {
+        self.shared.inner.lock().unwrap().rate_limits = n;
+    }
+
+    /// The next `n` message posts are created, but answered with 500.
+    pub fn lose_next_answers(&self, n: usize) {
+        self.shared.inner.lock().unwrap().lose_answers = n;
+    }
+
+    /// Every message, in posting order (edits applied).
+    pub fn messages(&self) -> Vec<Value> {
+        let inner = self.shared.inner.lock().unwrap();
+        inner
+            .message_order
+            .iter()
+            .filter_map(|id| inner.messages.get(id).cloned())
+            .collect()
+    }
+
+    pub fn messages_in(&self, channel: u64) -> Vec<Value> {
+        let c = channel.to_string();
+        self.messages()
+            .into_iter()
+            .filter(|m| m["channel_id"] == c.as_str())
+            .collect()
+    }
+
+    /// Someone deletes a message.
+    pub fn delete_message(&self, id: &Value) {
+        let id: u64 = id.as_str().unwrap().parse().unwrap();
+        let mut inner = self.shared.inner.lock().unwrap();
+        inner.messages.remove(&id);
+        inner.message_order.retain(|m| *m != id);
+    }
+
+    /// The DM channel of a user, if the bot opened one.
+    pub fn dm_channel(&self, user: u64) -> Option<u64> {
+        self.shared
+            .inner
+            .lock()
+            .unwrap()
+            .dm_channel_of
+            .get(&user)
+            .copied()
+    }
+
+    /// Messages the bot sent a user by DM.
+    pub fn dms_to(&self, user: u64) -> Vec<Value> {
+        match self.dm_channel(user) {
+            Some(c) => self.messages_in(c),
+            None => Vec::new(),
+        }
+    }
+
+    /// Waits for a message matching `f` and returns it.
+    pub async fn wait_message(&self, what: &str, f: impl Fn(&Value) -> bool) -> Value {
+        self.until(what, |i| {
+            i.message_order
+                .iter()
+                .filter_map(|id| i.messages.get(id))
+                .find(|m| f(m))
+                .cloned()
+        })
+        .await
+    }
+
+    /// Waits for the `n`th (1-based) DM to a user and returns it.
+    pub async fn wait_dm(&self, user: u64, n: usize) -> Value {
+        self.until(&format!("DM #{n} to {user}"), |i| {
+            let c = i.dm_channel_of.get(&user)?.to_string();
+            i.message_order
+                .iter()
+                .filter_map(|id| i.messages.get(id))
+                .filter(|m| m["channel_id"] == c.as_str())
+                .nth(n - 1)
+                .cloned()
+        })
+        .await
+    }
+
+    /// Waits for a DM to a user matching `f` (the bot may not have opened the DM channel
+    /// yet) and returns it.
+    pub async fn wait_dm_matching(
+        &self,
+        user: u64,
+        what: &str,
+        f: impl Fn(&Value) -> bool,
+    ) -> Value {
+        self.until(what, |i| {
+            let c = i.dm_channel_of.get(&user)?.to_string();
+            i.message_order
+                .iter()
+                .filter_map(|id| i.messages.get(id))
+                .find(|m| m["channel_id"] == c.as_str() && f(m))
+                .cloned()
+        })
+        .await
+    }
+
+    /// Waits until no request has arrived for `quiet`.
+    pub async fn settle(&self, quiet: Duration) {
+        let mut last = self.request_count();
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            tokio::time::sleep(quiet).await;
+            let now = self.request_count();
+            if now == last || Instant::now() > deadline {
+                return;
+            }
+            last = now;
+        }
+    }
+}

@@ -1,0 +1,504 @@
+//! The fake's REST API (under `/api/v10`): commands, interaction callbacks and webhooks,
+//! DM channels, messages (posted, edited, with uploads), threads. Each request is answered
+//! and recorded under one lock, so a test that sees an answer also sees its request.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Multipart, Request, State as AxState};
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use super::limits::{before_answer, check_message, limit_headers};
+use super::state::{Inner, Shared};
+use super::{APP_ID, BOT_ID, COMMAND_ID, GUILD_ID, Recorded, Upload, now_iso};
+
+/// Discord's window for an interaction's first answer.
+pub const INTERACTION_WINDOW: Duration = Duration::from_secs(3);
+
+/// A response, its status, and why the fake refused it (if it did).
+pub(super) type Answered = (Response, u16, Option<String>);
+
+pub(super) fn error(status: StatusCode, code: i64, message: &str) -> Response {
+    (
+        status,
+        axum::Json(json!({"code": code, "message": message})),
+    )
+        .into_response()
+}
+
+fn ok_json(v: Value) -> Answered {
+    (axum::Json(v).into_response(), 200, None)
+}
+
+fn refuse(status: StatusCode, code: i64, why: &str) -> Answered {
+    (
+        error(status, code, why),
+        status.as_u16(),
+        Some(why.to_string()),
+    )
+}
+
+fn message_object(id: u64, channel: u64, body: &Value, author: Value) -> Value {
+    json!({
+        "id": id.to_string(),
+        "channel_id": channel.to_string(),
+        "author": author,
+        "content": body.get("content").cloned().unwrap_or(json!("")),
+        "timestamp": now_iso(),
+        "edited_timestamp": null,
+        "tts": false,
+        "mention_everyone": false,
+        "mentions": [],
+        "mention_roles": [],
+        "attachments": [],
+        "embeds": body.get("embeds").cloned().unwrap_or(json!([])),
+        "components": body.get("components").cloned().unwrap_or(json!([])),
+        "flags": body.get("flags").cloned().unwrap_or(json!(0)),
+        "nonce": body.get("nonce").cloned().unwrap_or(Value::Null),
+        "pinned": false,
+        "type": 0,
+    })
+}
+
+fn bot_author() -> Value {
+    json!({"id": BOT_ID.to_string(), "username": "photofinish", "discriminator": "0",
+           "avatar": null, "bot": true, "global_name": null})
+}
+
+/// The JSON body, or a multipart form's `payload_json` and files.
+async fn read_body(req: Request, shared: &Arc<Shared>) -> (Value, Vec<Upload>) {
+    let is_multipart = req
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("multipart/form-data"));
+    if is_multipart {
+        let mut body = Value::Null;
+        let mut files = Vec::new();
+        if let Ok(mut form) = Multipart::from_request(req, shared).await {
+            while let Ok(Some(field)) = form.next_field().await {
+                let name = field.name().unwrap_or("").to_string();
+                let file = field.file_name().map(String::from);
+                let content_type = field.content_type().map(String::from);
+                let bytes = field.bytes().await.unwrap_or_default();
+                if name == "payload_json" {
+                    body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+                } else {
+                    files.push(Upload {
+                        field: name,
+                        filename: file.unwrap_or_default(),
+                        content_type,
+                        bytes: bytes.to_vec(),
+                    });
+                }
+            }
+        }
+        return (body, files);
+    }
+    let bytes: Bytes = axum::body::to_bytes(req.into_body(), 8 << 20)
+        .await
+        .unwrap_or_default();
+    (
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        Vec::new(),
+    )
+}
+
+pub(super) async fn rest(AxState(shared): AxState<Arc<Shared>>, req: Request) -> Response {
+    let method = req.method().clone();
+    let path = req
+        .uri()
+        .path()
+        .trim_start_matches("/api/v10")
+        .trim_start_matches("/api/v9")
+        .to_string();
+    let (body, uploads) = read_body(req, &shared).await;
+    let files: Vec<(String, String, usize)> = uploads
+        .iter()
+        .map(|u| (u.field.clone(), u.filename.clone(), u.bytes.len()))
+        .collect();
+    let addr = shared.addr.lock().unwrap().unwrap();
+    let response = {
+        // One lock for the answer and its record: whoever sees the one sees the other.
+        let mut inner = shared.inner.lock().unwrap();
+        let (mut response, status, refused) = match before_answer(&mut inner, &method, &path) {
+            Some(early) => early,
+            None => {
+                let call = Call {
+                    shared: &shared,
+                    addr,
+                    body: &body,
+                    files: &files,
+                };
+                call.answer(&mut inner, &method, &path)
+            }
+        };
+        limit_headers(&inner, &method, &path, &mut response);
+        inner.requests.push(Recorded {
+            at: Instant::now(),
+            method: method.to_string(),
+            path,
+            body,
+            files,
+            uploads,
+            status,
+            refused,
+        });
+        response
+    };
+    shared.changed.notify_waiters();
+    response
+}
+
+/// One REST request being answered.
+struct Call<'a> {
+    shared: &'a Shared,
+    addr: SocketAddr,
+    body: &'a Value,
+    /// Uploaded files: (form field, file name, size).
+    files: &'a [(String, String, usize)],
+}
+
+impl Call<'_> {
+    fn answer(&self, inner: &mut Inner, method: &Method, path: &str) -> Answered {
+        let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        let addr = self.addr;
+        match (method.as_str(), parts.as_slice()) {
+            ("GET", ["gateway", "bot"]) | ("GET", ["gateway"]) => ok_json(json!({
+                "url": format!("ws://{addr}/gateway"),
+                "shards": inner.sharding.recommended.unwrap_or(1),
+                "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1},
+            })),
+            ("GET", ["users", "@me"]) => ok_json(bot_author()),
+            ("PUT", ["applications", _, "commands"])
+            | ("PUT", ["applications", _, "guilds", _, "commands"]) => self.register_commands(),
+            ("POST", ["interactions", id, token, "callback"]) => self.callback(inner, id, token),
+            (m, ["webhooks", _, token, "messages", which]) => {
+                self.webhook_message(inner, m, token, which)
+            }
+            ("POST", ["webhooks", _, token]) => self.follow_up(inner, token),
+            ("POST", ["users", "@me", "channels"]) => self.open_dm(inner),
+            ("POST", ["channels", channel, "messages"]) => self.post_message(inner, channel),
+            ("PATCH", ["channels", _, "messages", mid]) => self.edit_message(inner, mid),
+            ("POST", ["channels", parent, "threads"]) => self.thread(inner, parent),
+            _ => refuse(StatusCode::NOT_FOUND, 0, "not served by the fake"),
+        }
+    }
+
+    fn register_commands(&self) -> Answered {
+        let list: Vec<Value> = self
+            .body
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|mut c| {
+                c["id"] = json!(COMMAND_ID.to_string());
+                c["application_id"] = json!(APP_ID.to_string());
+                c["version"] = json!("1");
+                if c.get("type").is_none() {
+                    c["type"] = json!(1);
+                }
+                c
+            })
+            .collect();
+        ok_json(Value::Array(list))
+    }
+
+    /// An interaction's first answer: once only, and within [`INTERACTION_WINDOW`] on the
+    /// fake's clock.
+    fn callback(&self, inner: &mut Inner, id: &str, token: &str) -> Answered {
+        let body = self.body;
+        let Ok(id) = id.parse::<u64>() else {
+            return refuse(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
+        };
+        if let Err(why) = check_message(&body["data"]) {
+            return refuse(StatusCode::BAD_REQUEST, 50035, &why);
+        }
+        let Some(it) = inner.interactions.get(&id).cloned() else {
+            return refuse(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
+        };
+        if it.token != token {
+            return refuse(StatusCode::UNAUTHORIZED, 50027, "Invalid Webhook Token");
+        }
+        if it.responded {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                40060,
+                "Interaction has already been acknowledged.",
+            );
+        }
+        let now = self.shared.now();
+        if now.saturating_sub(it.dispatched) > INTERACTION_WINDOW {
+            return refuse(
+                StatusCode::NOT_FOUND,
+                10062,
+                "Unknown interaction (over 3 s)",
+            );
+        }
+        let original = match body["type"].as_u64().unwrap_or(0) {
+            4 | 5 => {
+                let mid = self.shared.id();
+                let m = message_object(mid, it.channel, &body["data"], bot_author());
+                inner.messages.insert(mid, m);
+                inner.message_order.push(mid);
+                Some(mid)
+            }
+            7 => {
+                if let Some(mid) = it.message
+                    && let Some(m) = inner.messages.get_mut(&mid)
+                {
+                    // An update of the message the button is on (no edit mark).
+                    for key in ["content", "embeds", "components"] {
+                        if let Some(v) = body["data"].get(key) {
+                            m[key] = v.clone();
+                        }
+                    }
+                }
+                it.message
+            }
+            6 => it.message,
+            _ => None,
+        };
+        if let Some(entry) = inner.interactions.get_mut(&id) {
+            entry.responded = true;
+            entry.acknowledged = Some(now);
+            entry.response = Some(body.clone());
+            entry.original = original;
+        }
+        (StatusCode::NO_CONTENT.into_response(), 204, None)
+    }
+
+    /// GET or PATCH of an interaction's original answer or one of its follow-ups.
+    fn webhook_message(&self, inner: &mut Inner, m: &str, token: &str, which: &str) -> Answered {
+        let body = self.body;
+        let Some(it) = inner
+            .interactions
+            .values()
+            .find(|i| i.token == token)
+            .cloned()
+        else {
+            return refuse(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+        };
+        let mid = if which == "@original" {
+            it.original
+        } else {
+            which.parse().ok()
+        };
+        let Some(mid) = mid else {
+            return refuse(StatusCode::NOT_FOUND, 10008, "Unknown Message");
+        };
+        if m == "PATCH"
+            && let Err(why) = check_message(body)
+        {
+            return refuse(StatusCode::BAD_REQUEST, 50035, &why);
+        }
+        let Some(msg) = inner.messages.get_mut(&mid) else {
+            return refuse(StatusCode::NOT_FOUND, 10008, "Unknown Message");
+        };
+        if m == "PATCH" {
+            apply_edit(msg, body);
+        }
+        ok_json(msg.clone())
+    }
+
+    /// A follow-up message to an interaction (valid long after its 3 seconds).
+    fn follow_up(&self, inner: &mut Inner, token: &str) -> Answered {
+        if let Err(why) = check_message(self.body) {
+            return refuse(StatusCode::BAD_REQUEST, 50035, &why);
+        }
+        let Some(it) = inner
+            .interactions
+            .values()
+            .find(|i| i.token == token)
+            .cloned()
+        else {
+            return refuse(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+        };
+        let mid = self.shared.id();
+        let m = message_object(mid, it.channel, self.body, bot_author());
+        inner.messages.insert(mid, m.clone());
+        inner.message_order.push(mid);
+        ok_json(m)
+    }
+
+    fn open_dm(&self, inner: &mut Inner) -> Answered {
+        let Some(user) = self.body["recipient_id"]
+            .as_str()
+            .and_then(|u| u.parse::<u64>().ok())
+            .or_else(|| self.body["recipient_id"].as_u64())
+        else {
+            return refuse(StatusCode::BAD_REQUEST, 50035, "recipient_id missing");
+        };
+        let channel = match inner.dm_channel_of.get(&user) {
+            Some(c) => *c,
+            None => {
+                let c = self.shared.id();
+                inner.dm_channel_of.insert(user, c);
+                inner.recipient_of.insert(c, user);
+                c
+            }
+        };
+        ok_json(json!({
+            "id": channel.to_string(),
+            "type": 1,
+            "last_message_id": null,
+            "recipients": [{"id": user.to_string(), "username": format!("user{user}"),
+                            "discriminator": "0", "avatar": null, "global_name": null}],
+        }))
+    }
+
+    /// A message posted in a channel or DM: refused when asked (429, closed DMs), the
+    /// first message again for a repeated nonce, else created (and its answer lost when
+    /// asked).
+    fn post_message(&self, inner: &mut Inner, channel: &str) -> Answered {
+        let body = self.body;
+        let Ok(channel) = channel.parse::<u64>() else {
+            return refuse(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
+        };
+        if let Err(why) = check_message(body) {
+            return refuse(StatusCode::BAD_REQUEST, 50035, &why);
+        }
+        if let Some(early) = asked_refusal(inner, channel) {
+            return early;
+        }
+        // enforce_nonce: the same nonce in the same channel returns the first message.
+        let nonce = match &body["nonce"] {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        };
+        if body["enforce_nonce"] == true
+            && let Some(n) = &nonce
+            && let Some(existing) = inner.nonces.get(&(channel, n.clone()))
+            && let Some(m) = inner.messages.get(existing)
+        {
+            return ok_json(m.clone());
+        }
+        let mid = self.shared.id();
+        let mut m = message_object(mid, channel, body, bot_author());
+        m["attachments"] = json!(self.attachments());
+        inner.messages.insert(mid, m.clone());
+        inner.message_order.push(mid);
+        if let Some(n) = nonce {
+            inner.nonces.insert((channel, n), mid);
+        }
+        if inner.lose_answers > 0 {
+            inner.lose_answers -= 1;
+            return (
+                error(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    0,
+                    "500: Internal Server Error",
+                ),
+                500,
+                Some("asked: answer lost".into()),
+            );
+        }
+        ok_json(m)
+    }
+
+    /// The uploaded files as the message's attachments, each with the alt text the
+    /// payload gave the file of the same name.
+    fn attachments(&self) -> Vec<Value> {
+        let addr = self.addr;
+        self.files
+            .iter()
+            .map(|(_, name, size)| {
+                let description = self.body["attachments"]
+                    .as_array()
+                    .and_then(|a| a.iter().find(|a| a["filename"] == name.as_str()))
+                    .map(|a| a["description"].clone())
+                    .unwrap_or(Value::Null);
+                json!({"id": self.shared.id().to_string(), "filename": name, "size": size, "description": description, "url": format!("http://{addr}/files/{name}"), "proxy_url": format!("http://{addr}/files/{name}")})
+            })
+            .collect()
+    }
+
+    fn edit_message(&self, inner: &mut Inner, mid: &str) -> Answered {
+        if let Err(why) = check_message(self.body) {
+            return refuse(StatusCode::BAD_REQUEST, 50035, &why);
+        }
+        let Some(m) = mid
+            .parse::<u64>()
+            .ok()
+            .and_then(|mid| inner.messages.get_mut(&mid))
+        else {
+            return refuse(StatusCode::NOT_FOUND, 10008, "Unknown Message");
+        };
+        apply_edit(m, self.body);
+        ok_json(m.clone())
+    }
+
+    fn thread(&self, inner: &mut Inner, parent: &str) -> Answered {
+        let id = self.shared.id();
+        inner.threads.push(id);
+        ok_json(json!({
+            "id": id.to_string(),
+            "type": 11,
+            "guild_id": GUILD_ID.to_string(),
+            "parent_id": parent,
+            "name": self.body["name"],
+            "owner_id": BOT_ID.to_string(),
+            "thread_metadata": {"archived": false, "auto_archive_duration": 1440,
+                                 "archive_timestamp": now_iso(), "locked": false},
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": false,
+        }))
+    }
+}
+
+/// What the test asked the fake to refuse a post with: a 429 (`rate_limit_next`), or a
+/// closed DM (`close_dms`).
+fn asked_refusal(inner: &mut Inner, channel: u64) -> Option<Answered> {
+    if inner.rate_limits > 0 {
+        inner.rate_limits -= 1;
+        let resp = (
+            StatusCode::TOO_MANY_REQUESTS,
+            [
+                ("retry-after", "1"),
+                ("x-ratelimit-limit", "5"),
+                ("x-ratelimit-remaining", "0"),
+                ("x-ratelimit-reset-after", "1.000"),
+                ("x-ratelimit-scope", "user"),
+            ],
+            axum::Json(json!({
+                "message": "You are being rate limited.",
+                "retry_after": 1.0,
+                "global": false,
+                "code": 0,
+            })),
+        )
+            .into_response();
+        return Some((resp, 429, Some("asked: rate limited".into())));
+    }
+    if let Some(user) = inner.recipient_of.get(&channel)
+        && inner.closed_dms.contains(user)
+    {
+        return Some((
+            error(
+                StatusCode::FORBIDDEN,
+                50007,
+                "Cannot send messages to this user",
+            ),
+            403,
+            Some("asked: DMs closed".into()),
+        ));
+    }
+    None
+}
+
+/// An edit: the content, embeds and components it carries replace the message's.
+fn apply_edit(m: &mut Value, body: &Value) {
+    for key in ["content", "embeds", "components"] {
+        if let Some(v) = body.get(key) {
+            m[key] = v.clone();
+        }
+    }
+    m["edited_timestamp"] = json!(now_iso());
+}

@@ -1,0 +1,123 @@
+//! The fake's state: what it has recorded and served, the interactions it dispatched,
+//! the gateway's sessions and shards, and its clock. Only the fake's own modules touch it.
+
+use std::collections::{HashMap, HashSet};
+use std::net::SocketAddr;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio::sync::{Notify, mpsc};
+
+use super::Recorded;
+use super::limits::Injected;
+
+#[derive(Clone, Debug)]
+pub(super) struct Interaction {
+    pub(super) token: String,
+    pub(super) channel: u64,
+    /// When it was dispatched, on the fake's clock.
+    pub(super) dispatched: Duration,
+    /// When its callback was accepted, on the fake's clock.
+    pub(super) acknowledged: Option<Duration>,
+    pub(super) responded: bool,
+    pub(super) response: Option<Value>,
+    /// The message the response made (type 4), for @original edits.
+    pub(super) original: Option<u64>,
+    pub(super) message: Option<u64>,
+}
+
+#[derive(Default)]
+pub(super) struct Inner {
+    pub(super) requests: Vec<Recorded>,
+    pub(super) messages: HashMap<u64, Value>,
+    pub(super) message_order: Vec<u64>,
+    pub(super) dm_channel_of: HashMap<u64, u64>,
+    pub(super) recipient_of: HashMap<u64, u64>,
+    pub(super) closed_dms: HashSet<u64>,
+    pub(super) rate_limits: usize,
+    pub(super) lose_answers: usize,
+    pub(super) nonces: HashMap<(u64, String), u64>,
+    pub(super) interactions: HashMap<u64, Interaction>,
+    pub(super) gateway: Option<mpsc::UnboundedSender<String>>,
+    pub(super) seq: u64,
+    pub(super) identifies: usize,
+    pub(super) threads: Vec<u64>,
+    /// Faults the test asked for, matched in order.
+    pub(super) faults: Vec<Injected>,
+    /// Enforce Discord's rate limits (global and per route).
+    pub(super) enforce_limits: bool,
+    pub(super) buckets: HashMap<String, Window>,
+    pub(super) global: Option<Window>,
+    /// Every dispatch sent, for replay on RESUME.
+    pub(super) events: Vec<(u64, String)>,
+    pub(super) resumes: usize,
+    /// The guild id of the next interaction, when not the fake's own.
+    pub(super) guild_override: Option<u64>,
+    /// The `seq` each RESUME carried.
+    pub(super) resumed_from: Vec<u64>,
+    pub(super) sharding: Sharding,
+}
+
+/// The gateway's shards: who holds which, and what was identified.
+#[derive(Default)]
+pub(super) struct Sharding {
+    /// What `GET /gateway/bot` recommends (1 if unset).
+    pub(super) recommended: Option<u64>,
+    /// The open session of each shard: its sender, its own sequence, its shard count.
+    pub(super) sessions: HashMap<u64, ShardSession>,
+    /// Every IDENTIFY's `[shard, total]`, in order.
+    pub(super) identified: Vec<(u64, u64)>,
+    /// The guild of a channel (else [`GUILD_ID`]).
+    pub(super) guild_of: HashMap<u64, u64>,
+    /// Sessions are dropped and new connections refused.
+    pub(super) down: bool,
+    /// Bumped to close every open session.
+    pub(super) generation: u64,
+    /// Events that had no session to go to: (event, shard).
+    pub(super) undelivered: Vec<(String, u64)>,
+}
+
+pub(super) struct ShardSession {
+    pub(super) tx: mpsc::UnboundedSender<String>,
+    pub(super) seq: u64,
+    pub(super) total: u64,
+}
+
+/// A rate-limit window (Discord's limits are enforced in real time: see `limits.rs`): when it opened and how many requests it has taken.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Window {
+    pub(super) opened: Instant,
+    pub(super) used: u32,
+}
+
+pub(super) struct Shared {
+    pub(super) inner: Mutex<Inner>,
+    pub(super) changed: Notify,
+    /// Bumped by [`FakeDiscord::gateway_down`]: every open session closes.
+    pub(super) generation: tokio::sync::watch::Sender<u64>,
+    pub(super) next_id: AtomicU64,
+    pub(super) addr: Mutex<Option<SocketAddr>>,
+    /// The fake's clock in milliseconds: it moves only when the test moves it
+    /// ([`super::FakeDiscord::advance`]), so Discord's 3-second window never depends on
+    /// how fast the machine is.
+    pub(super) clock_ms: AtomicU64,
+}
+
+impl Shared {
+    pub(super) fn id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::SeqCst)
+    }
+
+    /// The time on the fake's clock.
+    pub(super) fn now(&self) -> Duration {
+        Duration::from_millis(self.clock_ms.load(Ordering::SeqCst))
+    }
+
+    /// Moves the fake's clock on.
+    pub(super) fn advance(&self, by: Duration) {
+        let ms = u64::try_from(by.as_millis()).unwrap_or(u64::MAX);
+        self.clock_ms.fetch_add(ms, Ordering::SeqCst);
+    }
+}
