@@ -1,4 +1,4 @@
-//! Fault-injection points for the crash tests (`tests/crash.rs`).
+//! Fault-injection points for the crash tests (`tests/integration/crash.rs`).
 //!
 //! With `PHOTOFINISH_CRASH_AT=<point>` in the environment the process aborts, as a power
 //! cut or a `kill -9` would stop it, the first time it reaches that point. Unset, a point
