@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::cards::{Card, normalise, read_card};
-use super::game::PublicView;
+use super::views::PublicView;
 use super::{CardRace, Line, Options, Phase, RoundEnd};
 use crate::engine::{Game, GameRng, ScriptSeed, Seat, SeatSetup, Submitted, read_order};
 use crate::games::{AnyPublicView, GameKind};

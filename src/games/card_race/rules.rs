@@ -11,7 +11,7 @@ use crate::engine::{OptionDoc, OptionsError};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Ruleset {
-    /// 1000 miles as ../shared/rules/1000-miles.md has it (an online playroom's rules).
+    /// 1000 miles as docs/rules/1000-miles.md has it (an online playroom's rules).
     #[default]
     Playroom,
     /// The published Mille Bornes rules: trip 400, safe trip, 700 with an extension for

@@ -1,5 +1,5 @@
-//! Dream Mile: a middle-distance race of secret speed points (../shared/rules/dream-mile.md,
-//! with the project's rulings in docs/rules/dream-mile.md).
+//! Dream Mile: a middle-distance race of secret speed points (rules and the project's
+//! rulings in docs/rules/dream-mile.md).
 //!
 //! Seven turns of secret simultaneous orders, then an automatic eighth. The state owns the
 //! field (position groups, front to back) and each runner's points; [`adjudicate`] owns the
@@ -220,6 +220,19 @@ pub struct PublicView {
 }
 
 impl PublicView {
+    /// The standings in position groups, front to back; tied runners share a group. The
+    /// text and picture renderers both draw the field from this.
+    pub fn groups(&self) -> Vec<Vec<&Standing>> {
+        let mut out: Vec<Vec<&Standing>> = Vec::new();
+        for s in &self.standings {
+            match out.last_mut() {
+                Some(g) if g.first().is_some_and(|f| f.rank == s.rank) => g.push(s),
+                _ => out.push(vec![s]),
+            }
+        }
+        out
+    }
+
     /// The view as it stood after `turn` (from the history), so a post or a replay can
     /// show each turn even when two resolve at once (turn 7 and the automatic 8th).
     pub fn at_turn(&self, turn: u8) -> Option<PublicView> {

@@ -104,6 +104,47 @@ fn rulebook_turn_1_only_ties_are_resolved() {
     );
 }
 
+/// The view's position groups follow the ranks: the rulebook's turn 1 leaves Carol alone,
+/// Dave and Emily tied, Frank alone, then two tied pairs.
+#[test]
+fn the_view_groups_tied_runners_front_to_back() {
+    let mut g = grid();
+    assert_eq!(
+        g.public_view().groups().len(),
+        1,
+        "all tied on the start line"
+    );
+    play(
+        &mut g,
+        &[
+            ("Carol", 7),
+            ("Dave", 6),
+            ("Emily", 6),
+            ("Frank", 5),
+            ("Alice", 3),
+            ("George", 3),
+            ("Bill", 1),
+            ("Helen", 1),
+        ],
+    );
+    let view = g.public_view();
+    let names: Vec<Vec<&str>> = view
+        .groups()
+        .iter()
+        .map(|g| g.iter().map(|s| s.name.as_str()).collect())
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            vec!["Carol"],
+            vec!["Dave", "Emily"],
+            vec!["Frank"],
+            vec!["Alice", "George"],
+            vec!["Bill", "Helen"],
+        ]
+    );
+}
+
 #[test]
 fn rulebook_turn_2_ties_then_overtakes() {
     let mut g = grid();

@@ -1,0 +1,331 @@
+//! Which orders are legal now, and why not: a turn's plays (distance, attacks, remedies,
+//! the green light), the answers in a dirty-trick window and the extension decision.
+
+use thiserror::Error;
+
+use super::cards::{Card, Kind};
+use super::narrate::a;
+use super::{CardRace, Order, Phase, Team};
+use crate::engine::Seat;
+
+/// An order that is read but not allowed now.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum IllegalOrder {
+    #[error("the game is over")]
+    GameOver,
+    #[error("it isn't your turn")]
+    NotYourTurn,
+    #[error("you don't have {0} in your hand")]
+    NotInHand(String),
+    #[error("say whom to attack, like `{0} @Name`")]
+    NeedTarget(String),
+    #[error("you can't attack your own team")]
+    OwnTeam,
+    #[error("{who} is protected against {card} by {safety}")]
+    Protected {
+        who: String,
+        card: String,
+        safety: String,
+    },
+    #[error("{who} already has {card}")]
+    AlreadyHas { who: String, card: String },
+    #[error("{who} is already stopped; you can only attack a car that is rolling")]
+    NotRolling { who: String },
+    #[error("you can't drive: {0}")]
+    Stopped(String),
+    #[error("you are under a {0}: only 25 and 50 may be played")]
+    Limited(String),
+    #[error("you have already played two 200s this round")]
+    TwoHundreds,
+    #[error(
+        "{card} would take you to {would}, past the {target} of the trip; it must be reached exactly"
+    )]
+    TooFar {
+        card: String,
+        would: u32,
+        target: u32,
+    },
+    #[error("there is nothing for {0} to fix")]
+    NothingToFix(String),
+    #[error("you have {0}: you never need a {1}")]
+    GoNotNeeded(String, String),
+    #[error("fix the {0} before the {1}")]
+    FixFirst(String, String),
+    #[error("you are already rolling")]
+    AlreadyRolling,
+    #[error("there is no attack to answer now")]
+    NoWindow,
+    #[error("the {0} wasn't played on your team")]
+    NotYourAttack(String),
+    #[error("you don't hold {0}, so you can't answer with a {1}")]
+    NoSafety(String, String),
+    #[error("it isn't your turn yet: you may only `counter` or `decline` now")]
+    OnlyAnswer,
+    #[error("wait for your turn")]
+    WaitForTurn,
+    #[error("in 1000 Yards you draw at the end of your turn; play or junk a card")]
+    NoDrawNow,
+    #[error("you have already drawn: play or junk a card")]
+    AlreadyDrew,
+    #[error("first answer `extend` or `finish`")]
+    AnswerExtension,
+    #[error("there is no extension to decide now")]
+    NoExtension,
+}
+
+impl CardRace {
+    pub(super) fn who(&self, team: u8) -> String {
+        self.team_label(team)
+    }
+
+    /// Whether `seat` may play a card now (its turn, or next to act in a window).
+    pub(super) fn may_play(&self, seat: Seat) -> bool {
+        match self.phase.as_ref() {
+            Phase::Turn { seat: s } => *s == seat,
+            Phase::Window(w) => w.next == Some(seat),
+            _ => false,
+        }
+    }
+
+    /// Why `team` cannot drive, in words.
+    pub(super) fn stopped_reason(&self, t: &Team) -> String {
+        let problems: Vec<&str> = t
+            .battle
+            .problems
+            .iter()
+            .filter(|p| p.is_battle_attack())
+            .map(|&p| self.card_name(p))
+            .collect();
+        if problems.is_empty() {
+            format!("you need a {}", self.card_name(Card::Go))
+        } else {
+            format!("you have a {}", problems.join(" and a "))
+        }
+    }
+
+    /// Whether `attack` may go on `team` now.
+    pub fn check_attack(&self, team: u8, attack: Card) -> Result<(), IllegalOrder> {
+        let Some(t) = self.team(team) else {
+            return Err(IllegalOrder::NeedTarget(self.card_name(attack).into()));
+        };
+        let who = self.who(team);
+        if t.immune_to(attack) {
+            return Err(IllegalOrder::Protected {
+                who,
+                card: a(self.card_name(attack)),
+                safety: Card::safety_for(attack)
+                    .map(|s| self.card_name(s))
+                    .unwrap_or("?")
+                    .into(),
+            });
+        }
+        if t.has(attack) {
+            return Err(IllegalOrder::AlreadyHas {
+                who,
+                card: a(self.card_name(attack)),
+            });
+        }
+        if self.options.attacks_cumulate {
+            return Ok(());
+        }
+        let needs_rolling = attack.is_battle_attack()
+            || (attack == Card::Limit && self.rules().limit_needs_rolling);
+        if needs_rolling && !t.rolling() {
+            return Err(IllegalOrder::NotRolling { who });
+        }
+        Ok(())
+    }
+
+    /// Checks a play or junk for the seat whose turn it is.
+    pub(super) fn check_turn(&self, seat: Seat, order: &Order) -> Result<(), IllegalOrder> {
+        let (card, target) = match *order {
+            Order::Junk { card } => {
+                return if self.hand(seat).contains(&card) {
+                    Ok(())
+                } else {
+                    Err(IllegalOrder::NotInHand(a(self.card_name(card))))
+                };
+            }
+            Order::Play { card, target } => (card, target),
+            _ => return Err(IllegalOrder::NoWindow),
+        };
+        let name = self.card_name(card);
+        if !self.hand(seat).contains(&card) {
+            return Err(IllegalOrder::NotInHand(a(name)));
+        }
+        let own = self.team_index(seat);
+        let Some(t) = self.team(own) else {
+            return Err(IllegalOrder::GameOver);
+        };
+        match card.kind() {
+            Kind::Distance(v) => {
+                if !t.rolling() {
+                    return Err(IllegalOrder::Stopped(self.stopped_reason(t)));
+                }
+                if t.limited() && v > 50 {
+                    return Err(IllegalOrder::Limited(self.card_name(Card::Limit).into()));
+                }
+                if card == Card::D200 && t.two_hundreds() >= 2 {
+                    return Err(IllegalOrder::TwoHundreds);
+                }
+                if !t.counterflow() && t.distance + v > self.target {
+                    return Err(IllegalOrder::TooFar {
+                        card: name.into(),
+                        would: t.distance + v,
+                        target: self.target,
+                    });
+                }
+                Ok(())
+            }
+            Kind::Attack => {
+                let Some(victim) = target else {
+                    return Err(IllegalOrder::NeedTarget(name.into()));
+                };
+                if victim == own {
+                    return Err(IllegalOrder::OwnTeam);
+                }
+                self.check_attack(victim, card)
+            }
+            Kind::Remedy => match card.fixes() {
+                Some(p) if t.has(p) => Ok(()),
+                _ => Err(IllegalOrder::NothingToFix(a(name))),
+            },
+            Kind::Go => {
+                if t.has_safety(Card::RightOfWay) {
+                    return Err(IllegalOrder::GoNotNeeded(
+                        self.card_name(Card::RightOfWay).into(),
+                        name.into(),
+                    ));
+                }
+                let go_fixes_stop = self.rules().go_fixes_stop;
+                if let Some(p) = t
+                    .battle
+                    .problems
+                    .iter()
+                    .find(|p| p.is_battle_attack() && !(go_fixes_stop && **p == Card::Stop))
+                {
+                    return Err(IllegalOrder::FixFirst(
+                        self.card_name(*p).into(),
+                        name.into(),
+                    ));
+                }
+                if !(t.battle.needs_go || (go_fixes_stop && t.has(Card::Stop))) {
+                    return Err(IllegalOrder::AlreadyRolling);
+                }
+                Ok(())
+            }
+            Kind::Safety => Ok(()),
+        }
+    }
+
+    pub(super) fn check(&self, seat: Seat, order: &Order) -> Result<(), IllegalOrder> {
+        match self.phase.as_ref() {
+            Phase::Over => Err(IllegalOrder::GameOver),
+            Phase::Extension { seat: s } => match order {
+                Order::Extend | Order::Finish if *s == seat => Ok(()),
+                _ if *s == seat => Err(IllegalOrder::AnswerExtension),
+                _ => Err(IllegalOrder::NotYourTurn),
+            },
+            Phase::Turn { seat: s } => {
+                if *s != seat {
+                    return Err(IllegalOrder::NotYourTurn);
+                }
+                match order {
+                    Order::Play { .. } | Order::Junk { .. } => self.check_turn(seat, order),
+                    Order::Counter | Order::Decline => Err(IllegalOrder::NoWindow),
+                    Order::Draw if self.rules().draw_before_play => Err(IllegalOrder::AlreadyDrew),
+                    Order::Draw => Err(IllegalOrder::NoDrawNow),
+                    Order::Extend | Order::Finish => Err(IllegalOrder::NoExtension),
+                }
+            }
+            Phase::Window(w) => {
+                let victim = w.victims.contains(&seat);
+                let next = w.next == Some(seat);
+                match order {
+                    Order::Counter => {
+                        let attack = self.card_name(w.attack).to_string();
+                        if !victim {
+                            return Err(IllegalOrder::NotYourAttack(attack));
+                        }
+                        let safety = Card::safety_for(w.attack).unwrap_or(Card::RightOfWay);
+                        if !self.hand(seat).contains(&safety) {
+                            return Err(IllegalOrder::NoSafety(
+                                self.card_name(safety).into(),
+                                self.rules().dirty_trick_name.into(),
+                            ));
+                        }
+                        Ok(())
+                    }
+                    Order::Decline if victim => Ok(()),
+                    Order::Decline => {
+                        Err(IllegalOrder::NotYourAttack(self.card_name(w.attack).into()))
+                    }
+                    Order::Draw if next && self.rules().draw_before_play => Ok(()),
+                    Order::Draw if next => Err(IllegalOrder::NoDrawNow),
+                    Order::Draw => Err(IllegalOrder::OnlyAnswer),
+                    Order::Play { .. } | Order::Junk { .. } if next => self.check_turn(seat, order),
+                    Order::Play { .. } | Order::Junk { .. } if victim => {
+                        Err(IllegalOrder::OnlyAnswer)
+                    }
+                    Order::Play { .. } | Order::Junk { .. } => Err(IllegalOrder::WaitForTurn),
+                    Order::Extend | Order::Finish => Err(IllegalOrder::NoExtension),
+                }
+            }
+        }
+    }
+
+    /// Every play and junk open to `seat` now, targets spelled out.
+    pub fn turn_orders(&self, seat: Seat) -> Vec<Order> {
+        let mut cards: Vec<Card> = self.hand(seat).to_vec();
+        cards.sort();
+        cards.dedup();
+        let mut out = Vec::new();
+        for &card in &cards {
+            if card.is_attack() {
+                for t in 0..self.teams.len() as u8 {
+                    let o = Order::Play {
+                        card,
+                        target: Some(t),
+                    };
+                    if self.check_turn(seat, &o).is_ok() {
+                        out.push(o);
+                    }
+                }
+            } else {
+                let o = Order::Play { card, target: None };
+                if self.check_turn(seat, &o).is_ok() {
+                    out.push(o);
+                }
+            }
+        }
+        out.extend(cards.into_iter().map(|card| Order::Junk { card }));
+        out
+    }
+
+    /// Every legal order for `seat` now.
+    pub fn legal_orders(&self, seat: Seat) -> Vec<Order> {
+        match self.phase.as_ref() {
+            Phase::Over => Vec::new(),
+            Phase::Extension { seat: s } if *s == seat => vec![Order::Extend, Order::Finish],
+            Phase::Extension { .. } => Vec::new(),
+            Phase::Turn { seat: s } if *s == seat => self.turn_orders(seat),
+            Phase::Turn { .. } => Vec::new(),
+            Phase::Window(w) => {
+                let mut out = Vec::new();
+                if w.victims.contains(&seat) {
+                    if self.check(seat, &Order::Counter).is_ok() {
+                        out.push(Order::Counter);
+                    }
+                    out.push(Order::Decline);
+                }
+                if w.next == Some(seat) {
+                    if self.rules().draw_before_play {
+                        out.push(Order::Draw);
+                    }
+                    out.extend(self.turn_orders(seat));
+                }
+                out
+            }
+        }
+    }
+}

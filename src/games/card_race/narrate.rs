@@ -1,0 +1,263 @@
+//! The card race told in words: one line (or a few) per event, for the channel or for the
+//! seat it concerns, and the score text of a round.
+
+use super::cards::{Card, Kind};
+use super::{CardRace, Event, Line, RoundEnd, RoundResult, RoundScore};
+use crate::engine::{Narration, Seat};
+
+impl CardRace {
+    /// Tells an event (the `Game::narrate` contract); the longer stories have a step each.
+    pub(super) fn narration(&self, event: &Event) -> Narration {
+        match event {
+            Event::RoundStarted {
+                round,
+                starter,
+                cards,
+                target,
+            } => Narration::public(format!(
+                "Round {round} begins: {cards} cards, a trip of {target} {}. {} plays first.",
+                self.rules().unit,
+                self.name(*starter)
+            )),
+            Event::Dealt { seat, cards } => {
+                Narration::to_seat(*seat, format!("Your hand: {}.", self.hand_text(cards)))
+            }
+            Event::Drew { seat, cards } => {
+                Narration::to_seat(*seat, format!("You draw {}.", self.hand_text(cards)))
+            }
+            Event::Reshuffled { cards } => Narration::public(format!(
+                "The draw pile is empty: the {cards} junked cards are shuffled back into it."
+            )),
+            Event::Played {
+                seat,
+                card,
+                target,
+                missed,
+                distance,
+            } => Narration::public(format!(
+                "{}{}",
+                self.played_text(*seat, *card, *target, *distance),
+                missed_note(*missed)
+            )),
+            Event::Junked { seat, card, missed } => Narration::public(format!(
+                "{} junks {}.{}",
+                self.name(*seat),
+                self.card_name(*card),
+                missed_note(*missed)
+            )),
+            Event::WindowOpened {
+                attack,
+                team,
+                victims,
+                next,
+                seconds,
+            } => {
+                Narration::public(self.window_opened_text(*attack, *team, victims, *next, *seconds))
+            }
+            Event::DirtyTrick {
+                seat,
+                safety,
+                attack,
+                attacker,
+                ..
+            } => Narration::public(self.dirty_trick_text(*seat, *safety, *attack, *attacker)),
+            Event::WindowClosed {
+                seat,
+                declined,
+                missed,
+            } => Narration::public(self.window_closed_text(*seat, *declined, *missed)),
+            Event::ExtensionDecided {
+                seat,
+                extend,
+                missed,
+            } => Narration::public(self.extension_text(*seat, *extend, *missed)),
+            Event::RoundEnded { result, totals } => {
+                Narration::public(self.round_ended_text(result, totals))
+            }
+            Event::GameEnded { winners, totals } => {
+                Narration::public(self.game_ended_text(winners, totals))
+            }
+        }
+    }
+
+    fn window_opened_text(
+        &self,
+        attack: Card,
+        team: u8,
+        victims: &[Seat],
+        next: Option<Seat>,
+        seconds: u64,
+    ) -> String {
+        let names: Vec<&str> = victims.iter().map(|&s| self.name(s)).collect();
+        let until = match next {
+            Some(n) => format!("until {} plays or {} s pass", self.name(n), seconds),
+            None => format!("for {seconds} s"),
+        };
+        format!(
+            "{} may answer the {} on {} with a {} {until}.",
+            names.join(" or "),
+            self.card_name(attack),
+            self.team_label(team),
+            self.rules().dirty_trick_name
+        )
+    }
+
+    fn dirty_trick_text(&self, seat: Seat, safety: Card, attack: Card, attacker: Seat) -> String {
+        format!(
+            "{}! {} answers {}'s {} with {} (+{}) and plays next.",
+            capitalise(self.rules().dirty_trick_name),
+            self.name(seat),
+            self.name(attacker),
+            self.card_name(attack),
+            self.card_name(safety),
+            self.rules().scoring.dirty_trick
+        )
+    }
+
+    fn window_closed_text(&self, seat: Seat, declined: bool, missed: bool) -> String {
+        if declined && missed {
+            "Time is up: the attack stands.".to_string()
+        } else if declined {
+            format!("{} lets the attack stand.", self.name(seat))
+        } else {
+            format!("{} plays on: the attack stands.", self.name(seat))
+        }
+    }
+
+    fn extension_text(&self, seat: Seat, extend: bool, missed: bool) -> String {
+        if extend {
+            format!(
+                "{} calls an extension: the trip is now 1000 {}.{}",
+                self.name(seat),
+                self.rules().unit,
+                missed_note(missed)
+            )
+        } else {
+            format!(
+                "{} stops: the trip is complete.{}",
+                self.name(seat),
+                missed_note(missed)
+            )
+        }
+    }
+
+    fn round_ended_text(&self, result: &RoundResult, totals: &[i64]) -> String {
+        let why = match result.ended {
+            RoundEnd::Trip { team } => {
+                format!("{} completes the trip", self.team_label(team))
+            }
+            RoundEnd::NoCards => "a player has no card left".to_string(),
+        };
+        let mut lines = vec![format!("Round {} ends: {why}.", result.round)];
+        for sc in &result.scores {
+            let total = totals.get(usize::from(sc.team)).copied();
+            lines.push(self.score_text(sc, total));
+        }
+        lines.join("\n")
+    }
+
+    fn game_ended_text(&self, winners: &[u8], totals: &[i64]) -> String {
+        let names: Vec<String> = winners.iter().map(|&t| self.team_label(t)).collect();
+        let best = winners
+            .first()
+            .and_then(|&t| totals.get(usize::from(t)))
+            .copied()
+            .unwrap_or(0);
+        if winners.len() > 1 {
+            format!("{} share the win with {best} points!", names.join(" and "))
+        } else {
+            format!("{} win with {best} points!", names.join(""))
+        }
+    }
+    fn played_text(
+        &self,
+        seat: Seat,
+        card: Card,
+        target: Option<u8>,
+        distance: Option<u32>,
+    ) -> String {
+        let who = self.name(seat);
+        let name = self.card_name(card);
+        match card.kind() {
+            Kind::Distance(_) => format!(
+                "{who} plays {name}: {} {}.",
+                distance.unwrap_or(0),
+                self.rules().unit
+            ),
+            Kind::Attack => format!(
+                "{who} plays {} on {}.",
+                a(name),
+                target.map(|t| self.team_label(t)).unwrap_or_default()
+            ),
+            Kind::Safety => format!("{who} plays {name} (immunity) and plays again."),
+            _ => format!("{who} plays {name}."),
+        }
+    }
+
+    fn line_name(&self, line: Line) -> &'static str {
+        let r = self.rules();
+        match line {
+            Line::Distance => "distance",
+            Line::Safeties => "immunities",
+            Line::AllSafeties => "all four immunities",
+            Line::DirtyTricks => r.dirty_trick_name,
+            Line::Trip => "trip completed",
+            Line::Delayed => r.delayed_name,
+            Line::SafeTrip => "safe trip",
+            Line::Extension => "extension",
+            Line::Shutout => r.shutout_name,
+        }
+    }
+
+    /// "Alice & Carol: 950 distance + 200 immunities = 1150 (total 2300)".
+    pub fn score_text(&self, sc: &RoundScore, total: Option<i64>) -> String {
+        let parts: Vec<String> = sc
+            .lines
+            .iter()
+            .map(|l| format!("{} {}", l.points, self.line_name(l.line)))
+            .collect();
+        let mut s = format!(
+            "{}: {} = {}",
+            self.team_label(sc.team),
+            parts.join(" + "),
+            sc.total
+        );
+        if let Some(t) = total {
+            s.push_str(&format!(" (total {t})"));
+        }
+        s
+    }
+
+    pub(super) fn hand_text(&self, cards: &[Card]) -> String {
+        cards
+            .iter()
+            .map(|&c| self.card_name(c))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+fn missed_note(missed: bool) -> &'static str {
+    if missed {
+        " (missed turn: played by the bot)"
+    } else {
+        ""
+    }
+}
+
+/// "a red light", "an accident", "a 100".
+pub(super) fn a(name: &str) -> String {
+    let vowel = name
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiou".contains(c.to_ascii_lowercase()));
+    format!("{} {name}", if vowel { "an" } else { "a" })
+}
+
+pub(super) fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
