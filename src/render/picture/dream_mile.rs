@@ -36,18 +36,6 @@ fn cast(fonts: &Fonts, view: &PublicView) -> Cast {
     Cast::seats(fonts, &names)
 }
 
-/// Runners in position groups, front to back.
-fn groups(view: &PublicView) -> Vec<Vec<&Standing>> {
-    let mut out: Vec<Vec<&Standing>> = Vec::new();
-    for s in &view.standings {
-        match out.last_mut() {
-            Some(g) if g.first().is_some_and(|f| f.rank == s.rank) => g.push(s),
-            _ => out.push(vec![s]),
-        }
-    }
-    out
-}
-
 fn status(view: &PublicView) -> String {
     if view.finished {
         format!("Final result, {} turns", view.total_turns)
@@ -86,7 +74,7 @@ struct TrackLayout {
 }
 
 fn track_layout(view: &PublicView) -> TrackLayout {
-    let groups = groups(view);
+    let groups = view.groups();
     let n = view.standings.len();
     let lanes = groups.iter().map(Vec::len).max().unwrap_or(1).max(1);
     // Lanes narrow when many runners are abreast, so a field tied at the start stays

@@ -9,17 +9,6 @@ fn position(s: &Standing) -> String {
     format!("{}{}", if s.tied { "=" } else { "" }, ordinal(s.rank))
 }
 
-fn groups(view: &PublicView) -> Vec<Vec<&Standing>> {
-    let mut out: Vec<Vec<&Standing>> = Vec::new();
-    for s in &view.standings {
-        match out.last_mut() {
-            Some(g) if g.first().is_some_and(|f| f.rank == s.rank) => g.push(s),
-            _ => out.push(vec![s]),
-        }
-    }
-    out
-}
-
 fn heading(view: &PublicView) -> String {
     if view.finished {
         format!("Dream Mile: final result after {} turns", view.total_turns)
@@ -65,7 +54,7 @@ pub fn track(view: &PublicView) -> String {
     if view.standings.iter().any(|s| s.missed) {
         out.push("* missed the deadline: played one more than the turn before".into());
     }
-    let field: Vec<String> = groups(view)
+    let field: Vec<String> = view.groups()
         .iter()
         .map(|g| {
             g.iter()
@@ -80,7 +69,7 @@ pub fn track(view: &PublicView) -> String {
 
 /// "After turn 2 of 8: 1st Alice; 2nd Carol; joint 3rd Dave and Emily; ..."
 pub fn alt(view: &PublicView) -> String {
-    let parts: Vec<String> = groups(view)
+    let parts: Vec<String> = view.groups()
         .iter()
         .map(|g| {
             let names: Vec<&str> = g.iter().map(|s| s.name.as_str()).collect();
