@@ -132,6 +132,8 @@ pub fn clean_text(text: &str) -> String {
         .to_string()
 }
 
+// The guards every request shares: who may ask, and in which phase.
+
 fn is_host(w: &Work, actor: &Actor) -> bool {
     actor.manage || w.campaign.host == actor.user
 }
