@@ -231,6 +231,47 @@ pub async fn start_scaled(
     clock: Arc<dyn Clock>,
     time_scale: f64,
 ) -> Result<Running, StartError> {
+    let (referee, first_beat) = open_and_resume(&settings, clock).await?;
+    let intents = serenity::GatewayIntents::DIRECT_MESSAGES;
+    let shards = settings.shards;
+    let http = http(&settings);
+    // The courier needs the client's Http, which exists only once the client is built;
+    // the shared state is filled in right after.
+    let slot: Arc<std::sync::OnceLock<Arc<Shared>>> = Arc::new(std::sync::OnceLock::new());
+    let framework = framework(settings.guild, slot.clone());
+    let client = serenity::ClientBuilder::new_with_http(http, intents)
+        .framework(framework)
+        .await?;
+    let shared = new_shared(referee, settings, &client, time_scale, first_beat);
+    let _ = slot.set(shared.clone());
+    let shard_manager = client.shard_manager.clone();
+    let (stop, stopped) = watch::channel(false);
+    let workers = vec![
+        tokio::spawn(deadline_worker(shared.clone(), stopped.clone())),
+        tokio::spawn(delivery_worker(shared.clone(), stopped.clone())),
+        tokio::spawn(heartbeat_worker(
+            shared.clone(),
+            shard_manager.clone(),
+            stopped.clone(),
+        )),
+    ];
+    tracing::info!(%shards, "connecting to the gateway");
+    let client = spawn_client(client, shards, shared.clone(), stopped);
+    Ok(Running {
+        shared,
+        shard_manager,
+        client,
+        workers,
+        stop,
+    })
+}
+
+/// Opens the database, reports a starting bot, and resumes every open race: a tick
+/// handles the deadlines that passed while the bot was down.
+async fn open_and_resume(
+    settings: &Settings,
+    clock: Arc<dyn Clock>,
+) -> Result<(Arc<Referee>, Heartbeat), StartError> {
     let store = crate::store::open(&settings.database).await?;
     let started_at = chrono::Utc::now().timestamp_millis();
     let first_beat = Heartbeat {
@@ -257,17 +298,16 @@ pub async fn start_scaled(
         handled = late,
         "resumed open races; deadlines that passed while down were handled"
     );
+    Ok((referee, first_beat))
+}
 
-    let intents = serenity::GatewayIntents::DIRECT_MESSAGES;
-    let shards = settings.shards;
-    let http = http(&settings);
-    let zone = settings.time_zone;
-    let guild = settings.guild;
-    // The courier needs the client's Http, which exists only once the client is built;
-    // the shared state is filled in right after.
-    let slot: Arc<std::sync::OnceLock<Arc<Shared>>> = Arc::new(std::sync::OnceLock::new());
-    let setup_slot = slot.clone();
-    let framework = poise::Framework::builder()
+/// Poise's framework: the `/race` commands, the event handler, and a setup that
+/// registers the commands (in `guild`, or globally) and waits for the shared state.
+fn framework(
+    guild: Option<u64>,
+    slot: Arc<std::sync::OnceLock<Arc<Shared>>>,
+) -> poise::Framework<Arc<Shared>, Error> {
+    poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands: vec![commands::race()],
             on_error: |e| Box::pin(commands::on_error(e)),
@@ -305,19 +345,28 @@ pub async fn start_scaled(
                     tracing::error!("registering the slash commands failed: {e}");
                 }
                 loop {
-                    if let Some(shared) = setup_slot.get() {
+                    if let Some(shared) = slot.get() {
                         return Ok(shared.clone());
                     }
                     tokio::time::sleep(Duration::from_millis(10)).await;
                 }
             })
         })
-        .build();
-    let mut client = serenity::ClientBuilder::new_with_http(http, intents)
-        .framework(framework)
-        .await?;
-    let shared = Arc::new(Shared {
-        referee: referee.clone(),
+        .build()
+}
+
+/// What every handler shares, once the client (and so its Http) exists.
+fn new_shared(
+    referee: Arc<Referee>,
+    settings: Settings,
+    client: &serenity::Client,
+    time_scale: f64,
+    first_beat: Heartbeat,
+) -> Arc<Shared> {
+    let shards = settings.shards;
+    let zone = settings.time_zone;
+    Arc::new(Shared {
+        referee,
         courier: Arc::new(DiscordCourier::new(client.http.clone(), zone)),
         settings,
         deadlines: Notify::new(),
@@ -334,22 +383,17 @@ pub async fn start_scaled(
             Shards::Auto => None,
         }),
         beat: Mutex::new(first_beat),
-    });
-    let _ = slot.set(shared.clone());
-    let shard_manager = client.shard_manager.clone();
-    let (stop, stopped) = watch::channel(false);
-    let workers = vec![
-        tokio::spawn(deadline_worker(shared.clone(), stopped.clone())),
-        tokio::spawn(delivery_worker(shared.clone(), stopped.clone())),
-        tokio::spawn(heartbeat_worker(
-            shared.clone(),
-            shard_manager.clone(),
-            stopped.clone(),
-        )),
-    ];
-    tracing::info!(%shards, "connecting to the gateway");
-    let for_client = shared.clone();
-    let client = tokio::spawn(async move {
+    })
+}
+
+/// Connects the shards this process was given (asking Discord how many when `auto`).
+fn spawn_client(
+    mut client: serenity::Client,
+    shards: Shards,
+    shared: Arc<Shared>,
+    stopped: watch::Receiver<bool>,
+) -> JoinHandle<Result<(), serenity::Error>> {
+    tokio::spawn(async move {
         match shards {
             // serenity's range is inclusive of its end, despite the `Range` type.
             Shards::Range { first, last, total } => {
@@ -359,20 +403,13 @@ pub async fn start_scaled(
                 let Some(total) = recommended_shards(&client.http, stopped).await else {
                     return Ok(());
                 };
-                if let Ok(mut t) = for_client.shard_total.lock() {
+                if let Ok(mut t) = shared.shard_total.lock() {
                     *t = Some(total);
                 }
-                for_client.gateway.notify_one();
+                shared.gateway.notify_one();
                 client.start_shards(total).await
             }
         }
-    });
-    Ok(Running {
-        shared,
-        shard_manager,
-        client,
-        workers,
-        stop,
     })
 }
 

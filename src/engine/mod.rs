@@ -1,5 +1,5 @@
 //! The contract every game implements. The engine knows no game: the registry that
-//! dispatches between them is [`crate::games::registry`].
+//! dispatches between them lives above it, in `games/registry.rs`.
 //!
 //! A game is a pure, deterministic state machine in the style of OpenSpiel and
 //! boardgame.io:
@@ -19,8 +19,8 @@
 //!   seat's DM. [`Game::resample_hidden`] lets a generic test prove that views leak
 //!   nothing (OpenSpiel's resampling from an information state).
 //!
-//! Games never do I/O. [`crate::games::registry`] wraps them in one enum for the referee, and
-//! [`conformance`] is the generic random-simulation test every game passes.
+//! Games never do I/O. The registry (`games/registry.rs`) wraps them in one enum for the
+//! referee, and [`conformance`] is the generic random-simulation test every game passes.
 
 pub mod conformance;
 mod error;
@@ -62,6 +62,117 @@ impl<T> Data for T where
 ///   same game;
 /// - `public_view` does not change when everything hidden from the public is
 ///   resampled, and `private_view(s)` does not change when what `s` cannot see is.
+///
+/// # Example
+///
+/// A whole game in a few lines: every runner picks 1, 2 or 3 steps at once, in secret,
+/// and the first to reach 5 wins (nothing is hidden, and there are no options). The
+/// referee drives it as below, and [`conformance::check`] proves it keeps the contract.
+///
+/// ```
+/// use photofinish::engine::conformance::{SimSpec, check};
+/// use photofinish::engine::*;
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// struct Dash {
+///     at: Vec<u32>,
+///     turn: u32,
+/// }
+///
+/// /// Syntax errors are the game's own type; this one quotes what it could not read.
+/// #[derive(Debug)]
+/// struct NotASpeed(String);
+/// impl std::fmt::Display for NotASpeed {
+///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+///         write!(f, "`{}` is not 1, 2 or 3", self.0)
+///     }
+/// }
+/// impl std::error::Error for NotASpeed {}
+///
+/// impl Game for Dash {
+///     type Options = ();
+///     type Order = u32;
+///     type Event = (Seat, u32);
+///     type PublicView = Vec<u32>;
+///     type PrivateView = Vec<u32>;
+///     type SyntaxError = NotASpeed;
+///     // Every well-formed order is legal here; most games have a real type.
+///     type IllegalOrder = std::convert::Infallible;
+///
+///     fn option_docs() -> &'static [OptionDoc] { &[] }
+///     fn seat_limits(_: &()) -> (usize, usize) { (2, 4) }
+///     fn setup(_: &(), seats: &[SeatSetup], _: Seed) -> Result<Dash, SetupError> {
+///         match seats.len() {
+///             2..=4 => Ok(Dash { at: vec![0; seats.len()], turn: 0 }),
+///             got => Err(SetupError::SeatCount { min: 2, max: 4, got }),
+///         }
+///     }
+///     fn pending(&self) -> Pending {
+///         if self.outcome().is_some() {
+///             return Pending::none();
+///         }
+///         Pending::all(Seat::all(self.at.len()).collect(), format!("Turn {}", self.turn + 1))
+///     }
+///     fn prompt(&self, _: Seat) -> Prompt {
+///         Prompt {
+///             text: "How far do you run?".into(),
+///             choices: (1..=3).map(|n| Choice::new(n.to_string(), format!("{n}"))).collect(),
+///             complete: true,
+///             hint: "1, 2 or 3".into(),
+///         }
+///     }
+///     fn parse_order(&self, _: Seat, text: &str) -> Result<u32, NotASpeed> {
+///         match text.trim().parse() {
+///             Ok(n @ 1..=3) => Ok(n),
+///             _ => Err(NotASpeed(text.into())),
+///         }
+///     }
+///     fn validate(&self, _: Seat, _: &u32) -> Result<(), Self::IllegalOrder> { Ok(()) }
+///     fn format_order(&self, _: Seat, order: &u32) -> String { order.to_string() }
+///     fn default_order(&self, _: Seat) -> u32 { 1 }
+///     fn random_order(&self, _: Seat, rng: &mut GameRng) -> u32 { 1 + rng.below(3) }
+///     fn apply(&mut self, orders: &[Submitted<u32>]) -> Vec<(Seat, u32)> {
+///         let pending = self.pending();
+///         let mut events = Vec::new();
+///         for o in orders.iter().filter(|o| pending.includes(o.seat)) {
+///             if let Some(at) = self.at.get_mut(o.seat.index()) {
+///                 *at += o.order;
+///                 events.push((o.seat, o.order));
+///             }
+///         }
+///         self.turn += 1;
+///         events
+///     }
+///     fn narrate(&self, (seat, n): &(Seat, u32)) -> Narration {
+///         Narration::public(format!("{seat} runs {n}"))
+///     }
+///     fn public_view(&self) -> Vec<u32> { self.at.clone() }
+///     fn private_view(&self, _: Seat) -> Vec<u32> { self.at.clone() }
+///     fn outcome(&self) -> Option<Outcome> {
+///         let scores: Vec<(Seat, i64)> =
+///             Seat::all(self.at.len()).zip(&self.at).map(|(s, &a)| (s, i64::from(a))).collect();
+///         self.at.iter().any(|&a| a >= 5).then(|| Outcome::from_scores(&scores))
+///     }
+///     // Nothing is hidden, so there is nothing to draw again.
+///     fn resample_hidden(&self, _: Option<Seat>, _: &mut GameRng) -> Dash { self.clone() }
+///     fn rules_summary() -> &'static str { "Run 1, 2 or 3 each turn; first to 5 wins." }
+/// }
+///
+/// // What the referee does with every order: parse, then validate, typed apart.
+/// let seats = [SeatSetup::named("Ann"), SeatSetup::named("Bob")];
+/// let mut race = Dash::setup(&(), &seats, Seed::from_u64(7))?;
+/// let ann = read_order(&race, Seat(0), "3")?;
+/// assert!(matches!(read_order(&race, Seat(1), "4"), Err(OrderError::Syntax(_))));
+/// let events = race.apply(&[Submitted::new(Seat(0), ann), Submitted::missed(Seat(1), 1)]);
+/// assert_eq!(race.narrate(&events[0]).text, "seat 1 runs 3");
+/// assert_eq!(race.public_view(), vec![3, 1]);
+///
+/// // The generic test every game passes: seeded random games, invariants at each step.
+/// let report = check(&SimSpec::<Dash>::new((), 3, 20))?;
+/// assert_eq!(report.games, 20);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait Game: Data {
     /// Race options chosen by the host; `Default` is the standard game.
     type Options: Data + Default;

@@ -71,6 +71,32 @@ fn parse_value(key: &str, shape: &Value, text: &str) -> Result<Value, OptionsErr
 
 /// Applies `key=value` pairs (separated by spaces or semicolons) on top of `base`,
 /// and checks the result against `O`'s schema.
+///
+/// Keys are read case-blind with `-` for `_`; each value is read by the shape of the
+/// default's field (yes/no, a number, a word, a comma list).
+///
+/// ```
+/// use photofinish::engine::{OptionsError, apply_option_text, option_text};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
+/// struct Opts {
+///     starting_points: i64,
+///     track: String,
+///     wild: bool,
+/// }
+///
+/// let o = apply_option_text(&Opts::default(), "starting-points=50 track=Wild; wild=yes")?;
+/// assert_eq!(o, Opts { starting_points: 50, track: "wild".into(), wild: true });
+///
+/// // Shown back as text that reads to the same options.
+/// assert_eq!(apply_option_text(&Opts::default(), &option_text(&o))?, o);
+///
+/// // A refusal names the key and, for an unknown one, the keys there are.
+/// let e = apply_option_text(&o, "laps=3").unwrap_err();
+/// assert!(matches!(e, OptionsError::UnknownKey { ref key, .. } if key == "laps"));
+/// # Ok::<(), OptionsError>(())
+/// ```
 pub fn apply_option_text<O>(base: &O, text: &str) -> Result<O, OptionsError>
 where
     O: Serialize + DeserializeOwned + Default,

@@ -66,6 +66,31 @@ impl fmt::Debug for Seed {
 
 /// A seed as a replay script writes it: a small whole number (`"seed": 7`), or the full
 /// 32 bytes in hex, as `verify` reveals a race's seed (`"seed": "9f2c…"`, 64 digits).
+///
+/// ```
+/// use photofinish::engine::{ScriptSeed, Seed};
+///
+/// #[derive(serde::Deserialize)]
+/// struct Script {
+///     #[serde(default)]
+///     seed: ScriptSeed,
+/// }
+///
+/// // A small number stands for the seed `Seed::from_u64` derives from it.
+/// let s: Script = serde_json::from_str(r#"{"seed": 7}"#)?;
+/// assert_eq!(s.seed.0, Seed::from_u64(7));
+///
+/// // A race's revealed seed replays that very race.
+/// let revealed = Seed::from_u64(42).to_hex();
+/// let s: Script = serde_json::from_str(&format!(r#"{{"seed": "{revealed}"}}"#))?;
+/// assert_eq!(s.seed.0.to_hex(), revealed);
+///
+/// // No seed is seed 0; anything else is refused.
+/// let s: Script = serde_json::from_str("{}")?;
+/// assert_eq!(s.seed.0, Seed::from_u64(0));
+/// assert!(serde_json::from_str::<Script>(r#"{"seed": "nine"}"#).is_err());
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScriptSeed(pub Seed);
 

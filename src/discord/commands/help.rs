@@ -1,0 +1,132 @@
+//! `/race help`: the commands, then each game's rules and options.
+
+use super::super::layout::{self, Layout};
+use super::super::{Ctx, Error};
+use super::{answer, autocomplete_game};
+use crate::games::GameKind;
+
+/// How to play: the commands, and a game's rules and options.
+#[poise::command(slash_command)]
+pub(super) async fn help(
+    ctx: Ctx<'_>,
+    #[description = "A game, e.g. dream-mile"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<String>,
+) -> Result<(), Error> {
+    answer(ctx, true, async move { help_layout(game.as_deref()) }).await
+}
+
+/// The help text: the commands, then each game (or the one asked for).
+pub fn help_layout(game: Option<&str>) -> Layout {
+    let commands = "\
+`/race new game options thread` open a lobby here (you become the host)
+`/race join name choice` / `/race leave` take or give up a seat (or use the lobby's buttons)
+`/race start` begin (host)
+Orders come by DM: press a button or reply with the order as text (`7`; `#12 7` if you are in several races). Change it until the turn resolves; each order gets a receipt.
+`/race order text` order here instead, seen only by you (if your DMs are closed)
+`/race status` standings and track; `/race orders` who has ordered (never what)
+`/race deadline set extend` show or move the deadline (host)
+`/race pause` / `/race resume` stop and restart the clock (host)
+`/race bots` `/race replace` `/race kick` `/race settings` `/race cancel` (host)
+`/race history turn` an earlier turn; `/race verify` check the dice after the end
+Host commands: the race's host, or anyone with Manage Server.";
+    let one = game.and_then(GameKind::from_slug);
+    let mut post = crate::render::post::Post {
+        title: "How to race".into(),
+        body: commands.into(),
+        track: None,
+        fields: Vec::new(),
+        footer: None,
+        choices: vec![],
+        view: None,
+        picture: crate::render::post::Picture::None,
+    };
+    let Some(k) = one else {
+        // Every game in a line: the full rules of all of them do not fit one message.
+        for k in GameKind::all() {
+            let summary = k.rules_summary();
+            let first = summary
+                .split_once(". ")
+                .map(|(s, _)| format!("{s}."))
+                .unwrap_or_else(|| summary.to_string());
+            post.fields.push((
+                format!("{} (`{}`)", k.title(), k.slug()),
+                format!(
+                    "{}\nRules and options: `/race help game:{}`",
+                    layout::clip(&first, 300),
+                    k.slug()
+                ),
+            ));
+        }
+        return Layout {
+            embeds: layout::embeds(&post, None),
+            ..Layout::default()
+        };
+    };
+    {
+        let mut text = k.rules_summary().to_string();
+        if let Some(choice) = k.seat_choice_help() {
+            text.push_str(&format!(
+                "\nBefore the start (`/race join choice:`): {choice}."
+            ));
+        }
+        if let Some(pref) = k.preference_help() {
+            text.push_str(&format!("\nPreferences (`/race preference`): {pref}"));
+        }
+        let options: Vec<String> = k
+            .option_docs()
+            .iter()
+            .map(|d| format!("`{}` {}", d.key, d.help))
+            .collect();
+        if !options.is_empty() {
+            text.push_str(&format!("\nOptions: {}", options.join("; ")));
+        }
+        post.fields
+            .push((format!("{} (`{}`)", k.title(), k.slug()), text));
+    }
+    Layout {
+        embeds: layout::embeds(&post, None),
+        ..Layout::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_game_s_help_fits_and_lists_its_options() {
+        for k in GameKind::all() {
+            let l = help_layout(Some(k.slug()));
+            let text: String = l
+                .embeds
+                .iter()
+                .flat_map(|e| {
+                    std::iter::once(e.description.clone())
+                        .chain(e.fields.iter().map(|(n, v)| format!("{n} {v}")))
+                })
+                .collect();
+            assert!(!text.contains("cut to fit"), "{}: {text}", k.slug());
+            for d in k.option_docs() {
+                assert!(text.contains(d.key), "{}: {}", k.slug(), d.key);
+            }
+            assert!(
+                l.embeds.iter().map(|e| e.size()).sum::<usize>() <= layout::limits::EMBED_TOTAL
+            );
+        }
+    }
+
+    #[test]
+    fn help_fits_discord_and_names_every_game() {
+        let l = help_layout(None);
+        let text: String = l
+            .embeds
+            .iter()
+            .flat_map(|e| e.fields.iter().map(|(n, _)| n.clone()))
+            .collect();
+        for k in GameKind::all() {
+            assert!(text.contains(k.slug()), "{text}");
+        }
+        assert!(l.embeds.iter().map(|e| e.size()).sum::<usize>() <= layout::limits::EMBED_TOTAL);
+    }
+}

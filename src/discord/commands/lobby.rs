@@ -1,0 +1,225 @@
+//! The lobby's commands: `/race new`, `join`, `leave`, `start`, `bots` and `settings`.
+
+use poise::serenity_prelude as serenity;
+
+use super::super::handlers::{self, note, refusal};
+use super::super::{Ctx, Error};
+use super::{answer, autocomplete_game, on_race, race_here, who};
+use crate::engine::BotLevel;
+use crate::games::GameKind;
+use crate::referee::timing::{apply_timing_text, describe_timing};
+use crate::referee::{NewRace, RefereeError};
+
+/// Open a lobby for a new race in this channel.
+#[poise::command(slash_command, rename = "new", guild_only)]
+pub(super) async fn new_race(
+    ctx: Ctx<'_>,
+    #[description = "The game, e.g. dream-mile"]
+    #[autocomplete = "autocomplete_game"]
+    game: String,
+    #[description = "Options as key=value text, e.g. turn=12h reminders=1h starting-points=50"]
+    options: Option<String>,
+    #[description = "Run the race in a new thread of this channel"] thread: Option<bool>,
+) -> Result<(), Error> {
+    answer(ctx, true, async move {
+        let shared = ctx.data();
+        let Some(kind) = GameKind::from_slug(&game) else {
+            let games: Vec<&str> = GameKind::all().map(|k| k.slug()).collect();
+            return note(
+                "Not done",
+                &format!("There is no game `{game}`. The games are: {}.", games.join(", ")),
+            );
+        };
+        let options = options.unwrap_or_default();
+        // Check the options before making a thread that would be left empty.
+        let mut timing = shared.settings.timing.clone();
+        let checked = apply_timing_text(&mut timing, &options).and_then(|rest| {
+            kind.apply_options(None, &rest)
+                .map(|_| ())
+                .map_err(RefereeError::from)
+        });
+        if let Err(e) = checked {
+            return refusal(&e);
+        }
+        let host = who(ctx);
+        let mut channel = ctx.channel_id();
+        if thread.unwrap_or(false) {
+            let name = format!("{} race", kind.title());
+            match channel
+                .create_thread(
+                    ctx.http(),
+                    serenity::CreateThread::new(name).kind(serenity::ChannelType::PublicThread),
+                )
+                .await
+            {
+                Ok(t) => channel = t.id,
+                Err(e) => {
+                    tracing::warn!("cannot create a thread: {e}");
+                    return note(
+                        "Not done",
+                        "I couldn't create a thread here (I need Create Public Threads). Run /race new without `thread`, or ask an admin.",
+                    );
+                }
+            }
+        }
+        let made = shared
+            .referee
+            .create(NewRace {
+                kind,
+                options,
+                channel: channel.get().to_string(),
+                guild: ctx.guild_id().map(|g| g.get().to_string()),
+                host,
+            })
+            .await;
+        match made {
+            Ok(race) => note(
+                "Race opened",
+                &format!(
+                    "{kind} race {race} is open in <#{}>. Players join with the lobby's button or `/race join`; you start it with `/race start`.",
+                    channel.get()
+                ),
+            ),
+            Err(e) => refusal(&e),
+        }
+    })
+    .await
+}
+
+/// Take a seat in this channel's race.
+#[poise::command(slash_command)]
+pub(super) async fn join(
+    ctx: Ctx<'_>,
+    #[description = "Your runner's name (your server name if left out)"] name: Option<String>,
+    #[description = "Your pre-race choice, if the game has one (see /race help)"] choice: Option<
+        String,
+    >,
+) -> Result<(), Error> {
+    answer(ctx, true, async move {
+        let race = match race_here(ctx).await {
+            Ok(r) => r,
+            Err(e) => return refusal(&e),
+        };
+        handlers::join_flow(
+            ctx.data(),
+            ctx.http(),
+            &who(ctx),
+            race,
+            name.as_deref(),
+            choice.as_deref(),
+        )
+        .await
+    })
+    .await
+}
+
+/// Give up your seat (a bot runs it if the race has started).
+#[poise::command(slash_command)]
+pub(super) async fn leave(ctx: Ctx<'_>) -> Result<(), Error> {
+    let actor = who(ctx);
+    let referee = ctx.data().referee.clone();
+    on_race(
+        ctx,
+        true,
+        |race| async move { referee.leave(race, &actor).await },
+        |race, ()| note("Left", &format!("You left race {race}.")),
+    )
+    .await
+}
+
+/// Start the race (host).
+#[poise::command(slash_command)]
+pub(super) async fn start(ctx: Ctx<'_>) -> Result<(), Error> {
+    let actor = who(ctx);
+    let referee = ctx.data().referee.clone();
+    on_race(
+        ctx,
+        true,
+        |race| async move { referee.start(race, &actor).await },
+        |race, ()| {
+            note(
+                "Started",
+                &format!("Race {race} is off. Everyone gets their first order by DM."),
+            )
+        },
+    )
+    .await
+}
+
+/// Add bots to the lobby (host).
+#[poise::command(slash_command)]
+pub(super) async fn bots(
+    ctx: Ctx<'_>,
+    #[description = "How many (1 if left out)"]
+    #[min = 1]
+    #[max = 20]
+    count: Option<u8>,
+    #[description = "heuristic (default) or random"] level: Option<String>,
+) -> Result<(), Error> {
+    let actor = who(ctx);
+    let referee = ctx.data().referee.clone();
+    let Some(level) = BotLevel::parse(level.as_deref().unwrap_or("heuristic")) else {
+        return answer(ctx, true, async {
+            note("Not done", "A bot is `heuristic` or `random`.")
+        })
+        .await;
+    };
+    on_race(
+        ctx,
+        true,
+        |race| async move {
+            referee
+                .add_bots(race, &actor, usize::from(count.unwrap_or(1)), level)
+                .await
+        },
+        |race, names| note("Bots added", &format!("Race {race}: {}.", names.join(", "))),
+    )
+    .await
+}
+
+/// Show the race's options, or change them (host): key=value text.
+#[poise::command(slash_command)]
+pub(super) async fn settings(
+    ctx: Ctx<'_>,
+    #[description = "Changes as key=value text, e.g. turn=12h reminders=1h (leave out to show)"]
+    change: Option<String>,
+) -> Result<(), Error> {
+    let actor = who(ctx);
+    let referee = ctx.data().referee.clone();
+    match change.filter(|c| !c.trim().is_empty()) {
+        Some(text) => {
+            on_race(
+                ctx,
+                true,
+                |race| async move { referee.settings(race, &actor, &text).await },
+                |race, now| note("Settings changed", &format!("Race {race}: {now}")),
+            )
+            .await
+        }
+        None => {
+            on_race(
+                ctx,
+                true,
+                |race| async move { referee.overview(race).await },
+                |race, o| {
+                    let docs: Vec<String> = o
+                        .kind
+                        .option_docs()
+                        .iter()
+                        .map(|d| format!("`{}`: {}", d.key, d.help))
+                        .collect();
+                    note(
+                        &format!("Race {race} settings"),
+                        &format!(
+                            "{} | {}\n\nThe host changes them with `/race settings change:key=value`. Timing: `turn`, `reminders`, `resolve` (early or deadline). Game options (lobby only):\n{}",
+                            o.options,
+                            describe_timing(&o.timing),
+                            docs.join("\n")
+                        ),
+                    )
+                },
+            )
+            .await
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! The `/race` slash commands. Each is a few lines: read the arguments, ask the referee,
+//! answer (ephemerally: what the channel should see is posted by the outbox), and wake the
+//! workers. Host commands are for the race's host and members with Manage Server; the
+//! referee checks that and every refusal is shown, ephemerally, in its words.
+//!
+//! Nothing here knows a game: games are named by their slug, options are `key=value` text,
+//! orders are text or the prompt's own choices.
+//!
+//! This module owns what every command shares (finding the race, answering in time, the
+//! duplicate check) and the `/race` root; the commands live by group: `lobby.rs`,
+//! `play.rs`, `host.rs` and `help.rs`.
+
+mod help;
+mod host;
+mod lobby;
+mod play;
+
+pub use help::help_layout;
+pub use host::{parse_moment, parse_signed};
+
+use std::future::Future;
+use std::sync::Arc;
+
+use poise::serenity_prelude as serenity;
+
+use super::handlers::{ACK_GRACE, actor, note, refusal};
+use super::layout::Layout;
+use super::{Ctx, Error, Shared, dress};
+use crate::games::GameKind;
+use crate::referee::RefereeError;
+use crate::store::{CampaignId, UserId};
+
+/// Poise's error hook: a duplicate interaction is dropped silently; anything else gets a
+/// short ephemeral answer and a log line.
+pub async fn on_error(error: poise::FrameworkError<'_, Arc<Shared>, Error>) {
+    match error {
+        poise::FrameworkError::CommandCheckFailed { error: None, .. } => {
+            tracing::debug!("duplicate command interaction dropped");
+        }
+        poise::FrameworkError::Command { error, ctx, .. } => {
+            tracing::warn!(command = %ctx.command().qualified_name, "command failed: {error}");
+            let _ = ctx
+                .send(dress::reply(
+                    &note(
+                        "Not done",
+                        "Something went wrong on our side, and nothing was changed; please try again.",
+                    ),
+                    true,
+                ))
+                .await;
+        }
+        other => {
+            if let Err(e) = poise::builtins::on_error(other).await {
+                tracing::warn!("error while handling an error: {e}");
+            }
+        }
+    }
+}
+
+/// Marks an invocation whose id was checked (poise checks each level of `/race sub`).
+struct Checked;
+
+/// Poise's command check: false for an interaction already handled (a duplicate
+/// gateway event), true for every level of a new one.
+pub async fn not_a_duplicate(ctx: Ctx<'_>) -> Result<bool, Error> {
+    if ctx.invocation_data::<Checked>().await.is_some() {
+        return Ok(true);
+    }
+    if !ctx.data().first_time(ctx.id()) {
+        return Ok(false);
+    }
+    ctx.set_invocation_data(Checked).await;
+    Ok(true)
+}
+
+/// Runs `work`, deferring the answer (ephemerally) if it takes longer than Discord's
+/// grace, then sends what it returns.
+async fn answer<F>(ctx: Ctx<'_>, ephemeral: bool, work: F) -> Result<(), Error>
+where
+    F: Future<Output = Layout>,
+{
+    tokio::pin!(work);
+    let layout = tokio::select! {
+        l = &mut work => l,
+        _ = tokio::time::sleep(ACK_GRACE) => {
+            if ephemeral {
+                ctx.defer_ephemeral().await?;
+            } else {
+                ctx.defer().await?;
+            }
+            work.await
+        }
+    };
+    ctx.send(dress::reply(&layout, ephemeral)).await?;
+    ctx.data().poke();
+    Ok(())
+}
+
+fn who(ctx: Ctx<'_>) -> crate::referee::Actor {
+    match ctx {
+        poise::Context::Application(a) => actor(ctx.author(), a.interaction.member.as_deref()),
+        poise::Context::Prefix(_) => actor(ctx.author(), None),
+    }
+}
+
+fn user_of(ctx: Ctx<'_>) -> UserId {
+    UserId::new(ctx.author().id.get().to_string())
+}
+
+/// The race of this channel; in a DM, the user's race if they are in exactly one.
+async fn race_here(ctx: Ctx<'_>) -> Result<CampaignId, RefereeError> {
+    let referee = &ctx.data().referee;
+    match referee.race_in(&ctx.channel_id().get().to_string()).await {
+        Ok(race) => same_server(ctx, race).await,
+        Err(RefereeError::NoRace) if ctx.guild_id().is_none() => {
+            match referee.races_of(&user_of(ctx)).await?.as_slice() {
+                [only] => Ok(*only),
+                _ => Err(RefereeError::NoRace),
+            }
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The race, unless the command came from another server than the race's: Manage
+/// Server there is no authority here.
+async fn same_server(ctx: Ctx<'_>, race: CampaignId) -> Result<CampaignId, RefereeError> {
+    let Some(here) = ctx.guild_id() else {
+        return Ok(race);
+    };
+    let row = ctx.data().referee.store().load(race).await?;
+    match row.and_then(|l| l.campaign.guild) {
+        Some(g) if g != here.get().to_string() => Err(RefereeError::NoRace),
+        _ => Ok(race),
+    }
+}
+
+/// Like [`race_here`], but a finished race still answers for its channel.
+async fn race_here_or_last(ctx: Ctx<'_>) -> Result<CampaignId, RefereeError> {
+    match race_here(ctx).await {
+        Err(RefereeError::NoRace) => {
+            let race = ctx
+                .data()
+                .referee
+                .race_in_or_last(&ctx.channel_id().get().to_string())
+                .await?;
+            same_server(ctx, race).await
+        }
+        other => other,
+    }
+}
+
+/// Runs a request on this channel's race and answers with `done`'s text or the refusal.
+async fn on_race<T, F, Fut>(
+    ctx: Ctx<'_>,
+    ephemeral: bool,
+    request: F,
+    done: impl FnOnce(CampaignId, T) -> Layout,
+) -> Result<(), Error>
+where
+    F: FnOnce(CampaignId) -> Fut,
+    Fut: Future<Output = Result<T, RefereeError>>,
+{
+    answer(ctx, ephemeral, async move {
+        let race = match race_here(ctx).await {
+            Ok(r) => r,
+            Err(e) => return refusal(&e),
+        };
+        match request(race).await {
+            Ok(value) => done(race, value),
+            Err(e) => refusal(&e),
+        }
+    })
+    .await
+}
+
+/// [`on_race`] for commands that still work after the end (history).
+async fn on_race_or_last<T, F, Fut>(
+    ctx: Ctx<'_>,
+    request: F,
+    done: impl FnOnce(CampaignId, T) -> Layout,
+) -> Result<(), Error>
+where
+    F: FnOnce(CampaignId) -> Fut,
+    Fut: Future<Output = Result<T, RefereeError>>,
+{
+    answer(ctx, true, async move {
+        match race_here_or_last(ctx).await {
+            Ok(race) => match request(race).await {
+                Ok(value) => done(race, value),
+                Err(e) => refusal(&e),
+            },
+            Err(e) => refusal(&e),
+        }
+    })
+    .await
+}
+
+async fn autocomplete_game(_ctx: Ctx<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let p = partial.to_ascii_lowercase();
+    GameKind::all()
+        .filter(|k| k.slug().contains(&p) || k.title().to_ascii_lowercase().contains(&p))
+        .fold(serenity::CreateAutocompleteResponse::new(), |r, k| {
+            r.add_string_choice(k.title(), k.slug())
+        })
+}
+
+/// Run a race: `/race new`, `/race join`, `/race start`, and orders by DM.
+#[poise::command(
+    slash_command,
+    subcommands(
+        "lobby::new_race",
+        "lobby::join",
+        "lobby::leave",
+        "lobby::start",
+        "play::status",
+        "play::orders",
+        "play::order",
+        "host::deadline",
+        "host::pause",
+        "host::resume",
+        "lobby::bots",
+        "host::replace",
+        "host::kick",
+        "lobby::settings",
+        "play::preference",
+        "play::history",
+        "play::verify",
+        "host::cancel",
+        "help::help"
+    ),
+    subcommand_required
+)]
+pub async fn race(_ctx: Ctx<'_>) -> Result<(), Error> {
+    Ok(())
+}

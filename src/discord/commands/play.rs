@@ -1,0 +1,243 @@
+//! The players' commands during and after a race: `status`, `orders`, `order`,
+//! `preference`, `history` and `verify`.
+
+use super::super::handlers::{self, note, refusal};
+use super::super::layout::{self, Layout};
+use super::super::{Ctx, Error, dress};
+use super::{answer, on_race, on_race_or_last, race_here, race_here_or_last, user_of};
+use crate::referee::RefereeError;
+use crate::referee::announce::{Announcement, SeatState};
+use crate::referee::timing::format_duration;
+use crate::render::post::{Style, present};
+
+/// The standings, the track and who has ordered.
+#[poise::command(slash_command)]
+pub(super) async fn status(ctx: Ctx<'_>) -> Result<(), Error> {
+    let referee = ctx.data().referee.clone();
+    on_race(
+        ctx,
+        true,
+        |race| async move { referee.overview(race).await },
+        |_, o| {
+            let announcement = Announcement::Status {
+                race: o.race,
+                game: o.kind,
+                phase: o.phase,
+                label: o.label.clone(),
+                deadline: o.deadline,
+                seats: o.seats.clone(),
+            };
+            let mut post = present(&announcement, &Style::discord());
+            post.track = o.view.as_ref().map(crate::render::track_text);
+            if let Some(left) = o.paused_left_ms {
+                post.body.push_str(&format!(
+                    "\nPaused with {} left on the clock.",
+                    format_duration(u64::try_from(left / 1000).unwrap_or(0))
+                ));
+            }
+            Layout {
+                embeds: layout::embeds(&post, None),
+                ..Layout::default()
+            }
+        },
+    )
+    .await
+}
+
+/// Who has sent an order for this turn and who has not (never what).
+#[poise::command(slash_command)]
+pub(super) async fn orders(ctx: Ctx<'_>) -> Result<(), Error> {
+    let referee = ctx.data().referee.clone();
+    on_race(
+        ctx,
+        true,
+        |race| async move { referee.overview(race).await },
+        |race, o| {
+            let line = |state: SeatState| {
+                let names: Vec<String> = o
+                    .seats
+                    .iter()
+                    .filter(|s| s.state == state)
+                    .map(|s| {
+                        if s.bot {
+                            format!("{} (bot)", s.name)
+                        } else {
+                            s.name.clone()
+                        }
+                    })
+                    .collect();
+                if names.is_empty() {
+                    "nobody".to_string()
+                } else {
+                    names.join(", ")
+                }
+            };
+            let mut l = note(
+                &format!("Race {race}: {}", o.label),
+                &format!(
+                    "✓ In: {}\n… Still to order: {}",
+                    line(SeatState::Ordered),
+                    line(SeatState::Waiting)
+                ),
+            );
+            if let (Some(d), Some(e)) = (o.deadline, l.embeds.first_mut()) {
+                e.description
+                    .push_str(&format!("\nDue {}", Style::discord().when(d)));
+            }
+            l
+        },
+    )
+    .await
+}
+
+/// Send your order here, seen only by you (for when DMs are closed).
+#[poise::command(slash_command)]
+pub(super) async fn order(
+    ctx: Ctx<'_>,
+    #[description = "Your order as text, e.g. 7 (leave out to get buttons)"] text: Option<String>,
+) -> Result<(), Error> {
+    answer(ctx, true, async move {
+        let shared = ctx.data();
+        let user = user_of(ctx);
+        let race = match race_here(ctx).await {
+            Ok(r) => r,
+            Err(e) => return refusal(&e),
+        };
+        let Some(text) = text.filter(|t| !t.trim().is_empty()) else {
+            return match handlers::prompt_layout(shared, race, &user, None).await {
+                Ok(l) => l,
+                Err(e) => refusal(&e),
+            };
+        };
+        match shared.referee.submit(race, &user, &text).await {
+            Ok(receipt) => {
+                if receipt.resolved {
+                    handlers::receipt_layout(&receipt)
+                } else {
+                    handlers::prompt_layout(shared, race, &user, Some(&receipt))
+                        .await
+                        .unwrap_or_else(|_| handlers::receipt_layout(&receipt))
+                }
+            }
+            Err(e @ (RefereeError::Order(_) | RefereeError::Invalid(_))) => {
+                match handlers::prompt_layout(shared, race, &user, None).await {
+                    Ok(mut l) => {
+                        l.content = Some(format!("**{}**", handlers::sentence(&e)));
+                        l
+                    }
+                    Err(_) => refusal(&e),
+                }
+            }
+            Err(e) => refusal(&e),
+        }
+    })
+    .await
+}
+
+/// Set a standing preference for your seat, for games that have them.
+#[poise::command(slash_command)]
+pub(super) async fn preference(
+    ctx: Ctx<'_>,
+    #[description = "The preference as text (see /race help)"] text: String,
+) -> Result<(), Error> {
+    let user = user_of(ctx);
+    let referee = ctx.data().referee.clone();
+    on_race(
+        ctx,
+        true,
+        |race| async move { referee.set_preference(race, &user, &text).await },
+        |_, answer| note("Preference set", &answer),
+    )
+    .await
+}
+
+/// An earlier turn's result, with its revealed orders.
+#[poise::command(slash_command)]
+pub(super) async fn history(
+    ctx: Ctx<'_>,
+    #[description = "The turn's number (1 is the first)"]
+    #[min = 1]
+    turn: u32,
+) -> Result<(), Error> {
+    let referee = ctx.data().referee.clone();
+    on_race_or_last(
+        ctx,
+        |race| async move { referee.history(race, turn).await },
+        |race, h| {
+            let orders: Vec<String> = h
+                .orders
+                .iter()
+                .map(|o| {
+                    format!(
+                        "{} `{}` ({}) nonce {} -> {}",
+                        o.name,
+                        o.order,
+                        o.source.as_str(),
+                        o.nonce,
+                        o.receipt
+                    )
+                })
+                .collect();
+            let post = crate::render::post::Post {
+                title: format!(
+                    "Race {race}, turn {}: {}{}",
+                    h.number,
+                    h.label,
+                    if h.late { " (resolved late)" } else { "" }
+                ),
+                body: h.narration.join("\n"),
+                track: None,
+                fields: vec![("Orders and receipts".into(), orders.join("\n"))],
+                footer: None,
+                choices: vec![],
+                view: None,
+                picture: crate::render::post::Picture::None,
+            };
+            Layout {
+                embeds: layout::embeds(&post, None),
+                ..Layout::default()
+            }
+        },
+    )
+    .await
+}
+
+/// After the end: the revealed seed, and the check of every roll against it.
+#[poise::command(slash_command)]
+pub(super) async fn verify(ctx: Ctx<'_>) -> Result<(), Error> {
+    let shared = ctx.data().clone();
+    // Replaying a whole race may take a moment: defer straight away.
+    ctx.defer_ephemeral().await?;
+    let race = race_here_or_last(ctx).await;
+    let layout = match race {
+        Ok(race) => match shared.referee.verify(race).await {
+            Ok(r) => {
+                let mut text = format!(
+                    "Seed `{}`\nCommitment `{}` {}\n{} steps and {} events replayed from the seed.",
+                    r.seed,
+                    r.commitment,
+                    if r.commitment_matches {
+                        "matches the seed's SHA-256"
+                    } else {
+                        "DOES NOT match the seed"
+                    },
+                    r.steps_checked,
+                    r.events_checked
+                );
+                for p in r.problems.iter().take(10) {
+                    text.push_str(&format!("\nProblem: {p}"));
+                }
+                text.push_str(if r.ok() {
+                    "\n**Verified:** every random outcome matches the seed."
+                } else {
+                    "\n**Not verified.**"
+                });
+                note(&format!("Race #{} checked", r.race), &text)
+            }
+            Err(e) => refusal(&e),
+        },
+        Err(e) => refusal(&e),
+    };
+    ctx.send(dress::reply(&layout, true)).await?;
+    Ok(())
+}

@@ -1,0 +1,250 @@
+//! Orders and preferences: intake with receipts (an order again is a no-op), mentions
+//! resolved to runners, and the open prompt for an in-channel order form.
+
+use super::work::{Work, new_nonce, receipt_for};
+use super::{Referee, RefereeError, clean_text, require_in_play, require_open};
+use crate::engine::{OrderError, Prompt, Seat};
+use crate::games::AnyPrivateView;
+use crate::store::{CampaignId, Millis, OrderRow, OrderSource, PreferenceRow, UserId};
+
+/// What a player gets back for an accepted order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Receipt {
+    pub race: CampaignId,
+    pub seat: Seat,
+    pub seat_name: String,
+    pub label: String,
+    /// The order as the engine reads it.
+    pub order: String,
+    /// The public receipt: a hash of the order and a secret nonce.
+    pub receipt: String,
+    /// An earlier order for this step was replaced.
+    pub changed: bool,
+    /// The very same order was already in: nothing changed, and this is its receipt.
+    pub repeated: bool,
+    /// The step resolved at once (everyone was in).
+    pub resolved: bool,
+}
+
+/// What a seat is being asked right now, for an in-channel order form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpenPrompt {
+    pub race: CampaignId,
+    pub step: u32,
+    pub seat: Seat,
+    pub seat_name: String,
+    pub label: String,
+    pub view: AnyPrivateView,
+    pub prompt: Prompt,
+    pub deadline: Option<Millis>,
+    /// The order already in for this step, if any.
+    pub current: Option<String>,
+}
+
+impl Referee {
+    /// Turns `<@id>` mentions into `@Name` for seated users.
+    fn resolve_mentions(w: &Work, text: &str) -> Result<String, RefereeError> {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(start) = rest.find("<@") {
+            out.push_str(&rest[..start]);
+            let after = &rest[start + 2..];
+            let Some(end) = after.find('>') else {
+                out.push_str(&rest[start..]);
+                rest = "";
+                break;
+            };
+            let id = after[..end].trim_start_matches('!');
+            if !id.is_empty() && id.chars().all(|c| c.is_ascii_digit()) {
+                let user = UserId::new(id);
+                let seat = w
+                    .seat_of_user(&user)
+                    .ok_or_else(|| RefereeError::Invalid(format!("<@{id}> isn't in this race")))?;
+                out.push('@');
+                out.push_str(&seat.name);
+            } else {
+                out.push_str(&rest[start..start + 2 + end + 1]);
+            }
+            rest = &after[end + 1..];
+        }
+        out.push_str(rest);
+        Ok(out)
+    }
+
+    /// Accepts (or changes) a player's order for the open step, with a receipt.
+    pub async fn submit(
+        &self,
+        id: CampaignId,
+        user: &UserId,
+        text: &str,
+    ) -> Result<Receipt, RefereeError> {
+        self.submit_for_step(id, user, text, None).await
+    }
+
+    /// Like [`Referee::submit`], but refused as stale unless `step` is still open (a
+    /// button pressed on an old prompt).
+    pub async fn submit_for_step(
+        &self,
+        id: CampaignId,
+        user: &UserId,
+        text: &str,
+        step: Option<u32>,
+    ) -> Result<Receipt, RefereeError> {
+        let raw_chars = text.chars().count();
+        if raw_chars > self.config.max_order_chars {
+            return Err(RefereeError::Invalid(format!(
+                "that order is {raw_chars} characters long; orders are short, like `7` or `play 100`"
+            )));
+        }
+        let text = clean_text(text);
+        if text.is_empty() {
+            return Err(RefereeError::Order(OrderError::Syntax(
+                "the order is empty".into(),
+            )));
+        }
+        self.mutate(id, |w| {
+            require_in_play(w)?;
+            let seat_row = w.seat_of_user(user).ok_or(RefereeError::NotSeated)?.clone();
+            if seat_row.bot.is_some() {
+                return Err(RefereeError::SeatIsBot);
+            }
+            if step.is_some_and(|s| s != w.campaign.step) {
+                return Err(RefereeError::StaleStep);
+            }
+            let seat = seat_row.seat;
+            let text = Self::resolve_mentions(w, &text)?;
+            let game = w.game()?.clone();
+            let pending = game.pending();
+            if !w.campaign.step_open || !pending.includes(seat) {
+                return Err(RefereeError::Order(OrderError::NotYourTurn));
+            }
+            let order = game.read_order(seat, &text)?;
+            let canonical = game.format_order(seat, &order);
+            // The same order again (a double click, a resent DM) changes nothing.
+            if let Some(live) = w
+                .orders
+                .iter()
+                .find(|o| o.seat == seat && o.source == OrderSource::Player && o.text == canonical)
+            {
+                return Ok(Receipt {
+                    race: w.campaign.id,
+                    seat,
+                    seat_name: seat_row.name.clone(),
+                    label: pending.label.clone(),
+                    order: canonical,
+                    receipt: live.receipt.clone(),
+                    changed: false,
+                    repeated: true,
+                    resolved: false,
+                });
+            }
+            let changed = w.orders.iter().any(|o| o.seat == seat);
+            let nonce = new_nonce()?;
+            let step = w.campaign.step;
+            let receipt = receipt_for(w.campaign.id.0, step, seat, &canonical, &nonce);
+            w.put_order(OrderRow {
+                step,
+                seat,
+                text: canonical.clone(),
+                parsed: order,
+                source: OrderSource::Player,
+                nonce,
+                receipt: receipt.clone(),
+                by_user: Some(user.clone()),
+                submitted_at: w.now,
+            });
+            w.touch();
+            w.say_status();
+            w.advance()?;
+            Ok(Receipt {
+                race: w.campaign.id,
+                seat,
+                seat_name: seat_row.name.clone(),
+                label: pending.label.clone(),
+                order: canonical,
+                receipt,
+                changed,
+                repeated: false,
+                resolved: w.campaign.step != step,
+            })
+        })
+        .await
+    }
+
+    /// Sets a standing preference for the user's seat (a policy, a setting).
+    pub async fn set_preference(
+        &self,
+        id: CampaignId,
+        user: &UserId,
+        text: &str,
+    ) -> Result<String, RefereeError> {
+        let text = clean_text(text);
+        if text.chars().count() > self.config.max_order_chars {
+            return Err(RefereeError::Invalid("that setting is too long".into()));
+        }
+        self.mutate(id, |w| {
+            require_open(w)?;
+            let seat = w.seat_of_user(user).ok_or(RefereeError::NotSeated)?.seat;
+            let step = w.campaign.step;
+            let now = w.now;
+            let answer = match w.campaign.state.as_mut() {
+                Some(game) => {
+                    let answer = game.set_preference(seat, &text)?;
+                    w.touch_state();
+                    answer
+                }
+                None => {
+                    if w.campaign.kind.preference_help().is_none() {
+                        return Err(RefereeError::Preference(
+                            crate::engine::PreferenceError::NotSupported,
+                        ));
+                    }
+                    format!("noted: `{text}` applies when the race starts")
+                }
+            };
+            w.commit.preferences.push(PreferenceRow {
+                step,
+                seat,
+                text: text.clone(),
+                set_at: now,
+            });
+            w.touch();
+            Ok(answer)
+        })
+        .await
+    }
+
+    /// What the user's seat is asked now, if anything (for `/race order`).
+    pub async fn open_prompt(
+        &self,
+        id: CampaignId,
+        user: &UserId,
+    ) -> Result<OpenPrompt, RefereeError> {
+        let w = self.read(id).await?;
+        require_in_play(&w)?;
+        let seat_row = w.seat_of_user(user).ok_or(RefereeError::NotSeated)?;
+        if seat_row.bot.is_some() {
+            return Err(RefereeError::SeatIsBot);
+        }
+        let game = w.game()?;
+        let pending = game.pending();
+        if !w.campaign.step_open || !pending.includes(seat_row.seat) {
+            return Err(RefereeError::Order(OrderError::NotYourTurn));
+        }
+        Ok(OpenPrompt {
+            race: id,
+            step: w.campaign.step,
+            seat: seat_row.seat,
+            seat_name: seat_row.name.clone(),
+            label: pending.label.clone(),
+            view: game.private_view(seat_row.seat),
+            prompt: game.prompt(seat_row.seat),
+            deadline: w.campaign.deadline_at,
+            current: w
+                .orders
+                .iter()
+                .find(|o| o.seat == seat_row.seat)
+                .map(|o| o.text.clone()),
+        })
+    }
+}

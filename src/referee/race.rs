@@ -1,0 +1,270 @@
+//! A race's life under its host: opening the lobby, settings, the start, deadline
+//! moves, pause and resume, cancelling.
+
+use super::announce::{Announcement, Target};
+use super::{
+    Actor, NewRace, Referee, RefereeError, clean_text, require_host, require_in_play,
+    require_lobby, require_open, timing,
+};
+use crate::engine::{SeatSetup, Seed};
+use crate::store::{CampaignId, Millis, NewCampaign, Phase, StoreError};
+
+/// How to move a deadline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeadlineChange {
+    /// To this moment.
+    At(Millis),
+    /// By this many seconds (negative brings it forward).
+    Extend(i64),
+}
+
+impl Referee {
+    /// Opens a lobby for a new race, with a fresh secret seed.
+    pub async fn create(&self, req: NewRace) -> Result<CampaignId, RefereeError> {
+        let mut timing = self.config.default_timing.clone();
+        let game_text = timing::apply_timing_text(&mut timing, &req.options)?;
+        let options = req.kind.apply_options(None, &game_text)?;
+        let seed = Seed::from_os()
+            .map_err(|e| RefereeError::Invalid(format!("no randomness for the dice: {e}")))?;
+        let now = self.clock.now();
+        let id = match self
+            .store
+            .create(NewCampaign {
+                kind: req.kind,
+                options,
+                host: req.host.user.clone(),
+                channel: req.channel,
+                guild: req.guild,
+                timing,
+                seed: seed.to_hex(),
+                commitment: seed.commitment(),
+                now,
+            })
+            .await
+        {
+            Ok(id) => id,
+            Err(StoreError::ChannelBusy) => return Err(RefereeError::ChannelBusy),
+            Err(e) => return Err(e.into()),
+        };
+        tracing::info!(race = id.0, game = req.kind.slug(), "race created");
+        self.mutate(id, |w| {
+            w.touch();
+            w.say_lobby();
+            Ok(())
+        })
+        .await?;
+        Ok(id)
+    }
+
+    /// Changes options (lobby) or timing (any time before the end); returns the settings.
+    pub async fn settings(
+        &self,
+        id: CampaignId,
+        actor: &Actor,
+        text: &str,
+    ) -> Result<String, RefereeError> {
+        let text = clean_text(text);
+        self.mutate(id, |w| {
+            require_host(w, actor)?;
+            require_open(w)?;
+            let mut timing = w.campaign.timing.clone();
+            let game_text = timing::apply_timing_text(&mut timing, &text)?;
+            if !game_text.trim().is_empty() {
+                require_lobby(w).map_err(|_| {
+                    RefereeError::Invalid("game options can only change in the lobby; timing (turn, reminders, resolve) can change at any time".into())
+                })?;
+                w.campaign.options = w.campaign.kind.apply_options(Some(&w.campaign.options), &game_text)?;
+                // Seats' choices must still fit the new options.
+                for s in &w.seats {
+                    if let Some(c) = &s.choice {
+                        w.campaign.kind.check_seat_choice(&w.campaign.options, c).map_err(|e| RefereeError::Invalid(format!("{}: {e}", s.name)))?;
+                    }
+                }
+            }
+            w.campaign.timing = timing;
+            w.touch();
+            if w.campaign.phase == Phase::Lobby {
+                w.say_lobby();
+            }
+            Ok(format!(
+                "{} | {}",
+                w.campaign.kind.describe_options(&w.campaign.options),
+                timing::describe_timing(&w.campaign.timing)
+            ))
+        })
+        .await
+    }
+
+    /// Starts the race: the game is set up from the seed, whose commitment is published.
+    pub async fn start(&self, id: CampaignId, actor: &Actor) -> Result<(), RefereeError> {
+        let prefs = self.store.preferences(id).await?;
+        self.mutate(id, |w| {
+            require_host(w, actor)?;
+            require_lobby(w)?;
+            let (min, _) = w.campaign.kind.seat_limits(&w.campaign.options)?;
+            if w.seats.len() < min {
+                return Err(RefereeError::TooFew {
+                    min,
+                    have: w.seats.len(),
+                });
+            }
+            let setups: Vec<SeatSetup> = w
+                .seats
+                .iter()
+                .map(|s| SeatSetup {
+                    name: s.name.clone(),
+                    choice: s.choice.clone(),
+                })
+                .collect();
+            let mut game = w
+                .campaign
+                .kind
+                .setup(&w.campaign.options, &setups, w.seed()?)?;
+            for p in prefs.iter().filter(|p| p.step == 0) {
+                if let Err(e) = game.set_preference(p.seat, &p.text) {
+                    tracing::debug!(race = id.0, "a lobby preference no longer applies: {e}");
+                }
+            }
+            w.campaign.state = Some(game);
+            w.touch_state();
+            w.campaign.phase = Phase::Running;
+            w.campaign.step = 0;
+            w.campaign.step_open = false;
+            w.touch();
+            w.say_lobby();
+            let race = w.campaign.id;
+            let announcement = Announcement::Started {
+                race,
+                game: w.campaign.kind,
+                seats: w.seats.iter().map(|s| s.name.clone()).collect(),
+                commitment: w.campaign.commitment.clone(),
+            };
+            w.say(Target::Channel, announcement);
+            w.advance()
+        })
+        .await?;
+        tracing::info!(race = id.0, "race started");
+        Ok(())
+    }
+
+    /// Moves the open step's deadline.
+    pub async fn move_deadline(
+        &self,
+        id: CampaignId,
+        actor: &Actor,
+        change: DeadlineChange,
+    ) -> Result<Millis, RefereeError> {
+        self.mutate(id, |w| {
+            require_host(w, actor)?;
+            require_in_play(w)?;
+            if w.campaign.phase == Phase::Paused {
+                return Err(RefereeError::Paused);
+            }
+            let current = w.campaign.deadline_at.ok_or(RefereeError::NotStarted)?;
+            let at = match change {
+                DeadlineChange::At(t) => t,
+                DeadlineChange::Extend(secs) => current.saturating_add(secs.saturating_mul(1000)),
+            };
+            if at <= w.now {
+                return Err(RefereeError::Invalid(
+                    "the new deadline must be in the future".into(),
+                ));
+            }
+            w.schedule(at);
+            let race = w.campaign.id;
+            w.say(
+                Target::Channel,
+                Announcement::Notice {
+                    race,
+                    text: "The deadline moved to {at}.".into(),
+                    at: Some(at),
+                    user: None,
+                },
+            );
+            w.say_status();
+            Ok(at)
+        })
+        .await
+    }
+
+    /// Stops the clock; the time left is kept.
+    pub async fn pause(&self, id: CampaignId, actor: &Actor) -> Result<(), RefereeError> {
+        self.mutate(id, |w| {
+            require_host(w, actor)?;
+            require_in_play(w)?;
+            if w.campaign.phase == Phase::Paused {
+                return Err(RefereeError::Paused);
+            }
+            let left = w.campaign.deadline_at.map(|d| (d - w.now).max(0));
+            w.campaign.paused_left_ms = left;
+            w.campaign.phase = Phase::Paused;
+            w.unschedule();
+            let race = w.campaign.id;
+            w.say(
+                Target::Channel,
+                Announcement::Notice {
+                    race,
+                    text: "The race is paused; the clock has stopped.".into(),
+                    at: None,
+                    user: None,
+                },
+            );
+            w.say_status();
+            Ok(())
+        })
+        .await
+    }
+
+    /// Restarts the clock with the time that was left.
+    pub async fn resume(&self, id: CampaignId, actor: &Actor) -> Result<Millis, RefereeError> {
+        self.mutate(id, |w| {
+            require_host(w, actor)?;
+            if w.campaign.phase != Phase::Paused {
+                require_in_play(w)?;
+                return Err(RefereeError::NotPaused);
+            }
+            w.campaign.phase = Phase::Running;
+            let left = w
+                .campaign
+                .paused_left_ms
+                .take()
+                .unwrap_or(60_000)
+                .max(60_000);
+            let at = w.now + left;
+            if w.campaign.step_open {
+                w.schedule(at);
+            }
+            w.touch();
+            let race = w.campaign.id;
+            w.say(
+                Target::Channel,
+                Announcement::Notice {
+                    race,
+                    text: "The race resumes; the deadline is {at}.".into(),
+                    at: Some(at),
+                    user: None,
+                },
+            );
+            w.say_status();
+            w.advance()?;
+            Ok(at)
+        })
+        .await
+    }
+
+    /// Ends the race without a result.
+    pub async fn cancel(&self, id: CampaignId, actor: &Actor) -> Result<(), RefereeError> {
+        self.mutate(id, |w| {
+            require_host(w, actor)?;
+            require_open(w)?;
+            w.campaign.phase = Phase::Cancelled;
+            w.campaign.ended_at = Some(w.now);
+            w.unschedule();
+            let race = w.campaign.id;
+            w.say(Target::Channel, Announcement::Cancelled { race });
+            w.say_status();
+            Ok(())
+        })
+        .await
+    }
+}

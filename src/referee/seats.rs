@@ -1,0 +1,307 @@
+//! Seats: joining and leaving, bots, handing a seat over, removing a player, and a
+//! seat whose DMs are closed.
+
+use super::announce::{Announcement, Target};
+use super::work::{Work, new_nonce, receipt_for};
+use super::{Actor, Referee, RefereeError, clean_text, require_host, require_lobby, require_open};
+use crate::engine::{BotLevel, Seat};
+use crate::store::{CampaignId, OrderRow, OrderSource, Phase, SeatRow, UserId};
+
+fn renumber(seats: &mut [SeatRow]) {
+    for (i, s) in seats.iter_mut().enumerate() {
+        s.seat = Seat::from_index(i).unwrap_or(Seat(u8::MAX));
+    }
+}
+
+fn unique_name(seats: &[SeatRow], wanted: &str) -> String {
+    let taken = |n: &str| seats.iter().any(|s| s.name.eq_ignore_ascii_case(n));
+    if !taken(wanted) {
+        return wanted.to_string();
+    }
+    (2..)
+        .map(|i| format!("{wanted} {i}"))
+        .find(|n| !taken(n))
+        .unwrap_or_else(|| wanted.to_string())
+}
+
+fn clean_name(name: &str) -> Result<String, RefereeError> {
+    let name: String = clean_text(name)
+        .chars()
+        .filter(|c| !matches!(c, '@' | '`' | '*' | '_' | '~' | '|' | '<' | '>'))
+        .collect();
+    let name = name.trim().to_string();
+    if name.is_empty() {
+        return Err(RefereeError::Invalid(
+            "a runner's name can't be empty".into(),
+        ));
+    }
+    if name.chars().count() > 32 {
+        return Err(RefereeError::Invalid(
+            "a runner's name can be 32 characters at most".into(),
+        ));
+    }
+    Ok(name)
+}
+
+impl Referee {
+    /// Takes a seat in the lobby. `choice` is the game's pre-race choice (a max speed).
+    pub async fn join(
+        &self,
+        id: CampaignId,
+        actor: &Actor,
+        name: Option<&str>,
+        choice: Option<&str>,
+    ) -> Result<Seat, RefereeError> {
+        let name = clean_name(name.unwrap_or(&actor.name))?;
+        self.mutate(id, |w| {
+            require_lobby(w)?;
+            if w.seat_of_user(&actor.user).is_some() {
+                return Err(RefereeError::AlreadySeated);
+            }
+            let (_, max) = w.campaign.kind.seat_limits(&w.campaign.options)?;
+            if w.seats.len() >= max {
+                return Err(RefereeError::Full { max });
+            }
+            let choice = match choice.map(clean_text).filter(|c| !c.is_empty()) {
+                Some(c) => {
+                    w.campaign
+                        .kind
+                        .check_seat_choice(&w.campaign.options, &c)
+                        .map_err(RefereeError::Invalid)?;
+                    Some(c)
+                }
+                None => None,
+            };
+            let seat = Seat::from_index(w.seats.len()).ok_or(RefereeError::Full { max })?;
+            let name = unique_name(&w.seats, &name);
+            w.seats.push(SeatRow {
+                seat,
+                user: Some(actor.user.clone()),
+                name,
+                bot: None,
+                choice,
+                dm_ok: true,
+                view_hash: None,
+            });
+            w.touch_seats();
+            w.say_lobby();
+            Ok(seat)
+        })
+        .await
+    }
+
+    /// Gives up a seat: removed in the lobby, handed to a bot once the race runs.
+    pub async fn leave(&self, id: CampaignId, actor: &Actor) -> Result<(), RefereeError> {
+        self.mutate(id, |w| {
+            require_open(w)?;
+            let seat = w
+                .seat_of_user(&actor.user)
+                .ok_or(RefereeError::NotSeated)?
+                .seat;
+            Self::release_seat(w, seat, "left the race")
+        })
+        .await
+    }
+
+    fn release_seat(w: &mut Work, seat: Seat, why: &str) -> Result<(), RefereeError> {
+        let name = w.seat_name(seat);
+        if w.campaign.phase == Phase::Lobby {
+            w.seats.retain(|s| s.seat != seat);
+            renumber(&mut w.seats);
+            w.touch_seats();
+            w.say_lobby();
+            return Ok(());
+        }
+        if let Some(s) = w.seats.iter_mut().find(|s| s.seat == seat) {
+            s.bot = Some(BotLevel::Heuristic);
+        }
+        w.touch_seats();
+        let race = w.campaign.id;
+        w.say(
+            Target::Channel,
+            Announcement::Notice {
+                race,
+                text: format!("{name} {why}; a bot runs their seat from now on."),
+                at: None,
+                user: None,
+            },
+        );
+        // The bot orders at once if this seat is awaited.
+        let game = w.game()?.clone();
+        let pending = game.pending();
+        if w.campaign.step_open
+            && pending.includes(seat)
+            && !w.orders.iter().any(|o| o.seat == seat)
+        {
+            let first_of_any =
+                pending.mode == crate::engine::Mode::Any && pending.seats.first() != Some(&seat);
+            if !first_of_any {
+                let label = format!("bot/{}/{}", w.campaign.step, seat.0);
+                let mut rng = crate::engine::GameRng::from_seed(w.seed()?.derive(&label));
+                let order = game.bot_order(seat, BotLevel::Heuristic, &mut rng);
+                let text = game.format_order(seat, &order);
+                let nonce = new_nonce()?;
+                let step = w.campaign.step;
+                w.put_order(OrderRow {
+                    step,
+                    seat,
+                    receipt: receipt_for(race.0, step, seat, &text, &nonce),
+                    text,
+                    parsed: order,
+                    source: OrderSource::Bot,
+                    nonce,
+                    by_user: None,
+                    submitted_at: w.now,
+                });
+            }
+        }
+        w.say_status();
+        w.advance()
+    }
+
+    /// Adds bots to the lobby.
+    pub async fn add_bots(
+        &self,
+        id: CampaignId,
+        actor: &Actor,
+        count: usize,
+        level: BotLevel,
+    ) -> Result<Vec<String>, RefereeError> {
+        self.mutate(id, |w| {
+            require_host(w, actor)?;
+            require_lobby(w)?;
+            let (_, max) = w.campaign.kind.seat_limits(&w.campaign.options)?;
+            if count == 0 {
+                return Err(RefereeError::Invalid("add at least one bot".into()));
+            }
+            if w.seats.len() + count > max {
+                return Err(RefereeError::Full { max });
+            }
+            let mut names = Vec::new();
+            for _ in 0..count {
+                let seat = Seat::from_index(w.seats.len()).ok_or(RefereeError::Full { max })?;
+                let name = unique_name(
+                    &w.seats,
+                    &format!(
+                        "Bot {}",
+                        w.seats.iter().filter(|s| s.user.is_none()).count() + 1
+                    ),
+                );
+                names.push(name.clone());
+                w.seats.push(SeatRow {
+                    seat,
+                    user: None,
+                    name,
+                    bot: Some(level),
+                    choice: None,
+                    dm_ok: true,
+                    view_hash: None,
+                });
+            }
+            w.touch_seats();
+            w.say_lobby();
+            Ok(names)
+        })
+        .await
+    }
+
+    /// Hands a seat (named, or held by `from`) to another user.
+    pub async fn replace(
+        &self,
+        id: CampaignId,
+        actor: &Actor,
+        seat_name: &str,
+        to: &UserId,
+    ) -> Result<String, RefereeError> {
+        self.mutate(id, |w| {
+            require_host(w, actor)?;
+            require_open(w)?;
+            if w.seat_of_user(to).is_some() {
+                return Err(RefereeError::UserAlreadySeated);
+            }
+            let wanted = clean_text(seat_name);
+            let idx = w
+                .seats
+                .iter()
+                .position(|s| {
+                    s.name.eq_ignore_ascii_case(&wanted)
+                        || s.user.as_ref().is_some_and(|u| {
+                            u.0 == wanted
+                                .trim_start_matches("<@")
+                                .trim_start_matches('!')
+                                .trim_end_matches('>')
+                        })
+                })
+                .ok_or_else(|| RefereeError::NoSuchSeat(wanted.clone()))?;
+            let name = w.seats[idx].name.clone();
+            w.seats[idx].user = Some(to.clone());
+            w.seats[idx].bot = None;
+            w.seats[idx].dm_ok = true;
+            w.seats[idx].view_hash = None;
+            w.touch_seats();
+            let race = w.campaign.id;
+            w.say(
+                Target::Channel,
+                Announcement::Notice {
+                    race,
+                    text: format!("{name}'s seat now belongs to {{user}}."),
+                    at: None,
+                    user: Some(to.clone()),
+                },
+            );
+            if w.campaign.phase == Phase::Lobby {
+                w.say_lobby();
+            } else {
+                w.say_status();
+            }
+            Ok(name)
+        })
+        .await
+    }
+
+    /// Removes a player: from the lobby, or to a bot once the race runs.
+    pub async fn kick(
+        &self,
+        id: CampaignId,
+        actor: &Actor,
+        target: &UserId,
+    ) -> Result<String, RefereeError> {
+        self.mutate(id, |w| {
+            require_host(w, actor)?;
+            require_open(w)?;
+            let row = w
+                .seat_of_user(target)
+                .ok_or(RefereeError::NotSeated)?
+                .clone();
+            Self::release_seat(w, row.seat, "was removed by the host")?;
+            Ok(row.name)
+        })
+        .await
+    }
+
+    /// A player's DMs failed (closed): remember it, and tell the channel how to order.
+    pub async fn dm_failed(&self, id: CampaignId, seat: Seat) -> Result<(), RefereeError> {
+        self.mutate(id, |w| {
+            let Some(row) = w.seats.iter_mut().find(|s| s.seat == seat) else {
+                return Ok(());
+            };
+            if !row.dm_ok {
+                return Ok(());
+            }
+            row.dm_ok = false;
+            let user = row.user.clone();
+            w.touch_seats();
+            let race = w.campaign.id;
+            if let Some(user) = user {
+                w.say(Target::Channel, Announcement::Notice {
+                    race,
+                    text: "{user}, I can't DM you. Open your DMs to this server's members, or send your orders here with /race order (only you will see them).".into(),
+                    at: None,
+                    user: Some(user),
+                });
+            }
+            Ok(())
+        })
+        .await
+    }
+}
