@@ -44,3 +44,32 @@ fn live_play_asks_each_decision_in_turn_and_keeps_cards_secret_until_the_moves()
     g.apply(&[Submitted::new(s, o)]);
     assert_eq!(g.runners()[s.index()].pace, 6);
 }
+
+/// Reading is apart from legality: text that reads well but answers another question
+/// parses, and `validate` refuses it with the sentence players have always read.
+#[test]
+fn text_for_another_step_parses_and_is_refused_as_illegal() {
+    let g = live(&["A", "B", "C"]);
+    let a = seat(&g, "A");
+    let order = g.parse_order(a, "card 9 bid 2 actions first").unwrap();
+    assert_eq!(
+        order,
+        Order::NotAsked {
+            misfit: Misfit::CardAndBidOnly
+        }
+    );
+    assert_eq!(
+        read_order(&g, a, "card 9 bid 2 actions first"),
+        Err(OrderError::Illegal(
+            "in live play only the movement card and bid are sent now; actions, pace and moves \
+             are asked when your turn comes; Send your movement card and bid card, e.g. \
+             `card 10 bid 3` (at 0 mental strength: just `card 10`)."
+                .into()
+        ))
+    );
+    // What cannot be read is still a syntax error.
+    assert!(matches!(
+        read_order(&g, a, "card ten"),
+        Err(OrderError::Syntax(_))
+    ));
+}
