@@ -107,6 +107,7 @@ impl RunnerView {
 }
 
 impl FifteenHundred {
+    /// [`crate::engine::Game::public_view`]: everyone in order, with this round so far.
     pub(super) fn build_public_view(&self) -> PublicView {
         let order = self.full_order();
         let runners = order
@@ -133,6 +134,7 @@ impl FifteenHundred {
         }
     }
 
+    /// [`crate::engine::Game::private_view`]: the seat's hand, strength and what it is asked.
     pub(super) fn build_private_view(&self, seat: Seat) -> PrivateView {
         let i = seat.index();
         let r = self.runner(i);
@@ -165,6 +167,7 @@ impl FifteenHundred {
         }
     }
 
+    /// Runner `i` at `position`; a card shows only once the cards are revealed.
     pub(super) fn runner_view(&self, i: usize, position: u32) -> Option<RunnerView> {
         let r = self.runner(i)?;
         let p = self.course.place(r.spot);
@@ -202,6 +205,7 @@ impl FifteenHundred {
         })
     }
 
+    /// [`crate::engine::Game::outcome`]: the players in finishing order, once the race is over.
     pub(super) fn final_placings(&self) -> Option<Outcome> {
         if self.step != Step::Over {
             return None;
@@ -220,6 +224,8 @@ impl FifteenHundred {
         Some(Outcome { placings })
     }
 
+    /// [`crate::engine::Game::resample_hidden`]: the robots' deck, the game's dice, others'
+    /// last orders and unrevealed cards drawn again.
     pub(super) fn hidden_resampled(&self, viewer: Option<Seat>, rng: &mut GameRng) -> Self {
         let mut g = self.clone();
         rng.shuffle(&mut g.robot_deck);
