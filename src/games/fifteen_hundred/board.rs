@@ -81,6 +81,98 @@ struct RawStart {
     keep_lanes_through: Option<String>,
 }
 
+impl RawSection {
+    /// The section as the board keeps it, with every lane's spaces and first half.
+    fn checked(&self, lanes: usize) -> Result<Section, BoardError> {
+        let fail = |why: String| invalid(format!("section {}: {why}", self.name));
+        let curve = match self.kind.as_str() {
+            "curve" => true,
+            "straight" => false,
+            other => return Err(fail(format!("kind must be curve or straight, not {other}"))),
+        };
+        let spaces: Vec<u16> = match self.spaces.as_slice() {
+            [one] if !curve => vec![*one; lanes],
+            list if list.len() == lanes => list.to_vec(),
+            _ => return Err(fail(format!("give one space count per lane ({lanes})"))),
+        };
+        if spaces.iter().any(|&n| !(1..=200).contains(&n)) {
+            return Err(fail("each lane has 1 to 200 spaces".into()));
+        }
+        if !curve && spaces.windows(2).any(|w| w.first() != w.last()) {
+            return Err(fail("a straight has as many spaces in every lane".into()));
+        }
+        let half = if curve {
+            match &self.half {
+                Some(h) if h.len() == lanes => h.clone(),
+                Some(_) => return Err(fail(format!("give one half count per lane ({lanes})"))),
+                None => spaces.iter().map(|n| n.div_ceil(2)).collect(),
+            }
+        } else {
+            spaces.clone()
+        };
+        if curve && half.iter().zip(&spaces).any(|(h, n)| *h == 0 || h >= n) {
+            return Err(fail(
+                "a curve's first half has at least one space and fewer than the curve".into(),
+            ));
+        }
+        Ok(Section {
+            name: self.name.clone(),
+            curve,
+            spaces,
+            half,
+        })
+    }
+}
+
+/// The index of the section called `name`.
+fn find_section(sections: &[Section], name: &str) -> Result<usize, BoardError> {
+    sections
+        .iter()
+        .position(|s| s.name == name)
+        .ok_or_else(|| invalid(format!("there is no section called {name}")))
+}
+
+impl RawStart {
+    /// The `what` (1500 or 800) start, checked against the sections.
+    fn checked(&self, what: &str, sections: &[Section], lanes: usize) -> Result<Start, BoardError> {
+        let section = find_section(sections, &self.section)?;
+        if self.spaces.len() != lanes {
+            return Err(invalid(format!(
+                "the {what} start gives one space per lane ({lanes})"
+            )));
+        }
+        let mut spaces = Vec::new();
+        for (lane, &s) in self.spaces.iter().enumerate() {
+            let n = sections
+                .get(section)
+                .and_then(|sec| sec.spaces.get(lane))
+                .copied()
+                .unwrap_or(0);
+            if s == 0 || s > n {
+                return Err(invalid(format!(
+                    "the {what} start: lane {} has no space {s} in {}",
+                    lane + 1,
+                    self.section
+                )));
+            }
+            spaces.push(s - 1);
+        }
+        if !(1..=20).contains(&self.laps) {
+            return Err(invalid(format!("the {what} start: laps must be 1 to 20")));
+        }
+        let keep = match &self.keep_lanes_through {
+            Some(name) => Some(find_section(sections, name)?),
+            None => None,
+        };
+        Ok(Start {
+            section,
+            spaces,
+            laps: self.laps,
+            keep_lanes_through: keep,
+        })
+    }
+}
+
 /// One stretch of track.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Section {
@@ -136,115 +228,16 @@ impl Board {
         if raw.section.is_empty() || raw.section.len() > 16 {
             return Err(invalid("a board has 1 to 16 sections"));
         }
-        let mut sections = Vec::new();
-        for s in &raw.section {
-            let curve = match s.kind.as_str() {
-                "curve" => true,
-                "straight" => false,
-                other => {
-                    return Err(invalid(format!(
-                        "section {}: kind must be curve or straight, not {other}",
-                        s.name
-                    )));
-                }
-            };
-            let spaces: Vec<u16> = match s.spaces.as_slice() {
-                [one] if !curve => vec![*one; lanes],
-                list if list.len() == lanes => list.to_vec(),
-                _ => {
-                    return Err(invalid(format!(
-                        "section {}: give one space count per lane ({lanes})",
-                        s.name
-                    )));
-                }
-            };
-            if spaces.iter().any(|&n| !(1..=200).contains(&n)) {
-                return Err(invalid(format!(
-                    "section {}: each lane has 1 to 200 spaces",
-                    s.name
-                )));
-            }
-            if !curve && spaces.windows(2).any(|w| w[0] != w[1]) {
-                return Err(invalid(format!(
-                    "section {}: a straight has as many spaces in every lane",
-                    s.name
-                )));
-            }
-            let half = if curve {
-                match &s.half {
-                    Some(h) if h.len() == lanes => h.clone(),
-                    Some(_) => {
-                        return Err(invalid(format!(
-                            "section {}: give one half count per lane ({lanes})",
-                            s.name
-                        )));
-                    }
-                    None => spaces.iter().map(|n| n.div_ceil(2)).collect(),
-                }
-            } else {
-                spaces.clone()
-            };
-            if curve && half.iter().zip(&spaces).any(|(h, n)| *h == 0 || h >= n) {
-                return Err(invalid(format!(
-                    "section {}: a curve's first half has at least one space and fewer than the curve",
-                    s.name
-                )));
-            }
-            sections.push(Section {
-                name: s.name.clone(),
-                curve,
-                spaces,
-                half,
-            });
-        }
+        let sections = raw
+            .section
+            .iter()
+            .map(|s| s.checked(lanes))
+            .collect::<Result<Vec<_>, _>>()?;
         if !(1..=100).contains(&raw.finish_straight) {
             return Err(invalid("finish_straight must be 1 to 100 spaces"));
         }
-        let find = |name: &str| {
-            sections
-                .iter()
-                .position(|s| s.name == name)
-                .ok_or_else(|| invalid(format!("there is no section called {name}")))
-        };
-        let start = |r: &RawStart, what: &str| -> Result<Start, BoardError> {
-            let section = find(&r.section)?;
-            if r.spaces.len() != lanes {
-                return Err(invalid(format!(
-                    "the {what} start gives one space per lane ({lanes})"
-                )));
-            }
-            let mut spaces = Vec::new();
-            for (lane, &s) in r.spaces.iter().enumerate() {
-                let n = sections
-                    .get(section)
-                    .and_then(|sec| sec.spaces.get(lane))
-                    .copied()
-                    .unwrap_or(0);
-                if s == 0 || s > n {
-                    return Err(invalid(format!(
-                        "the {what} start: lane {} has no space {s} in {}",
-                        lane + 1,
-                        r.section
-                    )));
-                }
-                spaces.push(s - 1);
-            }
-            if !(1..=20).contains(&r.laps) {
-                return Err(invalid(format!("the {what} start: laps must be 1 to 20")));
-            }
-            let keep = match &r.keep_lanes_through {
-                Some(name) => Some(find(name)?),
-                None => None,
-            };
-            Ok(Start {
-                section,
-                spaces,
-                laps: r.laps,
-                keep_lanes_through: keep,
-            })
-        };
-        let start_1500 = start(&raw.start.m1500, "1500")?;
-        let start_800 = start(&raw.start.m800, "800")?;
+        let start_1500 = raw.start.m1500.checked("1500", &sections, lanes)?;
+        let start_800 = raw.start.m800.checked("800", &sections, lanes)?;
         Ok(Board {
             name: raw.name,
             lanes: raw.lanes,

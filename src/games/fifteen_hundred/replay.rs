@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use super::board::Spot;
 use super::order::read_space;
-use super::{FifteenHundred, Options};
+use super::{FifteenHundred, Options, Order, RunnerView};
 use crate::engine::{Game, ScriptSeed, Seat, SeatSetup, Submitted, read_order};
 use crate::games::AnyPublicView;
 use crate::games::{Replay, ReplayError};
@@ -53,26 +53,6 @@ struct Placement {
     hand: Option<Vec<u8>>,
 }
 
-/// One runner's line after a step.
-#[derive(Debug, Serialize)]
-pub struct OutRunner {
-    pub name: String,
-    pub robot: bool,
-    pub position: u32,
-    pub lane: u8,
-    pub space: String,
-    pub section: String,
-    pub section_space: u16,
-    pub crossings: u8,
-    pub progress: i32,
-    pub to_go: i32,
-    pub strength: Option<u16>,
-    pub pace: u8,
-    pub penalty: u16,
-    pub cards_left: Vec<u8>,
-    pub place: Option<u8>,
-}
-
 #[derive(Debug, Serialize)]
 pub struct OutStep {
     pub step: usize,
@@ -80,40 +60,38 @@ pub struct OutStep {
     pub asked: String,
     pub narration: Vec<String>,
     pub laps_left: u8,
-    pub runners: Vec<OutRunner>,
+    pub runners: Vec<Value>,
 }
 
 #[derive(Debug, Serialize)]
 pub struct Output {
     pub game: &'static str,
-    pub start: Vec<OutRunner>,
+    pub start: Vec<Value>,
     pub steps: Vec<OutStep>,
     pub finished: bool,
     pub finish_order: Vec<String>,
 }
 
-fn runners(game: &FifteenHundred) -> Vec<OutRunner> {
+/// Every runner's line: its public view without this round's choices
+/// ([`RunnerView::ROUND_FIELDS`]), best placed first.
+fn runners(game: &FifteenHundred) -> Result<Vec<Value>, ReplayError> {
     game.public_view()
         .runners
         .into_iter()
-        .map(|r| OutRunner {
-            name: r.name,
-            robot: r.robot,
-            position: r.position,
-            lane: r.lane,
-            space: r.space,
-            section: r.section,
-            section_space: r.section_space,
-            crossings: r.crossings,
-            progress: r.progress,
-            to_go: r.to_go,
-            strength: r.strength,
-            pace: r.pace,
-            penalty: r.penalty,
-            cards_left: r.cards_left,
-            place: r.place,
-        })
+        .map(|r| runner_line(&r))
         .collect()
+}
+
+fn runner_line(r: &RunnerView) -> Result<Value, ReplayError> {
+    match serde_json::to_value(r).map_err(|e| script_err(e.to_string()))? {
+        Value::Object(fields) => Ok(Value::Object(
+            fields
+                .into_iter()
+                .filter(|(k, _)| !RunnerView::ROUND_FIELDS.contains(&k.as_str()))
+                .collect(),
+        )),
+        other => Ok(other),
+    }
 }
 
 fn script_err(text: impl Into<String>) -> ReplayError {
@@ -163,10 +141,42 @@ fn spot_of(game: &FifteenHundred, name: &str, p: &Placement) -> Result<Option<Sp
 /// Runs a script and returns its JSON output, with the public view after each step.
 pub fn run(script: Value) -> Result<Replay, ReplayError> {
     let script: Script = serde_json::from_value(script).map_err(|e| script_err(e.to_string()))?;
-    let options = script.options.unwrap_or_default();
+    let options = script.options.clone().unwrap_or_default();
     FifteenHundred::check_options(&options).map_err(|e| script_err(e.to_string()))?;
+    check_players(&script.players, &options)?;
+    let seats: Vec<SeatSetup> = script.players.iter().map(SeatSetup::named).collect();
+    let mut game = FifteenHundred::setup(&options, &seats, script.seed.0)
+        .map_err(|e| script_err(e.to_string()))?;
+    set_up(&mut game, &script)?;
+    let mut out = Output {
+        game: "1500m",
+        start: runners(&game)?,
+        steps: Vec::new(),
+        finished: false,
+        finish_order: Vec::new(),
+    };
+    let mut views = vec![AnyPublicView::FifteenHundred(game.public_view())];
+    for (n, step) in script.rounds.iter().enumerate() {
+        out.steps
+            .push(play_step(&mut game, &script.players, n + 1, step)?);
+        views.push(AnyPublicView::FifteenHundred(game.public_view()));
+    }
+    if game.outcome().is_some() {
+        out.finished = true;
+    }
+    out.finish_order = game
+        .finish_order()
+        .iter()
+        .filter_map(|&i| game.runners().get(i).map(|r| r.name.clone()))
+        .collect();
+    let output = serde_json::to_value(out).map_err(|e| script_err(e.to_string()))?;
+    Ok(Replay { output, views })
+}
+
+/// Names must be given, once each, and as many as the race takes.
+fn check_players(players: &[String], options: &Options) -> Result<(), ReplayError> {
     let mut seen: Vec<&str> = Vec::new();
-    for p in &script.players {
+    for p in players {
         if p.trim().is_empty() {
             return Err(script_err("a player has an empty name"));
         }
@@ -175,17 +185,18 @@ pub fn run(script: Value) -> Result<Replay, ReplayError> {
         }
         seen.push(p);
     }
-    let (min, max) = FifteenHundred::seat_limits(&options);
-    if script.players.len() < min || script.players.len() > max {
+    let (min, max) = FifteenHundred::seat_limits(options);
+    if players.len() < min || players.len() > max {
         return Err(script_err(format!(
             "this race takes {min} to {max} players, not {}",
-            script.players.len()
+            players.len()
         )));
     }
-    let seats: Vec<SeatSetup> = script.players.iter().map(SeatSetup::named).collect();
-    let mut game = FifteenHundred::setup(&options, &seats, script.seed.0)
-        .map_err(|e| script_err(e.to_string()))?;
-    // Two passes, so that runners can swap spaces: first lift everyone placed, then set down.
+    Ok(())
+}
+
+/// The script's setup: each runner's values and space, and the robots' deck.
+fn set_up(game: &mut FifteenHundred, script: &Script) -> Result<(), ReplayError> {
     let mut placements = Vec::new();
     for (name, value) in &script.setup {
         let i = game
@@ -193,11 +204,23 @@ pub fn run(script: Value) -> Result<Replay, ReplayError> {
             .ok_or_else(|| script_err(format!("setup: there is no runner called {name}")))?;
         let p: Placement = serde_json::from_value(value.clone())
             .map_err(|e| script_err(format!("setup of {name}: {e}")))?;
-        let spot = spot_of(&game, name, &p)?;
+        let spot = spot_of(game, name, &p)?;
         game.set_runner(i, p.strength, p.pace, p.penalty, p.hand.clone())
             .map_err(|e| script_err(format!("setup of {name}: {e}")))?;
         placements.push((i, name.clone(), spot));
     }
+    place_all(game, &placements)?;
+    if let Some(deck) = &script.robot_deck {
+        game.set_robot_deck(deck);
+    }
+    Ok(())
+}
+
+/// Two passes, so that runners can swap spaces: first lift everyone placed, then set down.
+fn place_all(
+    game: &mut FifteenHundred,
+    placements: &[(usize, String, Option<Spot>)],
+) -> Result<(), ReplayError> {
     let parked: Vec<(usize, Spot)> = placements
         .iter()
         .filter(|(_, _, s)| s.is_some())
@@ -213,84 +236,74 @@ pub fn run(script: Value) -> Result<Replay, ReplayError> {
         game.place_runner(*i, park)
             .map_err(|e| script_err(format!("setup: {e}")))?;
     }
-    for (i, name, spot) in &placements {
+    for (i, name, spot) in placements {
         if let Some(spot) = spot {
             game.place_runner(*i, *spot)
                 .map_err(|e| script_err(format!("setup of {name}: {e}")))?;
         }
     }
-    if let Some(deck) = &script.robot_deck {
-        game.set_robot_deck(deck);
-    }
-    let mut out = Output {
-        game: "1500m",
-        start: runners(&game),
-        steps: Vec::new(),
-        finished: false,
-        finish_order: Vec::new(),
-    };
-    let mut views = vec![AnyPublicView::FifteenHundred(game.public_view())];
-    for (n, step) in script.rounds.iter().enumerate() {
-        let number = n + 1;
-        if game.outcome().is_some() {
-            return Err(ReplayError::Turn {
-                turn: number,
-                reason: "the race is already over".into(),
-            });
-        }
-        let pending = game.pending();
-        let mut orders = Vec::new();
-        for (name, value) in step {
-            let Some(idx) = script.players.iter().position(|p| p == name) else {
-                return Err(ReplayError::Order {
-                    turn: number,
-                    player: name.clone(),
-                    reason: "there is no such player in this race".into(),
-                });
-            };
-            let seat = Seat::from_index(idx).unwrap_or(Seat(0));
-            let Some(text) = value.as_str() else {
-                return Err(ReplayError::Order {
-                    turn: number,
-                    player: name.clone(),
-                    reason: "the order must be text, like \"card 10 bid 3\"".into(),
-                });
-            };
-            let order = read_order(&game, seat, text).map_err(|e| ReplayError::Order {
-                turn: number,
-                player: name.clone(),
-                reason: e.to_string(),
-            })?;
-            orders.push(Submitted::new(seat, order));
-        }
-        for &seat in &pending.seats {
-            if !orders.iter().any(|o| o.seat == seat) {
-                orders.push(Submitted::missed(seat, game.default_order(seat)));
-            }
-        }
-        let events = game.apply(&orders);
-        let narration = events
-            .iter()
-            .map(|e| game.narrate(e).text)
-            .filter(|t| !t.is_empty())
-            .collect();
-        views.push(AnyPublicView::FifteenHundred(game.public_view()));
-        out.steps.push(OutStep {
-            step: number,
-            asked: pending.label,
-            narration,
-            laps_left: game.laps_left(),
-            runners: runners(&game),
+    Ok(())
+}
+
+/// One step of the script: its orders read as players send them, the rest missed.
+fn play_step(
+    game: &mut FifteenHundred,
+    players: &[String],
+    number: usize,
+    step: &Map<String, Value>,
+) -> Result<OutStep, ReplayError> {
+    if game.outcome().is_some() {
+        return Err(ReplayError::Turn {
+            turn: number,
+            reason: "the race is already over".into(),
         });
     }
-    if game.outcome().is_some() {
-        out.finished = true;
+    let pending = game.pending();
+    let mut orders = Vec::new();
+    for (name, value) in step {
+        orders.push(read_step_order(game, players, number, name, value)?);
     }
-    out.finish_order = game
-        .finish_order()
+    for &seat in &pending.seats {
+        if !orders.iter().any(|o| o.seat == seat) {
+            orders.push(Submitted::missed(seat, game.default_order(seat)));
+        }
+    }
+    let events = game.apply(&orders);
+    let narration = events
         .iter()
-        .filter_map(|&i| game.runners().get(i).map(|r| r.name.clone()))
+        .map(|e| game.narrate(e).text)
+        .filter(|t| !t.is_empty())
         .collect();
-    let output = serde_json::to_value(out).map_err(|e| script_err(e.to_string()))?;
-    Ok(Replay { output, views })
+    Ok(OutStep {
+        step: number,
+        asked: pending.label,
+        narration,
+        laps_left: game.laps_left(),
+        runners: runners(game)?,
+    })
+}
+
+fn read_step_order(
+    game: &FifteenHundred,
+    players: &[String],
+    number: usize,
+    name: &str,
+    value: &Value,
+) -> Result<Submitted<Order>, ReplayError> {
+    let refuse = |reason: String| ReplayError::Order {
+        turn: number,
+        player: name.to_string(),
+        reason,
+    };
+    let Some(idx) = players.iter().position(|p| p == name) else {
+        return Err(refuse("there is no such player in this race".into()));
+    };
+    let seat = Seat::from_index(idx).unwrap_or(Seat(0));
+    let Some(text) = value.as_str() else {
+        return Err(refuse(
+            "the order must be text, like \"card 10 bid 3\"".into(),
+        ));
+    };
+    let order = read_order(game, seat, text).map_err(|e| refuse(e.to_string()))?;
+    Ok(Submitted::new(seat, order))
 }

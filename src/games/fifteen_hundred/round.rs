@@ -1,6 +1,6 @@
 //! A round, step by step: the machine that runs bids ([`super::bids`]), the cards-phase
-//! moves, the pace and extra-costs phases ([`super::pace`]) and the finish; and the
-//! narration of each event.
+//! moves, the pace and extra-costs phases ([`super::pace`]) and the finish
+//! (docs/rules/1500m.md). Each event's narration is in [`super::narrate`].
 //!
 //! Play by orders and live play share this machine: a round order answers every decision
 //! in advance, while live play stops at each player's decision and waits.
@@ -9,11 +9,10 @@ use std::cmp::Reverse;
 
 use super::path::{self, Intent};
 use super::{
-    CostReason, Event, FifteenHundred, MOVEMENT_CARDS, Order, PaceIntent, Phase, PlayMode,
-    RoundOrder, RoundRecord, RoundState, Step, Until,
+    Event, FifteenHundred, MOVEMENT_CARDS, Order, PaceIntent, Phase, PlayMode, RoundOrder,
+    RoundRecord, RoundState, Step, Until,
 };
-use crate::engine::{Game, Narration, Seat, Submitted};
-use crate::render::ordinal;
+use crate::engine::{Game, Seat, Submitted};
 
 /// One move's means: points (after any penalty), the penalty taken, and Move First's
 /// passing through.
@@ -388,168 +387,5 @@ impl FifteenHundred {
         }
         // Unreachable in practice; end the race rather than loop.
         self.end_race(events);
-    }
-}
-
-fn medal(place: u8) -> &'static str {
-    match place {
-        1 => " (gold)",
-        2 => " (silver)",
-        3 => " (bronze)",
-        _ => "",
-    }
-}
-
-pub(super) fn narrate(game: &FifteenHundred, event: &Event) -> Narration {
-    let name = |i: usize| game.name(i).to_string();
-    let names = |v: &[usize]| {
-        v.iter()
-            .map(|&i| game.name(i))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    match event {
-        Event::RoundStarted { round } => Narration::public(format!("Round {round} begins.")),
-        Event::Missed { runner } => Narration::public(format!(
-            "{} missed the deadline: the default order is played.",
-            name(*runner)
-        )),
-        Event::BidsRevealed {
-            bids,
-            order,
-            left_out,
-        } => {
-            if bids.is_empty() {
-                return Narration::public("Nobody bids this round.");
-            }
-            let shown: Vec<String> = bids
-                .iter()
-                .map(|(i, b)| format!("{} {b}", game.name(*i)))
-                .collect();
-            let mut text = format!(
-                "Bids: {}. Actions are chosen by {}.",
-                shown.join(", "),
-                names(order)
-            );
-            if let Some(l) = left_out {
-                text.push_str(&format!(" {} bid lowest and gets no action.", name(*l)));
-            }
-            Narration::public(text)
-        }
-        Event::ActionTaken { runner, action } => Narration::public(match action {
-            Some(a) => format!("{} takes {a}.", name(*runner)),
-            None => format!("{} takes no action.", name(*runner)),
-        }),
-        Event::CardsRevealed { cards, robot_card } => {
-            let mut parts: Vec<String> = cards
-                .iter()
-                .map(|(i, c)| format!("{} {c}", game.name(*i)))
-                .collect();
-            if let Some(c) = robot_card {
-                parts.push(format!("robots {c}"));
-            }
-            Narration::public(format!("Movement cards: {}.", parts.join(", ")))
-        }
-        Event::Moved {
-            runner,
-            phase,
-            points,
-            penalty,
-            from,
-            to,
-            cost,
-        } => {
-            let what = match phase {
-                Phase::Cards => "moves",
-                Phase::Pace => "runs",
-            };
-            let pen = if *penalty > 0 {
-                format!(" ({penalty} lost to exhaustion)")
-            } else {
-                String::new()
-            };
-            if from == to {
-                Narration::public(format!(
-                    "{} stays in {} with {points} points{pen}.",
-                    name(*runner),
-                    game.course.describe(*to)
-                ))
-            } else {
-                Narration::public(format!(
-                    "{} {what} to {} using {cost} of {points} points{pen}.",
-                    name(*runner),
-                    game.course.describe(*to)
-                ))
-            }
-        }
-        Event::PaceSet {
-            runner,
-            from,
-            to,
-            cost,
-            paid,
-        } => {
-            let change = match to.cmp(from) {
-                std::cmp::Ordering::Greater => format!("goes up to pace {to}"),
-                std::cmp::Ordering::Less => format!("drops to pace {to}"),
-                std::cmp::Ordering::Equal => format!("keeps pace {to}"),
-            };
-            let short = if paid < cost {
-                format!(
-                    " (only {paid} paid: {} movement points lost next round)",
-                    cost - paid
-                )
-            } else {
-                String::new()
-            };
-            Narration::public(format!(
-                "{} {change}, costing {cost} mental strength{short}.",
-                name(*runner)
-            ))
-        }
-        Event::ExtraCost {
-            runner,
-            reason,
-            cost,
-            paid,
-        } => {
-            let why = match reason {
-                CostReason::Leader => "leading the race".to_string(),
-                CostReason::Medal(n) => {
-                    format!("running {} on the last lap", ordinal(u32::from(*n)))
-                }
-                CostReason::Wear => "wear".to_string(),
-            };
-            let short = if paid < cost {
-                format!(" (only {paid} paid)")
-            } else {
-                String::new()
-            };
-            Narration::public(format!(
-                "{} pays {cost} mental strength for {why}{short}.",
-                name(*runner)
-            ))
-        }
-        Event::LapsLeft { laps } => Narration::public(match laps {
-            0 => "The bell rings: last lap!".to_string(),
-            1 => "1 lap to go after this one.".to_string(),
-            n => format!("{n} laps to go after this one."),
-        }),
-        Event::Finished { runner, place, .. } => Narration::public(format!(
-            "{} finishes {}{}!",
-            name(*runner),
-            ordinal(u32::from(*place)),
-            medal(*place)
-        )),
-        Event::HandsRefilled => Narration::public("All four movement cards go back to every hand."),
-        Event::RaceOver { order } => {
-            let podium: Vec<String> = order
-                .iter()
-                .take(3)
-                .enumerate()
-                .map(|(n, &i)| format!("{} {}", ordinal(n as u32 + 1), game.name(i)))
-                .collect();
-            Narration::public(format!("The race is over: {}.", podium.join(", ")))
-        }
     }
 }

@@ -1,0 +1,133 @@
+//! Random simulation: every race ends with no two runners on a space, and the engine's
+//! conformance checks over both distances, robots, advanced rules and live play.
+
+use super::*;
+
+fn occupancy_and_ending(options: Options, players: usize, races: u64) {
+    let seats: Vec<SeatSetup> = (0..players)
+        .map(|i| SeatSetup::named(format!("P{i}")))
+        .collect();
+    for n in 0..races {
+        let mut g = FifteenHundred::setup(&options, &seats, Seed::from_u64(n)).unwrap();
+        let mut rng = GameRng::seeded(n + 1000);
+        let mut steps = 0;
+        while g.outcome().is_none() {
+            let orders: Vec<Submitted<Order>> = g
+                .pending()
+                .seats
+                .iter()
+                .map(|&s| {
+                    let level = if rng.chance(1, 2) {
+                        BotLevel::Random
+                    } else {
+                        BotLevel::Heuristic
+                    };
+                    Submitted::new(s, g.bot_order(s, level, &mut rng))
+                })
+                .collect();
+            g.apply(&orders);
+            let mut spots: Vec<Spot> = g
+                .runners()
+                .iter()
+                .filter(|r| r.place.is_none())
+                .map(|r| r.spot)
+                .collect();
+            let all = spots.len();
+            spots.sort();
+            spots.dedup();
+            assert_eq!(spots.len(), all, "race {n}: two runners share a space");
+            steps += 1;
+            assert!(steps < 2_000, "race {n} did not end");
+        }
+        assert!(g.finish_order().len() >= 3.min(g.runners().len()));
+    }
+}
+
+#[test]
+fn races_always_end_and_no_two_runners_share_a_space() {
+    occupancy_and_ending(Options::default(), 8, 150);
+    occupancy_and_ending(
+        Options {
+            robots: 4,
+            advanced: true,
+            ..Options::default()
+        },
+        4,
+        150,
+    );
+    occupancy_and_ending(
+        Options {
+            distance: board::Distance::M800,
+            robots: 7,
+            ..Options::default()
+        },
+        1,
+        100,
+    );
+    occupancy_and_ending(
+        Options {
+            play: PlayMode::Live,
+            robots: 2,
+            until: Until::All,
+            ..Options::default()
+        },
+        6,
+        60,
+    );
+}
+
+fn spec(options: Options, players: usize, games: u64, every: usize) -> SimSpec<FifteenHundred> {
+    let mut s = SimSpec::new(options, players, games);
+    s.view_check_every = every;
+    s.max_steps = 2_000;
+    s
+}
+
+#[test]
+fn conformance_1500_by_orders() {
+    let r = check(&spec(Options::default(), 8, 400, 2)).unwrap();
+    assert_eq!(r.games, 400);
+    let r = check(&spec(Options::default(), 2, 300, 2)).unwrap();
+    assert_eq!(r.games, 300);
+}
+
+#[test]
+fn conformance_with_robots_and_advanced_rules() {
+    let o = Options {
+        robots: 3,
+        advanced: true,
+        ..Options::default()
+    };
+    let r = check(&spec(o, 5, 400, 2)).unwrap();
+    assert_eq!(r.games, 400);
+    let o = Options {
+        robots: 7,
+        until: Until::All,
+        ..Options::default()
+    };
+    let r = check(&spec(o, 1, 300, 2)).unwrap();
+    assert_eq!(r.games, 300);
+}
+
+#[test]
+fn conformance_800() {
+    let o = Options {
+        distance: board::Distance::M800,
+        advanced: true,
+        robots: 2,
+        ..Options::default()
+    };
+    let r = check(&spec(o, 6, 400, 2)).unwrap();
+    assert_eq!(r.games, 400);
+}
+
+#[test]
+fn conformance_live_play() {
+    let o = Options {
+        play: PlayMode::Live,
+        robots: 2,
+        ..Options::default()
+    };
+    let r = check(&spec(o, 4, 150, 3)).unwrap();
+    assert_eq!(r.games, 150);
+}
