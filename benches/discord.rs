@@ -9,6 +9,9 @@
 //!
 //! `cargo bench --bench discord` (`-- --max 64` to search higher).
 
+// A bench, like a test, may unwrap: it includes the tests' fake Discord.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 #[path = "../tests/integration/support/discord/mod.rs"]
 mod fake_discord;
 

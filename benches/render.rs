@@ -6,7 +6,7 @@
 //! (tests/integration/support/pictures.rs, shared).
 
 // A bench, like a test, fails loudly on a broken fixture.
-#![allow(clippy::expect_used, clippy::unwrap_used)]
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
 #[path = "../tests/integration/support/pictures.rs"]
 mod fixtures;
