@@ -3,6 +3,9 @@
 //!
 //! `cargo bench --bench card_race`
 
+// A bench, like a test, may unwrap: a failure should stop it where it happened.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -52,7 +55,7 @@ fn bench(c: &mut Criterion) {
                 seed += 1;
                 let game = sim::play_one(&options, &table, Seed::from_u64(seed), seed);
                 black_box(game.map(|(g, ..)| g.history().len()))
-            })
+            });
         });
     }
     group.finish();

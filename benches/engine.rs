@@ -3,6 +3,9 @@
 //!
 //! `cargo bench --bench engine`; results in docs/performance.md.
 
+// A bench, like a test, may unwrap: a failure should stop it where it happened.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -82,7 +85,7 @@ fn whole_games(c: &mut Criterion) {
             b.iter(|| {
                 seed += 1;
                 play(kind, seed)
-            })
+            });
         });
     }
     group.finish();
@@ -118,7 +121,7 @@ fn adjudications(c: &mut Criterion) {
                 },
                 |(mut game, o)| black_box(game.apply(&o)),
                 criterion::BatchSize::SmallInput,
-            )
+            );
         });
     }
     group.finish();
@@ -142,13 +145,13 @@ fn allocations_per_dream_mile_turn(c: &mut Criterion) {
     let clone_only = ALLOCS.load(Ordering::Relaxed) - before;
     println!(
         "allocations per Dream Mile turn (8 runners): {:.1}",
-        (with_clone - clone_only) as f64 / runs as f64
+        (with_clone - clone_only) as f64 / f64::from(runs)
     );
     c.bench_function("dream-mile turn (clone + apply)", |b| {
         b.iter(|| {
             let mut g = game.clone();
             black_box(g.apply(&o))
-        })
+        });
     });
 }
 

@@ -3,6 +3,9 @@
 //!
 //! Run with `cargo bench --bench fifteen_hundred`.
 
+// A bench, like a test, may unwrap: a failure should stop it where it happened.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -48,14 +51,14 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut game = start.clone();
             black_box(game.apply(black_box(&next)));
-        })
+        });
     });
     g.bench_function("whole race, 8 heuristic bots", |b| {
         let mut seed = 0;
         b.iter(|| {
             seed += 1;
             black_box(whole_race(&options, 8, seed));
-        })
+        });
     });
     let robots = Options {
         robots: 4,
@@ -66,7 +69,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             black_box(whole_race(&robots, 4, seed));
-        })
+        });
     });
     g.finish();
 }

@@ -4,6 +4,9 @@
 //!
 //! `cargo bench --bench magical_athlete`; criterion reports races (elements) per second.
 
+// A bench, like a test, may unwrap: a failure should stop it where it happened.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -22,7 +25,7 @@ fn races(c: &mut Criterion) {
                     seed += 1;
                     let race = sim::play_random_race(seed, players, track);
                     black_box(race.placings.len())
-                })
+                });
             });
         }
     }
@@ -56,7 +59,7 @@ fn games(c: &mut Criterion) {
                 g.apply(&orders);
             }
             black_box(g.outcome())
-        })
+        });
     });
     group.finish();
 }

@@ -33,19 +33,19 @@ fn dream_mile(c: &mut Criterion) {
     let (turn_1_12, last_12) = (view(&twelve, 0), last(&twelve));
     let mut g = c.benchmark_group("dream-mile");
     g.bench_function("track draw only, 8 runners", |b| {
-        b.iter(|| picture::track_picture(std::hint::black_box(turn_2)))
+        b.iter(|| picture::track_picture(std::hint::black_box(turn_2)));
     });
     g.bench_function("track png, 8 runners", |b| {
-        b.iter(|| picture::track_png(std::hint::black_box(turn_2)))
+        b.iter(|| picture::track_png(std::hint::black_box(turn_2)));
     });
     g.bench_function("track png, 12 runners abreast", |b| {
-        b.iter(|| picture::track_png(std::hint::black_box(turn_1_12)))
+        b.iter(|| picture::track_png(std::hint::black_box(turn_1_12)));
     });
     g.bench_function("race chart png, 8 runners", |b| {
-        b.iter(|| picture::race_chart_png(std::hint::black_box(last_8)))
+        b.iter(|| picture::race_chart_png(std::hint::black_box(last_8)));
     });
     g.bench_function("race chart png, 12 runners", |b| {
-        b.iter(|| picture::race_chart_png(std::hint::black_box(last_12)))
+        b.iter(|| picture::race_chart_png(std::hint::black_box(last_12)));
     });
     g.finish();
 }
@@ -56,19 +56,19 @@ fn card_race(c: &mut Criterion) {
     let mid = view(&rounds, 199);
     let mut g = c.benchmark_group("card-race");
     g.bench_function("track draw only, 3 players", |b| {
-        b.iter(|| picture::track_picture(std::hint::black_box(mid)))
+        b.iter(|| picture::track_picture(std::hint::black_box(mid)));
     });
     g.bench_function("track png, 3 players", |b| {
-        b.iter(|| picture::track_png(std::hint::black_box(mid)))
+        b.iter(|| picture::track_png(std::hint::black_box(mid)));
     });
     g.bench_function("track png, 2 teams", |b| {
-        b.iter(|| picture::track_png(std::hint::black_box(view(&yards, 56))))
+        b.iter(|| picture::track_png(std::hint::black_box(view(&yards, 56))));
     });
     g.bench_function("race chart png, by rounds", |b| {
-        b.iter(|| picture::race_chart_png(std::hint::black_box(last(&rounds))))
+        b.iter(|| picture::race_chart_png(std::hint::black_box(last(&rounds))));
     });
     g.bench_function("race chart png, by turns", |b| {
-        b.iter(|| picture::race_chart_png(std::hint::black_box(last(&yards))))
+        b.iter(|| picture::race_chart_png(std::hint::black_box(last(&yards))));
     });
     g.finish();
 }
@@ -78,13 +78,13 @@ fn fifteen_hundred(c: &mut Criterion) {
     let bell = view(&race, 8);
     let mut g = c.benchmark_group("1500m");
     g.bench_function("track draw only, 8 runners", |b| {
-        b.iter(|| picture::track_picture(std::hint::black_box(bell)))
+        b.iter(|| picture::track_picture(std::hint::black_box(bell)));
     });
     g.bench_function("track png, 8 runners", |b| {
-        b.iter(|| picture::track_png(std::hint::black_box(bell)))
+        b.iter(|| picture::track_png(std::hint::black_box(bell)));
     });
     g.bench_function("race chart png, 8 runners", |b| {
-        b.iter(|| picture::race_chart_png(std::hint::black_box(last(&race))))
+        b.iter(|| picture::race_chart_png(std::hint::black_box(last(&race))));
     });
     g.finish();
 }
@@ -102,13 +102,13 @@ fn magical_athlete(c: &mut Criterion) {
     let season = magical_athlete_season();
     let mut g = c.benchmark_group("magical-athlete");
     g.bench_function("track draw only, 5 racers", |b| {
-        b.iter(|| picture::track_picture(std::hint::black_box(turn)))
+        b.iter(|| picture::track_picture(std::hint::black_box(turn)));
     });
     g.bench_function("track png, 5 racers", |b| {
-        b.iter(|| picture::track_png(std::hint::black_box(turn)))
+        b.iter(|| picture::track_png(std::hint::black_box(turn)));
     });
     g.bench_function("race chart png, 4 races", |b| {
-        b.iter(|| picture::race_chart_png(std::hint::black_box(&season)))
+        b.iter(|| picture::race_chart_png(std::hint::black_box(&season)));
     });
     g.finish();
 }

@@ -187,6 +187,6 @@ fn ordinal(n: usize) -> String {
 fn runner_name(i: usize) -> String {
     NAMES
         .get(i)
-        .map(|n| n.to_string())
+        .map(std::string::ToString::to_string)
         .unwrap_or_else(|| format!("Robot {}", i + 1 - NAMES.len()))
 }

@@ -382,7 +382,7 @@ impl World {
             Needs::Paused => self.must(&host, channel, "pause", &[], "is paused").await,
             Needs::Over => {
                 self.must(&host, channel, "cancel", &[], "is cancelled")
-                    .await
+                    .await;
             }
             Needs::Played => {
                 self.must(

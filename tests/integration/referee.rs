@@ -560,7 +560,7 @@ async fn bad_orders_are_refused(b: &Bench, id: CampaignId) {
 /// Host commands by a seated player who is not the host, and settings the game refuses.
 async fn host_commands_are_the_hosts(b: &Bench, id: CampaignId) {
     for host_only in [
-        b.referee.pause(id, &bob()).await.map(|_| ()),
+        b.referee.pause(id, &bob()).await,
         b.referee.cancel(id, &bob()).await,
         b.referee
             .move_deadline(id, &bob(), DeadlineChange::Extend(60))

@@ -209,7 +209,7 @@ impl FakeDiscord {
             let it = i.interactions.get(&id)?;
             let r = it.response.clone()?;
             match r["type"].as_u64() {
-                Some(5) | Some(6) => {
+                Some(5 | 6) => {
                     // Deferred: wait for the follow-up or edit.
                     let token = &it.token;
                     i.requests

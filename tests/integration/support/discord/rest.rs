@@ -168,14 +168,15 @@ impl Call<'_> {
         let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
         let addr = self.addr;
         match (method.as_str(), parts.as_slice()) {
-            ("GET", ["gateway", "bot"]) | ("GET", ["gateway"]) => ok_json(json!({
+            ("GET", ["gateway", "bot"] | ["gateway"]) => ok_json(json!({
                 "url": format!("ws://{addr}/gateway"),
                 "shards": inner.sharding.recommended.unwrap_or(1),
                 "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1},
             })),
             ("GET", ["users", "@me"]) => ok_json(bot_author()),
-            ("PUT", ["applications", _, "commands"])
-            | ("PUT", ["applications", _, "guilds", _, "commands"]) => self.register_commands(),
+            ("PUT",
+["applications", _, "commands"] |
+["applications", _, "guilds", _, "commands"]) => self.register_commands(),
             ("POST", ["interactions", id, token, "callback"]) => self.callback(inner, id, token),
             (m, ["webhooks", _, token, "messages", which]) => {
                 self.webhook_message(inner, m, token, which)
