@@ -20,12 +20,14 @@
 //! # Where each part lives (arrows point to what a module uses; none points back)
 //! `replay`, `sim` → this file (the types and the [`Game`] contract) → `race` (one race,
 //! see its doc) → `decide` (questions, answers, policies) → `racers`, `track`; `draft` is
-//! used from here. `flow`, `orders`, `views`, `narrate` and `scenario` each add one concern's
-//! methods to [`MagicalAthlete`] and use this file's types; this file imports none of them.
+//! used from here. `flow`, `orders`, `views`, `narrate`, `scenario` and `names` each add one
+//! concern's methods to [`MagicalAthlete`] and use this file's types; calls run from this
+//! file's contract down into them, then to `names` (never back up), and none is imported here.
 
 pub mod decide;
 pub mod draft;
 mod flow;
+mod names;
 mod narrate;
 mod orders;
 pub mod race;
@@ -42,12 +44,12 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::engine::{
-    Choice, Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, PreferenceError,
-    Prompt, Seat, SeatSetup, Seed, SetupError, Submitted, Window,
+    Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, PreferenceError, Prompt,
+    Seat, SeatSetup, Seed, SetupError, Submitted, Window,
 };
 use decide::{Given, How, Policy, Question, Topic};
 use draft::Draft;
-use race::{Race, RaceEvent, Rid, Status, Who};
+use race::{Race, RaceEvent, Status};
 use racers::Kind;
 use track::{Special, Track};
 
@@ -408,38 +410,6 @@ impl MagicalAthlete {
     pub fn waiting(&self) -> Option<&Waiting> {
         self.waiting.as_deref()
     }
-
-    fn name(&self, seat: Seat) -> &str {
-        self.players
-            .get(seat.index())
-            .map(|p| p.name.as_str())
-            .unwrap_or("?")
-    }
-
-    fn per_race(&self) -> usize {
-        if self.players.len() == 2 || self.options.double {
-            2
-        } else {
-            1
-        }
-    }
-
-    fn seats(&self) -> Vec<Seat> {
-        Seat::all(self.players.len()).collect()
-    }
-
-    /// "Alice's Legs".
-    pub fn who_text(&self, w: &Who) -> String {
-        format!("{}'s {}", self.name(w.seat), w.kind.name())
-    }
-
-    fn racer_name(&self, r: Rid) -> String {
-        self.race
-            .as_ref()
-            .and_then(|race| race.racers.get(r))
-            .map(|x| x.kind.name().to_string())
-            .unwrap_or_else(|| "?".into())
-    }
 }
 
 /// Deals the cards `viewer` cannot place again: the deck, and others' set-aside cards
@@ -471,15 +441,6 @@ fn resample_cards(
         {
             *k = n;
         }
-    }
-}
-
-fn nothing() -> Prompt {
-    Prompt {
-        text: "There is nothing for you to decide right now.".into(),
-        choices: Vec::new(),
-        complete: false,
-        hint: String::new(),
     }
 }
 
@@ -586,47 +547,7 @@ impl Game for MagicalAthlete {
     }
 
     fn prompt(&self, seat: Seat) -> Prompt {
-        if !self.pending_seats().contains(&seat) {
-            return nothing();
-        }
-        match &self.phase {
-            Phase::Draft(d) => {
-                let line: Vec<&str> = d.line.iter().map(|k| k.name()).collect();
-                Prompt {
-                    text: format!("Draft a racer from the line: {}.", line.join(", ")),
-                    choices: self
-                        .legal_orders(seat)
-                        .iter()
-                        .map(|o| Choice::new(self.format(o), self.label(o)))
-                        .collect(),
-                    complete: true,
-                    hint: "Reply `pick <racer>`, e.g. `pick legs`.".into(),
-                }
-            }
-            Phase::Pick { race, .. } => {
-                let n = self.per_race();
-                Prompt {
-                    text: format!(
-                        "Race {race} on {}: choose {} from your hand, in secret.",
-                        self.options.track_of(*race).name(),
-                        if n == 1 { "a racer" } else { "two racers" }
-                    ),
-                    choices: self
-                        .legal_orders(seat)
-                        .iter()
-                        .map(|o| Choice::new(self.format(o), self.label(o)))
-                        .collect(),
-                    complete: true,
-                    hint: if n == 1 {
-                        "Reply `race <racer>`, e.g. `race legs`.".into()
-                    } else {
-                        "Reply `race <racer>, <racer>`, e.g. `race legs, banana`.".into()
-                    },
-                }
-            }
-            Phase::Racing => self.question_prompt(seat),
-            Phase::Over => nothing(),
-        }
+        self.seat_prompt(seat)
     }
 
     fn parse_order(&self, _seat: Seat, text: &str) -> Result<Order, SyntaxError> {

@@ -3,7 +3,7 @@
 use super::decide::{Answer, Question, TurnChoice};
 use super::race::{Race, Rid};
 use super::racers::Kind;
-use super::{MagicalAthlete, Order, Phase, SyntaxError, nothing};
+use super::{MagicalAthlete, Order, Phase, SyntaxError};
 use crate::engine::{Choice, Prompt, Seat};
 
 impl MagicalAthlete {
@@ -231,5 +231,59 @@ impl MagicalAthlete {
             Order::Racer(k) => k.name().into(),
             Order::NoPower => "No power".into(),
         }
+    }
+
+    /// The prompt `seat` answers now (nothing when it is not pending).
+    pub(super) fn seat_prompt(&self, seat: Seat) -> Prompt {
+        if !self.pending_seats().contains(&seat) {
+            return nothing();
+        }
+        match &self.phase {
+            Phase::Draft(d) => {
+                let line: Vec<&str> = d.line.iter().map(|k| k.name()).collect();
+                Prompt {
+                    text: format!("Draft a racer from the line: {}.", line.join(", ")),
+                    choices: self
+                        .legal_orders(seat)
+                        .iter()
+                        .map(|o| Choice::new(self.format(o), self.label(o)))
+                        .collect(),
+                    complete: true,
+                    hint: "Reply `pick <racer>`, e.g. `pick legs`.".into(),
+                }
+            }
+            Phase::Pick { race, .. } => {
+                let n = self.per_race();
+                Prompt {
+                    text: format!(
+                        "Race {race} on {}: choose {} from your hand, in secret.",
+                        self.options.track_of(*race).name(),
+                        if n == 1 { "a racer" } else { "two racers" }
+                    ),
+                    choices: self
+                        .legal_orders(seat)
+                        .iter()
+                        .map(|o| Choice::new(self.format(o), self.label(o)))
+                        .collect(),
+                    complete: true,
+                    hint: if n == 1 {
+                        "Reply `race <racer>`, e.g. `race legs`.".into()
+                    } else {
+                        "Reply `race <racer>, <racer>`, e.g. `race legs, banana`.".into()
+                    },
+                }
+            }
+            Phase::Racing => self.question_prompt(seat),
+            Phase::Over => nothing(),
+        }
+    }
+}
+
+fn nothing() -> Prompt {
+    Prompt {
+        text: "There is nothing for you to decide right now.".into(),
+        choices: Vec::new(),
+        complete: false,
+        hint: String::new(),
     }
 }

@@ -3,11 +3,11 @@
 use super::decide::{Policy, Question};
 use super::race::Rid;
 use super::racers::Kind;
-use super::track::{self};
+use super::track;
 use super::{
     MagicalAthlete, Phase, PlayerView, PrivateView, PublicView, QuestionView, RACES, RacerView,
 };
-use crate::engine::{Game, Seat};
+use crate::engine::Seat;
 
 impl MagicalAthlete {
     pub(super) fn racer_views(&self) -> Vec<RacerView> {
@@ -164,7 +164,7 @@ impl MagicalAthlete {
     pub(super) fn view_private(&self, seat: Seat) -> PrivateView {
         let p = self.players.get(seat.index());
         let question = if self.pending_seats().contains(&seat) {
-            let pr = self.prompt(seat);
+            let pr = self.seat_prompt(seat);
             Some(QuestionView {
                 text: pr.text,
                 choices: pr.choices.into_iter().map(|c| c.order).collect(),

@@ -23,11 +23,11 @@
 //! [`TASK_BUDGET`] tasks.
 //!
 //! # Where each part lives
-//! This file holds the state and the board's read-outs. Each submodule adds one concern to
-//! [`Race`] and calls only the ones listed after it (and this file):
+//! This file holds the state and the board's read-outs and calls no submodule. Each
+//! submodule adds one concern to [`Race`] and calls only those after it on this line:
 //! `turn` (slots, turns, the main move) → `powers` (resolving the stack, before-race
-//! powers) → `movement` (moves, warps, Huge Baby, the finish) → `queue` (what sets off what,
-//! sorted onto the stack) and `copycat` → `ask` (dice, questions, policies) → `narrate`.
+//! powers) → `movement` (moves, warps, Huge Baby, the finish) → `copycat` → `ask` (dice,
+//! questions, policies) → `narrate`; `queue` (what sets off what) is used by the first three.
 
 mod ask;
 mod copycat;
