@@ -3,12 +3,12 @@
 //!
 //! Every optional ("can") power and every choice is a [`Question`]. It is answered by a live
 //! answer, or by the owner's standing [`Policy`] (set by DM at any time: with one set the owner
-//! is not asked), or by the documented default ([`default_answer`]).
+//! is not asked), or by the documented default. How a race reads a policy or the default
+//! against the board is the race's own business (`race/ask.rs`).
 
 use serde::{Deserialize, Serialize};
 
-use super::race::{Race, Rid};
-use super::racers::Kind;
+use super::racers::{Kind, Rid};
 use crate::engine::Seat;
 
 /// What a mover may do with the main move of a turn (the "your turn" prompt).
@@ -116,18 +116,6 @@ impl Question {
             | Question::Copy { racer, .. }
             | Question::Egg { racer, .. }
             | Question::Twin { racer, .. } => Some(*racer),
-        }
-    }
-
-    /// The seat that answers.
-    pub fn seat(&self, race: &Race) -> Seat {
-        match self {
-            Question::Order { seat, .. } => *seat,
-            _ => self
-                .racer()
-                .and_then(|r| race.racers.get(r))
-                .map(|r| r.seat)
-                .unwrap_or(Seat(0)),
         }
     }
 
@@ -563,7 +551,23 @@ pub fn parse_policy(text: &str) -> Result<(Topic, Option<Policy>), String> {
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
         .collect();
-    let (topic, rest) = match words.as_slice() {
+    let (topic, rest) = read_topic(&words)?;
+    if rest == ["ask"] || rest == ["clear"] {
+        return Ok((topic, None));
+    }
+    match read_policy(topic, rest) {
+        Some(policy) => Ok((topic, Some(policy))),
+        None => Err(format!(
+            "I couldn't read that {} policy; try `{}`",
+            topic.word(),
+            example(topic)
+        )),
+    }
+}
+
+/// The topic the words start with (one word, or two written apart), and the rest.
+fn read_topic<'a, 'w>(words: &'a [&'w str]) -> Result<(Topic, &'a [&'w str]), String> {
+    let (topic, rest) = match words {
         [] => return Err("write a policy, like `magician reroll below 3`".into()),
         [a, b, rest @ ..] if Topic::read(&format!("{a}{b}")).is_some() => {
             (Topic::read(&format!("{a}{b}")), rest)
@@ -581,38 +585,36 @@ pub fn parse_policy(text: &str) -> Result<(Topic, Option<Policy>), String> {
                 .join(", ")
         ));
     };
-    let rest: Vec<&str> = rest.to_vec();
-    if rest == ["ask"] || rest == ["clear"] {
-        return Ok((topic, None));
-    }
-    let bad = || {
-        Err(format!(
-            "I couldn't read that {} policy; try `{}`",
-            topic.word(),
-            example(topic)
-        ))
-    };
-    let num = |w: &str| w.trim_end_matches('+').parse::<u8>().ok();
-    let kinds = |ws: &[&str]| -> Option<Vec<Kind>> {
-        let joined = ws.join(" ");
-        joined
-            .split(&[',', ' '][..])
-            .filter(|w| !w.is_empty())
-            .map(Kind::parse)
-            .collect()
-    };
-    let policy = match (topic, rest.as_slice()) {
+    Ok((topic, rest))
+}
+
+fn num(w: &str) -> Option<u8> {
+    w.trim_end_matches('+').parse::<u8>().ok()
+}
+
+fn kinds(ws: &[&str]) -> Option<Vec<Kind>> {
+    let joined = ws.join(" ");
+    joined
+        .split(&[',', ' '][..])
+        .filter(|w| !w.is_empty())
+        .map(Kind::parse)
+        .collect()
+}
+
+/// A topic's policy from the words after the topic, or `None` when they don't read.
+fn read_policy(topic: Topic, rest: &[&str]) -> Option<Policy> {
+    let policy = match (topic, rest) {
         (Topic::Magician | Topic::Dicemonger, ["never"]) => mk_reroll(topic, 1),
         (Topic::Magician | Topic::Dicemonger, ["always"]) => mk_reroll(topic, 7),
         (Topic::Magician | Topic::Dicemonger, [.., "below", n]) => match num(n) {
             Some(n @ 1..=7) => mk_reroll(topic, n),
-            _ => return bad(),
+            _ => return None,
         },
         (Topic::Rocket, ["never"]) => Policy::Rocket(7),
         (Topic::Rocket, ["always"]) => Policy::Rocket(1),
         (Topic::Rocket, [.., n]) => match num(n) {
             Some(n @ 1..=7) => Policy::Rocket(n),
-            _ => return bad(),
+            _ => return None,
         },
         (Topic::Alchemist, [w])
         | (Topic::Legs, [w])
@@ -621,7 +623,7 @@ pub fn parse_policy(text: &str) -> Result<(Topic, Option<Policy>), String> {
             let b = match *w {
                 "always" | "yes" | "on" => true,
                 "never" | "no" | "off" => false,
-                _ => return bad(),
+                _ => return None,
             };
             match topic {
                 Topic::Alchemist => Policy::Alchemist(b),
@@ -633,7 +635,7 @@ pub fn parse_policy(text: &str) -> Result<(Topic, Option<Policy>), String> {
         (Topic::Genius, ["never"]) => Policy::Genius(None),
         (Topic::Genius, [.., n]) => match num(n) {
             Some(n @ 1..=6) => Policy::Genius(Some(n)),
-            _ => return bad(),
+            _ => return None,
         },
         (Topic::FlipFlop | Topic::Hypnotist, ws) => {
             let aim = match ws {
@@ -641,13 +643,13 @@ pub fn parse_policy(text: &str) -> Result<(Topic, Option<Policy>), String> {
                 ["leader"] | ["with", "the", "leader"] | ["the", "leader"] => Aim::Leader(1),
                 ["gain", n] => match num(n) {
                     Some(n @ 1..=29) => Aim::Leader(n),
-                    _ => return bad(),
+                    _ => return None,
                 },
                 [w] => match Kind::parse(w) {
                     Some(k) => Aim::Racer(k),
-                    None => return bad(),
+                    None => return None,
                 },
-                _ => return bad(),
+                _ => return None,
             };
             if topic == Topic::FlipFlop {
                 Policy::FlipFlop(aim)
@@ -669,7 +671,7 @@ pub fn parse_policy(text: &str) -> Result<(Topic, Option<Policy>), String> {
         (Topic::Copycat | Topic::Egg | Topic::Twin, ["prefer", ws @ ..]) if !ws.is_empty() => {
             match kinds(ws) {
                 Some(ks) => list_policy(topic, ks),
-                None => return bad(),
+                None => return None,
             }
         }
         (Topic::Mastermind, [.., "me"]) | (Topic::Mastermind, [.., "myself"]) => {
@@ -678,13 +680,13 @@ pub fn parse_policy(text: &str) -> Result<(Topic, Option<Policy>), String> {
         (Topic::Mastermind, [.., "leader"]) => Policy::Mastermind(Predict::Leader),
         (Topic::Mastermind, ["predict", w]) => match Kind::parse(w) {
             Some(k) => Policy::Mastermind(Predict::Racer(k)),
-            None => return bad(),
+            None => return None,
         },
         (Topic::Order, ["back"]) | (Topic::Order, ["behind"]) => Policy::Order(First::Back),
         (Topic::Order, ["front"]) | (Topic::Order, ["ahead"]) => Policy::Order(First::Front),
-        _ => return bad(),
+        _ => return None,
     };
-    Ok((topic, Some(policy)))
+    Some(policy)
 }
 
 fn mk_reroll(topic: Topic, n: u8) -> Policy {
@@ -724,193 +726,6 @@ pub fn example(topic: Topic) -> &'static str {
         Topic::Mastermind => "mastermind predict me",
         Topic::Order => "order back",
     }
-}
-
-/// The answer a policy gives (the default policy when `policy` is `None`).
-pub fn policy_answer(race: &Race, q: &Question, policy: Option<&Policy>) -> Answer {
-    let topic = q.topic();
-    let default;
-    let policy = match (policy, topic) {
-        (Some(p), Some(t)) if p.topic() == t => p,
-        (_, Some(t)) => {
-            default = Policy::default_for(t);
-            &default
-        }
-        (_, None) => return first_answer(q),
-    };
-    let answer = answer_by(race, q, policy);
-    if q.allows(&answer) {
-        answer
-    } else {
-        first_answer(q)
-    }
-}
-
-/// The documented default answer.
-pub fn default_answer(race: &Race, q: &Question) -> Answer {
-    policy_answer(race, q, None)
-}
-
-/// The first legal answer (without building the whole list: this runs every turn).
-fn first_answer(q: &Question) -> Answer {
-    let first = match q {
-        Question::Order { racers, .. } => racers.first().map(|&r| Answer::Racer(r)),
-        Question::Turn { choices, .. } => choices.first().map(|&c| Answer::Turn(c)),
-        Question::Predict { candidates, .. } | Question::Copy { candidates, .. } => {
-            candidates.first().map(|&r| Answer::Racer(r))
-        }
-        Question::Reroll { .. }
-        | Question::Double { .. }
-        | Question::Transmute { .. }
-        | Question::Ride { .. }
-        | Question::Duel { .. } => Some(Answer::Yes),
-        Question::Egg { drawn, .. } => drawn.first().map(|&k| Answer::Power(k)),
-        Question::Twin { winners, .. } => Some(
-            winners
-                .first()
-                .map(|&k| Answer::Power(k))
-                .unwrap_or(Answer::NoPower),
-        ),
-    };
-    first.unwrap_or(Answer::No)
-}
-
-fn yes(b: bool) -> Answer {
-    if b { Answer::Yes } else { Answer::No }
-}
-
-fn answer_by(race: &Race, q: &Question, policy: &Policy) -> Answer {
-    match (q, policy) {
-        (Question::Reroll { roll, .. }, Policy::Magician(n) | Policy::Dicemonger(n)) => {
-            yes(roll < n)
-        }
-        (Question::Double { roll, .. }, Policy::Rocket(n)) => yes(roll >= n),
-        (Question::Transmute { .. }, Policy::Alchemist(b)) => yes(*b),
-        (Question::Ride { racer, to, .. }, Policy::Suckerfish(r)) => {
-            let from = race.racers.get(*racer).map(|x| x.pos).unwrap_or(0);
-            yes(match r {
-                Ride::Always => true,
-                Ride::Never => false,
-                Ride::Forward => *to > from,
-            })
-        }
-        (Question::Duel { .. }, Policy::Duelist(b)) => yes(*b),
-        (Question::Copy { candidates, .. }, Policy::Copycat(prefs)) => {
-            pick_preferred(race, candidates, prefs)
-        }
-        (Question::Predict { racer, candidates }, Policy::Mastermind(p)) => {
-            let target = match p {
-                Predict::Me => Some(*racer),
-                Predict::Leader => race.leaders().first().copied(),
-                Predict::Racer(k) => race.find(*k),
-            };
-            match target.filter(|t| candidates.contains(t)) {
-                Some(t) => Answer::Racer(t),
-                None => Answer::Racer(*racer),
-            }
-        }
-        (Question::Egg { drawn, .. }, Policy::Egg(prefs)) => prefs
-            .iter()
-            .find(|k| drawn.contains(k))
-            .or(drawn.first())
-            .map(|&k| Answer::Power(k))
-            .unwrap_or(Answer::NoPower),
-        (Question::Twin { winners, .. }, Policy::Twin(prefs)) => match prefs {
-            None => Answer::NoPower,
-            Some(prefs) => prefs
-                .iter()
-                .find(|k| winners.contains(k))
-                .or(winners.last())
-                .map(|&k| Answer::Power(k))
-                .unwrap_or(Answer::NoPower),
-        },
-        (Question::Order { racers, .. }, Policy::Order(first)) => {
-            let pos = |r: &Rid| race.racers.get(*r).map(|x| x.pos).unwrap_or(0);
-            let pick = match first {
-                First::Back => racers.iter().min_by_key(|r| pos(r)),
-                First::Front => racers.iter().max_by_key(|r| pos(r)),
-            };
-            pick.map(|&r| Answer::Racer(r))
-                .unwrap_or_else(|| first_answer(q))
-        }
-        (Question::Turn { racer, choices }, p) => {
-            Answer::Turn(turn_choice(race, *racer, choices, p))
-        }
-        _ => first_answer(q),
-    }
-}
-
-fn pick_preferred(race: &Race, candidates: &[Rid], prefs: &[Kind]) -> Answer {
-    for k in prefs {
-        if let Some(&r) = candidates
-            .iter()
-            .find(|&&r| race.racers.get(r).is_some_and(|x| x.kind == *k))
-        {
-            return Answer::Racer(r);
-        }
-    }
-    candidates
-        .first()
-        .map(|&r| Answer::Racer(r))
-        .unwrap_or(Answer::No)
-}
-
-fn turn_choice(race: &Race, me: Rid, choices: &[TurnChoice], policy: &Policy) -> TurnChoice {
-    let my_pos = race.racers.get(me).map(|r| r.pos).unwrap_or(0);
-    let pos = |r: Rid| race.racers.get(r).map(|x| x.pos).unwrap_or(0);
-    let targets = |f: fn(Rid) -> TurnChoice| -> Vec<Rid> {
-        choices
-            .iter()
-            .filter_map(|c| match (*c, f(0)) {
-                (TurnChoice::Flip(r), TurnChoice::Flip(_)) => Some(r),
-                (TurnChoice::Hypnotize(r), TurnChoice::Hypnotize(_)) => Some(r),
-                _ => None,
-            })
-            .collect()
-    };
-    let aim = |aim: &Aim, ts: Vec<Rid>| -> Option<Rid> {
-        match aim {
-            Aim::Never => None,
-            Aim::Leader(gain) => {
-                let best = ts
-                    .iter()
-                    .copied()
-                    .max_by_key(|&r| (pos(r), std::cmp::Reverse(r)))?;
-                (pos(best) >= my_pos.saturating_add(*gain)).then_some(best)
-            }
-            Aim::Racer(k) => ts
-                .iter()
-                .copied()
-                .find(|&r| race.racers.get(r).is_some_and(|x| x.kind == *k) && pos(r) > my_pos),
-        }
-    };
-    let chosen = match policy {
-        Policy::Legs(true) => Some(TurnChoice::Legs),
-        Policy::Genius(Some(n)) => Some(TurnChoice::Guess(*n)),
-        Policy::FlipFlop(a) => aim(a, targets(TurnChoice::Flip)).map(TurnChoice::Flip),
-        Policy::Hypnotist(a) => aim(a, targets(TurnChoice::Hypnotize)).map(TurnChoice::Hypnotize),
-        Policy::ThirdWheel(true) => choices
-            .iter()
-            .filter_map(|c| match c {
-                TurnChoice::Warp(s) if *s > my_pos => Some(*s),
-                _ => None,
-            })
-            .max()
-            .map(TurnChoice::Warp),
-        Policy::Cheerleader(c) => {
-            let last = race.last_place();
-            let cheer = match c {
-                Cheer::Always => true,
-                Cheer::Never => false,
-                Cheer::WhenLast => last.contains(&me),
-            };
-            cheer.then_some(TurnChoice::Cheer)
-        }
-        _ => None,
-    };
-    chosen
-        .filter(|c| choices.contains(c))
-        .unwrap_or(TurnChoice::Roll)
 }
 
 #[cfg(test)]

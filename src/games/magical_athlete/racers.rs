@@ -2,6 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+/// A racer's index in a race (turn order: seats from the first player, then pick order).
+pub type Rid = usize;
+
 /// A racer card (and its power).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -110,81 +110,23 @@ fn kind(name: &str, what: &str) -> Result<Kind, ReplayError> {
     Kind::parse(name).ok_or_else(|| ReplayError::Script(format!("{what}: `{name}` is not a racer")))
 }
 
+/// Racers as the script lists them: `(card, seat, space)`, and each one's trip and chosen
+/// power.
+type Placed = (Vec<(Kind, Seat, u8)>, Vec<(Kind, bool, Option<Kind>)>);
+
 /// Runs a script and returns its JSON output, with the public view after each step.
 pub fn run(script: Value) -> Result<Replay, ReplayError> {
     let script: Script =
         serde_json::from_value(script).map_err(|e| ReplayError::Script(e.to_string()))?;
-    let track = match script
-        .track
-        .as_deref()
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
-        None | Some("mild") => Track::Mild,
-        Some("wild") => Track::Wild,
-        Some("wild-rulebook") | Some("rulebook") => Track::WildRulebook,
-        Some(other) => {
-            return Err(ReplayError::Script(format!(
-                "`{other}` is not a track; use mild, wild or wild-rulebook"
-            )));
-        }
-    };
+    let track = read_track(script.track.as_deref())?;
     let race_no = script.race.unwrap_or(1);
     if !(1..=4).contains(&race_no) {
         return Err(ReplayError::Script("race must be 1 to 4".into()));
     }
-    // Players in order of first mention.
-    let mut names: Vec<String> = Vec::new();
-    for r in &script.racers {
-        if r.player.trim().is_empty() {
-            return Err(ReplayError::Script("a racer has no player".into()));
-        }
-        if !names.contains(&r.player) {
-            names.push(r.player.clone());
-        }
-    }
-    if script.racers.len() < 2 || script.racers.len() > 12 {
-        return Err(ReplayError::Script("a race takes 2 to 12 racers".into()));
-    }
-    let mut list = Vec::new();
-    let mut picked = Vec::new();
-    for r in &script.racers {
-        let k = kind(&r.racer, "racers")?;
-        if list.iter().any(|(x, _, _)| *x == k) {
-            return Err(ReplayError::Script(format!("{} is listed twice", k.name())));
-        }
-        if r.space >= FINISH {
-            return Err(ReplayError::Script(format!(
-                "{}: space {} is not on the track (0 to 29)",
-                k.name(),
-                r.space
-            )));
-        }
-        let seat = names
-            .iter()
-            .position(|n| *n == r.player)
-            .and_then(Seat::from_index)
-            .unwrap_or(Seat(0));
-        list.push((k, seat, r.space));
-        let power = match &r.power {
-            Some(p) => {
-                if k != Kind::Egg && k != Kind::Twin {
-                    return Err(ReplayError::Script(format!(
-                        "{}: only Egg and Twin take another racer's power",
-                        k.name()
-                    )));
-                }
-                Some(kind(p, "power")?)
-            }
-            None => None,
-        };
-        picked.push((k, r.tripped, power));
-    }
+    let names = read_players(&script)?;
+    let (list, picked) = read_racers(&script, &names)?;
     let first = match &script.turn {
-        Some(t) => names
-            .iter()
-            .position(|n| n == t)
-            .and_then(Seat::from_index)
+        Some(t) => seat_of(&names, t)
             .ok_or_else(|| ReplayError::Script(format!("turn: {t} has no racer in the race")))?,
         None => Seat(0),
     };
@@ -202,6 +144,102 @@ pub fn run(script: Value) -> Result<Replay, ReplayError> {
     };
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let mut game = MagicalAthlete::scenario(&refs, track, &list, first, options);
+    set_up_race(&mut game, &script, race_no, &picked)?;
+    for (player, texts) in &script.policies {
+        let Some(seat) = seat_of(&names, player) else {
+            return Err(ReplayError::Script(format!(
+                "policies: {player} is not racing"
+            )));
+        };
+        for t in texts {
+            game.set_preference(seat, t)
+                .map_err(|e| ReplayError::Script(format!("policies, {player}: {e}")))?;
+        }
+    }
+    let dice: Vec<u8> = script.dice.iter().map(|&d| d as u8).collect();
+    game.set_dice(&dice);
+    let (events, views) = play(&mut game, &names, &script.answers)?;
+    let output = output(&game, &names, &events, track);
+    let output = serde_json::to_value(output).map_err(|e| ReplayError::Script(e.to_string()))?;
+    Ok(Replay { output, views })
+}
+
+fn read_track(name: Option<&str>) -> Result<Track, ReplayError> {
+    match name.map(str::to_ascii_lowercase).as_deref() {
+        None | Some("mild") => Ok(Track::Mild),
+        Some("wild") => Ok(Track::Wild),
+        Some("wild-rulebook") | Some("rulebook") => Ok(Track::WildRulebook),
+        Some(other) => Err(ReplayError::Script(format!(
+            "`{other}` is not a track; use mild, wild or wild-rulebook"
+        ))),
+    }
+}
+
+fn seat_of(names: &[String], player: &str) -> Option<Seat> {
+    names
+        .iter()
+        .position(|n| n == player)
+        .and_then(Seat::from_index)
+}
+
+/// Players in order of first mention.
+fn read_players(script: &Script) -> Result<Vec<String>, ReplayError> {
+    let mut names: Vec<String> = Vec::new();
+    for r in &script.racers {
+        if r.player.trim().is_empty() {
+            return Err(ReplayError::Script("a racer has no player".into()));
+        }
+        if !names.contains(&r.player) {
+            names.push(r.player.clone());
+        }
+    }
+    if script.racers.len() < 2 || script.racers.len() > 12 {
+        return Err(ReplayError::Script("a race takes 2 to 12 racers".into()));
+    }
+    Ok(names)
+}
+
+fn read_racers(script: &Script, names: &[String]) -> Result<Placed, ReplayError> {
+    let mut list = Vec::new();
+    let mut picked = Vec::new();
+    for r in &script.racers {
+        let k = kind(&r.racer, "racers")?;
+        if list.iter().any(|(x, _, _)| *x == k) {
+            return Err(ReplayError::Script(format!("{} is listed twice", k.name())));
+        }
+        if r.space >= FINISH {
+            return Err(ReplayError::Script(format!(
+                "{}: space {} is not on the track (0 to 29)",
+                k.name(),
+                r.space
+            )));
+        }
+        let seat = seat_of(names, &r.player).unwrap_or(Seat(0));
+        list.push((k, seat, r.space));
+        let power = match &r.power {
+            Some(p) => {
+                if k != Kind::Egg && k != Kind::Twin {
+                    return Err(ReplayError::Script(format!(
+                        "{}: only Egg and Twin take another racer's power",
+                        k.name()
+                    )));
+                }
+                Some(kind(p, "power")?)
+            }
+            None => None,
+        };
+        picked.push((k, r.tripped, power));
+    }
+    Ok((list, picked))
+}
+
+/// The race's number, earlier winners, trips, chosen powers and the top of the deck.
+fn set_up_race(
+    game: &mut MagicalAthlete,
+    script: &Script,
+    race_no: u8,
+    picked: &[(Kind, bool, Option<Kind>)],
+) -> Result<(), ReplayError> {
     let winners = script
         .winners
         .iter()
@@ -215,7 +253,7 @@ pub fn run(script: Value) -> Result<Replay, ReplayError> {
     if let Some(race) = game.race_mut() {
         race.number = race_no;
         race.winners = winners;
-        for (k, tripped, power) in &picked {
+        for (k, tripped, power) in picked {
             if let Some(x) = race.racers.iter_mut().find(|x| x.kind == *k) {
                 x.tripped = *tripped;
                 x.picked = *power;
@@ -233,26 +271,19 @@ pub fn run(script: Value) -> Result<Replay, ReplayError> {
             race.deck = deck;
         }
     }
-    for (player, texts) in &script.policies {
-        let Some(seat) = names
-            .iter()
-            .position(|n| n == player)
-            .and_then(Seat::from_index)
-        else {
-            return Err(ReplayError::Script(format!(
-                "policies: {player} is not racing"
-            )));
-        };
-        for t in texts {
-            game.set_preference(seat, t)
-                .map_err(|e| ReplayError::Script(format!("policies, {player}: {e}")))?;
-        }
-    }
-    let dice: Vec<u8> = script.dice.iter().map(|&d| d as u8).collect();
-    game.set_dice(&dice);
+    Ok(())
+}
+
+/// Plays the race, answering each prompt from the script (then by default), and keeps the
+/// public view after each step.
+fn play(
+    game: &mut MagicalAthlete,
+    names: &[String],
+    answers: &[String],
+) -> Result<(Vec<Event>, Vec<AnyPublicView>), ReplayError> {
     let mut events = game.begin();
     let mut views = vec![AnyPublicView::MagicalAthlete(game.public_view())];
-    let mut answers = script.answers.iter();
+    let mut answers = answers.iter();
     for step in 0..10_000usize {
         if game.phase != Phase::Racing || game.waiting.is_none() {
             break;
@@ -263,7 +294,7 @@ pub fn run(script: Value) -> Result<Replay, ReplayError> {
         let prompt_no = step + 1;
         let player = names.get(seat.index()).cloned().unwrap_or_default();
         let order = match answers.next() {
-            Some(text) => read_order(&game, seat, text).map_err(|e| ReplayError::Order {
+            Some(text) => read_order(&*game, seat, text).map_err(|e| ReplayError::Order {
                 turn: prompt_no,
                 player: player.clone(),
                 reason: format!("prompt {prompt_no} ({}): {e}", game.prompt(seat).text),
@@ -273,9 +304,7 @@ pub fn run(script: Value) -> Result<Replay, ReplayError> {
         events.extend(game.apply(&[Submitted::new(seat, order)]));
         views.push(AnyPublicView::MagicalAthlete(game.public_view()));
     }
-    let output = output(&game, &names, &events, track);
-    let output = serde_json::to_value(output).map_err(|e| ReplayError::Script(e.to_string()))?;
-    Ok(Replay { output, views })
+    Ok((events, views))
 }
 
 fn output(game: &MagicalAthlete, names: &[String], events: &[Event], track: Track) -> Output {

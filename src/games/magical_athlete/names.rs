@@ -1,0 +1,39 @@
+//! Names: a seat's player, a racer in words, and the seats of the game.
+
+use super::MagicalAthlete;
+use super::race::{Rid, Who};
+use crate::engine::Seat;
+
+impl MagicalAthlete {
+    pub(super) fn name(&self, seat: Seat) -> &str {
+        self.players
+            .get(seat.index())
+            .map(|p| p.name.as_str())
+            .unwrap_or("?")
+    }
+
+    pub(super) fn per_race(&self) -> usize {
+        if self.players.len() == 2 || self.options.double {
+            2
+        } else {
+            1
+        }
+    }
+
+    pub(super) fn seats(&self) -> Vec<Seat> {
+        Seat::all(self.players.len()).collect()
+    }
+
+    /// "Alice's Legs".
+    pub fn who_text(&self, w: &Who) -> String {
+        format!("{}'s {}", self.name(w.seat), w.kind.name())
+    }
+
+    pub(super) fn racer_name(&self, r: Rid) -> String {
+        self.race
+            .as_ref()
+            .and_then(|race| race.racers.get(r))
+            .map(|x| x.kind.name().to_string())
+            .unwrap_or_else(|| "?".into())
+    }
+}

@@ -1,0 +1,68 @@
+//! Copycat: which leader each Copycat copies, asked again whenever the lead changes.
+
+use super::{Decider, R, Race, RaceEvent};
+use crate::games::magical_athlete::decide::{Answer, Question};
+use crate::games::magical_athlete::racers::{Kind, Rid};
+
+impl Race {
+    #[inline]
+    pub(super) fn refresh_copycats(&mut self, d: &mut dyn Decider) -> R<()> {
+        if !self.may_hold(Kind::Copycat) {
+            return Ok(());
+        }
+        self.refresh_copycats_now(d)
+    }
+
+    pub(super) fn refresh_copycats_now(&mut self, d: &mut dyn Decider) -> R<()> {
+        for c in 0..self.racers.len() {
+            if !self.racing(c) || self.base_power(c) != Some(Kind::Copycat) {
+                continue;
+            }
+            let candidates: Vec<Rid> = self
+                .leaders()
+                .into_iter()
+                .filter(|&x| x != c && self.base_power(x).is_some_and(|p| p != Kind::Copycat))
+                .collect();
+            let current = self.racers[c].copying;
+            let next = if candidates.is_empty() {
+                None
+            } else if let Some(cur) = current.filter(|cur| candidates.contains(cur)) {
+                Some(cur)
+            } else if candidates.len() == 1 {
+                Some(candidates[0])
+            } else {
+                match self.ask(
+                    d,
+                    Question::Copy {
+                        racer: c,
+                        candidates: candidates.clone(),
+                    },
+                )? {
+                    Answer::Racer(t) => Some(t),
+                    _ => candidates.first().copied(),
+                }
+            };
+            if next != current {
+                self.racers[c].copying = next;
+                if self.quiet {
+                    continue;
+                }
+                let who = self.who(c);
+                let detail = match next.and_then(|t| self.base_power(t)) {
+                    Some(p) => format!(
+                        "copies {} ({})",
+                        self.who(next.unwrap_or(c)).kind.name(),
+                        p.name()
+                    ),
+                    None => "copies nobody".to_string(),
+                };
+                self.emit(RaceEvent::Power {
+                    racer: who,
+                    power: Kind::Copycat,
+                    detail,
+                });
+            }
+        }
+        Ok(())
+    }
+}
