@@ -17,7 +17,7 @@ mod fake_discord;
 
 use std::time::{Duration, Instant};
 
-use fake_discord::{Harness, CHANNEL, User, text_of};
+use fake_discord::{CHANNEL, Harness, User, text_of};
 use serde_json::json;
 
 struct Trial {

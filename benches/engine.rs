@@ -5,6 +5,8 @@
 
 // A bench, like a test, may unwrap: a failure should stop it where it happened.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+// Counting allocations needs a GlobalAlloc, which is an unsafe trait.
+#![allow(unsafe_code)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;

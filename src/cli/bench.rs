@@ -126,7 +126,7 @@ fn machine() -> String {
         })
         .unwrap_or_else(|| "unknown CPU".into());
     let cores = std::thread::available_parallelism()
-        .map(|n| n.get())
+        .map(std::num::NonZero::get)
         .unwrap_or(1);
     format!("{cores} cores, {cpu}")
 }
@@ -637,7 +637,7 @@ async fn scale(db: &Db, n: usize, report: &mut Report) -> Result<(), String> {
         referee.tick().await.map_err(|e| e.to_string())?;
         referee.next_due().await.map_err(|e| e.to_string())?;
     }
-    report.idle_tick_micros = t.elapsed().as_secs_f64() * 1e6 / ticks as f64;
+    report.idle_tick_micros = t.elapsed().as_secs_f64() * 1e6 / f64::from(ticks);
     report.rss_idle_mb = rss_mb();
     report.database_mb = match db {
         Db::Sqlite(dir) => std::fs::metadata(dir.join("scale.db"))

@@ -96,7 +96,7 @@ async fn open(db: &Path) -> Result<SqliteStore, String> {
 
 async fn play(args: PlayArgs) -> Result<(), String> {
     let kind = GameKind::from_slug(&args.game).ok_or_else(|| {
-        let known: Vec<&str> = GameKind::all().map(|k| k.slug()).collect();
+        let known: Vec<&str> = GameKind::all().map(GameKind::slug).collect();
         format!(
             "unknown game `{}`; the games are: {}",
             args.game,
@@ -173,7 +173,7 @@ async fn play(args: PlayArgs) -> Result<(), String> {
                 // Input ended: deadlines play the rest.
                 Ok(None) | Err(_) => stdin_open = false,
             },
-            _ = tokio::time::sleep(std::time::Duration::from_millis(u64::try_from(wait_ms).unwrap_or(1_000))) => {
+            () = tokio::time::sleep(std::time::Duration::from_millis(u64::try_from(wait_ms).unwrap_or(1_000))) => {
                 referee.tick().await.map_err(|e| e.to_string())?;
             }
         }

@@ -15,7 +15,7 @@ pub fn run(
     json: bool,
 ) -> ExitCode {
     let Some(kind) = GameKind::from_slug(game) else {
-        let known: Vec<&str> = GameKind::all().map(|k| k.slug()).collect();
+        let known: Vec<&str> = GameKind::all().map(GameKind::slug).collect();
         eprintln!("unknown game `{game}`; the games are: {}", known.join(", "));
         return ExitCode::from(2);
     };

@@ -264,7 +264,7 @@ async fn answer_component<F: Future<Output = Answer>>(
     tokio::pin!(work);
     let early = tokio::select! {
         a = &mut work => Some(a),
-        _ = tokio::time::sleep(ACK_GRACE) => None,
+        () = tokio::time::sleep(ACK_GRACE) => None,
     };
     let result = match early {
         Some(Answer::Update(l)) => {
@@ -431,7 +431,7 @@ async fn order_from_component(
 pub fn race_prefix(text: &str) -> (Option<i64>, &str) {
     let t = text.trim();
     if let Some(rest) = t.strip_prefix('#') {
-        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
         if let Ok(n) = digits.parse::<i64>() {
             return (Some(n), rest[digits.len()..].trim());
         }
@@ -483,7 +483,7 @@ pub async fn dm_answer(shared: &Shared, user: &UserId, text: &str) -> Layout {
     let (wanted, order) = race_prefix(text);
     let list = races
         .iter()
-        .map(|r| r.to_string())
+        .map(std::string::ToString::to_string)
         .collect::<Vec<_>>()
         .join(", ");
     let race = match (wanted, races.as_slice()) {

@@ -130,7 +130,7 @@ fn gateway_state(
             Some(stage @ (S::Connecting | S::Handshake | S::Identifying | S::Resuming)) => {
                 waiting.push(format!("shard {shard} {stage}"));
             }
-            Some(S::Disconnected) | Some(_) | None => {
+            Some(S::Disconnected | _) | None => {
                 down = true;
                 waiting.push(format!("shard {shard} disconnected"));
             }
@@ -432,7 +432,7 @@ async fn recommended_shards(http: &serenity::Http, mut stop: watch::Receiver<boo
             Err(e) => tracing::warn!("cannot ask Discord for the shard count: {e}"),
         }
         tokio::select! {
-            _ = tokio::time::sleep(Duration::from_secs(5)) => {}
+            () = tokio::time::sleep(Duration::from_secs(5)) => {}
             _ = stop.changed() => return None,
         }
         if *stop.borrow() {
@@ -497,11 +497,11 @@ async fn heartbeat_worker(
             last_at = tokio::time::Instant::now();
         }
         tokio::select! {
-            _ = shared.gateway.notified() => {
+            () = shared.gateway.notified() => {
                 // Let serenity record the stage the event announced.
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
-            _ = tokio::time::sleep(GATEWAY_POLL) => {}
+            () = tokio::time::sleep(GATEWAY_POLL) => {}
             _ = stop.changed() => return,
         }
         if *stop.borrow() {
@@ -533,8 +533,8 @@ async fn deadline_worker(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
         let wait =
             Duration::from_millis(u64::try_from(wait_ms).unwrap_or(0)).div_f64(shared.time_scale);
         tokio::select! {
-            _ = shared.deadlines.notified() => {}
-            _ = tokio::time::sleep(wait) => {}
+            () = shared.deadlines.notified() => {}
+            () = tokio::time::sleep(wait) => {}
             _ = stop.changed() => return,
         }
         if *stop.borrow() {
@@ -568,8 +568,8 @@ async fn delivery_worker(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
             }
         }
         tokio::select! {
-            _ = shared.delivery.notified() => {}
-            _ = tokio::time::sleep(DELIVERY_POLL) => {}
+            () = shared.delivery.notified() => {}
+            () = tokio::time::sleep(DELIVERY_POLL) => {}
             _ = stop.changed() => return,
         }
     }

@@ -106,7 +106,11 @@ impl Referee {
             paused_left_ms: w.campaign.paused_left_ms,
             seats,
             users: w.seats.iter().map(|s| (s.seat, s.user.clone())).collect(),
-            view: w.campaign.state.as_ref().map(|g| g.public_view()),
+            view: w
+                .campaign
+                .state
+                .as_ref()
+                .map(crate::games::AnyGame::public_view),
             options: w.campaign.kind.describe_options(&w.campaign.options),
             timing: w.campaign.timing.clone(),
             commitment: w.campaign.commitment.clone(),

@@ -502,7 +502,7 @@ impl Work {
             match n.audience {
                 Audience::Public if !n.text.is_empty() => self.told.narration.push(n.text),
                 Audience::Seat(s) if !n.text.is_empty() => {
-                    self.told.private_notes.entry(s).or_default().push(n.text)
+                    self.told.private_notes.entry(s).or_default().push(n.text);
                 }
                 _ => {}
             }

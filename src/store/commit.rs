@@ -20,7 +20,7 @@ use super::{CampaignId, CampaignRow, Commit, StoreError};
 /// reports these codes.
 pub(super) fn db_err(e: sqlx::Error) -> StoreError {
     if let sqlx::Error::Database(d) = &e
-        && matches!(d.code().as_deref(), Some("40001") | Some("40P01"))
+        && matches!(d.code().as_deref(), Some("40001" | "40P01"))
     {
         return StoreError::Conflict;
     }
@@ -172,7 +172,7 @@ async fn write_seats<DB: Dialect>(
         .bind(i64::from(s.seat.0))
         .bind(s.user.as_ref().map(|u| u.0.as_str()))
         .bind(&s.name)
-        .bind(s.bot.map(|b| b.name()))
+        .bind(s.bot.map(crate::engine::BotLevel::name))
         .bind(&s.choice)
         .bind(s.dm_ok)
         .bind(&s.view_hash)

@@ -111,7 +111,8 @@ mod tests {
                 assert!(text.contains(d.key), "{}: {}", k.slug(), d.key);
             }
             assert!(
-                l.embeds.iter().map(|e| e.size()).sum::<usize>() <= layout::limits::EMBED_TOTAL
+                l.embeds.iter().map(layout::EmbedSpec::size).sum::<usize>()
+                    <= layout::limits::EMBED_TOTAL
             );
         }
     }
@@ -127,6 +128,9 @@ mod tests {
         for k in GameKind::all() {
             assert!(text.contains(k.slug()), "{text}");
         }
-        assert!(l.embeds.iter().map(|e| e.size()).sum::<usize>() <= layout::limits::EMBED_TOTAL);
+        assert!(
+            l.embeds.iter().map(layout::EmbedSpec::size).sum::<usize>()
+                <= layout::limits::EMBED_TOTAL
+        );
     }
 }

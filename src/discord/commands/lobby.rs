@@ -24,7 +24,7 @@ pub(super) async fn new_race(
     answer(ctx, true, async move {
         let shared = ctx.data();
         let Some(kind) = GameKind::from_slug(&game) else {
-            let games: Vec<&str> = GameKind::all().map(|k| k.slug()).collect();
+            let games: Vec<&str> = GameKind::all().map(GameKind::slug).collect();
             return note(
                 "Not done",
                 &format!("There is no game `{game}`. The games are: {}.", games.join(", ")),

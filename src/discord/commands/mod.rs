@@ -82,7 +82,7 @@ where
     tokio::pin!(work);
     let layout = tokio::select! {
         l = &mut work => l,
-        _ = tokio::time::sleep(ACK_GRACE) => {
+        () = tokio::time::sleep(ACK_GRACE) => {
             if ephemeral {
                 ctx.defer_ephemeral().await?;
             } else {

@@ -81,7 +81,11 @@ fn turn(g: &CardRace, seat: Seat) -> Order {
     // Blocked: the remedy, then the green light.
     if !team.rolling() {
         for &(card, _) in &plays {
-            if card.kind() == Kind::Remedy && card.fixes().is_some_and(|p| p.is_battle_attack()) {
+            if card.kind() == Kind::Remedy
+                && card
+                    .fixes()
+                    .is_some_and(super::cards::Card::is_battle_attack)
+            {
                 return Order::Play { card, target: None };
             }
         }

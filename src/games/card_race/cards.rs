@@ -294,7 +294,7 @@ fn distance_card(n: u32) -> Option<Card> {
 /// Reads a card name at the start of normalised `text`; returns the card and the rest.
 /// The longest name wins, so "end of speed limit" is not read as "end".
 pub fn read_card(text: &str) -> Option<(Card, &str)> {
-    let digits: String = text.chars().take_while(|c| c.is_ascii_digit()).collect();
+    let digits: String = text.chars().take_while(char::is_ascii_digit).collect();
     if !digits.is_empty() {
         let card = digits.parse().ok().and_then(distance_card)?;
         let mut rest = text.get(digits.len()..).unwrap_or("").trim_start();

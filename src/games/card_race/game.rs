@@ -178,7 +178,7 @@ impl Game for CardRace {
         match self.phase.as_ref().clone() {
             Phase::Turn { .. } => self.act(seat, order, missed, &mut ev),
             Phase::Extension { .. } => {
-                self.decide_extension(seat, order == Order::Extend, missed, &mut ev)
+                self.decide_extension(seat, order == Order::Extend, missed, &mut ev);
             }
             Phase::Window(w) => self.answer_window(w, seat, order, missed, &mut ev),
             Phase::Over => {}

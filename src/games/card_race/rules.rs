@@ -414,7 +414,11 @@ impl Options {
     pub fn team_count(&self, players: usize) -> Result<usize, OptionsError> {
         let rules = self.rules();
         if !rules.seat_counts.contains(&players) {
-            let counts: Vec<String> = rules.seat_counts.iter().map(|n| n.to_string()).collect();
+            let counts: Vec<String> = rules
+                .seat_counts
+                .iter()
+                .map(std::string::ToString::to_string)
+                .collect();
             return Err(OptionsError::Invalid(format!(
                 "{} is played by {} players, not {players}",
                 rules.title,

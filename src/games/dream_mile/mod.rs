@@ -449,7 +449,7 @@ pub fn join_and<S: AsRef<str>>(items: &[S]) -> String {
         [init @ .., last] => format!(
             "{} and {}",
             init.iter()
-                .map(|s| s.as_ref())
+                .map(std::convert::AsRef::as_ref)
                 .collect::<Vec<_>>()
                 .join(", "),
             last.as_ref()

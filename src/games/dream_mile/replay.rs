@@ -173,7 +173,7 @@ pub fn run(script: Value) -> Result<Replay, ReplayError> {
         out.winners = outcome
             .winners()
             .into_iter()
-            .filter_map(|s| names.get(s.index()).map(|n| n.to_string()))
+            .filter_map(|s| names.get(s.index()).map(std::string::ToString::to_string))
             .collect();
     }
     let output = serde_json::to_value(out).map_err(|e| ReplayError::Script(e.to_string()))?;

@@ -150,8 +150,10 @@ impl Question {
         match (self, answer) {
             (Question::Order { racers, .. }, Answer::Racer(r)) => racers.contains(r),
             (Question::Turn { choices, .. }, Answer::Turn(c)) => choices.contains(c),
-            (Question::Predict { candidates, .. }, Answer::Racer(r))
-            | (Question::Copy { candidates, .. }, Answer::Racer(r)) => candidates.contains(r),
+            (
+                Question::Predict { candidates, .. } | Question::Copy { candidates, .. },
+                Answer::Racer(r),
+            ) => candidates.contains(r),
             (
                 Question::Reroll { .. }
                 | Question::Double { .. }
@@ -616,10 +618,7 @@ fn read_policy(topic: Topic, rest: &[&str]) -> Option<Policy> {
             Some(n @ 1..=7) => Policy::Rocket(n),
             _ => return None,
         },
-        (Topic::Alchemist, [w])
-        | (Topic::Legs, [w])
-        | (Topic::ThirdWheel, [w])
-        | (Topic::Duelist, [w]) => {
+        (Topic::Alchemist | Topic::Legs | Topic::ThirdWheel | Topic::Duelist, [w]) => {
             let b = match *w {
                 "always" | "yes" | "on" => true,
                 "never" | "no" | "off" => false,
@@ -659,9 +658,7 @@ fn read_policy(topic: Topic, rest: &[&str]) -> Option<Policy> {
         }
         (Topic::Cheerleader, ["always"]) => Policy::Cheerleader(Cheer::Always),
         (Topic::Cheerleader, ["never"]) => Policy::Cheerleader(Cheer::Never),
-        (Topic::Cheerleader, ["when", "last"]) | (Topic::Cheerleader, ["last"]) => {
-            Policy::Cheerleader(Cheer::WhenLast)
-        }
+        (Topic::Cheerleader, ["when", "last"] | ["last"]) => Policy::Cheerleader(Cheer::WhenLast),
         (Topic::Suckerfish, ["always"]) => Policy::Suckerfish(Ride::Always),
         (Topic::Suckerfish, ["never"]) => Policy::Suckerfish(Ride::Never),
         (Topic::Suckerfish, ["forward"]) => Policy::Suckerfish(Ride::Forward),
@@ -674,16 +671,14 @@ fn read_policy(topic: Topic, rest: &[&str]) -> Option<Policy> {
                 None => return None,
             }
         }
-        (Topic::Mastermind, [.., "me"]) | (Topic::Mastermind, [.., "myself"]) => {
-            Policy::Mastermind(Predict::Me)
-        }
+        (Topic::Mastermind, [.., "me" | "myself"]) => Policy::Mastermind(Predict::Me),
         (Topic::Mastermind, [.., "leader"]) => Policy::Mastermind(Predict::Leader),
         (Topic::Mastermind, ["predict", w]) => match Kind::parse(w) {
             Some(k) => Policy::Mastermind(Predict::Racer(k)),
             None => return None,
         },
-        (Topic::Order, ["back"]) | (Topic::Order, ["behind"]) => Policy::Order(First::Back),
-        (Topic::Order, ["front"]) | (Topic::Order, ["ahead"]) => Policy::Order(First::Front),
+        (Topic::Order, ["back" | "behind"]) => Policy::Order(First::Back),
+        (Topic::Order, ["front" | "ahead"]) => Policy::Order(First::Front),
         _ => return None,
     };
     Some(policy)

@@ -97,7 +97,7 @@ impl Options {
         } else {
             self.track.get(i)
         };
-        match name.map(|s| s.as_str()) {
+        match name.map(std::string::String::as_str) {
             Some("wild") => {
                 if self.wild_layout == "rulebook" {
                     Track::WildRulebook
@@ -590,31 +590,24 @@ impl Game for MagicalAthlete {
             _ => {}
         }
         match (verb, rest) {
-            ("roll", "") | ("r", "") => Ok(Order::Roll),
-            ("legs", "") | ("jog", "") => match self.question() {
+            ("roll" | "r", "") => Ok(Order::Roll),
+            ("legs" | "jog", "") => match self.question() {
                 Some(Question::Turn { .. }) | None => Ok(Order::Legs),
                 Some(_) => Ok(Order::Racer(Kind::Legs)),
             },
             ("cheer", "") => Ok(Order::Cheer),
-            ("yes", "")
-            | ("y", "")
-            | ("reroll", "")
-            | ("double", "")
-            | ("ride", "")
-            | ("duel", "")
-            | ("transmute", "")
-            | ("ok", "") => Ok(Order::Yes),
-            ("no", "") | ("n", "") | ("keep", "") | ("stay", "") | ("pass", "") => Ok(Order::No),
-            ("none", "") | ("nothing", "") => Ok(Order::NoPower),
-            ("flip", r) | ("swap", r) if !r.is_empty() => {
+            ("yes" | "y" | "reroll" | "double" | "ride" | "duel" | "transmute" | "ok", "") => {
+                Ok(Order::Yes)
+            }
+            ("no" | "n" | "keep" | "stay" | "pass", "") => Ok(Order::No),
+            ("none" | "nothing", "") => Ok(Order::NoPower),
+            ("flip" | "swap", r) if !r.is_empty() => {
                 one(r.trim_start_matches("with ")).map(Order::Flip)
             }
-            ("hypnotize", r) | ("hypnotise", r) if !r.is_empty() => one(r).map(Order::Hypnotize),
+            ("hypnotize" | "hypnotise", r) if !r.is_empty() => one(r).map(Order::Hypnotize),
             ("guess", r) => number(r).map(Order::Guess),
             ("warp", r) => number(r.trim_start_matches("to ")).map(Order::Warp),
-            ("predict", r) | ("copy", r) | ("take", r) | ("pick", r) | ("first", r)
-                if !r.is_empty() =>
-            {
+            ("predict" | "copy" | "take" | "pick" | "first", r) if !r.is_empty() => {
                 one(r).map(Order::Racer)
             }
             _ => match Kind::parse(t) {
@@ -644,7 +637,7 @@ impl Game for MagicalAthlete {
                 let unused = self
                     .players
                     .get(seat.index())
-                    .map(|p| p.unused())
+                    .map(Player::unused)
                     .unwrap_or_default();
                 if let Some(k) = ks.iter().find(|k| !unused.contains(k)) {
                     return Err(IllegalOrder::NotInHand(k.name().into()));
@@ -703,7 +696,7 @@ impl Game for MagicalAthlete {
                 let unused = self
                     .players
                     .get(seat.index())
-                    .map(|p| p.unused())
+                    .map(Player::unused)
                     .unwrap_or_default();
                 Order::Race(unused.into_iter().take(self.per_race()).collect())
             }

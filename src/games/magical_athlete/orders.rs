@@ -62,7 +62,7 @@ impl MagicalAthlete {
                 let unused = self
                     .players
                     .get(seat.index())
-                    .map(|p| p.unused())
+                    .map(super::Player::unused)
                     .unwrap_or_default();
                 if self.per_race() == 1 {
                     unused.into_iter().map(|k| Order::Race(vec![k])).collect()

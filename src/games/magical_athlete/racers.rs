@@ -277,7 +277,7 @@ impl Kind {
 /// Lower case, letters and digits only: "M.O.U.T.H." -> "mouth".
 pub fn squash(text: &str) -> String {
     text.chars()
-        .filter(|c| c.is_ascii_alphanumeric())
+        .filter(char::is_ascii_alphanumeric)
         .map(|c| c.to_ascii_lowercase())
         .collect()
 }

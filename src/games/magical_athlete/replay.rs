@@ -168,7 +168,7 @@ fn read_track(name: Option<&str>) -> Result<Track, ReplayError> {
     match name.map(str::to_ascii_lowercase).as_deref() {
         None | Some("mild") => Ok(Track::Mild),
         Some("wild") => Ok(Track::Wild),
-        Some("wild-rulebook") | Some("rulebook") => Ok(Track::WildRulebook),
+        Some("wild-rulebook" | "rulebook") => Ok(Track::WildRulebook),
         Some(other) => Err(ReplayError::Script(format!(
             "`{other}` is not a track; use mild, wild or wild-rulebook"
         ))),
@@ -411,7 +411,7 @@ fn output(game: &MagicalAthlete, names: &[String], events: &[Event], track: Trac
         rolls,
         over: race.is_some_and(|r| r.over),
         dice_left: race
-            .and_then(|r| r.dice.as_ref().map(|d| d.len()))
+            .and_then(|r| r.dice.as_ref().map(std::collections::VecDeque::len))
             .unwrap_or(0),
         log,
     }

@@ -119,7 +119,7 @@ pub fn run(args: &SimArgs) -> Result<Summary, String> {
                     .by_racer
                     .entry(k.kind.name().to_string())
                     .or_default()
-                    .seconds += 1
+                    .seconds += 1;
             }
             None => summary.no_second += 1,
         }

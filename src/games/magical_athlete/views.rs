@@ -203,14 +203,14 @@ impl MagicalAthlete {
             seat,
             name: self.name(seat).to_string(),
             hand: p.map(|p| p.hand.clone()).unwrap_or_default(),
-            unused: p.map(|p| p.unused()).unwrap_or_default(),
+            unused: p.map(super::Player::unused).unwrap_or_default(),
             racing,
             policies: p
                 .map(|p| p.policies.iter().map(Policy::text).collect())
                 .unwrap_or_default(),
             question,
             egg_cards,
-            score: p.map(|p| p.score()).unwrap_or(0),
+            score: p.map(super::Player::score).unwrap_or(0),
         }
     }
 }

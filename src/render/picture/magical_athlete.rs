@@ -145,9 +145,8 @@ fn layout(rows: usize) -> Layout {
 /// Racers by index into the view's list: their player's colour, and their own initials.
 fn racer_cast(view: &PublicView) -> Cast {
     let racers: Vec<&RacerView> = view.racers.iter().take(MAX_RACERS).collect();
-    let fonts = match super::font::fonts() {
-        Ok(f) => f,
-        Err(_) => return Cast::from_parts(Vec::new(), Vec::new(), Vec::new()),
+    let Ok(fonts) = super::font::fonts() else {
+        return Cast::from_parts(Vec::new(), Vec::new(), Vec::new());
     };
     let names: Vec<String> = racers.iter().map(|r| drawable(fonts, &r.name)).collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();

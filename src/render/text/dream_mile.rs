@@ -54,7 +54,8 @@ pub fn track(view: &PublicView) -> String {
     if view.standings.iter().any(|s| s.missed) {
         out.push("* missed the deadline: played one more than the turn before".into());
     }
-    let field: Vec<String> = view.groups()
+    let field: Vec<String> = view
+        .groups()
         .iter()
         .map(|g| {
             g.iter()
@@ -69,7 +70,8 @@ pub fn track(view: &PublicView) -> String {
 
 /// "After turn 2 of 8: 1st Alice; 2nd Carol; joint 3rd Dave and Emily; ..."
 pub fn alt(view: &PublicView) -> String {
-    let parts: Vec<String> = view.groups()
+    let parts: Vec<String> = view
+        .groups()
         .iter()
         .map(|g| {
             let names: Vec<&str> = g.iter().map(|s| s.name.as_str()).collect();

@@ -6,7 +6,8 @@
 
 use super::ordinal;
 use crate::games::magical_athlete::race::Status;
-use crate::games::magical_athlete::track::{FINISH, Special};
+use crate::games::magical_athlete::racers::Kind;
+use crate::games::magical_athlete::track::{FINISH, Special, Track};
 use crate::games::magical_athlete::{PrivateView, PublicView, RacerView};
 
 fn special_mark(s: Special) -> String {
@@ -23,7 +24,7 @@ fn racer_tag(r: &RacerView) -> String {
     if r.tripped {
         t.push_str(" [tripped]");
     }
-    if let (Some(p), true) = (r.power, r.power.map(|p| p.name()) != Some(r.name.as_str())) {
+    if let (Some(p), true) = (r.power, r.power.map(Kind::name) != Some(r.name.as_str())) {
         t.push_str(&format!(" as {}", p.name()));
     }
     t
@@ -36,7 +37,7 @@ fn heading(v: &PublicView) -> String {
         "race" => format!(
             "Magical Athlete: race {} of 4 on {}",
             v.race,
-            v.track.map(|t| t.name()).unwrap_or("the track")
+            v.track.map(Track::name).unwrap_or("the track")
         ),
         _ => "Magical Athlete: final scores".into(),
     }

@@ -82,7 +82,7 @@ fn play(g: &mut FifteenHundred, orders: &[(&str, &str)]) -> Vec<Event> {
 
 fn refused(g: &FifteenHundred, name: &str, text: &str) -> String {
     match read_order(g, seat(g, name), text) {
-        Err(OrderError::Illegal(e)) | Err(OrderError::Syntax(e)) => e,
+        Err(OrderError::Illegal(e) | OrderError::Syntax(e)) => e,
         other => panic!("{text} was not refused: {other:?}"),
     }
 }

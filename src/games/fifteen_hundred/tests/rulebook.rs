@@ -146,7 +146,7 @@ fn rulebook_round_example_pace_changes_and_costs() {
         ]
     );
     // Each runs its new level's points.
-    for m in events.iter() {
+    for m in &events {
         if let Event::Moved {
             runner,
             phase: Phase::Pace,

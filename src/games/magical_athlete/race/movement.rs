@@ -174,7 +174,7 @@ impl Race {
         stops: &mut Vec<Stop>,
         d: &mut dyn Decider,
     ) -> R<()> {
-        for &(m, from, _) in moved.iter() {
+        for &(m, from, _) in moved {
             let fish: Rids = self
                 .holders(Kind::Suckerfish)
                 .filter(|&f| {

@@ -46,7 +46,7 @@ impl Hasher for Mix {
         self.word(i as u64);
     }
     fn write_i8(&mut self, i: i8) {
-        self.word(i as u8 as u64);
+        self.word(u64::from(i as u8));
     }
     fn write_isize(&mut self, i: isize) {
         self.word(i as u64);

@@ -16,7 +16,10 @@ use photofinish::engine::{
 use photofinish::games::{AnyGame, AnyOrder, GameKind};
 use serde_json::{Value, json};
 
-use super::{Harness, User, step_of, text_of, carried_orders, is_ephemeral, component_for, PATIENCE, in_channel, CHANNEL, INTERACTION_WINDOW, labels, custom_ids};
+use super::{
+    CHANNEL, Harness, INTERACTION_WINDOW, PATIENCE, User, carried_orders, component_for,
+    custom_ids, in_channel, is_ephemeral, labels, step_of, text_of,
+};
 
 /// The reminder the tests' races set (`reminders=30m`).
 pub const REMINDER_SECS: i64 = 1800;

@@ -174,9 +174,10 @@ impl Call<'_> {
                 "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1},
             })),
             ("GET", ["users", "@me"]) => ok_json(bot_author()),
-            ("PUT",
-["applications", _, "commands"] |
-["applications", _, "guilds", _, "commands"]) => self.register_commands(),
+            (
+                "PUT",
+                ["applications", _, "commands"] | ["applications", _, "guilds", _, "commands"],
+            ) => self.register_commands(),
             ("POST", ["interactions", id, token, "callback"]) => self.callback(inner, id, token),
             (m, ["webhooks", _, token, "messages", which]) => {
                 self.webhook_message(inner, m, token, which)
