@@ -8,6 +8,7 @@ pub mod dream_mile;
 pub mod fifteen_hundred;
 pub mod magical_athlete;
 pub mod registry;
+pub mod words;
 
 pub use registry::{AnyEvent, AnyGame, AnyOrder, AnyPrivateView, AnyPublicView, GameKind};
 

@@ -50,6 +50,25 @@ fn extension(g: &CardRace, seat: Seat) -> Order {
     }
 }
 
+/// The attacks in hand, on the opposing team furthest on first, stopping attacks first.
+fn attacks_by_leader(g: &CardRace, plays: &[(Card, Option<u8>)], own: u8) -> Vec<(Card, u8)> {
+    let mut attacks: Vec<(Card, u8)> = plays
+        .iter()
+        .filter_map(|&(c, t)| t.filter(|&t| t != own).map(|t| (c, t)))
+        .collect();
+    attacks.sort_by_key(|&(c, t)| {
+        let d = g.team(t).map(|x| x.distance).unwrap_or(0);
+        let total = g.team(t).map(|x| x.total).unwrap_or(0);
+        (
+            std::cmp::Reverse(d),
+            std::cmp::Reverse(total),
+            !c.is_battle_attack(),
+            c,
+        )
+    });
+    attacks
+}
+
 fn turn(g: &CardRace, seat: Seat) -> Order {
     let legal: Vec<Order> = g.turn_orders(seat);
     let plays: Vec<(Card, Option<u8>)> = legal
@@ -81,11 +100,7 @@ fn turn(g: &CardRace, seat: Seat) -> Order {
     // Blocked: the remedy, then the green light.
     if !team.rolling() {
         for &(card, _) in &plays {
-            if card.kind() == Kind::Remedy
-                && card
-                    .fixes()
-                    .is_some_and(super::cards::Card::is_battle_attack)
-            {
+            if card.kind() == Kind::Remedy && card.fixes().is_some_and(Card::is_battle_attack) {
                 return Order::Play { card, target: None };
             }
         }
@@ -103,20 +118,7 @@ fn turn(g: &CardRace, seat: Seat) -> Order {
         };
     }
     // Attack the leader: the opposing team furthest on, stopping attacks first.
-    let mut attacks: Vec<(Card, u8)> = plays
-        .iter()
-        .filter_map(|&(c, t)| t.filter(|&t| t != own).map(|t| (c, t)))
-        .collect();
-    attacks.sort_by_key(|&(c, t)| {
-        let d = g.team(t).map(|x| x.distance).unwrap_or(0);
-        let total = g.team(t).map(|x| x.total).unwrap_or(0);
-        (
-            std::cmp::Reverse(d),
-            std::cmp::Reverse(total),
-            !c.is_battle_attack(),
-            c,
-        )
-    });
+    let attacks = attacks_by_leader(g, &plays, own);
     if let Some(&(card, target)) = attacks.first() {
         let leader_distance = g.team(target).map(|x| x.distance).unwrap_or(0);
         // A speed limit on a car that is not moving far is kept for later.

@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 use super::board::Spot;
 use super::{CostReason, Event, FifteenHundred, Phase};
 use crate::engine::Narration;
-use crate::render::ordinal;
+use crate::games::words::ordinal;
 
 fn medal(place: u8) -> &'static str {
     match place {

@@ -214,7 +214,7 @@ fn narrate_race(game: &MagicalAthlete, e: &RaceEvent) -> Narration {
             format!(
                 "{} crosses the finish line: {}!",
                 who(racer),
-                crate::render::ordinal(u32::from(*place))
+                crate::games::words::ordinal(u32::from(*place))
             )
         }
         RaceEvent::Eliminated { racer, by } => {

@@ -8,6 +8,7 @@ mod dream_mile;
 mod fifteen_hundred;
 mod magical_athlete;
 
+pub use crate::games::words::ordinal;
 use crate::games::{AnyPrivateView, AnyPublicView};
 
 /// The text track and standings for the channel (monospace-friendly, no markup).
@@ -37,36 +38,5 @@ pub fn private_text(view: &AnyPrivateView) -> String {
         AnyPrivateView::CardRace(v) => card_race::private(v),
         AnyPrivateView::FifteenHundred(v) => fifteen_hundred::private(v),
         AnyPrivateView::MagicalAthlete(v) => magical_athlete::private(v),
-    }
-}
-
-/// 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st...
-pub fn ordinal(n: u32) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ordinals() {
-        let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 103]
-            .iter()
-            .map(|&n| ordinal(n))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd"
-            ]
-        );
     }
 }
