@@ -85,9 +85,14 @@ impl Referee {
 
     /// Tests run with debug assertions: every cache hit must equal a fresh load, but for
     /// the adapter's message ids, which decisions never read (delivery loads afresh).
+    /// Another process may commit between the version check and this load; then the
+    /// versions differ, the commit will conflict and decide again, and there is nothing
+    /// to compare.
     #[cfg(debug_assertions)]
     async fn check_cached(&self, cached: &Loaded) {
-        if let Ok(Some(mut fresh)) = self.store.load(cached.campaign.id).await {
+        if let Ok(Some(mut fresh)) = self.store.load(cached.campaign.id).await
+            && fresh.campaign.version == cached.campaign.version
+        {
             fresh.campaign.status_message = cached.campaign.status_message.clone();
             fresh.campaign.lobby_message = cached.campaign.lobby_message.clone();
             debug_assert_eq!(&fresh, cached, "the referee's cache drifted from the store");
