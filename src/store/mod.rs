@@ -26,6 +26,7 @@
 mod codec;
 mod commit;
 mod dialect;
+mod migrations;
 pub mod postgres;
 mod queries;
 mod rows;

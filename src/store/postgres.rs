@@ -13,14 +13,17 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::Postgres;
+use std::sync::LazyLock;
+
 use sqlx::migrate::Migrator;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgQueryResult};
 
 use super::dialect::Dialect;
+use super::migrations;
 use super::queries::SqlStore;
 use super::{Backend, StoreError};
 
-static MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
+static MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| migrations::migrator(migrations::POSTGRES));
 
 /// Connections per process: the referee serialises work per campaign, so a few suffice.
 const MAX_CONNECTIONS: u32 = 8;

@@ -10,6 +10,8 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::Sqlite;
+use std::sync::LazyLock;
+
 use sqlx::migrate::Migrator;
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteQueryResult,
@@ -17,10 +19,11 @@ use sqlx::sqlite::{
 };
 
 use super::dialect::Dialect;
+use super::migrations;
 use super::queries::SqlStore;
 use super::{Backend, StoreError};
 
-static MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
+static MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| migrations::migrator(migrations::SQLITE));
 
 /// The SQLite store.
 pub type SqliteStore = SqlStore<Sqlite>;

@@ -208,13 +208,7 @@ impl CardRace {
                     }
                     t.pile.push(card);
                 }
-                ev.push(Event::Played {
-                    seat,
-                    card,
-                    target: None,
-                    missed,
-                    distance: None,
-                });
+                ev.push(untargeted(seat, card, missed));
                 self.end_turn(seat, ev);
             }
             Kind::Go => {
@@ -228,26 +222,14 @@ impl CardRace {
                     t.battle.needs_go = false;
                     t.pile.push(card);
                 }
-                ev.push(Event::Played {
-                    seat,
-                    card,
-                    target: None,
-                    missed,
-                    distance: None,
-                });
+                ev.push(untargeted(seat, card, missed));
                 self.end_turn(seat, ev);
             }
             Kind::Safety => {
                 if let Some(t) = self.team_mut(own) {
                     lay_safety(t, card, false);
                 }
-                ev.push(Event::Played {
-                    seat,
-                    card,
-                    target: None,
-                    missed,
-                    distance: None,
-                });
+                ev.push(untargeted(seat, card, missed));
                 // An immunity is a free action: the same seat plays again.
                 self.open_turn(seat, false, ev);
             }
@@ -447,4 +429,15 @@ pub(super) fn lay_safety(t: &mut Team, card: Card, dirty_trick: bool) {
         t.battle.problems.iter().partition(|p| protects.contains(p));
     t.battle.problems = kept;
     t.pile.extend(gone);
+}
+
+/// A play on the player's own side that moves no distance (remedy, Go, immunity).
+fn untargeted(seat: Seat, card: Card, missed: bool) -> Event {
+    Event::Played {
+        seat,
+        card,
+        target: None,
+        missed,
+        distance: None,
+    }
 }
