@@ -611,3 +611,25 @@ async fn a_seat_is_offered_and_taken_with_a_button() {
     let a = h.slash(&dave, "order", &[("text", json!("4"))]).await;
     assert!(text_of(&a).contains("for **Bob**"), "{a}");
 }
+
+#[test]
+fn limits_come_from_the_configuration() {
+    use photofinish::discord::Settings;
+    let s =
+        Settings::from_toml("[limits]\nlobbies_per_user = 1\nreminders_per_turn = 2\n").unwrap();
+    let limits = s.referee_config().limits;
+    assert_eq!(limits.lobbies_per_user, 1);
+    assert_eq!(limits.reminders_per_turn, 2);
+    assert_eq!(limits.running_per_user, Limits::default().running_per_user);
+    assert_eq!(
+        Settings::from_toml("").unwrap().referee_config().limits,
+        Limits::default()
+    );
+    // A misspelt key is refused, and so are default reminders the limits forbid.
+    assert!(Settings::from_toml("[limits]\nlobbies = 1\n").is_err());
+    let e = Settings::from_toml(
+        "[limits]\nreminders_per_turn = 1\n[turns]\nreminders = [\"1h\", \"2h\"]\n",
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("1 reminders at most"), "{e}");
+}
