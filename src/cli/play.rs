@@ -116,6 +116,8 @@ async fn play(args: PlayArgs) -> Result<(), String> {
             },
             resolve_early: true,
         },
+        // One person at their own terminal: no quotas.
+        limits: crate::referee::Limits::off(),
         ..Config::default()
     };
     let referee = Referee::new(store.clone(), Arc::new(SystemClock), config);

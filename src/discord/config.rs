@@ -76,6 +76,9 @@ struct File {
     shard_total: Option<u32>,
     turns: FileTurns,
     log: FileLog,
+    /// Quotas and rate limits (docs/reliability.md, "Quotas").
+    #[serde(default)]
+    limits: crate::referee::Limits,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -197,6 +200,8 @@ pub struct Settings {
     /// A `tracing` filter such as `info` or `photofinish=debug,serenity=warn`.
     pub log_level: String,
     pub log_ansi: bool,
+    /// Quotas and rate limits.
+    pub limits: crate::referee::Limits,
 }
 
 impl Default for Settings {
@@ -211,6 +216,7 @@ impl Default for Settings {
             timing: crate::referee::Config::default().default_timing,
             log_level: "info".into(),
             log_ansi: false,
+            limits: crate::referee::Limits::default(),
         }
     }
 }
@@ -354,6 +360,13 @@ impl Settings {
             s.log_level = level;
         }
         s.log_ansi = file.log.ansi.unwrap_or(false);
+        s.limits = file.limits;
+        s.limits
+            .check_timing(&s.timing)
+            .map_err(|e| ConfigError::Value {
+                key: "turns.reminders",
+                reason: e.to_string(),
+            })?;
         Ok(s)
     }
 
@@ -361,6 +374,7 @@ impl Settings {
     pub fn referee_config(&self) -> crate::referee::Config {
         crate::referee::Config {
             default_timing: self.timing.clone(),
+            limits: self.limits.clone(),
             ..crate::referee::Config::default()
         }
     }

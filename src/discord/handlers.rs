@@ -329,6 +329,17 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
         return;
     };
     answer_component(http, c, async {
+        if let Action::Join(race) | Action::Leave(race) | Action::Accept { race, .. } = action {
+            // These act on the race named in the button: only where that race is, and at
+            // the pace of commands.
+            let checked = match shared.referee.pace_command(&actor.user) {
+                Ok(()) => posted_here(shared, race, c).await,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = checked {
+                return Answer::Reply(refusal(&e));
+            }
+        }
         match action {
             Action::Join(race) => {
                 Answer::Reply(join_flow(shared, http, &actor, race, None, None).await)
@@ -340,6 +351,18 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
                 }
                 Err(e) => Answer::Reply(refusal(&e)),
             },
+            Action::Accept { race, seat } => {
+                match shared.referee.accept_seat(race, &actor, seat).await {
+                    Ok(name) => {
+                        shared.poke();
+                        Answer::Reply(note(
+                            "Seat taken",
+                            &format!("You run {name} in race {race} from now on."),
+                        ))
+                    }
+                    Err(e) => Answer::Reply(refusal(&e)),
+                }
+            }
             Action::Order {
                 race,
                 step,
@@ -363,6 +386,23 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
         }
     })
     .await;
+}
+
+/// Whether a lobby or offer button was pressed where its race is: in the race's channel,
+/// in the race's server. A `custom_id` names a race, but it is no authority elsewhere.
+async fn posted_here(
+    shared: &Shared,
+    race: CampaignId,
+    c: &ComponentInteraction,
+) -> Result<(), RefereeError> {
+    let overview = shared.referee.overview(race).await?;
+    let channel = c.channel_id.get().to_string();
+    let guild = c.guild_id.map(|g| g.get().to_string());
+    if overview.channel == channel && overview.guild == guild {
+        Ok(())
+    } else {
+        Err(RefereeError::NoRace)
+    }
 }
 
 /// An order from a button or menu: only for the clicker's own seat, and only while its
@@ -444,7 +484,10 @@ async fn dm_text(ctx: &serenity::Context, shared: &Arc<Shared>, msg: &serenity::
         return;
     }
     let user = UserId::new(msg.author.id.get().to_string());
-    let answer = dm_answer(shared, &user, &msg.content).await;
+    let answer = match shared.referee.pace_command(&user) {
+        Ok(()) => dm_answer(shared, &user, &msg.content).await,
+        Err(e) => refusal(&e),
+    };
     // The receipt is not in the outbox: retry a 429 or 5xx here, under the player's
     // message id as nonce, so a retry after a lost answer does not post twice.
     for wait in [1, 2, 0] {

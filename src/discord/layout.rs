@@ -251,6 +251,11 @@ pub fn embeds(post: &Post, plain_footer: Option<&str>) -> Vec<EmbedSpec> {
 pub enum Action {
     Join(CampaignId),
     Leave(CampaignId),
+    /// Takes a seat the host offered (`/race replace`).
+    Accept {
+        race: CampaignId,
+        seat: Seat,
+    },
     /// An order from a prompt, for one race, step and seat.
     Order {
         race: CampaignId,
@@ -281,6 +286,10 @@ pub fn join_id(race: CampaignId) -> String {
 
 pub fn leave_id(race: CampaignId) -> String {
     format!("{PREFIX}:leave:{}", race.0)
+}
+
+pub fn accept_id(race: CampaignId, seat: Seat) -> String {
+    format!("{PREFIX}:accept:{}:{}", race.0, seat.0)
 }
 
 /// A button's id for a choice: its order text when that fits, else its index.
@@ -329,6 +338,13 @@ pub fn parse_id(id: &str) -> Option<Action> {
     match kind {
         "join" => return Some(Action::Join(race)),
         "leave" => return Some(Action::Leave(race)),
+        "accept" => {
+            let seat = Seat(parts.next()?.parse().ok()?);
+            return parts
+                .next()
+                .is_none()
+                .then_some(Action::Accept { race, seat });
+        }
         _ => {}
     }
     let step: u32 = parts.next()?.parse().ok()?;
@@ -550,6 +566,18 @@ pub fn announcement(a: &Announcement, zone: FixedOffset) -> Layout {
             layout.rows = Some(choice_rows(*race, *step, *seat, &prompt.choices, None));
         }
         Announcement::Status { .. } => layout.rows = Some(Vec::new()),
+        Announcement::SeatOffer {
+            race, seat, user, ..
+        } => {
+            // Only the member offered the seat is pinged, with the button to take it.
+            layout.content = Some(format!("<@{}>", user.0));
+            layout.ping = Some(user.0.clone());
+            layout.rows = Some(vec![Row::Buttons(vec![ButtonSpec {
+                custom_id: accept_id(*race, *seat),
+                label: "Accept the seat".into(),
+                style: ButtonStyle::Success,
+            }])]);
+        }
         Announcement::Notice {
             user: Some(user), ..
         } => {

@@ -180,4 +180,11 @@ pub enum Announcement {
         #[serde(default)]
         user: Option<UserId>,
     },
+    /// The host offers a seat to a member, who takes it with the post's Accept button.
+    SeatOffer {
+        race: CampaignId,
+        seat: Seat,
+        seat_name: String,
+        user: UserId,
+    },
 }

@@ -56,6 +56,12 @@ pub enum RefereeError {
     StaleStep,
     #[error("your seat is played by a bot now; ask the host to /race replace it back to you")]
     SeatIsBot,
+    #[error("{0}")]
+    Quota(String),
+    #[error("you're going faster than I can keep up with; please try again in {secs} seconds")]
+    TooFast { secs: u64 },
+    #[error("there is no seat waiting for you in this race; ask the host to offer it again")]
+    NoOffer,
     #[error("something went wrong on our side, and nothing was changed; please try again")]
     Store(#[from] StoreError),
     #[error("stored data for this race is damaged: {0}")]

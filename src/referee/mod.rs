@@ -18,6 +18,7 @@ pub mod clock;
 mod deadlines;
 pub mod delivery;
 mod error;
+pub mod limits;
 mod orders;
 mod queries;
 mod race;
@@ -37,6 +38,7 @@ use crate::store::{CampaignId, Loaded, Phase, Store, Timing, UserId};
 pub use clock::{Clock, SystemClock, TestClock};
 pub use deadlines::DEADLINE_CLAIM_MS;
 pub use error::RefereeError;
+pub use limits::Limits;
 pub use orders::{OpenPrompt, Receipt};
 pub use queries::{HistoryEntry, Overview};
 pub use race::DeadlineChange;
@@ -49,6 +51,8 @@ pub struct Config {
     pub default_timing: Timing,
     /// The longest order text accepted, in characters.
     pub max_order_chars: usize,
+    /// Quotas and rate limits.
+    pub limits: Limits,
 }
 
 impl Default for Config {
@@ -60,6 +64,7 @@ impl Default for Config {
                 resolve_early: true,
             },
             max_order_chars: 500,
+            limits: Limits::default(),
         }
     }
 }
@@ -106,6 +111,8 @@ pub struct Referee {
     cache: std::sync::Mutex<HashMap<CampaignId, Loaded>>,
     /// This referee's name in claims and leases, unique across processes.
     instance: String,
+    /// Each user's pace of orders, preferences and commands.
+    pacer: limits::RateLimiter,
 }
 
 /// A name no other referee has: host, process and a random tag (two referees in one
@@ -180,6 +187,7 @@ impl Referee {
             locks: Mutex::new(HashMap::new()),
             cache: std::sync::Mutex::new(HashMap::new()),
             instance: instance_name(),
+            pacer: limits::RateLimiter::default(),
         }
     }
 

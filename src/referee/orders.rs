@@ -139,6 +139,13 @@ impl Referee {
                 });
             }
             let changed = w.orders.iter().any(|o| o.seat == seat);
+            if changed {
+                // A first order per step is never held back; changing it is paced, and
+                // the seat keeps only the newest few of the orders it replaced.
+                self.pace_action(user)?;
+                let kept = self.config.limits.superseded_orders_kept;
+                w.commit.superseded_kept = (kept > 0).then_some(kept);
+            }
             let nonce = new_nonce()?;
             let step = w.campaign.step;
             let receipt = receipt_for(w.campaign.id.0, step, seat, &canonical, &nonce);
@@ -182,9 +189,22 @@ impl Referee {
         if text.chars().count() > self.config.max_order_chars {
             return Err(RefereeError::Invalid("that setting is too long".into()));
         }
+        self.pace_action(user)?;
+        let max = self.config.limits.preferences_per_seat;
+        let stored = if max > 0 {
+            self.store.preferences(id).await?
+        } else {
+            Vec::new()
+        };
         self.mutate(id, |w| {
             require_open(w)?;
             let seat = w.seat_of_user(user).ok_or(RefereeError::NotSeated)?.seat;
+            let mine = stored.iter().filter(|p| p.seat == seat).count();
+            if max > 0 && mine >= usize::try_from(max).unwrap_or(usize::MAX) {
+                return Err(RefereeError::Quota(format!(
+                    "your seat has set {mine} preferences in this race, the most one seat may"
+                )));
+            }
             let step = w.campaign.step;
             let now = w.now;
             let answer = match w.campaign.state.as_mut() {

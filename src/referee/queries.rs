@@ -15,6 +15,8 @@ pub struct Overview {
     pub phase: Phase,
     pub host: UserId,
     pub channel: String,
+    /// The race's server, if it has one.
+    pub guild: Option<String>,
     pub label: String,
     pub deadline: Option<Millis>,
     pub paused_left_ms: Option<i64>,
@@ -101,6 +103,7 @@ impl Referee {
             phase: w.campaign.phase,
             host: w.campaign.host.clone(),
             channel: w.campaign.channel.clone(),
+            guild: w.campaign.guild.clone(),
             label,
             deadline: w.campaign.deadline_at,
             paused_left_ms: w.campaign.paused_left_ms,
@@ -120,16 +123,22 @@ impl Referee {
 
     /// A past step's result.
     pub async fn history(&self, id: CampaignId, number: u32) -> Result<HistoryEntry, RefereeError> {
-        let w = self.read(id).await?;
-        let log = self.store.log(id).await?;
         let index = number.checked_sub(1).ok_or(RefereeError::NoSuchTurn)?;
+        let w = self.read(id).await?;
+        if index >= w.campaign.step {
+            return Err(RefereeError::NoSuchTurn);
+        }
+        // That one step, not the whole log: a long race's history costs the same.
         let StepLog {
             turn,
             orders,
             events,
-        } = log
+        } = self
+            .store
+            .log_steps(id, index, index.saturating_add(1))
+            .await?
             .into_iter()
-            .find(|l| l.turn.step == index)
+            .next()
             .ok_or(RefereeError::NoSuchTurn)?;
         let game = w.game()?;
         let narration = events

@@ -23,7 +23,10 @@ impl Referee {
     pub async fn create(&self, req: NewRace) -> Result<CampaignId, RefereeError> {
         let mut timing = self.config.default_timing.clone();
         let game_text = timing::apply_timing_text(&mut timing, &req.options)?;
+        self.config.limits.check_timing(&timing)?;
         let options = req.kind.apply_options(None, &game_text)?;
+        self.check_lobby_quota(&req.host.user, req.guild.as_deref())
+            .await?;
         let seed = Seed::from_os()
             .map_err(|e| RefereeError::Invalid(format!("no randomness for the dice: {e}")))?;
         let now = self.clock.now();
@@ -69,6 +72,7 @@ impl Referee {
             require_open(w)?;
             let mut timing = w.campaign.timing.clone();
             let game_text = timing::apply_timing_text(&mut timing, &text)?;
+            self.config.limits.check_timing(&timing)?;
             if !game_text.trim().is_empty() {
                 require_lobby(w).map_err(|_| {
                     RefereeError::Invalid("game options can only change in the lobby; timing (turn, reminders, resolve) can change at any time".into())
@@ -98,6 +102,7 @@ impl Referee {
     /// Starts the race: the game is set up from the seed, whose commitment is published.
     pub async fn start(&self, id: CampaignId, actor: &Actor) -> Result<(), RefereeError> {
         let prefs = self.store.preferences(id).await?;
+        self.check_start_quota(id, actor).await?;
         self.mutate(id, |w| {
             require_host(w, actor)?;
             require_lobby(w)?;

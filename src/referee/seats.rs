@@ -82,6 +82,7 @@ impl Referee {
                 choice,
                 dm_ok: true,
                 view_hash: None,
+                offer: None,
             });
             w.touch_seats();
             w.say_lobby();
@@ -196,6 +197,7 @@ impl Referee {
                     choice: None,
                     dm_ok: true,
                     view_hash: None,
+                    offer: None,
                 });
             }
             w.touch_seats();
@@ -205,7 +207,9 @@ impl Referee {
         .await
     }
 
-    /// Hands a seat (named, or held by `from`) to another user.
+    /// Offers a seat (named, or held by the player mentioned) to another member. The seat
+    /// stays as it is until they accept it ([`Referee::accept_seat`]); a newer offer of
+    /// the seat replaces this one.
     pub async fn replace(
         &self,
         id: CampaignId,
@@ -233,11 +237,48 @@ impl Referee {
                         })
                 })
                 .ok_or_else(|| RefereeError::NoSuchSeat(wanted.clone()))?;
-            let name = w.seats[idx].name.clone();
-            w.seats[idx].user = Some(to.clone());
-            w.seats[idx].bot = None;
-            w.seats[idx].dm_ok = true;
-            w.seats[idx].view_hash = None;
+            let row = &mut w.seats[idx];
+            row.offer = Some(to.clone());
+            let (seat, name) = (row.seat, row.name.clone());
+            w.touch_seats();
+            let race = w.campaign.id;
+            w.say(
+                Target::Channel,
+                Announcement::SeatOffer {
+                    race,
+                    seat,
+                    seat_name: name.clone(),
+                    user: to.clone(),
+                },
+            );
+            Ok(name)
+        })
+        .await
+    }
+
+    /// The member a seat was offered to takes it over.
+    pub async fn accept_seat(
+        &self,
+        id: CampaignId,
+        actor: &Actor,
+        seat: Seat,
+    ) -> Result<String, RefereeError> {
+        self.mutate(id, |w| {
+            require_open(w)?;
+            if w.seat_of_user(&actor.user).is_some() {
+                return Err(RefereeError::AlreadySeated);
+            }
+            let row = w
+                .seats
+                .iter_mut()
+                .find(|s| s.seat == seat && s.offer.as_ref() == Some(&actor.user))
+                .ok_or(RefereeError::NoOffer)?;
+            row.user = Some(actor.user.clone());
+            row.offer = None;
+            row.bot = None;
+            row.dm_ok = true;
+            row.view_hash = None;
+            let name = row.name.clone();
             w.touch_seats();
             let race = w.campaign.id;
             w.say(
@@ -246,7 +287,7 @@ impl Referee {
                     race,
                     text: format!("{name}'s seat now belongs to {{user}}."),
                     at: None,
-                    user: Some(to.clone()),
+                    user: Some(actor.user.clone()),
                 },
             );
             if w.campaign.phase == Phase::Lobby {

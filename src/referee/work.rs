@@ -243,6 +243,11 @@ impl Work {
             tracing::error!("an announcement could not be encoded");
             return;
         };
+        // One row per key and decision: an earlier one would only be written to be
+        // superseded at once.
+        if key.is_some() {
+            self.commit.outbox.retain(|o| o.coalesce_key != key);
+        }
         self.commit.outbox.push(NewOutbox {
             target,
             payload,

@@ -279,6 +279,18 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             at,
             user,
         } => notice(*race, text, *at, user.as_ref(), style),
+        Announcement::SeatOffer {
+            race,
+            seat_name,
+            user,
+            ..
+        } => Post::new(
+            format!("Race {race}: a seat for you"),
+            format!(
+                "{}, the host offers you {seat_name}'s seat. Press Accept to take it over; until you do, it stays as it is.",
+                style.mention(&user.0)
+            ),
+        ),
     }
 }
 

@@ -165,8 +165,9 @@ async fn write_seats<DB: Dialect>(
         .await?;
     for s in seats {
         Stmt::<DB>::new(
-            "INSERT INTO seats (campaign_id, seat, user_id, name, bot, choice, dm_ok, view_hash)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            "INSERT INTO seats (campaign_id, seat, user_id, name, bot, choice, dm_ok, view_hash,
+                 offer_to)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
         .bind(id.0)
         .bind(i64::from(s.seat.0))
@@ -176,6 +177,7 @@ async fn write_seats<DB: Dialect>(
         .bind(&s.choice)
         .bind(s.dm_ok)
         .bind(&s.view_hash)
+        .bind(s.offer.as_ref().map(|u| u.0.as_str()))
         .execute(tx)
         .await?;
     }
@@ -216,6 +218,24 @@ async fn write_orders<DB: Dialect>(
         .execute(tx)
         .await
         .map_err(db_err)?;
+        if let Some(kept) = commit.superseded_kept
+            && commit.replaces.contains(&(o.step, o.seat))
+        {
+            // The live order is the newest row: keep it and the `kept` before it.
+            Stmt::<DB>::new(
+                "DELETE FROM orders WHERE campaign_id = $1 AND step = $2 AND seat = $3
+                 AND id < (SELECT MIN(id) FROM (SELECT id FROM orders
+                     WHERE campaign_id = $1 AND step = $2 AND seat = $3
+                     ORDER BY id DESC LIMIT $4) AS newest)",
+            )
+            .bind(id.0)
+            .bind(i64::from(o.step))
+            .bind(i64::from(o.seat.0))
+            .bind(i64::from(kept).saturating_add(1))
+            .execute(tx)
+            .await
+            .map_err(db_err)?;
+        }
     }
     Ok(())
 }

@@ -25,7 +25,7 @@ pub trait Dialect: Sql {
     /// The live (not superseded) orders of a campaign's step, by id: `$1` campaign, `$2`
     /// step.
     const LIVE_ORDERS_OF_STEP: &'static str;
-    /// Every live order of a campaign, by step and id: `$1` campaign.
+    /// The live orders of a campaign's steps `$2..$3`, by step and id: `$1` campaign.
     const LIVE_ORDERS: &'static str;
     /// Marks the live order of a seat superseded: `$1` campaign, `$2` step, `$3` seat.
     const SUPERSEDE_ORDER: &'static str;

@@ -183,6 +183,9 @@ pub struct SeatRow {
     pub choice: Option<String>,
     pub dm_ok: bool,
     pub view_hash: Option<String>,
+    /// A member the host offered this seat to, until they accept it.
+    #[serde(default)]
+    pub offer: Option<UserId>,
 }
 
 /// How an order came to be.
@@ -339,6 +342,19 @@ pub struct Commit {
     /// Deadlines handled by this commit; each must still be unfired.
     pub fired: Vec<i64>,
     pub outbox: Vec<NewOutbox>,
+    /// When set, a seat whose order is replaced keeps at most this many superseded orders
+    /// of the step (the oldest go); `None` keeps them all.
+    pub superseded_kept: Option<u32>,
+}
+
+/// Races in lobby, and under way (running or paused), of one host and of one server: what
+/// the referee's quotas count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpenCounts {
+    pub user_lobbies: u32,
+    pub user_running: u32,
+    pub server_lobbies: u32,
+    pub server_running: u32,
 }
 
 /// One resolved step, for verification and history.
@@ -594,6 +610,19 @@ pub trait Store: Send + Sync {
     ) -> Result<(), StoreError>;
     /// Resolved steps with their final orders and events, in order.
     async fn log(&self, campaign: CampaignId) -> Result<Vec<StepLog>, StoreError>;
+    /// The resolved steps `from..to` alone (`/race history`: one turn, not the whole log).
+    async fn log_steps(
+        &self,
+        campaign: CampaignId,
+        from: u32,
+        to: u32,
+    ) -> Result<Vec<StepLog>, StoreError>;
+    /// Open races hosted by `host`, and in `guild` (when given), for the quotas.
+    async fn open_counts(
+        &self,
+        host: &UserId,
+        guild: Option<&str>,
+    ) -> Result<OpenCounts, StoreError>;
     async fn preferences(&self, campaign: CampaignId) -> Result<Vec<PreferenceRow>, StoreError>;
     /// Records a process's report (upserted by instance).
     async fn heartbeat(&self, beat: &Heartbeat) -> Result<(), StoreError>;

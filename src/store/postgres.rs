@@ -83,8 +83,8 @@ impl Dialect for Postgres {
         Some("SELECT version FROM campaigns WHERE id = $1 FOR UPDATE");
     const LIVE_ORDERS_OF_STEP: &'static str = "SELECT * FROM orders
         WHERE campaign_id = $1 AND step = $2 AND NOT superseded ORDER BY id";
-    const LIVE_ORDERS: &'static str =
-        "SELECT * FROM orders WHERE campaign_id = $1 AND NOT superseded ORDER BY step, id";
+    const LIVE_ORDERS: &'static str = "SELECT * FROM orders
+        WHERE campaign_id = $1 AND NOT superseded AND step >= $2 AND step < $3 ORDER BY step, id";
     const SUPERSEDE_ORDER: &'static str = "UPDATE orders SET superseded = TRUE
         WHERE campaign_id = $1 AND step = $2 AND seat = $3 AND NOT superseded";
     // SKIP LOCKED: processes ticking together split the due deadlines between them.

@@ -16,8 +16,8 @@ use super::dialect::Dialect;
 use super::rows::{self, all};
 use super::sql::{Get, Stmt};
 use super::{
-    Backend, CampaignId, Commit, DeadlineRow, Heartbeat, Loaded, Millis, NewCampaign, OutboxRow,
-    PreferenceRow, SchemaStatus, StepLog, Store, StoreError, UserId,
+    Backend, CampaignId, Commit, DeadlineRow, Heartbeat, Loaded, Millis, NewCampaign, OpenCounts,
+    OutboxRow, PreferenceRow, SchemaStatus, StepLog, Store, StoreError, UserId,
 };
 
 /// The store on one backend's pool: [`super::SqliteStore`] or [`super::PostgresStore`].
@@ -215,24 +215,38 @@ impl<DB: Dialect> SqlStore<DB> {
         all(&ready, rows::outbox)
     }
 
-    async fn log_of(&self, campaign: CampaignId) -> Result<Vec<StepLog>, StoreError> {
+    /// The resolved steps `from..to` (every step by default).
+    async fn log_of(
+        &self,
+        campaign: CampaignId,
+        from: u32,
+        to: u32,
+    ) -> Result<Vec<StepLog>, StoreError> {
         let mut reader = self.reader().await?;
         let conn = reader.conn();
+        let (from, to) = (i64::from(from), i64::from(to));
         let turns = Stmt::<DB>::new(
-            "SELECT * FROM turns WHERE campaign_id = $1 AND resolved_at IS NOT NULL ORDER BY step",
+            "SELECT * FROM turns WHERE campaign_id = $1 AND resolved_at IS NOT NULL
+                 AND step >= $2 AND step < $3 ORDER BY step",
         )
         .bind(campaign.0)
+        .bind(from)
+        .bind(to)
         .fetch_all(&mut *conn)
         .await?;
         let orders = Stmt::<DB>::new(DB::LIVE_ORDERS)
             .bind(campaign.0)
+            .bind(from)
+            .bind(to)
             .fetch_all(&mut *conn)
             .await?;
         let events = Stmt::<DB>::new(
             "SELECT campaign_id, step, idx, event FROM events WHERE campaign_id = $1
-             ORDER BY step, idx",
+                 AND step >= $2 AND step < $3 ORDER BY step, idx",
         )
         .bind(campaign.0)
+        .bind(from)
+        .bind(to)
         .fetch_all(&mut *conn)
         .await?;
         reader.finish().await?;
@@ -550,7 +564,54 @@ impl<DB: Dialect> Store for SqlStore<DB> {
     }
 
     async fn log(&self, campaign: CampaignId) -> Result<Vec<StepLog>, StoreError> {
-        self.log_of(campaign).await
+        self.log_of(campaign, 0, u32::MAX).await
+    }
+
+    async fn log_steps(
+        &self,
+        campaign: CampaignId,
+        from: u32,
+        to: u32,
+    ) -> Result<Vec<StepLog>, StoreError> {
+        self.log_of(campaign, from, to).await
+    }
+
+    async fn open_counts(
+        &self,
+        host: &UserId,
+        guild: Option<&str>,
+    ) -> Result<OpenCounts, StoreError> {
+        // Two indexed counts (0005's partial indexes on open races by host and by guild).
+        let count = |by_guild: bool, value: String| {
+            let sql = if by_guild {
+                "SELECT COALESCE(SUM(CASE WHEN phase = 'lobby' THEN 1 ELSE 0 END), 0) AS lobbies,
+                     COALESCE(SUM(CASE WHEN phase = 'lobby' THEN 0 ELSE 1 END), 0) AS running
+                 FROM campaigns WHERE guild = $1 AND phase IN ('lobby', 'running', 'paused')"
+            } else {
+                "SELECT COALESCE(SUM(CASE WHEN phase = 'lobby' THEN 1 ELSE 0 END), 0) AS lobbies,
+                     COALESCE(SUM(CASE WHEN phase = 'lobby' THEN 0 ELSE 1 END), 0) AS running
+                 FROM campaigns WHERE host = $1 AND phase IN ('lobby', 'running', 'paused')"
+            };
+            Stmt::<DB>::new(sql).bind(value)
+        };
+        let read = |r: Option<DB::Row>| -> Result<(u32, u32), StoreError> {
+            let Some(r) = r else { return Ok((0, 0)) };
+            let n = |k: &str| -> Result<u32, StoreError> {
+                Ok(u32::try_from(r.int(k)?).unwrap_or(u32::MAX))
+            };
+            Ok((n("lobbies")?, n("running")?))
+        };
+        let (user_lobbies, user_running) = read(self.row(count(false, host.0.clone())).await?)?;
+        let (server_lobbies, server_running) = match guild {
+            Some(g) => read(self.row(count(true, g.to_string())).await?)?,
+            None => (0, 0),
+        };
+        Ok(OpenCounts {
+            user_lobbies,
+            user_running,
+            server_lobbies,
+            server_running,
+        })
     }
 
     async fn preferences(&self, campaign: CampaignId) -> Result<Vec<PreferenceRow>, StoreError> {

@@ -125,6 +125,7 @@ pub(super) fn seat_row<R: Get>(r: &R) -> Result<SeatRow, StoreError> {
             choice: r.opt_text("choice")?,
             dm_ok: r.flag("dm_ok")?,
             view_hash: r.opt_text("view_hash")?,
+            offer: r.opt_text("offer_to")?.map(UserId),
         })
     })
 }

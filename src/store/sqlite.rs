@@ -109,8 +109,8 @@ impl Dialect for Sqlite {
     // `orders_one_live`, or SQLite would not use it.
     const LIVE_ORDERS_OF_STEP: &'static str = "SELECT * FROM orders
         WHERE campaign_id = $1 AND step = $2 AND superseded = 0 ORDER BY id";
-    const LIVE_ORDERS: &'static str =
-        "SELECT * FROM orders WHERE campaign_id = $1 AND superseded = 0 ORDER BY step, id";
+    const LIVE_ORDERS: &'static str = "SELECT * FROM orders
+        WHERE campaign_id = $1 AND superseded = 0 AND step >= $2 AND step < $3 ORDER BY step, id";
     const SUPERSEDE_ORDER: &'static str = "UPDATE orders SET superseded = 1
         WHERE campaign_id = $1 AND step = $2 AND seat = $3 AND superseded = 0";
     const CLAIM_DEADLINES: &'static str = "UPDATE deadlines SET claimed_by = $1, claim_until = $2

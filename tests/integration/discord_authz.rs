@@ -221,7 +221,7 @@ fn rows() -> Vec<Row> {
             },
             needs: Needs::Running,
             mutates: true,
-            cells: host_only("now belongs to", No(NOT_HOST)),
+            cells: host_only("is offered to", No(NOT_HOST)),
         },
         Row {
             sub: "kick",
@@ -442,7 +442,16 @@ async fn snapshot(h: &Harness, channel: u64) -> Option<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_command_by_everyone() {
-    let h = Harness::start().await;
+    // One host opens a race per cell: more than the default quotas let one member have.
+    let h = Harness::start_with_limits(Some(photofinish::referee::Limits {
+        lobbies_per_user: 0,
+        running_per_user: 0,
+        lobbies_per_server: 0,
+        running_per_server: 0,
+        commands_burst: 0,
+        ..photofinish::referee::Limits::default()
+    }))
+    .await;
     let mut w = World { h, next: 0 };
     let mut shared: Vec<(Needs, Fixture)> = Vec::new();
     let mut failures = Vec::new();

@@ -498,9 +498,18 @@ async fn the_host_moves_the_deadline_pauses_hands_over_and_cancels() {
         )
         .await;
     assert!(
-        text_of(&a).contains("Bob's seat now belongs to <@1003>"),
+        text_of(&a).contains("Bob's seat is offered to <@1003>"),
         "{a}"
     );
+    // It is Carol's once she accepts with the offer's button.
+    let offer = h
+        .fake
+        .wait_message("the offer", |m| {
+            custom_ids(m).contains(&"pf:accept:1:1".to_string())
+        })
+        .await;
+    let a = h.click(&carol, &offer, "pf:accept:1:1").await;
+    assert!(text_of(&a).contains("You run Bob"), "{a}");
     let a = h.slash(&carol, "order", &[("text", json!("4"))]).await;
     assert!(
         text_of(&a).contains("for **Bob**"),

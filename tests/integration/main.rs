@@ -26,5 +26,6 @@ mod fuzz_orders;
 mod health;
 mod leaks;
 mod pictures;
+mod quotas;
 mod referee;
 mod store;

@@ -743,6 +743,11 @@ async fn a_player_who_leaves_is_replaced_by_a_bot_and_can_be_given_back(kind: Ki
         .replace(id, &alice(), "Carol", &user(&dave))
         .await
         .unwrap();
+    // The seat is Dave's once he accepts the offer.
+    b.referee
+        .accept_seat(id, &dave, photofinish::engine::Seat(2))
+        .await
+        .unwrap();
     b.referee.submit(id, &user(&dave), "3").await.unwrap();
     assert!(matches!(
         b.referee.replace(id, &alice(), "Bob", &user(&dave)).await,

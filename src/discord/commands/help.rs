@@ -27,7 +27,7 @@ Orders come by DM: press a button or reply with the order as text (`7`; `#12 7` 
 `/race status` standings and track; `/race orders` who has ordered (never what)
 `/race deadline set extend` show or move the deadline (host)
 `/race pause` / `/race resume` stop and restart the clock (host)
-`/race bots` `/race replace` `/race kick` `/race settings` `/race cancel` (host)
+`/race bots` `/race replace` (an offer the member accepts) `/race kick` `/race settings` `/race cancel` (host)
 `/race history turn` an earlier turn; `/race verify` check the dice after the end
 Host commands: the race's host, or anyone with Manage Server.";
     let one = game.and_then(GameKind::from_slug);

@@ -158,7 +158,7 @@ pub(super) async fn resume(ctx: Ctx<'_>) -> Result<(), Error> {
     .await
 }
 
-/// Hand a seat to another user (host).
+/// Offer a seat to another member (host); it is theirs once they accept.
 #[poise::command(slash_command)]
 pub(super) async fn replace(
     ctx: Ctx<'_>,
@@ -174,8 +174,11 @@ pub(super) async fn replace(
         |race| async move { referee.replace(race, &actor, &seat, &to).await },
         |_, name| {
             note(
-                "Seat handed over",
-                &format!("{name}'s seat now belongs to <@{}>.", user.id.get()),
+                "Seat offered",
+                &format!(
+                    "{name}'s seat is offered to <@{}>; it stays as it is until they accept.",
+                    user.id.get()
+                ),
             )
         },
     )

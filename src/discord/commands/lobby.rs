@@ -33,7 +33,9 @@ pub(super) async fn new_race(
         let options = options.unwrap_or_default();
         // Check the options before making a thread that would be left empty.
         let mut timing = shared.settings.timing.clone();
+        let limits = &shared.referee.config().limits;
         let checked = apply_timing_text(&mut timing, &options).and_then(|rest| {
+            limits.check_timing(&timing)?;
             kind.apply_options(None, &rest)
                 .map(|_| ())
                 .map_err(RefereeError::from)
@@ -42,8 +44,24 @@ pub(super) async fn new_race(
             return refusal(&e);
         }
         let host = who(ctx);
+        let guild = ctx.guild_id().map(|g| g.get().to_string());
+        if let Err(e) = shared
+            .referee
+            .check_lobby_quota(&host.user, guild.as_deref())
+            .await
+        {
+            return refusal(&e);
+        }
         let mut channel = ctx.channel_id();
         if thread.unwrap_or(false) {
+            // The bot makes the thread with its own permission: only for a caller who
+            // could make it themselves.
+            if !may_create_threads(ctx) {
+                return note(
+                    "Not done",
+                    "You need the Create Public Threads permission in this channel to start a race in a new thread; run /race new without `thread` instead.",
+                );
+            }
             let name = format!("{} race", kind.title());
             match channel
                 .create_thread(
@@ -68,7 +86,7 @@ pub(super) async fn new_race(
                 kind,
                 options,
                 channel: channel.get().to_string(),
-                guild: ctx.guild_id().map(|g| g.get().to_string()),
+                guild,
                 host,
             })
             .await;
@@ -84,6 +102,20 @@ pub(super) async fn new_race(
         }
     })
     .await
+}
+
+/// Whether the caller may create public threads here (Discord computes the member's
+/// permissions in the channel and sends them with the interaction).
+fn may_create_threads(ctx: Ctx<'_>) -> bool {
+    match ctx {
+        poise::Context::Application(a) => a
+            .interaction
+            .member
+            .as_ref()
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.create_public_threads() || p.administrator()),
+        poise::Context::Prefix(_) => false,
+    }
 }
 
 /// Take a seat in this channel's race.

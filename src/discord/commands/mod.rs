@@ -37,6 +37,18 @@ pub async fn on_error(error: poise::FrameworkError<'_, Arc<Shared>, Error>) {
         poise::FrameworkError::CommandCheckFailed { error: None, .. } => {
             tracing::debug!("duplicate command interaction dropped");
         }
+        poise::FrameworkError::CommandCheckFailed {
+            error: Some(error),
+            ctx,
+            ..
+        } => {
+            // A refusal from the check (the user's pace): one polite sentence.
+            let layout = match error.downcast_ref::<RefereeError>() {
+                Some(e) => refusal(e),
+                None => note("Not done", "Please try again in a moment."),
+            };
+            let _ = ctx.send(dress::reply(&layout, true)).await;
+        }
         poise::FrameworkError::Command { error, ctx, .. } => {
             tracing::warn!(command = %ctx.command().qualified_name, "command failed: {error}");
             let _ = ctx
@@ -61,7 +73,8 @@ pub async fn on_error(error: poise::FrameworkError<'_, Arc<Shared>, Error>) {
 struct Checked;
 
 /// Poise's command check: false for an interaction already handled (a duplicate
-/// gateway event), true for every level of a new one.
+/// gateway event), a refusal for a user going too fast, true for every level of a new
+/// one.
 pub async fn not_a_duplicate(ctx: Ctx<'_>) -> Result<bool, Error> {
     if ctx.invocation_data::<Checked>().await.is_some() {
         return Ok(true);
@@ -70,6 +83,8 @@ pub async fn not_a_duplicate(ctx: Ctx<'_>) -> Result<bool, Error> {
         return Ok(false);
     }
     ctx.set_invocation_data(Checked).await;
+    // Each command counts once against its user's pace.
+    ctx.data().referee.pace_command(&user_of(ctx))?;
     Ok(true)
 }
 

@@ -14,6 +14,8 @@ pub struct Harness {
     pub clock: Arc<photofinish::referee::TestClock>,
     pub bot: Option<photofinish::discord::Running>,
     pub dir: tempfile::TempDir,
+    /// The bot's quotas, when a test sets them (else the fake's settings).
+    pub limits: Option<photofinish::referee::Limits>,
 }
 
 /// The channel races run in.
@@ -21,6 +23,11 @@ pub const CHANNEL: u64 = 600_000_000_000_000_001;
 
 impl Harness {
     pub async fn start() -> Harness {
+        Harness::start_with_limits(None).await
+    }
+
+    /// A harness whose bot runs with these quotas and rate limits.
+    pub async fn start_with_limits(limits: Option<photofinish::referee::Limits>) -> Harness {
         // RUST_LOG=debug shows what the bot does.
         let _ = tracing_subscriber::fmt()
             .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
@@ -34,6 +41,7 @@ impl Harness {
             clock,
             bot: None,
             dir,
+            limits,
         };
         h.start_bot().await;
         h
@@ -44,7 +52,10 @@ impl Harness {
     }
 
     pub async fn start_bot(&mut self) {
-        let settings = self.fake.settings(&self.db());
+        let mut settings = self.fake.settings(&self.db());
+        if let Some(limits) = &self.limits {
+            settings.limits = limits.clone();
+        }
         let before = self.fake.identifies();
         let bot = photofinish::discord::start(settings, self.clock.clone())
             .await

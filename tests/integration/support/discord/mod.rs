@@ -71,6 +71,8 @@ pub const PATIENCE: Duration = Duration::from_secs(60);
 
 /// Discord's permission bit for Manage Server.
 const MANAGE_GUILD: u64 = 1 << 5;
+/// Discord's permission bit for Create Public Threads.
+const CREATE_PUBLIC_THREADS: u64 = 1 << 35;
 
 /// A person on the fake Discord.
 #[derive(Clone, Debug)]
@@ -79,6 +81,8 @@ pub struct User {
     pub name: String,
     /// Has Manage Server in the guild.
     pub manage: bool,
+    /// May create public threads in the channel (as @everyone may by default).
+    pub threads: bool,
 }
 
 impl User {
@@ -87,6 +91,7 @@ impl User {
             id,
             name: name.into(),
             manage: false,
+            threads: true,
         }
     }
 
@@ -111,7 +116,9 @@ impl User {
             "mute": false,
             "flags": 0,
             "pending": false,
-            "permissions": (if self.manage { MANAGE_GUILD } else { 0 }).to_string(),
+            "permissions": ((if self.manage { MANAGE_GUILD } else { 0 })
+                | (if self.threads { CREATE_PUBLIC_THREADS } else { 0 }))
+                .to_string(),
         })
     }
 }
@@ -203,6 +210,9 @@ impl FakeDiscord {
         ))
         .unwrap();
         s.guild = None;
+        // Tests fire commands faster than anyone could on the test clock, which only they
+        // move; `quotas::` turns the pace back on.
+        s.limits.commands_burst = 0;
         s
     }
 
