@@ -26,6 +26,11 @@ pub(super) const SQLITE: &[Embedded] = &[
         "hot paths",
         include_str!("../../migrations/sqlite/0003_hot_paths.sql"),
     ),
+    (
+        5,
+        "quotas",
+        include_str!("../../migrations/sqlite/0005_quotas.sql"),
+    ),
 ];
 
 pub(super) const POSTGRES: &[Embedded] = &[
@@ -43,6 +48,11 @@ pub(super) const POSTGRES: &[Embedded] = &[
         3,
         "hot paths",
         include_str!("../../migrations/postgres/0003_hot_paths.sql"),
+    ),
+    (
+        5,
+        "quotas",
+        include_str!("../../migrations/postgres/0005_quotas.sql"),
     ),
 ];
 
@@ -102,6 +112,6 @@ mod tests {
     fn migrators_keep_every_file_in_order() {
         let m = migrator(SQLITE);
         let versions: Vec<i64> = m.iter().map(|m| m.version).collect();
-        assert_eq!(versions, vec![1, 2, 3]);
+        assert_eq!(versions, vec![1, 2, 3, 5]);
     }
 }
