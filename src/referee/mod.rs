@@ -22,6 +22,7 @@ mod orders;
 mod queries;
 mod race;
 mod seats;
+pub mod supervise;
 pub mod timing;
 mod transaction;
 pub mod verify;
@@ -106,6 +107,9 @@ pub struct Referee {
     cache: std::sync::Mutex<HashMap<CampaignId, Loaded>>,
     /// This referee's name in claims and leases, unique across processes.
     instance: String,
+    /// The wall and monotonic clocks at the last tick, to tell a clock jump from time
+    /// that passed.
+    last_tick: std::sync::Mutex<Option<(crate::store::Millis, crate::store::Millis)>>,
 }
 
 /// A name no other referee has: host, process and a random tag (two referees in one
@@ -180,6 +184,7 @@ impl Referee {
             locks: Mutex::new(HashMap::new()),
             cache: std::sync::Mutex::new(HashMap::new()),
             instance: instance_name(),
+            last_tick: std::sync::Mutex::new(None),
         }
     }
 
