@@ -215,11 +215,12 @@ impl Referee {
         landed
     }
 
-    async fn deliver_one(
+    /// Reads a row's target, announcement and address; `None` when the row was settled
+    /// instead (unreadable, its race gone, or moot).
+    async fn prepare(
         &self,
-        courier: &dyn Courier,
         row: &OutboxRow,
-    ) -> Result<Outcome, RefereeError> {
+    ) -> Result<Option<(Target, Announcement, Address)>, RefereeError> {
         let store = self.store();
         let target = serde_json::from_value::<Target>(row.target.clone());
         let announcement = serde_json::from_value::<Announcement>(row.payload.clone());
@@ -229,7 +230,7 @@ impl Referee {
                 let reason = format!("unreadable announcement: {e}");
                 tracing::error!(race = row.campaign.0, table = "outbox", row = row.id, %reason);
                 store.outbox_failed(row.id, &reason).await?;
-                return Ok(Outcome::Settled);
+                return Ok(None);
             }
         };
         // The address only, never the game state: a quarantined race's notice still goes.
@@ -237,23 +238,34 @@ impl Referee {
             Ok(Some(a)) => a,
             Ok(None) => {
                 store.outbox_failed(row.id, "the race is gone").await?;
-                return Ok(Outcome::Settled);
+                return Ok(None);
             }
             Err(e) if e.is_poison() => {
                 tracing::error!(race = row.campaign.0, table = "campaigns", error = %e, "cannot address an announcement");
                 store
                     .outbox_failed(row.id, &format!("unaddressable: {e}"))
                     .await?;
-                return Ok(Outcome::Settled);
+                return Ok(None);
             }
             Err(e) => return Err(e.into()),
         };
-        let now = self.clock().now();
-        if let Some(reason) = moot(&announcement, &address, now) {
+        if let Some(reason) = moot(&announcement, &address, self.clock().now()) {
             tracing::debug!(race = row.campaign.0, outbox = row.id, reason);
             store.outbox_failed(row.id, reason).await?;
-            return Ok(Outcome::Settled);
+            return Ok(None);
         }
+        Ok(Some((target, announcement, address)))
+    }
+
+    async fn deliver_one(
+        &self,
+        courier: &dyn Courier,
+        row: &OutboxRow,
+    ) -> Result<Outcome, RefereeError> {
+        let store = self.store();
+        let Some((target, announcement, address)) = self.prepare(row).await? else {
+            return Ok(Outcome::Settled);
+        };
         let edit = match target {
             Target::Status => address.status_message.as_deref(),
             Target::Lobby => address.lobby_message.as_deref(),
@@ -268,6 +280,7 @@ impl Referee {
             edit,
             attempts: row.attempts,
         };
+        let now = self.clock().now();
         match courier.deliver(parcel).await {
             Ok(done) => {
                 crate::fault::point("mid-delivery");
