@@ -8,13 +8,26 @@
 //! its instance name ([`crate::store::default_instance`], the container's host name unless
 //! `PHOTOFINISH_INSTANCE` says otherwise). The health check, run in the same container,
 //! looks up the same name.
+//!
+//! Beyond the gateway, health judges the work (docs/reliability.md): unhealthy when a
+//! supervised worker of this instance is down (panicked, waiting to be started again),
+//! when the oldest undelivered announcement is older than
+//! `PHOTOFINISH_HEALTH_UNDELIVERED_SECS` (default [`MAX_UNDELIVERED_SECS`]), or when a
+//! deadline is overdue by more than `PHOTOFINISH_HEALTH_OVERDUE_SECS` (default
+//! [`MAX_OVERDUE_SECS`]). `--json` gives the figures: counts, ages, the workers and the
+//! quarantined races.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde::Serialize;
 
-use crate::store::{self, Heartbeat, SchemaStatus, Store};
+use crate::store::{self, Backlog, Heartbeat, Quarantine, SchemaStatus, Store, WorkerStatus};
+
+/// An announcement undelivered this long means delivery is stuck (or Discord is down).
+pub const MAX_UNDELIVERED_SECS: i64 = 900;
+/// A deadline overdue this long means the deadline worker is stuck.
+pub const MAX_OVERDUE_SECS: i64 = 900;
 
 pub use crate::store::HEARTBEAT_SECS;
 
@@ -49,7 +62,22 @@ struct Report {
     gateway: Option<Heartbeat>,
     gateway_age_secs: Option<i64>,
     others: Vec<Heartbeat>,
+    /// What waits: undelivered announcements and overdue deadlines.
+    backlog: Option<Backlog>,
+    oldest_undelivered_secs: Option<i64>,
+    oldest_overdue_secs: Option<i64>,
+    workers: Vec<WorkerStatus>,
+    quarantined: Vec<Quarantine>,
     problems: Vec<String>,
+}
+
+/// A threshold from the environment, else its default.
+fn threshold(var: &str, default: i64) -> i64 {
+    std::env::var(var)
+        .ok()
+        .and_then(|v| v.trim().parse::<i64>().ok())
+        .filter(|v| *v > 0)
+        .unwrap_or(default)
 }
 
 /// The database to use: `--database`, else `PHOTOFINISH_DATABASE`, else the config file's
@@ -127,6 +155,11 @@ async fn check(args: &HealthArgs) -> Report {
         gateway: None,
         gateway_age_secs: None,
         others: Vec::new(),
+        backlog: None,
+        oldest_undelivered_secs: None,
+        oldest_overdue_secs: None,
+        workers: Vec::new(),
+        quarantined: Vec::new(),
         problems: Vec::new(),
     };
     let db = match tokio::time::timeout(
@@ -174,6 +207,9 @@ async fn check(args: &HealthArgs) -> Report {
             report.schema = Some(status);
             if current {
                 gateway(&*db, args, &mut report).await;
+                if args.gateway != GatewayCheck::Skip {
+                    work(&*db, args, &mut report).await;
+                }
             }
         }
         Err(e) => report
@@ -231,6 +267,64 @@ async fn gateway(db: &dyn Store, args: &HealthArgs, report: &mut Report) {
     report.gateway = Some(beat);
 }
 
+/// The workers of this instance, and what waits in the database.
+async fn work(db: &dyn Store, args: &HealthArgs, report: &mut Report) {
+    let now = now_ms();
+    match db.workers().await {
+        Ok(workers) => {
+            for w in workers
+                .iter()
+                .filter(|w| w.instance == args.instance && w.state == "down")
+            {
+                report.problems.push(format!(
+                    "the {} worker is down (restarted {} times; last panic: {})",
+                    w.worker,
+                    w.restarts,
+                    w.last_panic.as_deref().unwrap_or("unknown")
+                ));
+            }
+            report.workers = workers;
+        }
+        Err(e) => report
+            .problems
+            .push(format!("cannot read the workers' reports: {e}")),
+    }
+    match db.backlog(now).await {
+        Ok(b) => {
+            let age = |at: Option<i64>| at.map(|t| now.saturating_sub(t) / 1000);
+            report.oldest_undelivered_secs = age(b.oldest_undelivered_at);
+            report.oldest_overdue_secs = age(b.oldest_overdue_at);
+            let undelivered =
+                threshold("PHOTOFINISH_HEALTH_UNDELIVERED_SECS", MAX_UNDELIVERED_SECS);
+            if let Some(a) = report.oldest_undelivered_secs
+                && a > undelivered
+            {
+                report.problems.push(format!(
+                    "the oldest undelivered announcement is {a} s old (more than {undelivered} s; {} waiting)",
+                    b.undelivered
+                ));
+            }
+            let overdue = threshold("PHOTOFINISH_HEALTH_OVERDUE_SECS", MAX_OVERDUE_SECS);
+            if let Some(a) = report.oldest_overdue_secs
+                && a > overdue
+            {
+                report.problems.push(format!(
+                    "a deadline is overdue by {a} s (more than {overdue} s; {} overdue)",
+                    b.overdue
+                ));
+            }
+            report.backlog = Some(b);
+        }
+        Err(e) => report.problems.push(format!("cannot read what waits: {e}")),
+    }
+    match db.quarantined().await {
+        Ok(q) => report.quarantined = q,
+        Err(e) => report
+            .problems
+            .push(format!("cannot read the quarantined races: {e}")),
+    }
+}
+
 fn print_report(r: &Report) {
     let schema = match &r.schema {
         Some(s) if s.is_current() => format!("migrations current ({:?})", s.applied),
@@ -257,6 +351,22 @@ fn print_report(r: &Report) {
         println!(
             "  other process {}: {} (shards {}), at {}",
             b.instance, b.gateway, b.shards, b.beat_at
+        );
+    }
+    if let Some(b) = &r.backlog {
+        println!(
+            "work: {} undelivered (oldest {} s), {} deadlines overdue (oldest {} s), {} races quarantined",
+            b.undelivered,
+            r.oldest_undelivered_secs.unwrap_or(0),
+            b.overdue,
+            r.oldest_overdue_secs.unwrap_or(0),
+            b.quarantined
+        );
+    }
+    for w in &r.workers {
+        println!(
+            "  worker {} of {}: {} (restarts {})",
+            w.worker, w.instance, w.state, w.restarts
         );
     }
     for p in &r.problems {

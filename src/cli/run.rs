@@ -44,6 +44,11 @@ impl Clock for FastClock {
     fn now(&self) -> Millis {
         self.at(SystemClock.now())
     }
+
+    fn monotonic_ms(&self) -> Option<Millis> {
+        let mono = crate::referee::clock::process_monotonic_ms() as f64 * self.speed;
+        Some(mono as Millis)
+    }
 }
 
 /// True for `http://127.0.0.1:...`, `http://localhost:...` and `http://[::1]:...`.

@@ -79,7 +79,8 @@ pub fn note(title: &str, text: &str) -> Layout {
 /// A refusal, in the referee's words.
 pub fn refusal(e: &RefereeError) -> Layout {
     if matches!(e, RefereeError::Store(_) | RefereeError::Corrupt(_)) {
-        tracing::warn!("a request failed: {e}");
+        // The operator gets the cause (table, row, error); the player gets the sentence.
+        tracing::warn!(error = %e.operator_detail(), "a request failed");
     }
     note("Not done", &sentence(e))
 }

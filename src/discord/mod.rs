@@ -31,6 +31,7 @@ use thiserror::Error;
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
+use crate::referee::supervise::supervise;
 use crate::referee::{Clock, Referee, RefereeError};
 pub use crate::store::HEARTBEAT_SECS;
 use crate::store::{Heartbeat, StoreError};
@@ -246,14 +247,24 @@ pub async fn start_scaled(
     let _ = slot.set(shared.clone());
     let shard_manager = client.shard_manager.clone();
     let (stop, stopped) = watch::channel(false);
+    // Supervised: a worker that panics is logged and started again (referee::supervise).
+    let (store, me) = (
+        shared.referee.store().clone(),
+        crate::store::default_instance(),
+    );
+    let (sh, st) = (shared.clone(), stopped.clone());
+    let (sh2, st2) = (shared.clone(), stopped.clone());
+    let (sh3, st3, sm) = (shared.clone(), stopped.clone(), shard_manager.clone());
     let workers = vec![
-        tokio::spawn(deadline_worker(shared.clone(), stopped.clone())),
-        tokio::spawn(delivery_worker(shared.clone(), stopped.clone())),
-        tokio::spawn(heartbeat_worker(
-            shared.clone(),
-            shard_manager.clone(),
-            stopped.clone(),
-        )),
+        supervise("deadlines", store.clone(), me.clone(), move || {
+            deadline_worker(sh.clone(), st.clone())
+        }),
+        supervise("delivery", store.clone(), me.clone(), move || {
+            delivery_worker(sh2.clone(), st2.clone())
+        }),
+        supervise("heartbeat", store, me, move || {
+            heartbeat_worker(sh3.clone(), sm.clone(), st3.clone())
+        }),
     ];
     tracing::info!(%shards, "connecting to the gateway");
     let client = spawn_client(client, shards, shared.clone(), stopped);

@@ -1,9 +1,16 @@
 //! Deadlines and reminders: claiming what is due (safe with several processes), then
-//! reminding the seats still to order or resolving the step.
+//! reminding the seats still to order, resolving the step, or carrying on a long chain.
+//!
+//! One race's trouble stays its own (docs/reliability.md): a race whose stored rows do
+//! not decode is quarantined (its deadlines are no longer claimed; its host and channel
+//! are told once, through the outbox), and a deadline that fails for a passing reason is
+//! tried again later, each time later up to [`MAX_RETRY_MS`], instead of at once. A wall
+//! clock that jumps forward by more than [`CLOCK_JUMP_MS`] is an outage, not time that
+//! passed: every open deadline is held back by the jump, and each race is told.
 
 use super::announce::{Announcement, Target};
 use super::{Referee, RefereeError};
-use crate::store::{DeadlineKind, DeadlineRow, Millis, Phase, SeatRow, StoreError};
+use crate::store::{CampaignId, DeadlineKind, DeadlineRow, Millis, Phase, SeatRow, StoreError};
 
 /// How long a claimed deadline is ours before another process may take it over.
 pub const DEADLINE_CLAIM_MS: Millis = 120_000;
@@ -11,12 +18,32 @@ pub const DEADLINE_CLAIM_MS: Millis = 120_000;
 /// Deadlines claimed per tick.
 const TICK_BATCH: u32 = 200;
 
+/// The first wait before a deadline that failed is tried again; it doubles with each
+/// failure up to [`MAX_RETRY_MS`].
+const FIRST_RETRY_MS: Millis = 5_000;
+
+/// The longest wait before a failed deadline is tried again.
+pub const MAX_RETRY_MS: Millis = 300_000;
+
+/// A wall clock that runs ahead of the monotonic clock by more than this between two
+/// ticks has jumped: deadlines are held, not fired.
+pub const CLOCK_JUMP_MS: Millis = 300_000;
+
+/// The wait before the `failures`-th retry.
+pub fn retry_after_ms(failures: i64) -> Millis {
+    FIRST_RETRY_MS
+        .saturating_mul(1i64 << failures.clamp(0, 20))
+        .min(MAX_RETRY_MS)
+}
+
 impl Referee {
     /// Handles every deadline and reminder that is due. Idempotent: each fires once, even
     /// with several processes ticking: each claims its deadlines first, and one that another
-    /// process handled meanwhile counts as done.
+    /// process handled meanwhile counts as done. Fails only when the store cannot be read
+    /// at all: one race's trouble never fails the tick.
     pub async fn tick(&self) -> Result<usize, RefereeError> {
         let now = self.clock.now();
+        self.hold_after_jump(now).await;
         let due = self
             .store
             .claim_due_deadlines(now, TICK_BATCH, &self.instance, now + DEADLINE_CLAIM_MS)
@@ -28,30 +55,173 @@ impl Referee {
                 Err(RefereeError::Store(StoreError::AlreadyFired)) => {
                     tracing::debug!(race = d.campaign.0, deadline = d.id, "handled elsewhere");
                 }
-                Err(e) => {
-                    tracing::warn!(race = d.campaign.0, "a deadline could not be handled: {e}");
-                    // Let the next tick, here or elsewhere, try again without waiting.
-                    if let Err(e) = self.store.release_deadline(d.id, &self.instance).await {
-                        tracing::warn!(deadline = d.id, "cannot release a claim: {e}");
-                    }
+                Err(e) if e.is_poison() => {
+                    self.quarantine(d.campaign, "deadlines", d.id, &e).await;
                 }
+                Err(e) => self.defer(&d, &e, now).await,
             }
         }
+        self.tell_quarantines().await;
         Ok(handled)
+    }
+
+    /// A deadline that failed for a passing reason waits before it is tried again.
+    async fn defer(&self, d: &DeadlineRow, e: &RefereeError, now: Millis) {
+        // The claim is kept until the retry, so neither this process nor another spins
+        // on it; the failures counted in the row make each wait longer.
+        let wait = retry_after_ms(d.failures);
+        let until = now.saturating_add(wait);
+        if let Err(se) = self.store.defer_deadline(d.id, &self.instance, until).await {
+            tracing::warn!(deadline = d.id, "cannot defer a deadline: {se}");
+        }
+        tracing::warn!(
+            race = d.campaign.0,
+            table = "deadlines",
+            row = d.id,
+            failures = d.failures.saturating_add(1),
+            retry_in_ms = wait,
+            error = %e.operator_detail(),
+            "a deadline could not be handled; it will be tried again"
+        );
+    }
+
+    /// Stops a race whose stored data does not decode (logged with its race, table, row
+    /// and cause). Its host and channel are told at the end of the tick.
+    pub(super) async fn quarantine(
+        &self,
+        race: CampaignId,
+        table: &str,
+        row: i64,
+        e: &RefereeError,
+    ) {
+        let detail = e.operator_detail();
+        tracing::error!(race = race.0, table, row, error = %detail, "race quarantined");
+        let now = self.clock.now();
+        if let Err(se) = self.store.quarantine(race, &detail, now).await {
+            tracing::warn!(race = race.0, "cannot quarantine the race: {se}");
+        }
+    }
+
+    /// Tells the host and channel of each newly quarantined race, once.
+    async fn tell_quarantines(&self) {
+        let list = match self.store.quarantined().await {
+            Ok(l) => l,
+            Err(e) => {
+                tracing::warn!("cannot read the quarantined races: {e}");
+                return;
+            }
+        };
+        for q in list.into_iter().filter(|q| q.told_at.is_none()) {
+            let host = match self.store.address(q.campaign).await {
+                Ok(Some(a)) => Some(a.host),
+                _ => None,
+            };
+            let notice = Announcement::Notice {
+                race: q.campaign,
+                text: format!(
+                    "{}race {} is stopped: part of its stored data can no longer be read. \
+                     Nothing more will happen in it; the bot's operator has the details.",
+                    if host.is_some() { "{user}, " } else { "" },
+                    q.campaign
+                ),
+                at: None,
+                user: host,
+            };
+            let (Ok(target), Ok(payload)) = (
+                serde_json::to_value(Target::Channel),
+                serde_json::to_value(&notice),
+            ) else {
+                continue;
+            };
+            let now = self.clock.now();
+            let row = crate::store::NewOutbox {
+                target,
+                payload,
+                coalesce_key: None,
+                not_before: now,
+            };
+            if let Err(e) = self.store.tell_quarantine(q.campaign, row, now).await {
+                tracing::warn!(race = q.campaign.0, "cannot tell of a quarantine: {e}");
+            }
+        }
+    }
+
+    /// Compares the wall clock with the monotonic clock since the last tick: a forward
+    /// jump beyond [`CLOCK_JUMP_MS`] holds every open deadline back by the jump.
+    async fn hold_after_jump(&self, now: Millis) {
+        let Some(mono) = self.clock.monotonic_ms() else {
+            return;
+        };
+        let previous = match self.last_tick.lock() {
+            Ok(mut last) => last.replace((now, mono)),
+            Err(_) => None,
+        };
+        let Some((wall0, mono0)) = previous else {
+            return;
+        };
+        let jump = now
+            .saturating_sub(wall0)
+            .saturating_sub(mono.saturating_sub(mono0));
+        if jump <= CLOCK_JUMP_MS {
+            return;
+        }
+        tracing::warn!(
+            jump_ms = jump,
+            "the wall clock jumped forward; open deadlines are held back by the jump"
+        );
+        let open = match self.store.open_campaigns().await {
+            Ok(o) => o,
+            Err(e) => {
+                tracing::warn!("cannot hold deadlines after a clock jump: {e}");
+                return;
+            }
+        };
+        for race in open {
+            if let Err(e) = self.hold_race(race, jump).await {
+                tracing::warn!(race = race.0, error = %e.operator_detail(), "cannot hold a deadline");
+            }
+        }
+    }
+
+    async fn hold_race(&self, race: CampaignId, jump: Millis) -> Result<(), RefereeError> {
+        self.mutate(race, |w| {
+            let Some(deadline) = w.campaign.deadline_at else {
+                return Ok(());
+            };
+            if w.campaign.phase != Phase::Running || !w.campaign.step_open {
+                return Ok(());
+            }
+            let at = deadline
+                .checked_add(jump)
+                .ok_or(RefereeError::OutOfRange("the held deadline"))?;
+            w.schedule(at);
+            let minutes = jump / 60_000;
+            w.say(
+                Target::Channel,
+                Announcement::Notice {
+                    race,
+                    text: format!(
+                        "The bot's clock jumped ahead by about {minutes} minutes; that time \
+                         does not count. The deadline is held: it is now {{at}}."
+                    ),
+                    at: Some(at),
+                    user: None,
+                },
+            );
+            w.say_status();
+            Ok(())
+        })
+        .await
     }
 
     async fn fire(&self, d: &DeadlineRow) -> Result<(), RefereeError> {
         self.mutate(d.campaign, |w| {
             w.commit.fired.push(d.id);
             w.touch();
-            let current = w.campaign.phase == Phase::Running
-                && w.campaign.step == d.step
-                && w.campaign.step_open;
-            if !current {
-                return Ok(());
-            }
+            let running = w.campaign.phase == Phase::Running && w.campaign.step == d.step;
             match d.kind {
-                DeadlineKind::Reminder => {
+                DeadlineKind::Continue if running && !w.campaign.step_open => w.advance(),
+                DeadlineKind::Reminder if running && w.campaign.step_open => {
                     let deadline = w.campaign.deadline_at.unwrap_or(d.due_at);
                     if deadline <= w.now {
                         return Ok(()); // the deadline itself is due: a reminder now is noise
@@ -84,9 +254,25 @@ impl Referee {
                     }
                     Ok(())
                 }
-                DeadlineKind::Deadline => w.resolve_at_deadline(d.due_at),
+                DeadlineKind::Deadline if running && w.campaign.step_open => {
+                    w.resolve_at_deadline(d.due_at)
+                }
+                _ => Ok(()),
             }
         })
         .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retries_wait_longer_each_time_up_to_a_cap() {
+        assert_eq!(retry_after_ms(0), FIRST_RETRY_MS);
+        assert_eq!(retry_after_ms(1), 2 * FIRST_RETRY_MS);
+        assert_eq!(retry_after_ms(60), MAX_RETRY_MS);
+        assert_eq!(retry_after_ms(i64::MAX), MAX_RETRY_MS);
     }
 }

@@ -5,19 +5,28 @@
 //! the courier as a nonce so an adapter can make delivery idempotent (Discord's
 //! `enforce_nonce`).
 //!
+//! Delivery never gives up while the race and its channel exist: a failed attempt is
+//! retried after a capped backoff with jitter ([`backoff_ms`], at most [`MAX_BACKOFF_MS`]),
+//! kept in the outbox row (`attempts`, `not_before`), so a restart keeps it. Only an
+//! answer that it will never land (the channel gone, DMs closed) gives a row up.
+//! Announcements to one place land in order: a row waiting to be retried holds back the
+//! later rows of its race to the same target (the channel, the status message, one seat's
+//! DMs), in the store's claim and within a pass. A prompt or reminder whose step
+//! resolved, or whose deadline moved, meanwhile is not sent late (docs/reliability.md).
+//!
 //! With several processes, each pass first takes the outbox lease of the campaigns it
 //! will deliver ([`crate::store::Store::claim_outbox`]): one process at a time delivers a
 //! campaign, in order. The lease is renewed while a long pass runs and released at its
 //! end; a process that dies leaves it to expire, and another finishes the work then.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use async_trait::async_trait;
 use thiserror::Error;
 
 use super::announce::{Announcement, Target};
 use super::{Referee, RefereeError};
-use crate::store::{CampaignId, Millis, OutboxRow};
+use crate::store::{Address, CampaignId, Millis, OutboxRow, Phase};
 
 /// One announcement to deliver.
 #[derive(Clone, Debug)]
@@ -62,20 +71,61 @@ pub trait Courier: Send + Sync {
     async fn deliver(&self, parcel: Parcel<'_>) -> Result<Delivered, DeliveryError>;
 }
 
-/// Retries back off exponentially up to five minutes.
-fn backoff_ms(attempts: i64, hinted: i64) -> i64 {
-    let exp = 1_000i64.saturating_mul(1i64 << attempts.clamp(0, 8));
-    hinted.max(exp).min(300_000)
+/// The longest wait between two attempts at one announcement.
+pub const MAX_BACKOFF_MS: Millis = 300_000;
+
+/// The wait before the next attempt: 1 s doubling with each attempt, or longer if the
+/// adapter was told to wait, capped at [`MAX_BACKOFF_MS`], less up to a fifth at random
+/// (`jitter` from 0 to 1), so that many rows retried together spread out.
+pub fn backoff_ms(attempts: i64, hinted: i64, jitter: f64) -> Millis {
+    let exp = 1_000i64.saturating_mul(1i64 << attempts.clamp(0, 20));
+    let wait = hinted.max(exp).clamp(0, MAX_BACKOFF_MS);
+    let spread = (wait as f64 * jitter.clamp(0.0, 1.0) / 5.0) as i64;
+    wait.saturating_sub(spread).max(1)
 }
 
-/// After this many attempts an announcement is given up.
-const MAX_ATTEMPTS: i64 = 12;
+/// A fraction from 0 to 1 from the OS's randomness (0 without it: no spread, still capped).
+fn jitter() -> f64 {
+    let mut bytes = [0u8; 2];
+    match getrandom::fill(&mut bytes) {
+        Ok(()) => f64::from(u16::from_le_bytes(bytes)) / f64::from(u16::MAX),
+        Err(_) => 0.0,
+    }
+}
 
 /// How long a campaign's outbox is ours once claimed; renewed at half-time during a pass.
 pub const OUTBOX_LEASE_MS: Millis = 60_000;
 
 /// Announcements claimed per pass.
 const PASS_BATCH: u32 = 100;
+
+/// Why an announcement is moot, if it is: a prompt for a step that has resolved, a
+/// reminder for a deadline that moved or passed.
+fn moot(announcement: &Announcement, address: &Address, now: Millis) -> Option<&'static str> {
+    let live = matches!(address.phase, Some(Phase::Running | Phase::Paused));
+    match announcement {
+        Announcement::Prompt { step, .. }
+            if !live || !address.step_open || *step != address.step =>
+        {
+            Some("moot: the step resolved before the prompt could be sent")
+        }
+        Announcement::Reminder { deadline, .. }
+            if !live || address.deadline_at != Some(*deadline) || *deadline <= now =>
+        {
+            Some("moot: the deadline moved or passed before the reminder could be sent")
+        }
+        _ => None,
+    }
+}
+
+/// What one attempt came to.
+enum Outcome {
+    Landed,
+    /// Given up, or skipped as moot: the race's later rows may go.
+    Settled,
+    /// To be tried again: the race's later rows wait, to keep its order.
+    Waiting,
+}
 
 impl Referee {
     /// Delivers every ready announcement of the campaigns no other process is delivering;
@@ -90,7 +140,7 @@ impl Referee {
         for row in &rows {
             leases.insert(row.campaign, now + OUTBOX_LEASE_MS);
         }
-        let result = self.deliver_claimed(courier, &rows, &mut leases).await;
+        let landed = self.deliver_claimed(courier, &rows, &mut leases).await;
         // Released even after an error, so nobody waits out the lease for nothing.
         let campaigns: Vec<CampaignId> = leases.keys().copied().collect();
         if let Err(e) = self
@@ -100,71 +150,131 @@ impl Referee {
         {
             tracing::warn!("cannot release outbox leases: {e}");
         }
-        result
+        Ok(landed)
     }
 
+    /// Delivers the claimed rows in order. A row that must wait, or that fails in the
+    /// store, holds back the later rows to its place for this pass; the rest go on.
     async fn deliver_claimed(
         &self,
         courier: &dyn Courier,
         rows: &[OutboxRow],
         leases: &mut HashMap<CampaignId, Millis>,
-    ) -> Result<usize, RefereeError> {
+    ) -> usize {
         let mut landed = 0;
+        let mut held: HashSet<(CampaignId, String)> = HashSet::new();
         for row in rows {
+            let place = (row.campaign, row.target.to_string());
+            if held.contains(&place) {
+                continue;
+            }
             let Some(&until) = leases.get(&row.campaign) else {
                 continue; // lost to another process during this pass
             };
             let now = self.clock().now();
             if until - now < OUTBOX_LEASE_MS / 2 {
                 let renewed = now + OUTBOX_LEASE_MS;
-                if self
+                match self
                     .store()
                     .renew_outbox_lease(row.campaign, self.instance(), renewed)
-                    .await?
+                    .await
                 {
-                    leases.insert(row.campaign, renewed);
-                } else {
-                    tracing::debug!(race = row.campaign.0, "outbox lease taken over");
-                    leases.remove(&row.campaign);
-                    continue;
+                    Ok(true) => {
+                        leases.insert(row.campaign, renewed);
+                    }
+                    Ok(false) => {
+                        tracing::debug!(race = row.campaign.0, "outbox lease taken over");
+                        leases.remove(&row.campaign);
+                        continue;
+                    }
+                    Err(e) => {
+                        tracing::warn!(race = row.campaign.0, "cannot renew an outbox lease: {e}");
+                        held.insert(place.clone());
+                        continue;
+                    }
                 }
             }
-            if self.deliver_one(courier, row).await? {
-                landed += 1;
+            match self.deliver_one(courier, row).await {
+                Ok(Outcome::Landed) => landed += 1,
+                Ok(Outcome::Settled) => {}
+                Ok(Outcome::Waiting) => {
+                    held.insert(place.clone());
+                }
+                Err(e) => {
+                    tracing::warn!(
+                        race = row.campaign.0,
+                        table = "outbox",
+                        row = row.id,
+                        error = %e.operator_detail(),
+                        "a delivery could not be recorded; the race's later announcements wait"
+                    );
+                    held.insert(place.clone());
+                }
             }
         }
-        Ok(landed)
+        landed
+    }
+
+    /// Reads a row's target, announcement and address; `None` when the row was settled
+    /// instead (unreadable, its race gone, or moot).
+    async fn prepare(
+        &self,
+        row: &OutboxRow,
+    ) -> Result<Option<(Target, Announcement, Address)>, RefereeError> {
+        let store = self.store();
+        let target = serde_json::from_value::<Target>(row.target.clone());
+        let announcement = serde_json::from_value::<Announcement>(row.payload.clone());
+        let (target, announcement) = match (target, announcement) {
+            (Ok(t), Ok(a)) => (t, a),
+            (Err(e), _) | (_, Err(e)) => {
+                let reason = format!("unreadable announcement: {e}");
+                tracing::error!(race = row.campaign.0, table = "outbox", row = row.id, %reason);
+                store.outbox_failed(row.id, &reason).await?;
+                return Ok(None);
+            }
+        };
+        // The address only, never the game state: a quarantined race's notice still goes.
+        let address = match store.address(row.campaign).await {
+            Ok(Some(a)) => a,
+            Ok(None) => {
+                store.outbox_failed(row.id, "the race is gone").await?;
+                return Ok(None);
+            }
+            Err(e) if e.is_poison() => {
+                tracing::error!(race = row.campaign.0, table = "campaigns", error = %e, "cannot address an announcement");
+                store
+                    .outbox_failed(row.id, &format!("unaddressable: {e}"))
+                    .await?;
+                return Ok(None);
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if let Some(reason) = moot(&announcement, &address, self.clock().now()) {
+            tracing::debug!(race = row.campaign.0, outbox = row.id, reason);
+            store.outbox_failed(row.id, reason).await?;
+            return Ok(None);
+        }
+        Ok(Some((target, announcement, address)))
     }
 
     async fn deliver_one(
         &self,
         courier: &dyn Courier,
         row: &OutboxRow,
-    ) -> Result<bool, RefereeError> {
+    ) -> Result<Outcome, RefereeError> {
         let store = self.store();
-        let (Ok(target), Ok(announcement)) = (
-            serde_json::from_value::<Target>(row.target.clone()),
-            serde_json::from_value::<Announcement>(row.payload.clone()),
-        ) else {
-            store
-                .outbox_failed(row.id, "unreadable announcement")
-                .await?;
-            return Ok(false);
+        let Some((target, announcement, address)) = self.prepare(row).await? else {
+            return Ok(Outcome::Settled);
         };
-        let Some(loaded) = store.load(row.campaign).await? else {
-            store.outbox_failed(row.id, "the race is gone").await?;
-            return Ok(false);
-        };
-        let c = &loaded.campaign;
         let edit = match target {
-            Target::Status => c.status_message.as_deref(),
-            Target::Lobby => c.lobby_message.as_deref(),
+            Target::Status => address.status_message.as_deref(),
+            Target::Lobby => address.lobby_message.as_deref(),
             _ => None,
         };
         let parcel = Parcel {
             outbox_id: row.id,
             race: row.campaign,
-            channel: &c.channel,
+            channel: &address.channel,
             target: &target,
             announcement: &announcement,
             edit,
@@ -174,42 +284,40 @@ impl Referee {
         match courier.deliver(parcel).await {
             Ok(done) => {
                 crate::fault::point("mid-delivery");
+                let fresh = done.external_id.is_some() && done.external_id.as_deref() != edit;
                 match target {
-                    Target::Status
-                        if done.external_id.is_some() && done.external_id.as_deref() != edit =>
-                    {
+                    Target::Status if fresh => {
                         store
                             .set_status_message(row.campaign, done.external_id.clone())
                             .await?;
                     }
-                    Target::Lobby
-                        if done.external_id.is_some() && done.external_id.as_deref() != edit =>
-                    {
+                    Target::Lobby if fresh => {
                         store
                             .set_lobby_message(row.campaign, done.external_id.clone())
                             .await?;
                     }
                     _ => {}
                 }
+                let now = self.clock().now();
                 store
                     .outbox_delivered(row.id, done.external_id, now)
                     .await?;
-                Ok(true)
+                Ok(Outcome::Landed)
             }
             Err(DeliveryError::Retry { after_ms, reason }) => {
-                if row.attempts + 1 >= MAX_ATTEMPTS {
-                    tracing::warn!(
-                        outbox = row.id,
-                        "giving up after {} attempts: {reason}",
-                        row.attempts + 1
-                    );
-                    store.outbox_failed(row.id, &reason).await?;
-                } else {
-                    store
-                        .outbox_retry(row.id, now + backoff_ms(row.attempts, after_ms), &reason)
-                        .await?;
-                }
-                Ok(false)
+                // Never given up: the wait is capped, and kept in the row across restarts.
+                let wait = backoff_ms(row.attempts, after_ms, jitter());
+                tracing::debug!(
+                    race = row.campaign.0,
+                    outbox = row.id,
+                    attempts = row.attempts + 1,
+                    wait_ms = wait,
+                    "delivery will be retried: {reason}"
+                );
+                store
+                    .outbox_retry(row.id, now.saturating_add(wait), &reason)
+                    .await?;
+                Ok(Outcome::Waiting)
             }
             Err(DeliveryError::Gone) => {
                 // Forget the deleted message; the retry posts a fresh one.
@@ -221,19 +329,23 @@ impl Referee {
                 store
                     .outbox_retry(row.id, now, "the message was deleted")
                     .await?;
-                Ok(false)
+                Ok(Outcome::Waiting)
             }
             Err(DeliveryError::DmClosed) => {
                 store.outbox_failed(row.id, "DMs closed").await?;
                 if let Target::Dm { seat, .. } = target {
                     self.dm_failed(row.campaign, seat).await?;
                 }
-                Ok(false)
+                Ok(Outcome::Settled)
             }
             Err(DeliveryError::Permanent(reason)) => {
-                tracing::warn!(outbox = row.id, "undeliverable: {reason}");
+                tracing::warn!(
+                    race = row.campaign.0,
+                    outbox = row.id,
+                    "undeliverable: {reason}"
+                );
                 store.outbox_failed(row.id, &reason).await?;
-                Ok(false)
+                Ok(Outcome::Settled)
             }
         }
     }
@@ -241,14 +353,19 @@ impl Referee {
 
 #[cfg(test)]
 mod tests {
-    use super::backoff_ms;
+    use super::{MAX_BACKOFF_MS, backoff_ms};
 
     #[test]
-    fn backoff_grows_and_is_capped() {
-        assert_eq!(backoff_ms(0, 0), 1_000);
-        assert_eq!(backoff_ms(3, 0), 8_000);
-        assert_eq!(backoff_ms(0, 5_000), 5_000);
-        assert_eq!(backoff_ms(30, 0), 256_000);
-        assert_eq!(backoff_ms(2, 900_000), 300_000);
+    fn backoff_grows_and_is_capped_with_jitter() {
+        assert_eq!(backoff_ms(0, 0, 0.0), 1_000);
+        assert_eq!(backoff_ms(3, 0, 0.0), 8_000);
+        assert_eq!(backoff_ms(0, 5_000, 0.0), 5_000);
+        assert_eq!(backoff_ms(30, 0, 0.0), MAX_BACKOFF_MS);
+        assert_eq!(backoff_ms(2, 900_000, 0.0), MAX_BACKOFF_MS);
+        assert_eq!(backoff_ms(i64::MAX, i64::MAX, 1.0), 240_000);
+        for j in [0.0, 0.3, 0.99, 1.0] {
+            let w = backoff_ms(50, 0, j);
+            assert!((240_000..=MAX_BACKOFF_MS).contains(&w), "{w}");
+        }
     }
 }

@@ -1,4 +1,6 @@
-//! The referee's refusals, each worded for the person who asked.
+//! The referee's refusals, each worded for the person who asked. A storage error keeps its
+//! cause for the operator ([`RefereeError::operator_detail`]: table, row and the underlying
+//! error); the player's sentence says "please try again" only where a retry can succeed.
 
 use thiserror::Error;
 
@@ -62,15 +64,76 @@ pub enum RefereeError {
     TooFast { secs: u64 },
     #[error("there is no seat waiting for you in this race; ask the host to offer it again")]
     NoOffer,
-    #[error("something went wrong on our side, and nothing was changed; please try again")]
+    #[error("{}", store_sentence(.0))]
     Store(#[from] StoreError),
-    #[error("stored data for this race is damaged: {0}")]
+    #[error(
+        "stored data for this race is damaged ({0}), so the race is stopped; the host has been told"
+    )]
     Corrupt(String),
+    #[error("{0} would be out of range; nothing was changed")]
+    OutOfRange(&'static str),
+}
+
+/// The player's sentence for a storage error: a retry is suggested only when it can help.
+fn store_sentence(e: &StoreError) -> &'static str {
+    if e.is_transient() {
+        "something went wrong on our side, and nothing was changed; please try again"
+    } else if e.is_poison() {
+        "this race's stored data can no longer be read, so the race is stopped; the host has been told"
+    } else {
+        "something went wrong on our side, and nothing was changed"
+    }
 }
 
 impl RefereeError {
     /// True when retrying the same request later may succeed.
     pub fn is_transient(&self) -> bool {
-        matches!(self, RefereeError::Store(_))
+        matches!(self, RefereeError::Store(e) if e.is_transient())
+    }
+
+    /// True when the race's stored data will never decode as it is: the race is
+    /// quarantined, not retried.
+    pub fn is_poison(&self) -> bool {
+        match self {
+            RefereeError::Store(e) => e.is_poison(),
+            RefereeError::Corrupt(_) => true,
+            _ => false,
+        }
+    }
+
+    /// The whole cause, for the operator's log: for a storage error its table, row and
+    /// the underlying error, which the player's sentence leaves out.
+    pub fn operator_detail(&self) -> String {
+        match self {
+            RefereeError::Store(e) => format!("storage: {e}"),
+            other => other.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_retry_is_suggested_only_where_it_can_succeed() {
+        let conflict = RefereeError::Store(StoreError::Conflict);
+        assert!(conflict.is_transient() && conflict.to_string().contains("please try again"));
+        let bad = RefereeError::Store(StoreError::BadRow {
+            table: "campaigns",
+            key: "id 7".into(),
+            reason: "column `state`: expected value".into(),
+        });
+        assert!(!bad.is_transient() && bad.is_poison());
+        assert!(!bad.to_string().contains("try again"), "{bad}");
+        let detail = bad.operator_detail();
+        assert!(
+            detail.contains("campaigns")
+                && detail.contains("id 7")
+                && detail.contains("expected value"),
+            "{detail}"
+        );
+        let busy = RefereeError::Store(StoreError::ChannelBusy);
+        assert!(!busy.to_string().contains("try again"));
     }
 }

@@ -23,6 +23,7 @@ mod orders;
 mod queries;
 mod race;
 mod seats;
+pub mod supervise;
 pub mod timing;
 mod transaction;
 pub mod verify;
@@ -113,6 +114,9 @@ pub struct Referee {
     instance: String,
     /// Each user's pace of orders, preferences and commands.
     pacer: limits::RateLimiter,
+    /// The wall and monotonic clocks at the last tick, to tell a clock jump from time
+    /// that passed.
+    last_tick: std::sync::Mutex<Option<(crate::store::Millis, crate::store::Millis)>>,
 }
 
 /// A name no other referee has: host, process and a random tag (two referees in one
@@ -188,6 +192,7 @@ impl Referee {
             cache: std::sync::Mutex::new(HashMap::new()),
             instance: instance_name(),
             pacer: limits::RateLimiter::default(),
+            last_tick: std::sync::Mutex::new(None),
         }
     }
 

@@ -2,6 +2,7 @@
 //! moves, pause and resume, cancelling.
 
 use super::announce::{Announcement, Target};
+use super::work::MAX_DEADLINE_AHEAD_MS;
 use super::{
     Actor, NewRace, Referee, RefereeError, clean_text, require_host, require_in_play,
     require_lobby, require_open, timing,
@@ -175,6 +176,11 @@ impl Referee {
                     "the new deadline must be in the future".into(),
                 ));
             }
+            if at.saturating_sub(w.now) > MAX_DEADLINE_AHEAD_MS {
+                return Err(RefereeError::Invalid(
+                    "the new deadline must be within a year".into(),
+                ));
+            }
             w.schedule(at);
             let race = w.campaign.id;
             w.say(
@@ -200,7 +206,10 @@ impl Referee {
             if w.campaign.phase == Phase::Paused {
                 return Err(RefereeError::Paused);
             }
-            let left = w.campaign.deadline_at.map(|d| (d - w.now).max(0));
+            let left = w
+                .campaign
+                .deadline_at
+                .map(|d| d.saturating_sub(w.now).max(0));
             w.campaign.paused_left_ms = left;
             w.campaign.phase = Phase::Paused;
             w.unschedule();
@@ -229,13 +238,18 @@ impl Referee {
                 return Err(RefereeError::NotPaused);
             }
             w.campaign.phase = Phase::Running;
+            // Checked: a stored time left beyond a year (an older row, a bad edit) is cut
+            // to a year, never added so that it wraps.
             let left = w
                 .campaign
                 .paused_left_ms
                 .take()
                 .unwrap_or(60_000)
-                .max(60_000);
-            let at = w.now + left;
+                .clamp(60_000, MAX_DEADLINE_AHEAD_MS);
+            let at = w
+                .now
+                .checked_add(left)
+                .ok_or(RefereeError::OutOfRange("the deadline"))?;
             if w.campaign.step_open {
                 w.schedule(at);
             }

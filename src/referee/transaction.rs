@@ -32,9 +32,15 @@ impl Referee {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let loaded = self.load_cached(id).await?;
+            let loaded = match self.load_cached(id).await {
+                Ok(l) => l,
+                Err(e) => return Err(self.poisoned(id, "campaigns", e).await),
+            };
             let mut work = Work::new(loaded, self.clock.now());
-            let out = decide(&mut work)?;
+            let out = match decide(&mut work) {
+                Ok(out) => out,
+                Err(e) => return Err(self.poisoned(id, "campaigns", e).await),
+            };
             let version = work.expected_version();
             let Some((commit, after)) = work.finish_with_after() else {
                 return Ok(out);
@@ -62,10 +68,20 @@ impl Referee {
                 }
                 Err(e) => {
                     self.forget(id);
+                    tracing::warn!(race = id.0, error = %e, "a commit failed; nothing was changed");
                     return Err(e.into());
                 }
             }
         }
+    }
+
+    /// Quarantines the race when `e` says its stored data will never decode; returns `e`.
+    async fn poisoned(&self, id: CampaignId, table: &str, e: RefereeError) -> RefereeError {
+        if e.is_poison() {
+            self.forget(id);
+            self.quarantine(id, table, id.0, &e).await;
+        }
+        e
     }
 
     /// The campaign, from the cache when the store still holds the version this referee

@@ -19,9 +19,14 @@ use crate::store::{
     OrderSource, Phase, SeatRow, TurnRow, UserId,
 };
 
-/// A long chain of steps that need nobody is cut here, to keep one commit bounded; the
-/// next tick carries on.
-const MAX_CHAIN: usize = 2_000;
+/// Steps resolved in one commit before a chain of steps that need nobody yields: the
+/// rest is carried on by a `Continue` deadline due at once, at the next tick. Nothing
+/// caps a chain as a whole; a game that could loop without a person ends by its own
+/// rule (the engines' loop guards).
+pub const CHAIN_PER_COMMIT: usize = 200;
+
+/// The furthest ahead a deadline may be set (a year): nothing beyond it can wrap.
+pub const MAX_DEADLINE_AHEAD_MS: Millis = 366 * 86_400_000;
 
 /// A resolution this long after its deadline is announced as late (the bot was down).
 pub const LATE_AFTER_MS: Millis = 60_000;
@@ -348,7 +353,7 @@ impl Work {
     /// Sets the open step's deadline (and its reminders) to `deadline`.
     pub fn schedule(&mut self, deadline: Millis) {
         let step = self.campaign.step;
-        let window = deadline - self.now;
+        let window = deadline.saturating_sub(self.now);
         let mut rows = vec![NewDeadline {
             step,
             kind: DeadlineKind::Deadline,
@@ -362,7 +367,7 @@ impl Work {
                 rows.push(NewDeadline {
                     step,
                     kind: DeadlineKind::Reminder,
-                    due_at: deadline - offset_ms,
+                    due_at: deadline.saturating_sub(offset_ms),
                 });
             }
         }
@@ -391,7 +396,7 @@ impl Work {
         let game = self.game()?.clone();
         let pending = game.pending();
         let step = self.campaign.step;
-        let deadline = self.now + self.window_ms(pending.window);
+        let deadline = self.now.saturating_add(self.window_ms(pending.window));
         self.commit.turns.push(TurnRow {
             step,
             label: pending.label.clone(),
@@ -539,26 +544,45 @@ impl Work {
             return Ok(());
         }
         let mut opened_any = false;
-        for _ in 0..MAX_CHAIN {
+        let mut resolved = 0usize;
+        loop {
             if self.game()?.outcome().is_some() {
                 return self.finish_race();
             }
             if !self.campaign.step_open {
+                if resolved >= CHAIN_PER_COMMIT {
+                    self.carry_on_later();
+                    break;
+                }
                 self.open_step()?;
                 opened_any = true;
             }
             if self.ready()? {
                 self.resolve_step(false)?;
+                resolved = resolved.saturating_add(1);
             } else {
                 break;
             }
         }
-        self.tell(opened_any)
+        // Prompts only for a step that is open: a chain that yielded prompts when it
+        // opens its next step.
+        let prompt = opened_any && self.campaign.step_open;
+        self.tell(prompt)
+    }
+
+    /// Yields a long chain: the next tick carries it on (a `Continue` deadline due now).
+    fn carry_on_later(&mut self) {
+        self.commit.deadlines = Some(vec![NewDeadline {
+            step: self.campaign.step,
+            kind: DeadlineKind::Continue,
+            due_at: self.now,
+        }]);
+        self.touch();
     }
 
     /// Resolves the open step at its deadline, then carries on.
     pub fn resolve_at_deadline(&mut self, due_at: Millis) -> Result<(), RefereeError> {
-        let late = self.now - due_at > LATE_AFTER_MS;
+        let late = self.now.saturating_sub(due_at) > LATE_AFTER_MS;
         self.resolve_step(late)?;
         self.advance()
     }

@@ -56,6 +56,7 @@ pub(super) fn bulk_inserts(
                 Arg::Int(i64::from(*step)),
                 Arg::Int(i64::try_from(idx).unwrap_or(i64::MAX)),
                 Arg::Text(Cow::Owned(to_json(e)?)),
+                Arg::Int(super::EVENT_FORMAT),
             ]);
         }
     }
@@ -88,7 +89,10 @@ pub(super) fn bulk_inserts(
             ])
         })
         .collect::<Result<Vec<_>, StoreError>>()?;
-    let mut out = inserts("INSERT INTO events (campaign_id, step, idx, event)", events);
+    let mut out = inserts(
+        "INSERT INTO events (campaign_id, step, idx, event, format)",
+        events,
+    );
     out.extend(inserts(
         "INSERT INTO deadlines (campaign_id, step, kind, due_at)",
         deadlines,

@@ -112,7 +112,7 @@ async fn write_campaign<DB: Dialect>(
         "UPDATE campaigns SET options = $1, phase = $2, turn_secs = $3, reminders = $4,
              resolve_early = $5, step = $6, step_open = $7, deadline_at = $8,
              paused_left_ms = $9, host = $10, updated_at = $11, ended_at = $12,
-             version = version + 1, state = $15
+             version = version + 1, state = $15, state_format = $16
          WHERE id = $13 AND version = $14"
     } else {
         "UPDATE campaigns SET options = $1, phase = $2, turn_secs = $3, reminders = $4,
@@ -141,7 +141,7 @@ async fn write_campaign<DB: Dialect>(
             Some(s) => Some(to_json(s)?),
             None => None,
         };
-        stmt = stmt.bind(state);
+        stmt = stmt.bind(state).bind(super::STATE_FORMAT);
     }
     let done = stmt.execute(tx).await.map_err(db_err)?;
     if done != 1 {

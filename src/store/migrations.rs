@@ -27,6 +27,11 @@ pub(super) const SQLITE: &[Embedded] = &[
         include_str!("../../migrations/sqlite/0003_hot_paths.sql"),
     ),
     (
+        4,
+        "reliability",
+        include_str!("../../migrations/sqlite/0004_reliability.sql"),
+    ),
+    (
         5,
         "quotas",
         include_str!("../../migrations/sqlite/0005_quotas.sql"),
@@ -48,6 +53,11 @@ pub(super) const POSTGRES: &[Embedded] = &[
         3,
         "hot paths",
         include_str!("../../migrations/postgres/0003_hot_paths.sql"),
+    ),
+    (
+        4,
+        "reliability",
+        include_str!("../../migrations/postgres/0004_reliability.sql"),
     ),
     (
         5,
@@ -112,6 +122,6 @@ mod tests {
     fn migrators_keep_every_file_in_order() {
         let m = migrator(SQLITE);
         let versions: Vec<i64> = m.iter().map(|m| m.version).collect();
-        assert_eq!(versions, vec![1, 2, 3, 5]);
+        assert_eq!(versions, vec![1, 2, 3, 4, 5]);
     }
 }

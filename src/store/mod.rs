@@ -29,6 +29,7 @@ mod dialect;
 mod migrations;
 pub mod postgres;
 mod queries;
+mod reliability;
 mod rows;
 mod sql;
 pub mod sqlite;
@@ -248,6 +249,9 @@ pub struct TurnRow {
 pub enum DeadlineKind {
     Deadline,
     Reminder,
+    /// A long chain of steps that need nobody was cut to keep one commit bounded: the next
+    /// tick carries it on.
+    Continue,
 }
 
 impl DeadlineKind {
@@ -255,6 +259,7 @@ impl DeadlineKind {
         match self {
             DeadlineKind::Deadline => "deadline",
             DeadlineKind::Reminder => "reminder",
+            DeadlineKind::Continue => "continue",
         }
     }
 }
@@ -267,6 +272,8 @@ pub struct DeadlineRow {
     pub step: u32,
     pub kind: DeadlineKind,
     pub due_at: Millis,
+    /// How often handling it failed for a passing reason (each retry waits longer).
+    pub failures: i64,
 }
 
 /// A deadline to schedule.
@@ -275,6 +282,65 @@ pub struct NewDeadline {
     pub step: u32,
     pub kind: DeadlineKind,
     pub due_at: Millis,
+}
+
+/// The format of the game state this binary writes (`campaigns.state_format`). A stored
+/// state of a newer format quarantines its race instead of being misread.
+pub const STATE_FORMAT: i64 = 1;
+
+/// The format of the events this binary writes (`events.format`).
+pub const EVENT_FORMAT: i64 = 1;
+
+/// A race stopped because a stored row of it does not decode.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Quarantine {
+    pub campaign: CampaignId,
+    /// The table, the row and the underlying error.
+    pub reason: String,
+    pub at: Millis,
+    /// When its host and channel were told (the notice queued in the outbox).
+    pub told_at: Option<Millis>,
+}
+
+/// Where a race's announcements go, read without its game state (which may be the row
+/// that does not decode), and what a late announcement is checked against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Address {
+    pub channel: String,
+    pub host: UserId,
+    pub status_message: Option<String>,
+    pub lobby_message: Option<String>,
+    /// `None` when the stored text is unknown.
+    pub phase: Option<Phase>,
+    pub step: u32,
+    pub step_open: bool,
+    pub deadline_at: Option<Millis>,
+}
+
+/// One supervised worker of one process, for `photofinish health`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkerStatus {
+    pub instance: String,
+    /// `deadlines`, `delivery`, `heartbeat`, ...
+    pub worker: String,
+    /// `running`, `down` (panicked, waiting to restart) or `stopped`.
+    pub state: String,
+    pub restarts: i64,
+    pub last_panic: Option<String>,
+    /// When the state last changed (system clock).
+    pub at: Millis,
+}
+
+/// What is waiting, for `photofinish health`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Backlog {
+    /// Undelivered announcements (not given up), and when the oldest was queued.
+    pub undelivered: i64,
+    pub oldest_undelivered_at: Option<Millis>,
+    /// Unfired deadlines already due at `now` (of races not quarantined), and the oldest.
+    pub overdue: i64,
+    pub oldest_overdue_at: Option<Millis>,
+    pub quarantined: i64,
 }
 
 /// A seat's standing preference, as set.
@@ -394,6 +460,32 @@ pub enum StoreError {
     AlreadyFired,
     #[error("`{0}` is not a database URL: use sqlite:PATH, a file path, or postgres://...")]
     BadUrl(String),
+    /// A stored row of a format this binary does not know (written by a newer version).
+    #[error(
+        "stored row of {table} ({key}) has format {found}; this version reads format {known}: upgrade the bot, or migrate the row"
+    )]
+    UnknownFormat {
+        table: &'static str,
+        key: String,
+        found: i64,
+        known: i64,
+    },
+}
+
+impl StoreError {
+    /// True for a row that will never decode as it is: its race is quarantined rather than
+    /// retried.
+    pub fn is_poison(&self) -> bool {
+        matches!(
+            self,
+            StoreError::BadRow { .. } | StoreError::UnknownFormat { .. } | StoreError::Corrupt(_)
+        )
+    }
+
+    /// True when the same request may succeed if tried again.
+    pub fn is_transient(&self) -> bool {
+        matches!(self, StoreError::Conflict | StoreError::Db(_))
+    }
 }
 
 /// How often a running bot writes its [`Heartbeat`]; `health` judges staleness by it.
@@ -630,6 +722,41 @@ pub trait Store: Send + Sync {
     async fn heartbeats(&self) -> Result<Vec<Heartbeat>, StoreError>;
     /// Which migrations the database has, against this binary's.
     async fn schema_status(&self) -> Result<SchemaStatus, StoreError>;
+    /// Stops a race whose stored rows do not decode; true if it was not stopped already.
+    async fn quarantine(
+        &self,
+        campaign: CampaignId,
+        reason: &str,
+        at: Millis,
+    ) -> Result<bool, StoreError>;
+    /// Every quarantined race, by id.
+    async fn quarantined(&self) -> Result<Vec<Quarantine>, StoreError>;
+    /// Queues the notice of a quarantine, once: true if it was queued now.
+    async fn tell_quarantine(
+        &self,
+        campaign: CampaignId,
+        notice: NewOutbox,
+        at: Millis,
+    ) -> Result<bool, StoreError>;
+    /// Where a race's announcements go, without decoding its state.
+    async fn address(&self, campaign: CampaignId) -> Result<Option<Address>, StoreError>;
+    /// Keeps `holder`'s claim on a deadline that failed for a passing reason until
+    /// `until` (so that it is tried again then, not at once), and counts the failure.
+    async fn defer_deadline(&self, id: i64, holder: &str, until: Millis) -> Result<(), StoreError>;
+    /// What waits at `now`: undelivered announcements and overdue deadlines.
+    async fn backlog(&self, now: Millis) -> Result<Backlog, StoreError>;
+    /// Records a supervised worker's state (upserted by instance and worker).
+    async fn worker_status(&self, status: &WorkerStatus) -> Result<(), StoreError>;
+    /// Every process's workers.
+    async fn workers(&self) -> Result<Vec<WorkerStatus>, StoreError>;
+    /// Claims an interaction id until `expires`: true for the first process to claim it,
+    /// false for a duplicate. Claims expired at `now` are forgotten.
+    async fn claim_interaction(
+        &self,
+        id: &str,
+        expires: Millis,
+        now: Millis,
+    ) -> Result<bool, StoreError>;
     /// Which backend this is: `sqlite` or `postgres`.
     fn backend(&self) -> Backend;
     /// Closes the connections, waiting for them to finish.

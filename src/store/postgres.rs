@@ -93,6 +93,7 @@ impl Dialect for Postgres {
             SELECT id FROM deadlines
             WHERE fired_at IS NULL AND due_at <= $3
               AND (claim_until IS NULL OR claim_until <= $3)
+              AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.campaign_id = deadlines.campaign_id)
             ORDER BY due_at, id LIMIT $4
             FOR UPDATE SKIP LOCKED)
         RETURNING *";

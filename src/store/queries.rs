@@ -13,11 +13,13 @@ use sqlx::{AssertSqlSafe, Database, Pool, Transaction};
 use super::codec::{schema_status, to_json};
 use super::commit::{self, db_err};
 use super::dialect::Dialect;
+use super::reliability::each;
 use super::rows::{self, all};
 use super::sql::{Get, Stmt};
 use super::{
-    Backend, CampaignId, Commit, DeadlineRow, Heartbeat, Loaded, Millis, NewCampaign, OpenCounts,
-    OutboxRow, PreferenceRow, SchemaStatus, StepLog, Store, StoreError, UserId,
+    Address, Backend, Backlog, CampaignId, Commit, DeadlineRow, Heartbeat, Loaded, Millis,
+    NewCampaign, NewOutbox, OpenCounts, OutboxRow, PreferenceRow, Quarantine, SchemaStatus,
+    StepLog, Store, StoreError, UserId, WorkerStatus,
 };
 
 /// The store on one backend's pool: [`super::SqliteStore`] or [`super::PostgresStore`].
@@ -76,11 +78,11 @@ impl<DB: Database> Reader<DB> {
 }
 
 impl<DB: Dialect> SqlStore<DB> {
-    async fn conn(&self) -> Result<PoolConnection<DB>, StoreError> {
+    pub(super) async fn conn(&self) -> Result<PoolConnection<DB>, StoreError> {
         Ok(self.pool.acquire().await?)
     }
 
-    async fn begin_write(&self) -> Result<Transaction<'static, DB>, StoreError> {
+    pub(super) async fn begin_write(&self) -> Result<Transaction<'static, DB>, StoreError> {
         Ok(self.pool.begin_with(DB::BEGIN_WRITE).await?)
     }
 
@@ -92,15 +94,15 @@ impl<DB: Dialect> SqlStore<DB> {
     }
 
     /// Runs a statement on a pooled connection; returns the rows it changed.
-    async fn run(&self, stmt: Stmt<DB>) -> Result<u64, StoreError> {
+    pub(super) async fn run(&self, stmt: Stmt<DB>) -> Result<u64, StoreError> {
         Ok(stmt.execute(&mut *self.conn().await?).await?)
     }
 
-    async fn rows(&self, stmt: Stmt<DB>) -> Result<Vec<DB::Row>, StoreError> {
+    pub(super) async fn rows(&self, stmt: Stmt<DB>) -> Result<Vec<DB::Row>, StoreError> {
         Ok(stmt.fetch_all(&mut *self.conn().await?).await?)
     }
 
-    async fn row(&self, stmt: Stmt<DB>) -> Result<Option<DB::Row>, StoreError> {
+    pub(super) async fn row(&self, stmt: Stmt<DB>) -> Result<Option<DB::Row>, StoreError> {
         Ok(stmt.fetch_optional(&mut *self.conn().await?).await?)
     }
 
@@ -201,6 +203,11 @@ impl<DB: Dialect> SqlStore<DB> {
                 "SELECT o.* FROM outbox o JOIN outbox_leases l ON l.campaign_id = o.campaign_id
                  WHERE l.holder = $1 AND l.lease_until = $2
                    AND o.delivered_at IS NULL AND o.failed IS NULL AND o.not_before <= $3
+                   AND NOT EXISTS (SELECT 1 FROM outbox e
+                                   WHERE e.campaign_id = o.campaign_id AND e.target = o.target
+                                         AND e.id < o.id
+                                     AND e.delivered_at IS NULL AND e.failed IS NULL
+                                     AND e.not_before > $3)
                  ORDER BY o.id LIMIT $4",
             )
             .bind(holder)
@@ -211,8 +218,28 @@ impl<DB: Dialect> SqlStore<DB> {
             .await
             .map_err(db_err)?
         };
+        // A row that does not decode is given up with its cause (logged with its race,
+        // table and row); the others are delivered.
+        let decoded = each(&ready, rows::outbox);
+        for (id, campaign, e) in &decoded.bad {
+            tracing::error!(
+                race = campaign.map(|c| c.0),
+                table = "outbox",
+                row = id,
+                error = %e,
+                "an announcement does not decode; it is given up"
+            );
+            if let Some(id) = id {
+                Stmt::<DB>::new("UPDATE outbox SET failed = $1 WHERE id = $2")
+                    .bind(format!("unreadable: {e}"))
+                    .bind(*id)
+                    .execute(&mut tx)
+                    .await
+                    .map_err(db_err)?;
+            }
+        }
         tx.commit().await.map_err(db_err)?;
-        all(&ready, rows::outbox)
+        Ok(decoded.good)
     }
 
     /// The resolved steps `from..to` (every step by default).
@@ -241,7 +268,7 @@ impl<DB: Dialect> SqlStore<DB> {
             .fetch_all(&mut *conn)
             .await?;
         let events = Stmt::<DB>::new(
-            "SELECT campaign_id, step, idx, event FROM events WHERE campaign_id = $1
+            "SELECT campaign_id, step, idx, event, format FROM events WHERE campaign_id = $1
                  AND step >= $2 AND step < $3 ORDER BY step, idx",
         )
         .bind(campaign.0)
@@ -373,7 +400,10 @@ impl<DB: Dialect> Store for SqlStore<DB> {
                     .bind(i64::from(limit)),
             )
             .await?;
-        let mut claimed = all(&claimed, rows::deadline)?;
+        // One row that does not decode quarantines its race, not the whole tick.
+        let decoded = each(&claimed, rows::deadline);
+        self.quarantine_bad("deadlines", &decoded.bad, now).await;
+        let mut claimed = decoded.good;
         claimed.sort_by_key(|d| (d.due_at, d.id));
         Ok(claimed)
     }
@@ -397,12 +427,16 @@ impl<DB: Dialect> Store for SqlStore<DB> {
         let row = self
             .row(Stmt::new(
                 "SELECT MIN(due) AS due FROM (
-                     SELECT MIN(due_at) AS due FROM deadlines
+                     SELECT MIN(due_at) AS due FROM deadlines d
                      WHERE fired_at IS NULL AND claim_until IS NULL
+                       AND NOT EXISTS (SELECT 1 FROM quarantine q
+                                       WHERE q.campaign_id = d.campaign_id)
                      UNION ALL
                      SELECT MIN(CASE WHEN claim_until > due_at THEN claim_until ELSE due_at END)
-                     FROM deadlines
+                     FROM deadlines d
                      WHERE fired_at IS NULL AND claim_until IS NOT NULL
+                       AND NOT EXISTS (SELECT 1 FROM quarantine q
+                                       WHERE q.campaign_id = d.campaign_id)
                  ) AS next",
             ))
             .await?;
@@ -420,13 +454,18 @@ impl<DB: Dialect> Store for SqlStore<DB> {
                      WHERE delivered_at IS NULL AND failed IS NULL AND not_before <= $1
                        AND NOT EXISTS (SELECT 1 FROM outbox_leases l
                                        WHERE l.campaign_id = o.campaign_id AND l.lease_until > $1)
+                       AND NOT EXISTS (SELECT 1 FROM outbox e
+                                       WHERE e.campaign_id = o.campaign_id AND e.target = o.target
+                                         AND e.id < o.id
+                                         AND e.delivered_at IS NULL AND e.failed IS NULL
+                                         AND e.not_before > $1)
                      ORDER BY id LIMIT $2",
                 )
                 .bind(now)
                 .bind(i64::from(limit)),
             )
             .await?;
-        all(&found, rows::outbox)
+        Ok(each(&found, rows::outbox).good)
     }
 
     async fn claim_outbox(
@@ -507,9 +546,13 @@ impl<DB: Dialect> Store for SqlStore<DB> {
     ) -> Result<(), StoreError> {
         tracing::debug!(outbox = id, error, "delivery will be retried");
         self.run(
-            Stmt::new("UPDATE outbox SET not_before = $1, attempts = attempts + 1 WHERE id = $2")
-                .bind(not_before)
-                .bind(id),
+            Stmt::new(
+                "UPDATE outbox SET not_before = $1, attempts = attempts + 1, last_error = $2
+                 WHERE id = $3",
+            )
+            .bind(not_before)
+            .bind(error)
+            .bind(id),
         )
         .await?;
         Ok(())
@@ -667,6 +710,57 @@ impl<DB: Dialect> Store for SqlStore<DB> {
             Vec::new()
         };
         Ok(schema_status(DB::BACKEND.name(), DB::migrator(), &applied))
+    }
+
+    async fn quarantine(
+        &self,
+        campaign: CampaignId,
+        reason: &str,
+        at: Millis,
+    ) -> Result<bool, StoreError> {
+        self.quarantine_race(campaign, reason, at).await
+    }
+
+    async fn quarantined(&self) -> Result<Vec<Quarantine>, StoreError> {
+        self.quarantine_list().await
+    }
+
+    async fn tell_quarantine(
+        &self,
+        campaign: CampaignId,
+        notice: NewOutbox,
+        at: Millis,
+    ) -> Result<bool, StoreError> {
+        self.tell_quarantined(campaign, notice, at).await
+    }
+
+    async fn address(&self, campaign: CampaignId) -> Result<Option<Address>, StoreError> {
+        self.address_of(campaign).await
+    }
+
+    async fn defer_deadline(&self, id: i64, holder: &str, until: Millis) -> Result<(), StoreError> {
+        self.defer(id, holder, until).await
+    }
+
+    async fn backlog(&self, now: Millis) -> Result<Backlog, StoreError> {
+        self.backlog_at(now).await
+    }
+
+    async fn worker_status(&self, status: &WorkerStatus) -> Result<(), StoreError> {
+        self.put_worker(status).await
+    }
+
+    async fn workers(&self) -> Result<Vec<WorkerStatus>, StoreError> {
+        self.worker_list().await
+    }
+
+    async fn claim_interaction(
+        &self,
+        id: &str,
+        expires: Millis,
+        now: Millis,
+    ) -> Result<bool, StoreError> {
+        self.claim_interaction_id(id, expires, now).await
     }
 
     fn backend(&self) -> Backend {

@@ -8,8 +8,9 @@ use serde::de::DeserializeOwned;
 
 use super::sql::Get;
 use super::{
-    CampaignId, CampaignRow, DeadlineKind, DeadlineRow, Heartbeat, OrderRow, OrderSource,
-    OutboxRow, Phase, PreferenceRow, SeatRow, StoreError, Timing, TurnRow, UserId,
+    Address, CampaignId, CampaignRow, DeadlineKind, DeadlineRow, EVENT_FORMAT, Heartbeat, OrderRow,
+    OrderSource, OutboxRow, Phase, PreferenceRow, Quarantine, STATE_FORMAT, SeatRow, StoreError,
+    Timing, TurnRow, UserId, WorkerStatus,
 };
 use crate::engine::{BotLevel, Seat};
 use crate::games::{AnyEvent, GameKind};
@@ -52,6 +53,31 @@ fn key_of<R: Get>(r: &R, columns: &[&str]) -> String {
     values.join(", ")
 }
 
+/// A row's format column: 1 up to `known` reads; a newer one is
+/// [`StoreError::UnknownFormat`], never misread.
+fn check_format<R: Get>(
+    r: &R,
+    table: &'static str,
+    key: &[&str],
+    column: &str,
+    known: i64,
+) -> Result<(), StoreError> {
+    match r.int(column) {
+        Ok(found) if (1..=known).contains(&found) => Ok(()),
+        Ok(found) => Err(StoreError::UnknownFormat {
+            table,
+            key: key_of(r, key),
+            found,
+            known,
+        }),
+        Err(e) => Err(StoreError::BadRow {
+            table,
+            key: key_of(r, key),
+            reason: format!("column `{column}`: {e}"),
+        }),
+    }
+}
+
 fn json<T: DeserializeOwned>(column: &str, text: &str) -> Result<T, Unreadable> {
     serde_json::from_str(text).map_err(|e| Unreadable(format!("column `{column}`: {e}")))
 }
@@ -81,6 +107,7 @@ fn seat<R: Get>(r: &R) -> Result<Seat, Unreadable> {
 }
 
 pub(super) fn campaign<R: Get>(r: &R) -> Result<CampaignRow, StoreError> {
+    check_format(r, "campaigns", &["id"], "state_format", STATE_FORMAT)?;
     read(r, "campaigns", &["id"], |r| {
         Ok(CampaignRow {
             id: CampaignId(r.int("id")?),
@@ -162,6 +189,13 @@ pub(super) fn turn<R: Get>(r: &R) -> Result<TurnRow, StoreError> {
 
 /// An event with its step.
 pub(super) fn event<R: Get>(r: &R) -> Result<(u32, AnyEvent), StoreError> {
+    check_format(
+        r,
+        "events",
+        &["campaign_id", "step", "idx"],
+        "format",
+        EVENT_FORMAT,
+    )?;
     read(r, "events", &["campaign_id", "step", "idx"], |r| {
         Ok((step(r)?, json("event", &r.text("event")?)?))
     })
@@ -188,6 +222,7 @@ fn deadline_kind(text: &str) -> Option<DeadlineKind> {
     match text {
         "deadline" => Some(DeadlineKind::Deadline),
         "reminder" => Some(DeadlineKind::Reminder),
+        "continue" => Some(DeadlineKind::Continue),
         _ => None,
     }
 }
@@ -200,6 +235,7 @@ pub(super) fn deadline<R: Get>(r: &R) -> Result<DeadlineRow, StoreError> {
             step: step(r)?,
             kind: named("kind", &r.text("kind")?, deadline_kind)?,
             due_at: r.int("due_at")?,
+            failures: r.int("failures")?,
         })
     })
 }
@@ -226,6 +262,52 @@ pub(super) fn heartbeat<R: Get>(r: &R) -> Result<Heartbeat, StoreError> {
             beat_at: r.int("beat_at")?,
         })
     })
+}
+
+/// Where a campaign's announcements go: its row's plain columns, never its state.
+pub(super) fn address<R: Get>(r: &R) -> Result<Address, StoreError> {
+    read(r, "campaigns", &["id"], |r| {
+        Ok(Address {
+            channel: r.text("channel")?,
+            host: UserId(r.text("host")?),
+            status_message: r.opt_text("status_message")?,
+            lobby_message: r.opt_text("lobby_message")?,
+            phase: Phase::parse(&r.text("phase")?),
+            step: step(r)?,
+            step_open: r.flag("step_open")?,
+            deadline_at: r.opt_int("deadline_at")?,
+        })
+    })
+}
+
+pub(super) fn quarantine<R: Get>(r: &R) -> Result<Quarantine, StoreError> {
+    read(r, "quarantine", &["campaign_id"], |r| {
+        Ok(Quarantine {
+            campaign: CampaignId(r.int("campaign_id")?),
+            reason: r.text("reason")?,
+            at: r.int("at")?,
+            told_at: r.opt_int("told_at")?,
+        })
+    })
+}
+
+pub(super) fn worker<R: Get>(r: &R) -> Result<WorkerStatus, StoreError> {
+    read(r, "workers", &["instance", "worker"], |r| {
+        Ok(WorkerStatus {
+            instance: r.text("instance")?,
+            worker: r.text("worker")?,
+            state: r.text("state")?,
+            restarts: r.int("restarts")?,
+            last_panic: r.opt_text("last_panic")?,
+            at: r.int("at")?,
+        })
+    })
+}
+
+/// The `id` and `campaign_id` of a row that may not decode otherwise (both are integer
+/// keys, which always read).
+pub(super) fn ids<R: Get>(r: &R) -> (Option<i64>, Option<CampaignId>) {
+    (r.int("id").ok(), r.int("campaign_id").ok().map(CampaignId))
 }
 
 /// A campaign's id, alone in a row (`id`).

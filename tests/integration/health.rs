@@ -6,8 +6,12 @@ use crate::support::backend;
 
 use std::process::{Command, Output};
 
+use std::sync::Arc;
+
 use backend::{Arg, Db, Kind};
-use photofinish::store::Heartbeat;
+use photofinish::games::GameKind;
+use photofinish::referee::{Actor, Config, NewRace, Referee, TestClock};
+use photofinish::store::{Heartbeat, WorkerStatus};
 
 fn photofinish(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_photofinish"))
@@ -65,7 +69,7 @@ async fn a_database_is_healthy_once_migrated(kind: Kind) {
     let out = photofinish(&["migrate", "--database", url]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(
-        text(&out).contains("migrations [1, 2, 3, 5] applied"),
+        text(&out).contains("migrations [1, 2, 3, 4, 5] applied"),
         "{}",
         text(&out)
     );
@@ -177,7 +181,90 @@ async fn a_database_migrated_by_a_newer_version_is_reported(kind: Kind) {
     assert!(!out.status.success(), "{}", text(&out));
 }
 
+/// Health judges the work too: a worker down, an announcement undelivered too long, a
+/// deadline overdue too long; `--json` gives the figures.
+async fn a_worker_down_or_work_left_waiting_is_unhealthy(kind: Kind) {
+    let db = Db::new(kind).await;
+    let url = db.url.clone();
+    let store = db.open().await;
+    store
+        .heartbeat(&beat("bot-1", "connected", 5))
+        .await
+        .unwrap();
+    let check = || {
+        photofinish(&[
+            "health",
+            "--database",
+            &url,
+            "--instance",
+            "bot-1",
+            "--json",
+        ])
+    };
+    let out = check();
+    assert!(out.status.success(), "{}", text(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["backlog"]["undelivered"], 0);
+    // A worker that panicked and waits to be started again.
+    let mut w = WorkerStatus {
+        instance: "bot-1".into(),
+        worker: "delivery".into(),
+        state: "down".into(),
+        restarts: 3,
+        last_panic: Some("index out of bounds".into()),
+        at: now_ms(),
+    };
+    store.worker_status(&w).await.unwrap();
+    let out = check();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(
+            "the delivery worker is down (restarted 3 times; last panic: index out of bounds)"
+        ),
+        "{}",
+        text(&out)
+    );
+    w.state = "running".into();
+    store.worker_status(&w).await.unwrap();
+    assert!(check().status.success());
+    // A race started two hours ago with a one-minute turn, nothing delivered since: its
+    // announcements wait and its deadline is overdue.
+    let clock = Arc::new(TestClock::new(now_ms() - 2 * 3_600_000));
+    let referee = Referee::new(store.clone(), clock, Config::default());
+    let host = Actor::new("100", "Alice");
+    let id = referee
+        .create(NewRace {
+            kind: GameKind::DreamMile,
+            options: "turn=1m".into(),
+            channel: "chan-1".into(),
+            guild: None,
+            host: host.clone(),
+        })
+        .await
+        .unwrap();
+    referee.join(id, &host, None, None).await.unwrap();
+    referee
+        .join(id, &Actor::new("200", "Bob"), None, None)
+        .await
+        .unwrap();
+    referee.start(id, &host).await.unwrap();
+    let out = check();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let problems = report["problems"].to_string();
+    assert!(
+        problems.contains("oldest undelivered announcement"),
+        "{problems}"
+    );
+    assert!(problems.contains("overdue"), "{problems}");
+    assert!(report["oldest_undelivered_secs"].as_i64().unwrap() >= 7_100);
+    assert!(report["oldest_overdue_secs"].as_i64().unwrap() >= 7_000);
+    assert_eq!(report["backlog"]["overdue"], 1);
+    store.close().await;
+}
+
 on_both!(
+    a_worker_down_or_work_left_waiting_is_unhealthy,
     a_database_is_healthy_once_migrated,
     the_gateway_report_of_this_instance_decides,
     a_database_migrated_by_a_newer_version_is_reported,

@@ -28,4 +28,5 @@ mod leaks;
 mod pictures;
 mod quotas;
 mod referee;
+mod reliability;
 mod store;

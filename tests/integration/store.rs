@@ -667,7 +667,7 @@ async fn migrations_are_reported_and_applied_once(kind: Kind) {
     }
     let status = store::migrate(&db.url).await.unwrap();
     assert!(status.is_current(), "{status:?}");
-    assert_eq!(status.applied, vec![1, 2, 3, 5]);
+    assert_eq!(status.applied, vec![1, 2, 3, 4, 5]);
     // Twice is harmless, and several processes opening at once migrate once.
     let (x, y, z) = tokio::join!(db.open(), db.open(), store::migrate(&db.url));
     assert!(z.unwrap().is_current());
@@ -805,7 +805,28 @@ async fn a_locked_deadline_is_skipped_not_waited_for(kind: Kind) {
     s.close().await;
 }
 
+/// Interaction ids are claimed once across processes (a rolling deploy's two processes
+/// on one shard), and forgotten after their expiry.
+async fn an_interaction_is_claimed_once_across_processes(kind: Kind) {
+    let db = Db::new(kind).await;
+    let (a, b) = (db.open().await, db.open().await);
+    let until = T0 + 15 * 60_000;
+    assert!(a.claim_interaction("1234", until, T0).await.unwrap());
+    assert!(!a.claim_interaction("1234", until, T0 + 1).await.unwrap());
+    assert!(!b.claim_interaction("1234", until, T0 + 2).await.unwrap());
+    assert!(b.claim_interaction("5678", until, T0 + 3).await.unwrap());
+    // Expired: forgotten, so the table stays small.
+    assert!(
+        b.claim_interaction("1234", until + 60_000, until)
+            .await
+            .unwrap()
+    );
+    a.close().await;
+    b.close().await;
+}
+
 on_both!(
+    an_interaction_is_claimed_once_across_processes,
     a_new_campaign_reads_back_as_created,
     a_commit_lands_whole_and_a_stale_one_not_at_all,
     adapter_message_ids_are_kept_apart_from_decisions,

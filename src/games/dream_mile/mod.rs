@@ -60,7 +60,7 @@ impl Options {
     pub fn points_for(&self, max: u8) -> u32 {
         let bought = u32::from(max.saturating_sub(self.base_max_speed));
         self.starting_points
-            .saturating_sub(bought * self.cost_per_speed)
+            .saturating_sub(bought.saturating_mul(self.cost_per_speed))
     }
 
     fn read_max_speed(&self, choice: &str) -> Result<u8, String> {
@@ -497,6 +497,11 @@ impl Game for DreamMile {
         if o.ordered_turns == 0 || o.ordered_turns > 20 {
             return Err(OptionsError::Invalid(
                 "ordered-turns must be from 1 to 20".into(),
+            ));
+        }
+        if o.cost_per_speed > 1000 {
+            return Err(OptionsError::Invalid(
+                "cost-per-speed must be from 0 to 1000".into(),
             ));
         }
         if o.starting_points == 0 || o.starting_points > 1000 {

@@ -1,0 +1,260 @@
+//! The store's side of reliability (docs/reliability.md): quarantined races, deadlines
+//! that back off, what waits (for `photofinish health`), supervised workers, and
+//! interaction ids claimed once across processes. Written once for both backends, like
+//! `queries.rs`, whose [`Store`](super::Store) impl calls these.
+
+use super::commit::db_err;
+use super::dialect::Dialect;
+use super::queries::SqlStore;
+use super::rows::{self, all};
+use super::sql::{Get, Stmt};
+use super::{
+    Address, Backlog, CampaignId, Millis, NewOutbox, Quarantine, StoreError, WorkerStatus,
+};
+use crate::store::codec::to_json;
+
+/// Rows decoded one by one: the good ones, and for each bad one its `id`, its campaign
+/// and why, so that one row that does not decode costs only its own race.
+pub(super) struct Decoded<T> {
+    pub good: Vec<T>,
+    pub bad: Vec<(Option<i64>, Option<CampaignId>, StoreError)>,
+}
+
+pub(super) fn each<R: Get, T>(
+    found: &[R],
+    decode: impl Fn(&R) -> Result<T, StoreError>,
+) -> Decoded<T> {
+    let mut out = Decoded {
+        good: Vec::new(),
+        bad: Vec::new(),
+    };
+    for r in found {
+        match decode(r) {
+            Ok(t) => out.good.push(t),
+            Err(e) => {
+                let (id, campaign) = rows::ids(r);
+                out.bad.push((id, campaign, e));
+            }
+        }
+    }
+    out
+}
+
+impl<DB: Dialect> SqlStore<DB> {
+    pub(super) async fn quarantine_race(
+        &self,
+        campaign: CampaignId,
+        reason: &str,
+        at: Millis,
+    ) -> Result<bool, StoreError> {
+        let done = self
+            .run(
+                Stmt::new(
+                    "INSERT INTO quarantine (campaign_id, reason, at) VALUES ($1, $2, $3)
+                     ON CONFLICT (campaign_id) DO NOTHING",
+                )
+                .bind(campaign.0)
+                .bind(reason)
+                .bind(at),
+            )
+            .await?;
+        if done == 1 {
+            tracing::error!(race = campaign.0, reason, "race quarantined");
+        }
+        Ok(done == 1)
+    }
+
+    /// Quarantines the race of each row that did not decode (logging table, row and
+    /// cause); a row whose campaign cannot be read is only logged.
+    pub(super) async fn quarantine_bad(
+        &self,
+        table: &str,
+        bad: &[(Option<i64>, Option<CampaignId>, StoreError)],
+        at: Millis,
+    ) {
+        for (id, campaign, e) in bad {
+            tracing::error!(
+                race = campaign.map(|c| c.0),
+                table,
+                row = id,
+                error = %e,
+                "a stored row does not decode"
+            );
+            if let Some(c) = campaign
+                && let Err(q) = self.quarantine_race(*c, &e.to_string(), at).await
+            {
+                tracing::warn!(race = c.0, "cannot quarantine the race: {q}");
+            }
+        }
+    }
+
+    pub(super) async fn quarantine_list(&self) -> Result<Vec<Quarantine>, StoreError> {
+        let found = self
+            .rows(Stmt::new("SELECT * FROM quarantine ORDER BY campaign_id"))
+            .await?;
+        all(&found, rows::quarantine)
+    }
+
+    pub(super) async fn tell_quarantined(
+        &self,
+        campaign: CampaignId,
+        notice: NewOutbox,
+        at: Millis,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.begin_write().await?;
+        let marked = Stmt::<DB>::new(
+            "UPDATE quarantine SET told_at = $1 WHERE campaign_id = $2 AND told_at IS NULL",
+        )
+        .bind(at)
+        .bind(campaign.0)
+        .execute(&mut tx)
+        .await
+        .map_err(db_err)?;
+        if marked == 1 {
+            Stmt::<DB>::new(
+                "INSERT INTO outbox (campaign_id, target, payload, coalesce_key, created_at,
+                     not_before)
+                 VALUES ($1, $2, $3, NULL, $4, $5)",
+            )
+            .bind(campaign.0)
+            .bind(to_json(&notice.target)?.as_str())
+            .bind(to_json(&notice.payload)?.as_str())
+            .bind(at)
+            .bind(notice.not_before)
+            .execute(&mut tx)
+            .await
+            .map_err(db_err)?;
+        }
+        tx.commit().await.map_err(db_err)?;
+        Ok(marked == 1)
+    }
+
+    pub(super) async fn address_of(
+        &self,
+        campaign: CampaignId,
+    ) -> Result<Option<Address>, StoreError> {
+        let row = self
+            .row(
+                Stmt::new(
+                    "SELECT id, channel, host, status_message, lobby_message, phase, step,
+                         step_open, deadline_at
+                     FROM campaigns WHERE id = $1",
+                )
+                .bind(campaign.0),
+            )
+            .await?;
+        row.as_ref().map(rows::address).transpose()
+    }
+
+    pub(super) async fn defer(
+        &self,
+        id: i64,
+        holder: &str,
+        until: Millis,
+    ) -> Result<(), StoreError> {
+        self.run(
+            Stmt::new(
+                "UPDATE deadlines SET claim_until = $1, failures = failures + 1
+                 WHERE id = $2 AND claimed_by = $3",
+            )
+            .bind(until)
+            .bind(id)
+            .bind(holder),
+        )
+        .await?;
+        Ok(())
+    }
+
+    pub(super) async fn backlog_at(&self, now: Millis) -> Result<Backlog, StoreError> {
+        let outbox = self
+            .row(Stmt::new(
+                "SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM outbox
+                 WHERE delivered_at IS NULL AND failed IS NULL",
+            ))
+            .await?;
+        let deadlines = self
+            .row(
+                Stmt::new(
+                    "SELECT COUNT(*) AS n, MIN(due_at) AS oldest FROM deadlines d
+                     WHERE fired_at IS NULL AND due_at <= $1
+                       AND NOT EXISTS (SELECT 1 FROM quarantine q
+                                       WHERE q.campaign_id = d.campaign_id)",
+                )
+                .bind(now),
+            )
+            .await?;
+        let quarantined = self
+            .row(Stmt::new("SELECT COUNT(*) AS n FROM quarantine"))
+            .await?;
+        let pair = |r: Option<DB::Row>| -> Result<(i64, Option<Millis>), StoreError> {
+            Ok(match r {
+                Some(r) => (r.int("n")?, r.opt_int("oldest")?),
+                None => (0, None),
+            })
+        };
+        let (undelivered, oldest_undelivered_at) = pair(outbox)?;
+        let (overdue, oldest_overdue_at) = pair(deadlines)?;
+        Ok(Backlog {
+            undelivered,
+            oldest_undelivered_at,
+            overdue,
+            oldest_overdue_at,
+            quarantined: match quarantined {
+                Some(r) => r.int("n")?,
+                None => 0,
+            },
+        })
+    }
+
+    pub(super) async fn put_worker(&self, w: &WorkerStatus) -> Result<(), StoreError> {
+        self.run(
+            Stmt::new(
+                "INSERT INTO workers (instance, worker, state, restarts, last_panic, at)
+                 VALUES ($1, $2, $3, $4, $5, $6)
+                 ON CONFLICT (instance, worker) DO UPDATE SET state = excluded.state,
+                     restarts = excluded.restarts, last_panic = excluded.last_panic,
+                     at = excluded.at",
+            )
+            .bind(w.instance.as_str())
+            .bind(w.worker.as_str())
+            .bind(w.state.as_str())
+            .bind(w.restarts)
+            .bind(w.last_panic.clone())
+            .bind(w.at),
+        )
+        .await?;
+        Ok(())
+    }
+
+    pub(super) async fn worker_list(&self) -> Result<Vec<WorkerStatus>, StoreError> {
+        let found = self
+            .rows(Stmt::new("SELECT * FROM workers ORDER BY instance, worker"))
+            .await?;
+        all(&found, rows::worker)
+    }
+
+    pub(super) async fn claim_interaction_id(
+        &self,
+        id: &str,
+        expires: Millis,
+        now: Millis,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.begin_write().await?;
+        Stmt::<DB>::new("DELETE FROM interactions WHERE expires_at <= $1")
+            .bind(now)
+            .execute(&mut tx)
+            .await
+            .map_err(db_err)?;
+        let done = Stmt::<DB>::new(
+            "INSERT INTO interactions (id, expires_at) VALUES ($1, $2)
+             ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(id)
+        .bind(expires)
+        .execute(&mut tx)
+        .await
+        .map_err(db_err)?;
+        tx.commit().await.map_err(db_err)?;
+        Ok(done == 1)
+    }
+}
