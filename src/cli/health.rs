@@ -9,7 +9,6 @@
 //! `PHOTOFINISH_INSTANCE` says otherwise). The health check, run in the same container,
 //! looks up the same name.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde::Serialize;
@@ -50,35 +49,6 @@ struct Report {
     gateway_age_secs: Option<i64>,
     others: Vec<Heartbeat>,
     problems: Vec<String>,
-}
-
-/// The database to use: `--database`, else `PHOTOFINISH_DATABASE`, else the config file's
-/// `database` (the file named, or `config.toml` if there is one), else `photofinish.db`,
-/// the same defaults as `photofinish run`.
-pub fn database_url(flag: Option<String>, config: Option<PathBuf>) -> Result<String, String> {
-    if let Some(url) = flag.filter(|u| !u.trim().is_empty()) {
-        return Ok(url);
-    }
-    if let Ok(url) = std::env::var("PHOTOFINISH_DATABASE")
-        && !url.trim().is_empty()
-    {
-        return Ok(url);
-    }
-    let (path, required) = match config {
-        Some(p) => (p, true),
-        None => (PathBuf::from("config.toml"), false),
-    };
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(_) if !required => return Ok(store::default_database()),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-    };
-    let table: toml::Table =
-        toml::from_str(&text).map_err(|e| format!("{} is not valid TOML: {e}", path.display()))?;
-    Ok(match table.get("database").and_then(|v| v.as_str()) {
-        Some(url) if !url.trim().is_empty() => url.to_string(),
-        _ => store::default_database(),
-    })
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, String> {

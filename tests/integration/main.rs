@@ -27,4 +27,5 @@ mod health;
 mod leaks;
 mod pictures;
 mod referee;
+mod security_config;
 mod store;
