@@ -131,7 +131,24 @@ fn machine() -> String {
     format!("{cores} cores, {cpu}")
 }
 
+/// What is wrong with the arguments themselves, before anything runs.
+fn refusal(args: &BenchArgs) -> Option<String> {
+    match args.database.as_deref() {
+        Some(url) if Backend::of(url) != Backend::Postgres => Some(format!(
+            "--database takes a postgres:// URL (SQLite runs on scratch files), not {}",
+            crate::store::postgres::redact(url)
+        )),
+        None if args.processes > 1 => {
+            Some("--processes needs a PostgreSQL --database: SQLite serves one process".into())
+        }
+        _ => None,
+    }
+}
+
 pub fn run(args: BenchArgs) -> ExitCode {
+    if let Some(why) = refusal(&args) {
+        return super::refuse(&why);
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -228,7 +245,8 @@ async fn bench(args: BenchArgs) -> Result<Report, String> {
         }
         Some(other) => {
             return Err(format!(
-                "--database takes a postgres:// URL (SQLite runs on scratch files): {other}"
+                "--database takes a postgres:// URL (SQLite runs on scratch files), not {}",
+                crate::store::postgres::redact(other)
             ));
         }
         None => {

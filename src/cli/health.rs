@@ -17,7 +17,6 @@
 //! [`MAX_OVERDUE_SECS`]). `--json` gives the figures: counts, ages, the workers and the
 //! quarantined races.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde::Serialize;
@@ -78,35 +77,6 @@ fn threshold(var: &str, default: i64) -> i64 {
         .and_then(|v| v.trim().parse::<i64>().ok())
         .filter(|v| *v > 0)
         .unwrap_or(default)
-}
-
-/// The database to use: `--database`, else `PHOTOFINISH_DATABASE`, else the config file's
-/// `database` (the file named, or `config.toml` if there is one), else `photofinish.db`,
-/// the same defaults as `photofinish run`.
-pub fn database_url(flag: Option<String>, config: Option<PathBuf>) -> Result<String, String> {
-    if let Some(url) = flag.filter(|u| !u.trim().is_empty()) {
-        return Ok(url);
-    }
-    if let Ok(url) = std::env::var("PHOTOFINISH_DATABASE")
-        && !url.trim().is_empty()
-    {
-        return Ok(url);
-    }
-    let (path, required) = match config {
-        Some(p) => (p, true),
-        None => (PathBuf::from("config.toml"), false),
-    };
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(_) if !required => return Ok(store::default_database()),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-    };
-    let table: toml::Table =
-        toml::from_str(&text).map_err(|e| format!("{} is not valid TOML: {e}", path.display()))?;
-    Ok(match table.get("database").and_then(|v| v.as_str()) {
-        Some(url) if !url.trim().is_empty() => url.to_string(),
-        _ => store::default_database(),
-    })
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, String> {

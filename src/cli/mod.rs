@@ -1,17 +1,44 @@
 //! The command line: local play in the terminal, replay of scripted scenarios, simulation
 //! and verification. Each subcommand is a thin shell over the library.
+//!
+//! Every refusal (bad flags, a bad config, a bad script) exits 2 with one line on stderr
+//! ([`refuse`]): never a value that may be secret, never megabytes of input.
 
 mod bench;
+pub mod config;
 pub mod health;
 mod play;
 mod render;
 mod replay;
 mod run;
+mod script;
 mod sim;
+mod verify;
 
+use std::fmt::Display;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+/// The longest refusal line, in characters; longer ones are cut.
+const MAX_REFUSAL: usize = 300;
+
+/// The refusal as one line: line breaks become spaces, and it is cut at [`MAX_REFUSAL`].
+pub fn one_line(text: &str) -> String {
+    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if joined.chars().count() <= MAX_REFUSAL {
+        return joined;
+    }
+    let mut cut: String = joined.chars().take(MAX_REFUSAL).collect();
+    cut.push_str("...");
+    cut
+}
+
+/// Prints one line on stderr and returns exit code 2.
+pub fn refuse(what: &dyn Display) -> ExitCode {
+    eprintln!("{}", one_line(&what.to_string()));
+    ExitCode::from(2)
+}
 
 /// A referee for play-by-post racing board games.
 #[derive(Debug, Parser)]
@@ -46,11 +73,16 @@ pub enum Command {
         #[arg(long, default_value = "heuristic")]
         bots: String,
     },
-    /// Run the Discord bot (reads config.toml; DISCORD_TOKEN overrides its token).
+    /// Run the Discord bot (configuration: defaults < file < environment < flags; see
+    /// `photofinish config check`).
     Run {
-        /// The configuration file; see config.example.toml.
-        #[arg(long)]
-        config: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        flags: config::Flags,
+    },
+    /// The configuration every command reads.
+    Config {
+        #[command(subcommand)]
+        action: ConfigAction,
     },
     /// Measure the referee on SQLite (or PostgreSQL) and the bot at scale (see
     /// docs/performance.md).
@@ -86,9 +118,8 @@ pub enum Command {
     Verify {
         /// The race number.
         campaign: i64,
-        /// The database: a SQLite file or a postgres:// URL.
-        #[arg(long, default_value = "photofinish.db")]
-        db: std::path::PathBuf,
+        #[command(flatten)]
+        flags: config::Flags,
         #[arg(long)]
         json: bool,
     },
@@ -132,13 +163,8 @@ pub enum Command {
     /// Report the database (reachable, migrations current) and this bot process's gateway;
     /// exits 1 when unhealthy (the container's HEALTHCHECK).
     Health {
-        /// The database: a SQLite file or a postgres:// URL (default: $PHOTOFINISH_DATABASE,
-        /// else the config file's `database`, else photofinish.db).
-        #[arg(long)]
-        database: Option<String>,
-        /// The bot's config file, read for its `database` (default: config.toml if present).
-        #[arg(long)]
-        config: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        flags: config::Flags,
         /// The bot process to check (default: $PHOTOFINISH_INSTANCE, else the host name).
         #[arg(long)]
         instance: Option<String>,
@@ -154,19 +180,49 @@ pub enum Command {
     },
     /// Apply the database migrations of this version (the bot also applies them at start).
     Migrate {
-        /// The database: a SQLite file or a postgres:// URL (default: $PHOTOFINISH_DATABASE,
-        /// else the config file's `database`, else photofinish.db).
-        #[arg(long)]
-        database: Option<String>,
-        /// The bot's config file, read for its `database` (default: config.toml if present).
-        #[arg(long)]
-        config: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        flags: config::Flags,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigAction {
+    /// Print the effective configuration, secrets masked, and where each value came from;
+    /// exit 2 with one line if `run` would refuse it.
+    Check {
+        #[command(flatten)]
+        flags: config::Flags,
+    },
+}
+
+/// Parses the command line; a refusal is one line and exit 2 (help and version print as
+/// usual).
+fn parse() -> Result<Cli, ExitCode> {
+    Cli::try_parse().map_err(|e| {
+        use clap::error::ErrorKind;
+        match e.kind() {
+            ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                let _ = e.print();
+                ExitCode::SUCCESS
+            }
+            ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                refuse(&"a command is missing (photofinish --help lists them)")
+            }
+            _ => {
+                let text = e.render().to_string();
+                let first = text.lines().next().unwrap_or("invalid arguments");
+                refuse(&format!("{} (photofinish --help)", first.trim()))
+            }
+        }
+    })
 }
 
 /// Runs the command line and returns the process's exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     match cli.command {
         Command::Play {
             game,
@@ -178,12 +234,10 @@ pub fn main() -> ExitCode {
             bots,
         } => {
             let Some(deadline_secs) = crate::referee::timing::parse_duration(&deadline) else {
-                eprintln!("--deadline takes a duration such as 30s, 5m or 1h");
-                return ExitCode::from(2);
+                return refuse(&"--deadline takes a duration such as 30s, 5m or 1h");
             };
             let Some(bots) = crate::engine::BotLevel::parse(&bots) else {
-                eprintln!("--bots takes heuristic or random");
-                return ExitCode::from(2);
+                return refuse(&"--bots takes heuristic or random");
             };
             play::run(play::PlayArgs {
                 game,
@@ -195,8 +249,15 @@ pub fn main() -> ExitCode {
                 bots,
             })
         }
-        Command::Run { config } => run::run(config),
-        Command::Verify { campaign, db, json } => play::verify(campaign, &db, json),
+        Command::Run { flags } => run::run(&flags),
+        Command::Config {
+            action: ConfigAction::Check { flags },
+        } => config::check(&flags),
+        Command::Verify {
+            campaign,
+            flags,
+            json,
+        } => verify::run(campaign, &flags, json),
         Command::Bench {
             dir,
             database,
@@ -228,13 +289,12 @@ pub fn main() -> ExitCode {
             json,
         } => sim::run(&game, races, seed, players, options, &bots, json),
         Command::Health {
-            database,
-            config,
+            flags,
             instance,
             gateway,
             max_age,
             json,
-        } => match health::database_url(database, config) {
+        } => match config::database(&flags) {
             Ok(database) => health::health(health::HealthArgs {
                 database,
                 instance: instance.unwrap_or_else(crate::store::default_instance),
@@ -242,17 +302,11 @@ pub fn main() -> ExitCode {
                 max_age_secs: max_age,
                 json,
             }),
-            Err(e) => {
-                eprintln!("{e}");
-                ExitCode::from(2)
-            }
+            Err(e) => refuse(&e),
         },
-        Command::Migrate { database, config } => match health::database_url(database, config) {
+        Command::Migrate { flags } => match config::database(&flags) {
             Ok(database) => health::migrate(&database),
-            Err(e) => {
-                eprintln!("{e}");
-                ExitCode::from(2)
-            }
+            Err(e) => refuse(&e),
         },
     }
 }

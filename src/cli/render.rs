@@ -7,19 +7,13 @@ use std::process::ExitCode;
 use crate::render::{alt_text, picture};
 
 pub fn run(script: &Path, out: &Path) -> ExitCode {
-    let text = match std::fs::read_to_string(script) {
+    let text = match super::script::read(script) {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("cannot read {}: {e}", script.display());
-            return ExitCode::from(2);
-        }
+        Err(e) => return super::refuse(&e),
     };
     let replay = match crate::games::replay(&text) {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return super::refuse(&super::script::explain(&e.to_string(), &text)),
     };
     if let Err(e) = std::fs::create_dir_all(out) {
         eprintln!("cannot create {}: {e}", out.display());

@@ -5,12 +5,9 @@ use std::path::Path;
 use std::process::ExitCode;
 
 pub fn run(path: &Path) -> ExitCode {
-    let text = match std::fs::read_to_string(path) {
+    let text = match super::script::read(path) {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("cannot read {}: {e}", path.display());
-            return ExitCode::from(2);
-        }
+        Err(e) => return super::refuse(&e),
     };
     match crate::games::replay(&text) {
         Ok(replay) => match serde_json::to_string_pretty(&replay.output) {
@@ -23,9 +20,6 @@ pub fn run(path: &Path) -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Err(e) => {
-            eprintln!("{e}");
-            ExitCode::from(2)
-        }
+        Err(e) => super::refuse(&super::script::explain(&e.to_string(), &text)),
     }
 }

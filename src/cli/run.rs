@@ -1,6 +1,6 @@
 //! `photofinish run [--config config.toml]`: the Discord bot. Reads the configuration
-//! (`DISCORD_TOKEN` overrides its token), sets up logging, and hands over to
-//! [`crate::discord::run`] on the system clock.
+//! through the loader every command uses ([`super::config`]), sets up logging, and hands
+//! over to [`crate::discord::run`] on the system clock.
 //!
 //! For tests of several real processes only, `PHOTOFINISH_TEST_CLOCK=SPEED@EPOCH_MS` runs
 //! the referee's clock SPEED times faster than real time from the wall-clock moment
@@ -8,11 +8,13 @@
 //! when `rest_proxy` points at a loopback address (a fake Discord), and says so loudly in
 //! the log; against real Discord it is refused and the bot does not start.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use super::config::Flags;
+use super::refuse;
 use crate::discord::Settings;
+use crate::discord::config::ConfigError;
 use crate::referee::{Clock, SystemClock};
 use crate::store::Millis;
 
@@ -74,29 +76,28 @@ fn clock(settings: &Settings) -> Result<(Arc<dyn Clock>, f64), String> {
         ));
     }
     let fast = FastClock::parse(&text).ok_or_else(|| {
-        format!("{TEST_CLOCK_ENV}=`{text}`: expected SPEED@EPOCH_MS, such as 10@1767225600000")
+        format!("{TEST_CLOCK_ENV}: expected SPEED@EPOCH_MS, such as 10@1767225600000")
     })?;
     Ok((Arc::new(fast), fast.speed))
 }
 
-pub fn run(config: Option<PathBuf>) -> ExitCode {
-    let required = config.is_some();
-    let path = config.unwrap_or_else(|| PathBuf::from("config.toml"));
-    let settings = match Settings::load(&path, required, std::env::var("DISCORD_TOKEN").ok()) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
+pub fn run(flags: &Flags) -> ExitCode {
+    let loaded = match super::config::load(flags) {
+        Ok(l) => l,
+        Err(e) => return refuse(&e),
     };
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .or_else(|_| tracing_subscriber::EnvFilter::try_new(&settings.log_level));
-    let filter = match filter {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("`log.level` is not a valid filter: {e}");
-            return ExitCode::from(2);
-        }
+    let settings = loaded.settings;
+    if settings.token.is_empty() {
+        return refuse(&ConfigError::NoToken);
+    }
+    let Ok(filter) = tracing_subscriber::EnvFilter::try_new(&settings.log_level) else {
+        let source = loaded
+            .values
+            .get("log.level")
+            .map_or_else(|| "by default".to_string(), |r| r.source.to_string());
+        return refuse(&format!(
+            "`log.level` {source}: not a tracing filter such as info or photofinish=debug"
+        ));
     };
     tracing_subscriber::fmt()
         .with_env_filter(filter)
@@ -105,12 +106,14 @@ pub fn run(config: Option<PathBuf>) -> ExitCode {
         .init();
     let (clock, speed) = match clock(&settings) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return refuse(&e),
     };
+    let file = loaded
+        .file
+        .as_ref()
+        .map_or_else(|| "none".to_string(), |(p, _)| p.display().to_string());
     tracing::info!(
+        config = %file,
         database = %crate::store::postgres::redact(&settings.database),
         token = ?settings.token,
         shards = %settings.shards,

@@ -1,9 +1,13 @@
-//! `config.toml` for `photofinish run`: the token, the database, the gateway shards this
-//! process runs, turn timing, the display time zone and logging. `DISCORD_TOKEN` in the environment overrides the file's token.
-//! Every key is documented in `config.example.toml`.
+//! The bot's configuration: its keys ([`KEYS`]), what each may hold, and [`Settings`], the
+//! checked result every command uses. The layers (defaults < file < environment < flags)
+//! are put together by `crate::cli::config`; this module reads one layer's raw text per
+//! key ([`Values`]) and checks it. Every key is documented in `config.example.toml`.
+//!
+//! No error from here echoes a value: a value may be a secret written in the wrong place.
+//! Errors name the key and where its value came from.
 
+use std::collections::BTreeMap;
 use std::fmt;
-use std::path::Path;
 
 use chrono::{FixedOffset, Offset};
 use serde::Deserialize;
@@ -11,6 +15,125 @@ use thiserror::Error;
 
 use crate::referee::timing::parse_duration;
 use crate::store::Timing;
+
+/// At most this many gateway shards in all: Discord's largest bots run a few thousand.
+pub const MAX_SHARDS: u32 = 16_384;
+/// At most this many reminders per turn in `turns.reminders`.
+pub const MAX_REMINDERS: usize = 10;
+
+/// What a key holds, as TOML writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Text,
+    Number,
+    Bool,
+    /// A list of text; in the environment, comma-separated.
+    List,
+}
+
+/// One configuration key.
+#[derive(Clone, Copy, Debug)]
+pub struct Key {
+    /// As written in the file: `token`, `turns.length`.
+    pub name: &'static str,
+    pub kind: Kind,
+    /// Masked wherever the configuration is shown.
+    pub secret: bool,
+    /// The value when no layer sets it, as text.
+    pub default: &'static str,
+}
+
+impl Key {
+    /// `PHOTOFINISH_TOKEN`, `PHOTOFINISH_TURNS_LENGTH`.
+    pub fn env(&self) -> String {
+        format!(
+            "PHOTOFINISH_{}",
+            self.name.replace('.', "_").to_ascii_uppercase()
+        )
+    }
+}
+
+const fn key(name: &'static str, kind: Kind, default: &'static str) -> Key {
+    Key {
+        name,
+        kind,
+        secret: false,
+        default,
+    }
+}
+
+/// Every key, in the order `photofinish config check` shows them.
+pub const KEYS: &[Key] = &[
+    Key {
+        name: "token",
+        kind: Kind::Text,
+        secret: true,
+        default: "",
+    },
+    key("database", Kind::Text, "photofinish.db"),
+    key("guild", Kind::Text, ""),
+    key("time_zone", Kind::Text, "UTC"),
+    key("rest_proxy", Kind::Text, ""),
+    key("shards", Kind::Text, ""),
+    key("shard_total", Kind::Number, ""),
+    key("turns.length", Kind::Text, "24h"),
+    key("turns.reminders", Kind::List, "12h,1h"),
+    key("turns.resolve", Kind::Text, "early"),
+    key("log.level", Kind::Text, "info"),
+    key("log.ansi", Kind::Bool, "false"),
+    // Quotas and rate limits (docs/reliability.md, "Quotas"); 0 turns one off.
+    key("limits.lobbies_per_user", Kind::Number, "3"),
+    key("limits.running_per_user", Kind::Number, "10"),
+    key("limits.lobbies_per_server", Kind::Number, "25"),
+    key("limits.running_per_server", Kind::Number, "100"),
+    key("limits.reminders_per_turn", Kind::Number, "5"),
+    key("limits.reminder_gap_secs", Kind::Number, "60"),
+    key("limits.actions_burst", Kind::Number, "10"),
+    key("limits.actions_per_minute", Kind::Number, "30"),
+    key("limits.commands_burst", Kind::Number, "10"),
+    key("limits.commands_per_minute", Kind::Number, "30"),
+    key("limits.superseded_orders_kept", Kind::Number, "5"),
+    key("limits.preferences_per_seat", Kind::Number, "100"),
+];
+
+/// The key called `name`.
+pub fn find_key(name: &str) -> Option<&'static Key> {
+    KEYS.iter().find(|k| k.name == name)
+}
+
+/// Where a value came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A configuration file (its path as given).
+    File(String),
+    /// An environment variable.
+    Env(String),
+    /// A command-line flag.
+    Flag(&'static str),
+    /// Nobody set it: the built-in default.
+    Default,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::File(path) => write!(f, "in {path}"),
+            Source::Env(var) => write!(f, "from {var}"),
+            Source::Flag(flag) => write!(f, "from {flag}"),
+            Source::Default => write!(f, "by default"),
+        }
+    }
+}
+
+/// One key's raw text and where it came from. Lists are comma-separated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Raw {
+    pub text: String,
+    pub source: Source,
+}
+
+/// The raw values set by some layer, by key name; a key not here takes its default.
+pub type Values = BTreeMap<&'static str, Raw>;
 
 /// The bot's token. Its `Debug` and `Display` never show it, so it cannot reach a log.
 #[derive(Clone, Default, PartialEq, Eq, Deserialize)]
@@ -48,52 +171,160 @@ impl fmt::Display for Token {
     }
 }
 
-/// Why the configuration could not be used.
-#[derive(Debug, Error)]
+/// Why the configuration could not be used. Each is one line, and none quotes a value.
+#[derive(Debug, Error, PartialEq, Eq)]
 pub enum ConfigError {
     #[error("cannot read {path}: {reason}")]
     Read { path: String, reason: String },
-    #[error("{path} is not valid: {reason}")]
-    Parse { path: String, reason: String },
-    #[error("`{key}` in the configuration: {reason}")]
-    Value { key: &'static str, reason: String },
+    /// The line is not quoted: it may hold a token written without quotes.
+    #[error("{path} is not valid TOML at line {line}, column {column}: {what}")]
+    Syntax {
+        path: String,
+        line: usize,
+        column: usize,
+        what: String,
+    },
+    #[error("{path}: unknown key {key} (the keys are in config.example.toml)")]
+    UnknownKey { path: String, key: String },
+    #[error("`{key}` {origin}: {reason}")]
+    Value {
+        key: &'static str,
+        origin: Source,
+        reason: String,
+    },
     #[error(
-        "no Discord token: set DISCORD_TOKEN, or `token` in the configuration (see config.example.toml)"
+        "no Discord token: set PHOTOFINISH_TOKEN (or DISCORD_TOKEN), or `token` in the configuration (see config.example.toml)"
     )]
     NoToken,
 }
 
-/// The file as written.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-struct File {
-    token: Token,
-    database: Option<String>,
-    guild: Option<String>,
-    time_zone: Option<String>,
-    rest_proxy: Option<String>,
-    shards: Option<String>,
-    shard_total: Option<u32>,
-    turns: FileTurns,
-    log: FileLog,
-    /// Quotas and rate limits (docs/reliability.md, "Quotas").
-    #[serde(default)]
-    limits: crate::referee::Limits,
+/// Shows an unknown key's name only if it looks like a key (short, lower case): a token
+/// pasted into the file can parse as a key.
+fn shown_key(name: &str) -> String {
+    let tame = !name.is_empty()
+        && name.len() <= 24
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.');
+    if tame {
+        format!("`{name}`")
+    } else {
+        "(its name is not shown)".into()
+    }
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-struct FileTurns {
-    length: Option<String>,
-    reminders: Option<Vec<String>>,
-    resolve: Option<String>,
+/// Line and column (from 1, in characters) of a byte offset.
+fn position(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.as_bytes().get(..offset).unwrap_or(text.as_bytes());
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let column = before
+        .get(start..)
+        .unwrap_or_default()
+        .iter()
+        .filter(|&&b| b & 0xC0 != 0x80)
+        .count()
+        + 1;
+    (line, column)
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-struct FileLog {
-    level: Option<String>,
-    ansi: Option<bool>,
+/// The parser's own words, first line only, with any quoted text that is not a key name or
+/// a short literal (`=`, `]]`) taken out.
+fn sanitize(message: &str) -> String {
+    let first = message.lines().next().unwrap_or_default().trim();
+    let mut out = String::new();
+    for (i, part) in first.split('`').enumerate() {
+        if i % 2 == 0 {
+            out.push_str(part);
+            continue;
+        }
+        let known = part.chars().count() <= 3
+            || part == "turns"
+            || part == "log"
+            || KEYS
+                .iter()
+                .any(|k| k.name == part || k.name.rsplit('.').next() == Some(part));
+        out.push('`');
+        out.push_str(if known { part } else { "..." });
+        out.push('`');
+    }
+    out.chars().take(200).collect()
+}
+
+fn syntax_error(path: &str, text: &str, error: &toml::de::Error) -> ConfigError {
+    let (line, column) = error.span().map_or((0, 0), |s| position(text, s.start));
+    ConfigError::Syntax {
+        path: path.to_string(),
+        line,
+        column,
+        what: sanitize(error.message()),
+    }
+}
+
+/// What a key of this kind must be written as.
+fn expected(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Text => "expected text in quotes",
+        Kind::Number => "expected a whole number",
+        Kind::Bool => "expected true or false",
+        Kind::List => "expected a list of text, such as [\"12h\", \"1h\"]",
+    }
+}
+
+/// One key of a file, as raw text.
+fn file_value(path: &str, key: &Key, value: &toml::Value) -> Result<String, ConfigError> {
+    use toml::Value as V;
+    let text = match (key.kind, value) {
+        (Kind::Text | Kind::Number | Kind::List, V::String(s)) => Some(s.clone()),
+        (Kind::Text | Kind::Number, V::Integer(n)) => Some(n.to_string()),
+        (Kind::Bool, V::Boolean(b)) => Some(b.to_string()),
+        (Kind::List, V::Array(items)) => items
+            .iter()
+            .map(|i| i.as_str().map(str::to_string))
+            .collect::<Option<Vec<_>>>()
+            .map(|v| v.join(",")),
+        _ => None,
+    };
+    text.ok_or_else(|| ConfigError::Value {
+        key: key.name,
+        origin: Source::File(path.to_string()),
+        reason: expected(key.kind).into(),
+    })
+}
+
+/// Reads a configuration file's text (`path` only names it in errors).
+pub fn read_file(text: &str, path: &str) -> Result<Values, ConfigError> {
+    let table: toml::Table = toml::from_str(text).map_err(|e| syntax_error(path, text, &e))?;
+    let mut values = Values::new();
+    let mut put = |name: &str, value: &toml::Value| -> Result<(), ConfigError> {
+        let key = find_key(name).ok_or_else(|| ConfigError::UnknownKey {
+            path: path.to_string(),
+            key: shown_key(name),
+        })?;
+        let text = file_value(path, key, value)?;
+        values.insert(
+            key.name,
+            Raw {
+                text,
+                source: Source::File(path.to_string()),
+            },
+        );
+        Ok(())
+    };
+    for (name, value) in &table {
+        match (name.as_str(), value) {
+            ("turns" | "log" | "limits", toml::Value::Table(inner)) => {
+                for (k, v) in inner {
+                    put(&format!("{name}.{k}"), v)?;
+                }
+            }
+            _ => put(name, value)?,
+        }
+    }
+    Ok(values)
 }
 
 /// Which gateway shards this process runs.
@@ -129,61 +360,72 @@ impl fmt::Display for Shards {
     }
 }
 
+fn bad(key: &'static str, raw: &Raw, reason: impl Into<String>) -> ConfigError {
+    ConfigError::Value {
+        key,
+        origin: raw.source.clone(),
+        reason: reason.into(),
+    }
+}
+
 /// Reads `shards` (`"2"` or `"0-1"`) against `shard_total`.
-fn shards(range: Option<&str>, total: Option<u32>) -> Result<Shards, ConfigError> {
-    let Some(total) = total else {
+fn shards(range: Option<&Raw>, total: Option<&Raw>) -> Result<Shards, ConfigError> {
+    let Some(total_raw) = total else {
         return match range {
             None => Ok(Shards::Auto),
-            Some(_) => Err(ConfigError::Value {
-                key: "shards",
-                reason: "a shard range needs `shard_total`, the number of shards of all processes together".into(),
-            }),
+            Some(r) => Err(bad(
+                "shards",
+                r,
+                "a shard range needs `shard_total`, the number of shards of all processes together",
+            )),
         };
     };
-    if total == 0 {
-        return Err(ConfigError::Value {
-            key: "shard_total",
-            reason: "there is at least one shard".into(),
-        });
-    }
-    let Some(range) = range.map(str::trim).filter(|r| !r.is_empty()) else {
+    let total = total_raw
+        .text
+        .trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|t| (1..=MAX_SHARDS).contains(t))
+        .ok_or_else(|| {
+            bad(
+                "shard_total",
+                total_raw,
+                format!("expected a whole number of shards from 1 to {MAX_SHARDS}"),
+            )
+        })?;
+    let last_shard = total.saturating_sub(1);
+    let Some(range_raw) = range else {
         return Ok(Shards::Range {
             first: 0,
-            last: total - 1,
+            last: last_shard,
             total,
         });
     };
-    let bad = || ConfigError::Value {
-        key: "shards",
-        reason: format!("`{range}` is not a shard or a range such as 0-1"),
-    };
-    let (first, last) = match range.split_once('-') {
-        Some((a, b)) => (
-            a.trim().parse().map_err(|_| bad())?,
-            b.trim().parse().map_err(|_| bad())?,
-        ),
+    let text = range_raw.text.trim();
+    let not_a_range = || bad("shards", range_raw, "not a shard or a range such as 0-1");
+    let number = |t: &str| t.trim().parse::<u32>().map_err(|_| not_a_range());
+    let (first, last) = match text.split_once('-') {
+        Some((a, b)) => (number(a)?, number(b)?),
         None => {
-            let n: u32 = range.parse().map_err(|_| bad())?;
+            let n = number(text)?;
             (n, n)
         }
     };
-    if first > last || last >= total {
-        return Err(ConfigError::Value {
-            key: "shards",
-            reason: format!(
-                "`{range}` is not within shards 0 to {} of `shard_total = {total}`",
-                total - 1
-            ),
-        });
+    if first > last || last > last_shard {
+        return Err(bad(
+            "shards",
+            range_raw,
+            format!("not within shards 0 to {last_shard} of `shard_total`, first to last"),
+        ));
     }
     Ok(Shards::Range { first, last, total })
 }
 
-/// Everything `photofinish run` needs, read and checked.
+/// Everything the commands need, read and checked.
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub token: Token,
-    /// `sqlite:path` or a plain path.
+    /// A SQLite path or `sqlite:` URL, or a `postgres://` URL.
     pub database: String,
     /// Register the slash commands in this server only (they show at once) instead of
     /// globally.
@@ -236,11 +478,17 @@ pub fn parse_offset(text: &str) -> Option<FixedOffset> {
     if t.is_empty() || t.eq_ignore_ascii_case("z") {
         return Some(utc());
     }
-    let (sign, rest) = match t.chars().next()? {
-        '+' => (1, &t[1..]),
-        '-' => (-1, &t[1..]),
-        _ => return None,
+    let (sign, rest) = if let Some(rest) = t.strip_prefix('+') {
+        (1, rest)
+    } else if let Some(rest) = t.strip_prefix('-') {
+        (-1, rest)
+    } else {
+        return None;
     };
+    // Digits and a colon only: what follows splits by bytes.
+    if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit() || b == b':') {
+        return None;
+    }
     let (h, m) = match rest.split_once(':') {
         Some((h, m)) => (h, m),
         None if rest.len() == 4 => rest.split_at(2),
@@ -254,120 +502,69 @@ pub fn parse_offset(text: &str) -> Option<FixedOffset> {
     FixedOffset::east_opt(sign * (h * 3600 + m * 60))
 }
 
-fn duration(key: &'static str, text: &str) -> Result<u64, ConfigError> {
-    parse_duration(text).ok_or_else(|| ConfigError::Value {
-        key,
-        reason: format!("`{text}` is not a duration such as 30m, 24h or 2d"),
-    })
+fn duration(key: &'static str, raw: &Raw, text: &str) -> Result<u64, ConfigError> {
+    parse_duration(text).ok_or_else(|| bad(key, raw, "not a duration such as 30m, 24h or 2d"))
+}
+
+fn boolean(key: &'static str, raw: &Raw) -> Result<bool, ConfigError> {
+    match raw.text.trim().to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Ok(true),
+        "false" | "0" | "no" | "off" => Ok(false),
+        _ => Err(bad(key, raw, "expected true or false")),
+    }
 }
 
 impl Settings {
-    /// Reads `path`; a missing file is fine when `required` is false (defaults apply).
-    /// `env_token` (from `DISCORD_TOKEN`) wins over the file's token.
-    pub fn load(
-        path: &Path,
-        required: bool,
-        env_token: Option<String>,
-    ) -> Result<Settings, ConfigError> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !required => String::new(),
-            Err(e) => {
-                return Err(ConfigError::Read {
-                    path: path.display().to_string(),
-                    reason: e.to_string(),
-                });
-            }
-        };
-        let mut settings = Settings::from_toml(&text).map_err(|e| match e {
-            ConfigError::Parse { reason, .. } => ConfigError::Parse {
-                path: path.display().to_string(),
-                reason,
-            },
-            other => other,
-        })?;
-        if let Some(token) = env_token.filter(|t| !t.trim().is_empty()) {
-            settings.token = Token::new(token);
+    /// Checks the raw values of every layer together; a key not set keeps its default. The
+    /// token may still be empty (only `run` needs one).
+    pub fn from_values(values: &Values) -> Result<Settings, ConfigError> {
+        let get = |name: &str| values.get(name).filter(|r| !r.text.trim().is_empty());
+        let mut s = Settings::default();
+        if let Some(r) = get("token") {
+            s.token = Token::new(r.text.as_str());
         }
-        if settings.token.is_empty() {
-            return Err(ConfigError::NoToken);
+        if let Some(r) = get("database") {
+            s.database = r.text.trim().to_string();
         }
-        Ok(settings)
-    }
-
-    /// Reads the configuration's text (the token may still be empty).
-    pub fn from_toml(text: &str) -> Result<Settings, ConfigError> {
-        let file: File = toml::from_str(text).map_err(|e| ConfigError::Parse {
-            path: "the configuration".into(),
-            reason: e.to_string(),
-        })?;
-        let mut s = Settings {
-            token: Token::new(file.token.expose()),
-            ..Settings::default()
-        };
-        if let Some(db) = file.database.filter(|d| !d.trim().is_empty()) {
-            s.database = db;
+        if let Some(r) = get("guild") {
+            let id = r.text.trim().parse();
+            s.guild = Some(id.map_err(|_| bad("guild", r, "not a server id (a number)"))?);
         }
-        if let Some(g) = file.guild.filter(|g| !g.trim().is_empty()) {
-            s.guild = Some(g.trim().parse().map_err(|_| ConfigError::Value {
-                key: "guild",
-                reason: format!("`{g}` is not a server id (a number)"),
-            })?);
+        if let Some(r) = get("time_zone") {
+            s.time_zone = parse_offset(&r.text)
+                .ok_or_else(|| bad("time_zone", r, "not UTC or an offset such as +02:00"))?;
         }
-        if let Some(tz) = file.time_zone {
-            s.time_zone = parse_offset(&tz).ok_or_else(|| ConfigError::Value {
-                key: "time_zone",
-                reason: format!("`{tz}` is not UTC or an offset such as +02:00"),
-            })?;
-        }
-        s.rest_proxy = file
-            .rest_proxy
-            .map(|p| p.trim().trim_end_matches('/').to_string())
+        s.rest_proxy = get("rest_proxy")
+            .map(|r| r.text.trim().trim_end_matches('/').to_string())
             .filter(|p| !p.is_empty());
-        s.shards = shards(file.shards.as_deref(), file.shard_total)?;
-        if let Some(len) = file.turns.length {
-            let secs = duration("turns.length", &len)?;
-            if !(10..=30 * 86_400).contains(&secs) {
-                return Err(ConfigError::Value {
-                    key: "turns.length",
-                    reason: "a turn lasts from 10 seconds to 30 days".into(),
-                });
-            }
-            s.timing.turn_secs = secs;
+        s.shards = shards(get("shards"), get("shard_total"))?;
+        s.timing = timing(
+            get("turns.length"),
+            values.get("turns.reminders"),
+            get("turns.resolve"),
+        )?;
+        if let Some(r) = get("log.level") {
+            s.log_level = r.text.trim().to_string();
         }
-        if let Some(list) = file.turns.reminders {
-            let mut reminders = list
-                .iter()
-                .map(|r| duration("turns.reminders", r))
-                .collect::<Result<Vec<_>, _>>()?;
-            reminders.sort_unstable_by(|a, b| b.cmp(a));
-            reminders.dedup();
-            s.timing.reminders = reminders;
+        if let Some(r) = get("log.ansi") {
+            s.log_ansi = boolean("log.ansi", r)?;
         }
-        if let Some(resolve) = file.turns.resolve {
-            s.timing.resolve_early = match resolve.trim().to_ascii_lowercase().as_str() {
-                "early" => true,
-                "deadline" => false,
-                other => {
-                    return Err(ConfigError::Value {
-                        key: "turns.resolve",
-                        reason: format!("`{other}`: use `early` or `deadline`"),
-                    });
-                }
-            };
-        }
-        if let Some(level) = file.log.level.filter(|l| !l.trim().is_empty()) {
-            s.log_level = level;
-        }
-        s.log_ansi = file.log.ansi.unwrap_or(false);
-        s.limits = file.limits;
+        s.limits = limits(&get)?;
         s.limits
             .check_timing(&s.timing)
             .map_err(|e| ConfigError::Value {
                 key: "turns.reminders",
+                origin: values
+                    .get("turns.reminders")
+                    .map_or(Source::Default, |r| r.source.clone()),
                 reason: e.to_string(),
             })?;
         Ok(s)
+    }
+
+    /// Reads one file's text alone (tests, and the example's check).
+    pub fn from_toml(text: &str) -> Result<Settings, ConfigError> {
+        Settings::from_values(&read_file(text, "the configuration")?)
     }
 
     /// The referee's settings drawn from these.
@@ -378,6 +575,102 @@ impl Settings {
             ..crate::referee::Config::default()
         }
     }
+}
+
+/// The `limits.*` keys over [`crate::referee::Limits`]'s defaults.
+fn limits<'a>(
+    get: &impl Fn(&str) -> Option<&'a Raw>,
+) -> Result<crate::referee::Limits, ConfigError> {
+    fn number<'b, T: std::str::FromStr>(
+        get: &impl Fn(&str) -> Option<&'b Raw>,
+        key: &'static str,
+        slot: &mut T,
+    ) -> Result<(), ConfigError> {
+        if let Some(r) = get(key) {
+            *slot = r
+                .text
+                .trim()
+                .parse()
+                .map_err(|_| bad(key, r, "not a whole number (0 turns the limit off)"))?;
+        }
+        Ok(())
+    }
+    let mut l = crate::referee::Limits::default();
+    number(get, "limits.lobbies_per_user", &mut l.lobbies_per_user)?;
+    number(get, "limits.running_per_user", &mut l.running_per_user)?;
+    number(get, "limits.lobbies_per_server", &mut l.lobbies_per_server)?;
+    number(get, "limits.running_per_server", &mut l.running_per_server)?;
+    number(get, "limits.reminders_per_turn", &mut l.reminders_per_turn)?;
+    number(get, "limits.reminder_gap_secs", &mut l.reminder_gap_secs)?;
+    number(get, "limits.actions_burst", &mut l.actions_burst)?;
+    number(get, "limits.actions_per_minute", &mut l.actions_per_minute)?;
+    number(get, "limits.commands_burst", &mut l.commands_burst)?;
+    number(
+        get,
+        "limits.commands_per_minute",
+        &mut l.commands_per_minute,
+    )?;
+    number(
+        get,
+        "limits.superseded_orders_kept",
+        &mut l.superseded_orders_kept,
+    )?;
+    number(
+        get,
+        "limits.preferences_per_seat",
+        &mut l.preferences_per_seat,
+    )?;
+    Ok(l)
+}
+
+/// `turns.length`, `turns.reminders` (an empty list means none) and `turns.resolve`.
+fn timing(
+    length: Option<&Raw>,
+    reminders: Option<&Raw>,
+    resolve: Option<&Raw>,
+) -> Result<Timing, ConfigError> {
+    let mut timing = crate::referee::Config::default().default_timing;
+    if let Some(r) = length {
+        let secs = duration("turns.length", r, &r.text)?;
+        if !(10..=30 * 86_400).contains(&secs) {
+            return Err(bad(
+                "turns.length",
+                r,
+                "a turn lasts from 10 seconds to 30 days",
+            ));
+        }
+        timing.turn_secs = secs;
+    }
+    if let Some(r) = reminders {
+        let parts: Vec<&str> = r
+            .text
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .collect();
+        if parts.len() > MAX_REMINDERS {
+            return Err(bad(
+                "turns.reminders",
+                r,
+                format!("at most {MAX_REMINDERS} reminders"),
+            ));
+        }
+        let mut list = parts
+            .into_iter()
+            .map(|p| duration("turns.reminders", r, p))
+            .collect::<Result<Vec<_>, _>>()?;
+        list.sort_unstable_by(|a, b| b.cmp(a));
+        list.dedup();
+        timing.reminders = list;
+    }
+    if let Some(r) = resolve {
+        timing.resolve_early = match r.text.trim().to_ascii_lowercase().as_str() {
+            "early" => true,
+            "deadline" => false,
+            _ => return Err(bad("turns.resolve", r, "use `early` or `deadline`")),
+        };
+    }
+    Ok(timing)
 }
 
 #[cfg(test)]
@@ -404,6 +697,32 @@ mod tests {
         assert!(s.timing.resolve_early);
         assert_eq!(s.time_zone, utc());
         assert_eq!(s.database, "photofinish.db");
+    }
+
+    #[test]
+    fn the_defaults_written_in_keys_are_the_defaults() {
+        let from_keys: Values = KEYS
+            .iter()
+            .map(|k| {
+                (
+                    k.name,
+                    Raw {
+                        text: k.default.to_string(),
+                        source: Source::Flag("--test"),
+                    },
+                )
+            })
+            .collect();
+        let a = Settings::from_values(&from_keys).unwrap();
+        let b = Settings::default();
+        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+        for k in KEYS {
+            assert!(k.env().starts_with("PHOTOFINISH_"), "{}", k.env());
+        }
+        assert_eq!(
+            find_key("turns.length").unwrap().env(),
+            "PHOTOFINISH_TURNS_LENGTH"
+        );
     }
 
     #[test]
@@ -436,39 +755,81 @@ mod tests {
         assert_eq!(s.log_level, "debug");
         assert!(s.log_ansi);
 
-        let err = Settings::from_toml("time_zone = \"Mars\"").unwrap_err();
-        assert!(err.to_string().contains("time_zone"), "{err}");
-        let err = Settings::from_toml("[turns]\nlength = \"1s\"").unwrap_err();
-        assert!(err.to_string().contains("turns.length"), "{err}");
-        let err = Settings::from_toml("tokn = \"x\"").unwrap_err();
-        assert!(err.to_string().contains("tokn"), "{err}");
+        for (text, key) in [
+            ("time_zone = \"Mars\"", "`time_zone` in the configuration"),
+            ("[turns]\nlength = \"1s\"", "`turns.length`"),
+            ("tokn = \"x\"", "`tokn`"),
+            ("shard_total = \"four\"", "`shard_total`"),
+            ("[log]\nansi = \"maybe\"", "`log.ansi`"),
+            ("[turns]\nreminders = 3", "`turns.reminders`"),
+        ] {
+            let err = Settings::from_toml(text).unwrap_err().to_string();
+            assert!(err.contains(key), "{text}: {err}");
+            assert!(!err.contains('\n'), "one line: {err}");
+        }
+    }
+
+    /// A token written without quotes once went to stderr, the log and the health check.
+    #[test]
+    fn a_syntax_error_names_the_line_and_column_never_the_text() {
+        let text = "database = \"x.db\"\ntoken = MTIzNDU2.Gx-secret_value\n";
+        let err = read_file(text, "config.toml").unwrap_err();
+        let ConfigError::Syntax { line, column, .. } = &err else {
+            panic!("{err:?}");
+        };
+        assert_eq!((*line, *column), (2, 9), "{err}");
+        let shown = err.to_string();
+        assert!(shown.starts_with("config.toml is not valid TOML at line 2, column 9"));
+        assert!(
+            !shown.contains("secret") && !shown.contains("MTIz"),
+            "{shown}"
+        );
+        assert!(!shown.contains('\n'), "{shown}");
+        // Unterminated, and a token on a line of its own.
+        for text in [
+            "token = \"MTIzNDU2.Gx-secret_value\n",
+            "MTIzNDU2.Gx-secret_value\n",
+            "token = 'MTIzNDU2.Gx-secret_value' junk\n",
+        ] {
+            let shown = read_file(text, "c.toml").unwrap_err().to_string();
+            assert!(shown.contains("line 1"), "{shown}");
+            assert!(!shown.contains("secret"), "{shown}");
+        }
+        // A token that parses as a key is not named.
+        let shown = read_file("MTIzNDU2Gxsecretvalue = 1\n", "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(!shown.contains("secret"), "{shown}");
     }
 
     #[test]
-    fn the_environment_token_wins_and_a_token_is_required() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("config.toml");
-        std::fs::write(&path, "token = \"from-file\"").unwrap();
-        let s = Settings::load(&path, true, Some("from-env".into())).unwrap();
-        assert_eq!(s.token.expose(), "from-env");
-        let s = Settings::load(&path, true, None).unwrap();
-        assert_eq!(s.token.expose(), "from-file");
-        let missing = dir.path().join("none.toml");
-        assert!(matches!(
-            Settings::load(&missing, false, None),
-            Err(ConfigError::NoToken)
-        ));
-        assert!(matches!(
-            Settings::load(&missing, true, Some("t".into())),
-            Err(ConfigError::Read { .. })
-        ));
-        assert_eq!(
-            Settings::load(&missing, false, Some("t".into()))
-                .unwrap()
-                .token
-                .expose(),
-            "t"
-        );
+    fn absurd_values_are_refused_and_odd_text_does_not_panic() {
+        for text in [
+            "shard_total = 4294967295",
+            "shard_total = 16385",
+            "shard_total = -1",
+            "shard_total = 0",
+            "shard_total = 4\nshards = \"0-4294967295\"",
+        ] {
+            let err = Settings::from_toml(text).unwrap_err().to_string();
+            assert!(err.contains("shard"), "{text}: {err}");
+        }
+        let many = ["\"1h\""; MAX_REMINDERS + 1].join(",");
+        let err = Settings::from_toml(&format!("[turns]\nreminders = [{many}]")).unwrap_err();
+        assert!(err.to_string().contains("turns.reminders"), "{err}");
+        for tz in [
+            "+a€",
+            "-€",
+            "+1€",
+            "+€€€€",
+            "+",
+            "UTC+",
+            "+99999999999999999999",
+        ] {
+            assert_eq!(parse_offset(tz), None, "{tz}");
+        }
+        let err = Settings::from_toml("time_zone = \"+a€\"").unwrap_err();
+        assert!(err.to_string().contains("time_zone"), "{err}");
     }
 
     #[test]

@@ -542,14 +542,6 @@ pub fn default_instance() -> String {
         .unwrap_or_else(|| "photofinish".into())
 }
 
-/// The database URL from the environment (`PHOTOFINISH_DATABASE`), else `photofinish.db`.
-pub fn default_database() -> String {
-    std::env::var("PHOTOFINISH_DATABASE")
-        .ok()
-        .filter(|u| !u.trim().is_empty())
-        .unwrap_or_else(|| "photofinish.db".into())
-}
-
 /// Which database a URL names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {

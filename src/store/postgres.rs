@@ -54,23 +54,65 @@ impl SqlStore<Postgres> {
     }
 }
 
-/// A URL with its password blanked, for messages and logs.
+/// A database URL with its secrets blanked, for messages and logs: the password of
+/// `user:password@`, and the value of any parameter whose name says pass, secret or token
+/// (`?password=`, `&sslpassword=`, and `password=...` in a key=value string). When the
+/// text is odd (an `@` in the query), it blanks more rather than less.
 pub fn redact(url: &str) -> String {
     let Some(start) = url.find("://").map(|i| i + 3) else {
-        return url.to_string();
+        return mask_pairs(url);
     };
-    let Some(at) = url.rfind('@') else {
-        return url.to_string();
+    let (head, rest) = url.split_at(start);
+    let (userinfo, tail) = match rest.rfind('@') {
+        Some(at) => rest.split_at(at),
+        None => ("", rest),
     };
-    let (Some(head), Some(userinfo), Some(tail)) =
-        (url.get(..start), url.get(start..at), url.get(at..))
-    else {
-        return url.to_string();
+    let userinfo = match userinfo.split_once(':') {
+        Some((user, _)) => format!("{user}:***"),
+        None => userinfo.to_string(),
     };
-    match userinfo.split_once(':') {
-        Some((user, _)) => format!("{head}{user}:***{tail}"),
-        None => url.to_string(),
+    let tail = match tail.split_once('?') {
+        Some((path, query)) => format!("{path}?{}", mask_pairs(query)),
+        None => tail.to_string(),
+    };
+    format!("{head}{userinfo}{tail}")
+}
+
+/// Blanks the value of every `key=value` (separated by `&` or blanks) whose key names a
+/// secret.
+fn mask_pairs(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    // The key so far, or `None` once in a value; `masking` while in a secret's value.
+    let mut key = Some(String::new());
+    let mut masking = false;
+    for c in text.chars() {
+        if c == '&' || c.is_whitespace() {
+            key = Some(String::new());
+            masking = false;
+            out.push(c);
+            continue;
+        }
+        if masking {
+            continue;
+        }
+        out.push(c);
+        match (&mut key, c) {
+            (Some(k), '=') => {
+                let k = k.to_ascii_lowercase();
+                if ["pass", "pwd", "secret", "token"]
+                    .iter()
+                    .any(|s| k.contains(s))
+                {
+                    out.push_str("***");
+                    masking = true;
+                }
+                key = None;
+            }
+            (Some(k), _) => k.push(c),
+            (None, _) => {}
+        }
     }
+    out
 }
 
 impl Dialect for Postgres {

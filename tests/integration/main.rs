@@ -29,4 +29,5 @@ mod pictures;
 mod quotas;
 mod referee;
 mod reliability;
+mod security_config;
 mod store;

@@ -207,7 +207,8 @@ pub fn stack_cards(
             }
             None => {
                 return Err(format!(
-                    "round {round_no} names more {card:?} cards than the deck holds"
+                    "round {round_no} names more `{}` cards than the deck holds",
+                    card.name(options.rules().yards_names)
                 ));
             }
         }

@@ -79,7 +79,7 @@ impl FifteenHundred {
     /// Places a runner before a round (replays and tests): the space must exist and be free.
     pub fn place_runner(&mut self, i: usize, spot: Spot) -> Result<(), String> {
         if !self.course.is_valid(spot) || self.course.on_finish_straight(spot) {
-            return Err(format!("there is no such space on the track: {spot:?}"));
+            return Err("there is no such space on the track".into());
         }
         if self.occupied(i).contains(&spot) {
             return Err(format!("{} is taken", self.course.describe(spot)));
