@@ -10,6 +10,9 @@ pub mod magical_athlete;
 pub mod registry;
 pub mod words;
 
+#[cfg(test)]
+mod replay_seeds;
+
 pub use registry::{AnyEvent, AnyGame, AnyOrder, AnyPrivateView, AnyPublicView, GameKind};
 
 use serde_json::Value;
