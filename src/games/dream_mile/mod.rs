@@ -785,4 +785,7 @@ impl Game for DreamMile {
 }
 
 #[cfg(test)]
+mod sim_tests;
+#[cfg(test)]
 mod tests;
+
