@@ -10,6 +10,11 @@ pub mod magical_athlete;
 pub mod registry;
 pub mod words;
 
+#[cfg(test)]
+mod replay_seeds;
+#[cfg(test)]
+mod sim_bots;
+
 pub use registry::{AnyEvent, AnyGame, AnyOrder, AnyPrivateView, AnyPublicView, GameKind};
 
 use serde_json::Value;
@@ -100,6 +105,18 @@ impl SimBots {
             levels.push(level);
         }
         Ok(SimBots::Each(levels))
+    }
+
+    /// The text `parse` reads back (`mixed`, `heuristic`, `heuristic,random`).
+    pub fn name(&self) -> String {
+        match self {
+            SimBots::Each(levels) if !levels.is_empty() => levels
+                .iter()
+                .map(|l| l.name())
+                .collect::<Vec<_>>()
+                .join(","),
+            _ => "mixed".into(),
+        }
     }
 
     /// The level of seat `index`, or `None` where the game's own mix decides.

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::{CardRace, Event, Options, RoundEnd};
 use crate::engine::{BotLevel, Game, GameRng, Mode, Seat, SeatSetup, Seed, Submitted};
 use crate::games::GameKind;
-use crate::games::SimArgs;
+use crate::games::{SimArgs, SimBots};
 
 /// How one kind of seat fared.
 #[derive(Debug, Default, Serialize)]
@@ -63,10 +63,23 @@ pub fn play_one(
     seed: Seed,
     game_no: u64,
 ) -> Result<(CardRace, Vec<BotLevel>, Vec<Event>, u64), String> {
+    play_with(options, seats, seed, game_no, &SimBots::Mixed)
+}
+
+/// [`play_one`] with the seats' levels from `--bots` (`mixed` as above).
+fn play_with(
+    options: &Options,
+    seats: &[SeatSetup],
+    seed: Seed,
+    game_no: u64,
+    bots: &SimBots,
+) -> Result<(CardRace, Vec<BotLevel>, Vec<Event>, u64), String> {
     let mut game = CardRace::setup(options, seats, seed).map_err(|e| e.to_string())?;
     let levels: Vec<BotLevel> = Seat::all(seats.len())
         .map(|s| {
-            if (u64::from(game.team_index(s)) + game_no).is_multiple_of(2) {
+            if let Some(level) = bots.level(s.index()) {
+                level
+            } else if (u64::from(game.team_index(s)) + game_no).is_multiple_of(2) {
                 BotLevel::Heuristic
             } else {
                 BotLevel::Random
@@ -122,7 +135,7 @@ pub fn run(kind: GameKind, args: &SimArgs) -> Result<Summary, String> {
     };
     for g in 0..args.count {
         let seed = Seed::from_u64(args.seed.wrapping_add(g));
-        let (game, levels, events, steps) = play_one(&options, &seats, seed, g)?;
+        let (game, levels, events, steps) = play_with(&options, &seats, seed, g, &args.bots)?;
         let outcome = game.outcome().ok_or("a game did not end")?;
         let winners = outcome.winners();
         let winning_teams = game.winning_teams();

@@ -136,6 +136,10 @@ pub enum SyntaxError {
     Empty,
     #[error("`{0}` is not a number of speed points; send a whole number, like 7")]
     NotANumber(String),
+    #[error("you can't play fewer than 0 speed points; send a whole number from 0 to {cap}")]
+    Negative { cap: u8 },
+    #[error("{text} is above your maximum speed of {max}; send a whole number from 0 to {cap}")]
+    TooBig { text: String, max: u8, cap: u8 },
 }
 
 /// A speed that is not allowed now.
@@ -143,10 +147,17 @@ pub enum SyntaxError {
 pub enum IllegalOrder {
     #[error("{speed} is above your maximum speed of {max}")]
     AboveMaximum { speed: u8, max: u8 },
-    #[error("{speed} is more than the {remaining} speed points you have left")]
+    #[error("{speed} is more than the {remaining} speed {} you have left", points_word(.remaining))]
     AboveRemaining { speed: u8, remaining: u32 },
+    #[error("you have no speed points left, so you can only play 0")]
+    NothingLeft,
     #[error("the race is over")]
     RaceOver,
+}
+
+/// "point" or "points".
+fn points_word(n: &u32) -> &'static str {
+    if *n == 1 { "point" } else { "points" }
 }
 
 /// One runner's play in a turn.
@@ -435,6 +446,29 @@ impl DreamMile {
         w
     }
 
+    /// "Tie split by speed: Bill ahead of Alice." or, for three parts or more, "Carol,
+    /// then Dave and Emily (still tied), then Frank."
+    fn tie_line(&self, tb: &TieBreak) -> String {
+        let parts: Vec<String> = tb
+            .into
+            .iter()
+            .map(|g| {
+                let names = self.list_names(g);
+                if g.len() > 1 {
+                    format!("{names} (still tied)")
+                } else {
+                    names
+                }
+            })
+            .collect();
+        let joined = if parts.len() == 2 {
+            parts.join(" ahead of ")
+        } else {
+            parts.join(", then ")
+        };
+        format!("Tie split by speed: {joined}.")
+    }
+
     fn list_names(&self, seats: &[Seat]) -> String {
         let names: Vec<&str> = seats.iter().map(|&s| self.name(s)).collect();
         join_and(&names)
@@ -573,34 +607,70 @@ impl Game for DreamMile {
     fn prompt(&self, seat: Seat) -> Prompt {
         let cap = self.cap(seat);
         let remaining = self.runner(seat).map(|r| r.remaining).unwrap_or(0);
+        let turn = format!(
+            "Turn {} of {}: {}",
+            self.turns_done + 1,
+            self.options.total_turns(),
+            self.name(seat)
+        );
+        let (text, mut hint) = if remaining == 0 {
+            (
+                format!("{turn}, you have no speed points left, so you play 0."),
+                "Reply 0.".to_string(),
+            )
+        } else {
+            (
+                format!(
+                    "{turn}, how many speed points do you play? (0 to {cap}; {remaining} left)"
+                ),
+                format!("Reply with a whole number from 0 to {cap}."),
+            )
+        };
+        // The last ordered turn: say that the automatic one follows.
+        if self.options.auto_final_turn && self.turns_done + 1 == self.options.ordered_turns {
+            hint.push_str(&format!(
+                " Turn {} then runs by itself: everyone plays all they have left, up to their maximum.",
+                self.options.total_turns()
+            ));
+        }
         Prompt {
-            text: format!(
-                "Turn {} of {}: how many speed points will {} play? (0 to {cap}; {remaining} left)",
-                self.turns_done + 1,
-                self.options.total_turns(),
-                self.name(seat)
-            ),
+            text,
             choices: (0..=cap)
                 .map(|v| Choice::new(v.to_string(), v.to_string()))
                 .collect(),
             complete: true,
-            hint: format!("Reply with a whole number from 0 to {cap}."),
+            hint,
         }
     }
 
-    fn parse_order(&self, _seat: Seat, text: &str) -> Result<Speed, SyntaxError> {
+    fn parse_order(&self, seat: Seat, text: &str) -> Result<Speed, SyntaxError> {
         let t = text.trim().to_ascii_lowercase();
         let t = t
             .strip_prefix("speed")
             .or_else(|| t.strip_prefix("play"))
             .unwrap_or(&t)
             .trim();
+        // "7 points", "1 point": the unit is allowed after the number.
+        let t = ["points", "point", "pts"]
+            .iter()
+            .find_map(|unit| t.strip_suffix(unit))
+            .unwrap_or(t)
+            .trim();
         if t.is_empty() {
             return Err(SyntaxError::Empty);
         }
-        t.parse::<u8>()
-            .map(Speed)
-            .map_err(|_| SyntaxError::NotANumber(text.trim().chars().take(40).collect()))
+        let cap = self.cap(seat);
+        match t.parse::<i64>() {
+            Ok(n) if n < 0 => Err(SyntaxError::Negative { cap }),
+            Ok(n) => u8::try_from(n).map(Speed).map_err(|_| SyntaxError::TooBig {
+                text: n.to_string(),
+                max: self.runner(seat).map_or(0, |r| r.max_speed),
+                cap,
+            }),
+            Err(_) => Err(SyntaxError::NotANumber(
+                text.trim().chars().take(40).collect(),
+            )),
+        }
     }
 
     fn validate(&self, seat: Seat, order: &Speed) -> Result<(), IllegalOrder> {
@@ -615,6 +685,9 @@ impl Game for DreamMile {
                 speed: order.0,
                 max: r.max_speed,
             });
+        }
+        if order.0 > 0 && r.remaining == 0 {
+            return Err(IllegalOrder::NothingLeft);
         }
         if u32::from(order.0) > r.remaining {
             return Err(IllegalOrder::AboveRemaining {
@@ -688,7 +761,7 @@ impl Game for DreamMile {
                     .iter()
                     .map(|p| {
                         let flag = if p.missed {
-                            " (missed: played for them)"
+                            " (missed the deadline, played for them)"
                         } else {
                             ""
                         };
@@ -697,12 +770,15 @@ impl Game for DreamMile {
                     .collect();
                 lines.push(format!(
                     "Turn {turn}{}: {}.",
-                    if automatic { " (automatic)" } else { "" },
+                    if automatic {
+                        " (automatic: everyone plays all they can)"
+                    } else {
+                        ""
+                    },
                     played.join(", ")
                 ));
                 for tb in tie_breaks {
-                    let parts: Vec<String> = tb.into.iter().map(|g| self.list_names(g)).collect();
-                    lines.push(format!("Ties: {}.", parts.join(" ahead of ")));
+                    lines.push(self.tie_line(tb));
                 }
                 for o in overtakes {
                     let passed: Vec<String> = o.passed.iter().map(|u| self.list_names(u)).collect();
@@ -780,7 +856,7 @@ impl Game for DreamMile {
 
     fn rules_summary() -> &'static str {
         "Dream Mile: each turn every runner secretly plays 0 to their maximum speed from their \
-         speed points (45 at maximum 10). Runners tied in position are split by the speed \
+         speed points (45 at a maximum speed of 10; each +1 of maximum costs 3 points). Runners tied in position are split by the speed \
          played. Then, from the back, each runner who has not been overtaken passes the runner \
          ahead with at least 1 more point than them, the next with 2 more, and so on; a tied \
          group of m costs m extra and is passed whole. Seven ordered turns, then an automatic \
@@ -790,4 +866,8 @@ impl Game for DreamMile {
 }
 
 #[cfg(test)]
+mod sim_tests;
+#[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod text_tests;

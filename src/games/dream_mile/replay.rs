@@ -2,12 +2,14 @@
 //!
 //! Script: `{"game":"dream-mile","players":[{"name":"Alice","max_speed":10},...],
 //! "turns":[{"Alice":"7","Bill":"1",...},...]}`. A player missing from a turn missed it.
+//! `seed` (a small number or 64 hex digits) is accepted as in every game's script; the
+//! game has no dice, so it changes nothing but the race's commitment.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{DreamMile, Event, Options};
-use crate::engine::{Game, Seat, SeatSetup, Seed, Submitted, read_order};
+use crate::engine::{Game, ScriptSeed, Seat, SeatSetup, Submitted, read_order};
 use crate::games::AnyPublicView;
 use crate::games::{Replay, ReplayError};
 
@@ -21,6 +23,8 @@ struct Script {
     turns: Vec<serde_json::Map<String, Value>>,
     #[serde(default)]
     options: Option<Options>,
+    #[serde(default)]
+    seed: ScriptSeed,
 }
 
 #[derive(Debug, Deserialize)]
@@ -94,7 +98,7 @@ pub fn run(script: Value) -> Result<Replay, ReplayError> {
             seats.len()
         )));
     }
-    let mut game = DreamMile::setup(&options, &seats, Seed::from_u64(0))
+    let mut game = DreamMile::setup(&options, &seats, script.seed.0)
         .map_err(|e| ReplayError::Script(e.to_string()))?;
     let ordered = usize::from(options.ordered_turns);
     if script.turns.len() > ordered {

@@ -5,9 +5,11 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::DreamMile;
-use crate::engine::{BotLevel, Game, GameRng, Seat, SeatSetup, Seed, Submitted};
-use crate::games::SimArgs;
+use super::{DreamMile, Options};
+use crate::engine::{
+    BotLevel, Game, GameRng, Seat, SeatSetup, Seed, Submitted, apply_option_text, option_text,
+};
+use crate::games::{SimArgs, SimBots};
 
 /// The heuristic bot: keep enough for the last turns, spread the rest, and vary a little.
 pub fn pace_bot(game: &DreamMile, seat: Seat, rng: &mut GameRng) -> u8 {
@@ -42,15 +44,79 @@ pub struct Summary {
     pub races: u64,
     pub players: usize,
     pub first_seed: u64,
+    /// Which bots played (`mixed`, `heuristic`, `random`, or one level per seat).
+    pub bots: String,
+    /// The options in force, as `key=value` text.
+    pub options: String,
     pub by_max_speed: BTreeMap<u8, Tally>,
     pub by_level: BTreeMap<String, Tally>,
     pub shared_wins: u64,
 }
 
-/// Races bots against each other: half heuristic, half random, with random maxima.
+/// The level of seat `i`: `--bots` decides; `mixed` alternates heuristic and random.
+fn level_of(bots: &SimBots, i: usize) -> BotLevel {
+    bots.level(i).unwrap_or(if i.is_multiple_of(2) {
+        BotLevel::Heuristic
+    } else {
+        BotLevel::Random
+    })
+}
+
+/// A seat's bot level and maximum speed.
+type Seated = (BotLevel, u8);
+
+/// One race of bots, each with a random maximum speed the options allow; returns each
+/// seat's level and maximum, and the winners.
+fn play_one(
+    options: &Options,
+    n: usize,
+    bots: &SimBots,
+    seed: Seed,
+) -> Result<(Vec<Seated>, Vec<Seat>), String> {
+    let mut rng = GameRng::from_seed(seed.derive("sim"));
+    let mut levels = Vec::new();
+    let mut seats = Vec::new();
+    for i in 0..n {
+        let max_speed = rng.range(
+            i64::from(options.base_max_speed),
+            i64::from(options.top_max_speed),
+        ) as u8;
+        levels.push((level_of(bots, i), max_speed));
+        seats.push(SeatSetup {
+            name: format!("Bot{}", i + 1),
+            choice: Some(max_speed.to_string()),
+        });
+    }
+    let mut game = DreamMile::setup(options, &seats, seed).map_err(|e| e.to_string())?;
+    // Every turn resolves once all orders are in, so the race ends after its turns.
+    for _ in 0..=options.ordered_turns {
+        if game.outcome().is_some() {
+            break;
+        }
+        let orders: Vec<Submitted<_>> = game
+            .pending()
+            .seats
+            .iter()
+            .map(|&s| {
+                let level = levels.get(s.index()).map_or(BotLevel::Random, |l| l.0);
+                Submitted::new(s, game.bot_order(s, level, &mut rng))
+            })
+            .collect();
+        game.apply(&orders);
+    }
+    let winners = game
+        .outcome()
+        .map(|o| o.winners())
+        .ok_or("a race did not end")?;
+    Ok((levels, winners))
+}
+
+/// Races bots against each other, under `args.options`, with random maxima.
 pub fn run(args: &SimArgs) -> Result<Summary, String> {
+    let options: Options =
+        apply_option_text(&Options::default(), &args.options).map_err(|e| e.to_string())?;
+    DreamMile::check_options(&options).map_err(|e| e.to_string())?;
     let n = args.players.unwrap_or(8);
-    let options = super::Options::default();
     let (min, max) = DreamMile::seat_limits(&options);
     if n < min || n > max {
         return Err(format!("a race takes {min} to {max} players"));
@@ -59,39 +125,15 @@ pub fn run(args: &SimArgs) -> Result<Summary, String> {
         races: 0,
         players: n,
         first_seed: args.seed,
+        bots: args.bots.name(),
+        options: option_text(&options),
         by_max_speed: BTreeMap::new(),
         by_level: BTreeMap::new(),
         shared_wins: 0,
     };
     for race in 0..args.count {
         let seed = Seed::from_u64(args.seed.wrapping_add(race));
-        let mut rng = GameRng::from_seed(seed.derive("sim"));
-        let mut levels = Vec::new();
-        let mut seats = Vec::new();
-        for i in 0..n {
-            let level = if i % 2 == 0 {
-                BotLevel::Heuristic
-            } else {
-                BotLevel::Random
-            };
-            let max_speed = rng.range(10, 15) as u8;
-            levels.push((level, max_speed));
-            seats.push(SeatSetup {
-                name: format!("Bot{}", i + 1),
-                choice: Some(max_speed.to_string()),
-            });
-        }
-        let mut game = DreamMile::setup(&options, &seats, seed).map_err(|e| e.to_string())?;
-        while game.outcome().is_none() {
-            let orders: Vec<Submitted<_>> = game
-                .pending()
-                .seats
-                .iter()
-                .map(|&s| Submitted::new(s, game.bot_order(s, levels[s.index()].0, &mut rng)))
-                .collect();
-            game.apply(&orders);
-        }
-        let winners = game.outcome().map(|o| o.winners()).unwrap_or_default();
+        let (levels, winners) = play_one(&options, n, &args.bots, seed)?;
         let share = 1.0 / winners.len().max(1) as f64;
         if winners.len() > 1 {
             summary.shared_wins += 1;
@@ -119,9 +161,10 @@ impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "Dream Mile: {} races of {} bots (seeds from {})",
-            self.races, self.players, self.first_seed
+            "Dream Mile: {} races of {} bots, {} (seeds from {})",
+            self.races, self.players, self.bots, self.first_seed
         )?;
+        writeln!(f, "options: {}", self.options)?;
         writeln!(
             f,
             "{:<14} {:>8} {:>9} {:>9}",

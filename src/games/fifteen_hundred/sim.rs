@@ -280,7 +280,9 @@ pub fn run(args: &SimArgs) -> Result<Summary, String> {
             .map(|i| SeatSetup::named(format!("Bot{}", i + 1)))
             .collect();
         let level = |i: usize| {
-            if i.is_multiple_of(2) {
+            if let Some(level) = args.bots.level(i) {
+                level
+            } else if i.is_multiple_of(2) {
                 BotLevel::Heuristic
             } else {
                 BotLevel::Random

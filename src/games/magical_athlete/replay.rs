@@ -11,7 +11,7 @@ use super::race::{RaceEvent, Status};
 use super::racers::Kind;
 use super::track::{FINISH, Track};
 use super::{Event, MagicalAthlete, Options, Phase};
-use crate::engine::{Audience, Game, Seat, Submitted, read_order};
+use crate::engine::{Audience, Game, GameRng, ScriptSeed, Seat, Submitted, read_order};
 use crate::games::AnyPublicView;
 use crate::games::{Replay, ReplayError};
 
@@ -45,6 +45,9 @@ struct Script {
     /// Turns with no choice are played without an answer (default yes).
     #[serde(default)]
     auto_roll: Option<bool>,
+    /// Shuffles the racer deck below `deck`: a small number or 64 hex digits.
+    #[serde(default)]
+    seed: ScriptSeed,
 }
 
 #[derive(Debug, Deserialize)]
@@ -144,6 +147,15 @@ pub fn run(script: Value) -> Result<Replay, ReplayError> {
     };
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let mut game = MagicalAthlete::scenario(&refs, track, &list, first, options);
+    if let Some(race) = game.race_mut() {
+        // The scenario shuffles with seed 0; the script's seed shuffles the same cards.
+        let mut deck: Vec<Kind> = super::racers::ALL
+            .into_iter()
+            .filter(|k| race.deck.contains(k))
+            .collect();
+        GameRng::from_seed(script.seed.0).shuffle(&mut deck);
+        race.deck = deck;
+    }
     set_up_race(&mut game, &script, race_no, &picked)?;
     for (player, texts) in &script.policies {
         let Some(seat) = seat_of(&names, player) else {

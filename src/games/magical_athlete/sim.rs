@@ -82,6 +82,9 @@ pub fn run(args: &SimArgs) -> Result<Summary, String> {
     if !(2..=12).contains(&players) {
         return Err("a simulated race takes 2 to 12 racers".into());
     }
+    if (0..players).any(|i| args.bots.level(i) == Some(crate::engine::BotLevel::Random)) {
+        return Err("this sim plays every racer by the default policies (the heuristic bot); --bots random is not available".into());
+    }
     let options: Options =
         apply_option_text(&Options::default(), &args.options).map_err(|e| e.to_string())?;
     <super::MagicalAthlete as crate::engine::Game>::check_options(&options)
