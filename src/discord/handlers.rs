@@ -22,6 +22,7 @@ use super::layout::{self, Action, EmbedSpec, Layout, Pick};
 use super::{Error, Shared, dress};
 use crate::referee::announce::Announcement;
 use crate::referee::{Actor, Receipt, RefereeError};
+use crate::render::{code_text, escape_markdown};
 use crate::store::{CampaignId, UserId};
 
 /// How long an interaction may work before it is acknowledged (Discord allows 3 s).
@@ -109,8 +110,8 @@ pub fn receipt_text(r: &Receipt) -> String {
             "Order received"
         },
         r.label,
-        r.order,
-        r.seat_name,
+        code_text(&r.order),
+        escape_markdown(&r.seat_name),
         r.receipt
     );
     if r.resolved {
@@ -161,7 +162,7 @@ pub async fn prompt_layout(
         (Some(r), _) => Some(("Your order".to_string(), receipt_text(r))),
         (None, Some(current)) => Some((
             "Your order".to_string(),
-            format!("`{current}` is in; send another to change it."),
+            format!("`{}` is in; send another to change it.", code_text(current)),
         )),
         (None, None) => None,
     };
@@ -227,6 +228,7 @@ pub async fn join_flow(
         ),
         Err(e) => return refusal(&e),
     };
+    let seat_name = escape_markdown(&seat_name);
     let dm_ok = preflight(
         shared,
         http,

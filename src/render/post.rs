@@ -5,8 +5,9 @@
 
 use chrono::{DateTime, FixedOffset, Offset, Utc};
 
+use super::markup::{code_text, escape_markdown};
 use super::picture::{RenderError, race_chart_png, track_png};
-use super::text::{alt_text, ordinal, private_text, track_text};
+use super::text::{alt_text, ordinal, private_text_as, track_text};
 use crate::engine::{Choice, Prompt};
 use crate::games::{AnyPrivateView, AnyPublicView, GameKind};
 use crate::referee::announce::{
@@ -60,6 +61,26 @@ impl Style {
             format!("<@{user}>")
         } else {
             user.to_string()
+        }
+    }
+
+    /// Text a player wrote (a name, an option value, an order), or a sentence a game or
+    /// the referee wrote around one (narration, a notice: they hold no markup of their
+    /// own), as Discord must get it: escaped, so it shows as written and makes no markup.
+    pub fn user(&self, text: &str) -> String {
+        if self.discord {
+            escape_markdown(text)
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// A player's text inside a code span: no backtick may end the span early.
+    pub fn code(&self, text: &str) -> String {
+        if self.discord {
+            code_text(text)
+        } else {
+            text.to_string()
         }
     }
 }
@@ -189,13 +210,20 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             seats,
             min,
             max,
-        } => lobby(&head(*game, *race), *phase, options, seats, (*min, *max)),
+        } => lobby(
+            &head(*game, *race),
+            *phase,
+            options,
+            seats,
+            (*min, *max),
+            style,
+        ),
         Announcement::Started {
             race,
             game,
             seats,
             commitment,
-        } => started(&head(*game, *race), seats, commitment),
+        } => started(&head(*game, *race), seats, commitment, style),
         Announcement::TurnResolved {
             race,
             game,
@@ -226,7 +254,14 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             label,
             deadline,
             seats,
-        } => status(&head(*game, *race), *phase, label, *deadline, seats, style),
+        } => status(
+            &head(*game, *race),
+            *phase,
+            &style.user(label),
+            *deadline,
+            seats,
+            style,
+        ),
         Announcement::Prompt {
             race,
             game,
@@ -238,8 +273,13 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             notes,
             ..
         } => prompt(
-            format!("{}: {label}, {seat_name} to order", head(*game, *race)),
-            dm_body(view, notes),
+            format!(
+                "{}: {}, {} to order",
+                head(*game, *race),
+                style.user(label),
+                style.user(seat_name)
+            ),
+            dm_body(view, notes, style),
             asked,
             *deadline,
             style,
@@ -252,15 +292,15 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             notes,
             ..
         } => Post::new(
-            format!("{}: {seat_name}", head(*game, *race)),
-            dm_body(view, notes),
+            format!("{}: {}", head(*game, *race), style.user(seat_name)),
+            dm_body(view, notes, style),
         ),
         Announcement::Reminder {
             race,
             seat_name,
             label,
             deadline,
-        } => reminder(*race, seat_name, label, *deadline, style),
+        } => reminder(*race, seat_name, &style.user(label), *deadline, style),
         Announcement::Finished {
             race,
             game,
@@ -268,7 +308,13 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             placings,
             seed,
             commitment,
-        } => finished(&head(*game, *race), view, placings, seed, commitment),
+        } => finished(
+            &head(*game, *race),
+            view,
+            placings,
+            (seed, commitment),
+            style,
+        ),
         Announcement::Cancelled { race } => Post::new(
             format!("Race {race} was cancelled"),
             "The host cancelled the race.",
@@ -294,6 +340,7 @@ fn lobby(
     options: &str,
     seats: &[LobbySeat],
     (min, max): (usize, usize),
+    style: &Style,
 ) -> Post {
     let list: Vec<String> = seats
         .iter()
@@ -303,9 +350,9 @@ fn lobby(
             let choice = s
                 .choice
                 .as_deref()
-                .map(|c| format!(" [{c}]"))
+                .map(|c| format!(" [{}]", style.user(c)))
                 .unwrap_or_default();
-            format!("{}. {}{bot}{choice}", i + 1, s.name)
+            format!("{}. {}{bot}{choice}", i + 1, style.user(&s.name))
         })
         .collect();
     let state = if phase == Phase::Lobby {
@@ -325,12 +372,13 @@ fn lobby(
             list.join("\n")
         },
     ));
-    p.fields.push(("Options".into(), options.to_string()));
+    p.fields.push(("Options".into(), style.user(options)));
     p
 }
 
 /// The start: the seating and the seed's commitment.
-fn started(head: &str, seats: &[String], commitment: &str) -> Post {
+fn started(head: &str, seats: &[String], commitment: &str, style: &Style) -> Post {
+    let seats: Vec<String> = seats.iter().map(|s| style.user(s)).collect();
     Post::new(
         format!("{head} is off!"),
         format!(
@@ -354,7 +402,8 @@ struct Turn<'a> {
 /// A turn's channel post: the narration, missed orders, receipts, the track and what is
 /// next.
 fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
-    let labels = turn.labels;
+    // A step's label may name a player ("Round 1: Alice to play").
+    let labels: Vec<String> = turn.labels.iter().map(|l| style.user(l)).collect();
     let title = match (labels.first(), labels.last()) {
         (Some(first), Some(last)) if labels.len() > 1 && first != last => {
             format!("{head}: {first} to {last}")
@@ -362,7 +411,7 @@ fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
         (Some(first), _) => format!("{head}: {first}"),
         _ => head.to_string(),
     };
-    let mut body = turn.narration.join("\n");
+    let mut body = style.user(&turn.narration.join("\n"));
     if turn.late {
         body.push_str("\n(Resolved late: the bot was offline when the deadline passed.)");
     }
@@ -371,7 +420,13 @@ fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
         let lines: Vec<String> = turn
             .missed
             .iter()
-            .map(|m| format!("{}: played {} for them", m.name, m.played))
+            .map(|m| {
+                format!(
+                    "{}: played {} for them",
+                    style.user(&m.name),
+                    style.user(&m.played)
+                )
+            })
             .collect();
         p.fields.push(("Missed orders".into(), lines.join("\n")));
     }
@@ -382,7 +437,10 @@ fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
             .map(|o| {
                 format!(
                     "{} `{}` nonce {} -> {}",
-                    o.name, o.order, o.nonce, o.receipt
+                    style.user(&o.name),
+                    style.code(&o.order),
+                    o.nonce,
+                    o.receipt
                 )
             })
             .collect();
@@ -393,8 +451,12 @@ fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
     p.view = Some(turn.view.clone());
     p.picture = Picture::Track;
     p.footer = turn.next.map(|n| match n.deadline {
-        Some(d) => format!("Next: {}; orders due {}", n.label, style.when(d)),
-        None => format!("Next: {}", n.label),
+        Some(d) => format!(
+            "Next: {}; orders due {}",
+            style.user(&n.label),
+            style.when(d)
+        ),
+        None => format!("Next: {}", style.user(&n.label)),
     });
     p
 }
@@ -422,7 +484,7 @@ fn status(
                 .map(|r| format!(" receipt {r}"))
                 .unwrap_or_default();
             let bot = if s.bot { " (bot)" } else { "" };
-            format!("{mark} {}{bot}{receipt}", s.name)
+            format!("{mark} {}{bot}{receipt}", style.user(&s.name))
         })
         .collect();
     let state = match phase {
@@ -435,11 +497,11 @@ fn status(
 }
 
 /// A seat's private view in words, then any private news.
-fn dm_body(view: &AnyPrivateView, notes: &[String]) -> String {
-    let mut body = private_text(view);
+fn dm_body(view: &AnyPrivateView, notes: &[String], style: &Style) -> String {
+    let mut body = private_text_as(view, &|s: &str| style.user(s));
     for n in notes {
         body.push('\n');
-        body.push_str(n);
+        body.push_str(&style.user(n));
     }
     body
 }
@@ -452,7 +514,8 @@ fn prompt(
     deadline: Option<Millis>,
     style: &Style,
 ) -> Post {
-    body.push_str(&format!("\n\n{}\n{}", asked.text, asked.hint));
+    // The question may name players; the hint is the game's own instructions.
+    body.push_str(&format!("\n\n{}\n{}", style.user(&asked.text), asked.hint));
     let mut p = Post::new(title, body);
     p.choices = asked.choices.clone();
     p.footer = deadline.map(|d| {
@@ -475,7 +538,8 @@ fn reminder(
     Post::new(
         format!("Reminder: race {race}, {label}"),
         format!(
-            "{seat_name}'s order is due {}. Nothing is in yet.",
+            "{}'s order is due {}. Nothing is in yet.",
+            style.user(seat_name),
             style.when(deadline)
         ),
     )
@@ -486,8 +550,8 @@ fn finished(
     head: &str,
     view: &AnyPublicView,
     placings: &[FinalPlace],
-    seed: &str,
-    commitment: &str,
+    (seed, commitment): (&str, &str),
+    style: &Style,
 ) -> Post {
     let lines: Vec<String> = placings
         .iter()
@@ -496,14 +560,15 @@ fn finished(
                 .score
                 .map(|s| format!(" ({s} points)"))
                 .unwrap_or_default();
-            format!("{} {}{score}", ordinal(p.rank), p.name)
+            format!("{} {}{score}", ordinal(p.rank), style.user(&p.name))
         })
         .collect();
-    let winners: Vec<&str> = placings
+    let winners: Vec<String> = placings
         .iter()
         .filter(|p| p.rank == 1)
-        .map(|p| p.name.as_str())
+        .map(|p| style.user(&p.name))
         .collect();
+    let winners: Vec<&str> = winners.iter().map(String::as_str).collect();
     let mut p = Post::new(
         format!("{head}: final result"),
         format!(
@@ -537,14 +602,23 @@ fn notice(
     user: Option<&UserId>,
     style: &Style,
 ) -> Post {
-    let mut body = text.to_string();
+    let mut body = style.user(text);
+    // A placeholder is filled once, at its last place: the referee's words put it after
+    // any name, and a name that says `{user}` must not mention anyone.
     if let Some(at) = at {
-        body = body.replace("{at}", &style.when(at));
+        fill_last(&mut body, "{at}", &style.when(at));
     }
     if let Some(user) = user {
-        body = body.replace("{user}", &style.mention(&user.0));
+        fill_last(&mut body, "{user}", &style.mention(&user.0));
     }
     Post::new(format!("Race {race}"), body)
+}
+
+/// Replaces the last `placeholder` in `text`.
+fn fill_last(text: &mut String, placeholder: &str, with: &str) {
+    if let Some(at) = text.rfind(placeholder) {
+        text.replace_range(at..at + placeholder.len(), with);
+    }
 }
 
 #[cfg(test)]

@@ -196,13 +196,13 @@ pub fn alt(v: &PublicView) -> String {
 }
 
 /// The DM: your hand, and your team's tableau.
-pub fn private(v: &PrivateView) -> String {
+pub fn private(v: &PrivateView, user: super::User<'_>) -> String {
     let yards = v.yards_names;
     let hand: Vec<&str> = v.hand.iter().map(|&c| name(yards, c)).collect();
     let t = &v.tableau;
     let mut out = vec![format!(
         "{}, your hand: {}.",
-        v.name,
+        user(&v.name),
         if hand.is_empty() {
             "empty".to_string()
         } else {
@@ -211,7 +211,7 @@ pub fn private(v: &PrivateView) -> String {
     )];
     let mut line = format!(
         "Your team ({}): {}/{} {}, {}",
-        t.label,
+        user(&t.label),
         t.distance,
         v.target,
         if yards { "yards" } else { "miles" },
@@ -263,7 +263,7 @@ mod tests {
         assert!(t.contains("To play: Alice."), "{t}");
         // No hand's card names appear in the public text.
         let hand = g.hand(Seat(1));
-        let private = private(&g.private_view(Seat(1)));
+        let private = private(&g.private_view(Seat(1)), &|s: &str| s.to_string());
         for c in hand {
             assert!(private.contains(c.name(false)), "{private}");
         }

@@ -131,10 +131,10 @@ pub fn alt(view: &PublicView) -> String {
 }
 
 /// The DM: where you are, your cards, and your last order.
-pub fn private(view: &PrivateView) -> String {
+pub fn private(view: &PrivateView, user: super::User<'_>) -> String {
     let mut out = format!(
         "{}: {}, {} in the race. Mental strength {}, pace {}",
-        view.name,
+        user(&view.name),
         view.space,
         ordinal(view.position),
         view.strength,
@@ -161,7 +161,7 @@ pub fn private(view: &PrivateView) -> String {
         out.push_str(&format!(" Card chosen this round: {c}."));
     }
     if let Some(o) = &view.last_order {
-        out.push_str(&format!(" Your last order: {o}."));
+        out.push_str(&format!(" Your last order: {}.", user(o)));
     }
     if let Some(a) = &view.asked {
         out.push_str(&format!(" Now: {a}."));
@@ -218,7 +218,7 @@ mod tests {
             a.starts_with("1500m, Round 2: orders, lap counter 3"),
             "{a}"
         );
-        let p = private(&g.private_view(Seat(0)));
+        let p = private(&g.private_view(Seat(0)), &|s: &str| s.to_string());
         assert!(p.starts_with("Red: lane "), "{p}");
         assert!(p.contains("Movement cards: 8, 9, 10."), "{p}");
         assert!(p.contains("Bid cards: 1 to 8."), "{p}");
