@@ -13,10 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
-use serenity::{
-    ComponentInteraction, ComponentInteractionDataKind, CreateInteractionResponse,
-    CreateInteractionResponseFollowup, EditInteractionResponse,
-};
+use serenity::{ComponentInteraction, ComponentInteractionDataKind, CreateInteractionResponse};
 
 use super::layout::{self, Action, EmbedSpec, Layout, Pick};
 use super::{Error, Shared, dress};
@@ -291,23 +288,14 @@ async fn answer_component<F: Future<Output = Answer>>(
                 tracing::warn!("could not acknowledge an interaction: {e}");
             }
             match work.await {
-                Answer::Update(l) => {
-                    let mut edit = EditInteractionResponse::new()
-                        .embeds(l.embeds.iter().map(dress::embed).collect());
-                    if let Some(rows) = &l.rows {
-                        edit = edit.components(dress::rows(rows));
-                    }
-                    c.edit_response(http, edit).await.map(|_| ())
-                }
-                Answer::Reply(l) => {
-                    let mut f = CreateInteractionResponseFollowup::new()
-                        .ephemeral(true)
-                        .embeds(l.embeds.iter().map(dress::embed).collect());
-                    if let Some(rows) = &l.rows {
-                        f = f.components(dress::rows(rows));
-                    }
-                    c.create_followup(http, f).await.map(|_| ())
-                }
+                Answer::Update(l) => c
+                    .edit_response(http, dress::edit_response(&l))
+                    .await
+                    .map(|_| ()),
+                Answer::Reply(l) => c
+                    .create_followup(http, dress::followup(&l, true))
+                    .await
+                    .map(|_| ()),
             }
         }
     };

@@ -9,11 +9,15 @@
 //! nothing that the same post with a plain name does not; and laid out as the courier
 //! sends it (spread over embeds, cut to Discord's limits) no link, heading, quote or
 //! mention may appear, and the reader sees each name as it was written.
+//!
+//! And through the fake Discord: every message the bot sends or edits says whom it may
+//! ping (`allowed_mentions`), and that is exactly whom it means to.
 
 use std::collections::BTreeMap;
 
 use crate::support::backend::{Bench, Kind};
 use crate::support::courier::{Recorder, actor};
+use crate::support::discord::{Harness, Recorded, User, button, text_of};
 use photofinish::discord::layout::{self, Layout};
 use photofinish::engine::BotLevel;
 use photofinish::games::GameKind;
@@ -22,6 +26,7 @@ use photofinish::referee::announce::{Announcement, Target};
 use photofinish::render::code_text;
 use photofinish::render::post::{Style, present};
 use photofinish::store::Phase;
+use serde_json::json;
 
 /// The placeholders the races are played with: unique words, found nowhere else.
 const SEAT_A: &str = "Qzxhostilea";
@@ -414,4 +419,96 @@ fn the_markdown_model_sees_what_discord_would_render() {
         as_read(&escaped),
         "[Free Nitro](https://e.co/x)\n# Head\n> q\n<@1> @everyone **b** `c`"
     );
+}
+
+/// Where a request to Discord carries a message: its JSON, or `None` for other requests
+/// (and for an interaction's bare acknowledgement, which carries none).
+fn message_body(r: &Recorded) -> Option<&serde_json::Value> {
+    let parts: Vec<&str> = r.path.trim_start_matches('/').split('/').collect();
+    match (r.method.as_str(), parts.as_slice()) {
+        ("POST" | "PATCH", ["channels", _, "messages", ..])
+        | ("POST", ["webhooks", _, _])
+        | ("PATCH", ["webhooks", _, _, "messages", _]) => Some(&r.body),
+        ("POST", ["interactions", _, _, "callback"]) => {
+            r.body.get("data").filter(|d| d.is_object())
+        }
+        _ => None,
+    }
+}
+
+/// The user a message means to ping: the bot pings only by a content that is one mention.
+fn meant_ping(body: &serde_json::Value) -> Vec<String> {
+    let content = body["content"].as_str().unwrap_or("");
+    content
+        .strip_prefix("<@")
+        .and_then(|r| r.strip_suffix('>'))
+        .filter(|id| !id.is_empty() && id.chars().all(|c| c.is_ascii_digit()))
+        .map(|id| vec![id.to_string()])
+        .unwrap_or_default()
+}
+
+/// Every message the bot sends or edits says whom it may ping: exactly the user it means
+/// to (a closed-DM notice pings that player), else nobody; never everyone or a role. This
+/// holds for the bot's own answers, the outbox's posts and edits, DMs, and what poise
+/// answers by itself (a server's command in a DM).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_message_pings_only_whom_it_means_to() {
+    let h = Harness::start().await;
+    let alice = User::new(101, "[Free Nitro](https://e.co/x)");
+    let bob = User::new(102, "# Bob");
+    h.fake.close_dms(bob.id);
+    h.open_lobby("dream-mile", "turn=1h reminders=30m", &alice, &[&bob], 1)
+        .await;
+    let a = h.slash(&alice, "start", &[]).await;
+    assert!(text_of(&a).contains("is off"), "{a}");
+    let prompt = h.fake.wait_dm(alice.id, 2).await;
+    let _ = h.click(&alice, &prompt, &button(&prompt, "7")).await;
+    let _ = h.slash(&bob, "order", &[("text", json!("5"))]).await;
+    let _ = h.slash(&bob, "status", &[]).await;
+    h.settle().await;
+    h.advance(3600);
+    h.settle().await;
+    // `/race new` in a DM: poise answers it itself.
+    let dm = h.fake.open_dm(alice.id);
+    let id = h
+        .fake
+        .slash(&alice, dm, "new", &[("game", json!("dream-mile"))]);
+    let answer = h.fake.response(id).await;
+    assert!(text_of(&answer).contains("in DMs"), "{answer}");
+
+    let mut checked = 0;
+    let mut pinged = 0;
+    for r in h.fake.requests() {
+        let Some(body) = message_body(&r) else {
+            continue;
+        };
+        let what = format!("{} {}: {body}", r.method, r.path);
+        let allowed = body
+            .get("allowed_mentions")
+            .unwrap_or_else(|| panic!("no allowed_mentions in {what}"));
+        assert_eq!(allowed["parse"], json!([]), "{what}");
+        let roles = allowed["roles"].as_array().map_or(0, Vec::len);
+        assert_eq!(roles, 0, "{what}");
+        let users: Vec<String> = allowed["users"]
+            .as_array()
+            .map(|u| {
+                u.iter()
+                    .map(|v| v.as_str().map_or_else(|| v.to_string(), String::from))
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(users, meant_ping(body), "{what}");
+        checked += 1;
+        pinged += usize::from(!users.is_empty());
+    }
+    assert!(checked > 10, "only {checked} messages");
+    assert!(pinged >= 1, "the closed-DM notice pings Bob");
+    // The names were shown as written, never as markup.
+    for m in h.fake.messages() {
+        let t = text_of(&m);
+        let made = marks(&t);
+        for kind in ["masked link", "link", "heading"] {
+            assert!(!made.contains_key(kind), "a {kind}: {t}");
+        }
+    }
 }
