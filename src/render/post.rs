@@ -223,7 +223,7 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             game,
             seats,
             commitment,
-        } => started(&head(*game, *race), seats, commitment, style),
+        } => started(*game, &head(*game, *race), seats, commitment, style),
         Announcement::TurnResolved {
             race,
             game,
@@ -273,12 +273,7 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             notes,
             ..
         } => prompt(
-            format!(
-                "{}: {}, {} to order",
-                head(*game, *race),
-                style.user(label),
-                style.user(seat_name)
-            ),
+            prompt_title(&head(*game, *race), label, seat_name, style),
             dm_body(view, notes, style),
             asked,
             *deadline,
@@ -297,10 +292,10 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
         ),
         Announcement::Reminder {
             race,
-            seat_name,
             label,
             deadline,
-        } => reminder(*race, seat_name, &style.user(label), *deadline, style),
+            ..
+        } => reminder(*race, &style.user(label), *deadline, style),
         Announcement::Finished {
             race,
             game,
@@ -309,6 +304,7 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             seed,
             commitment,
         } => finished(
+            *game,
             &head(*game, *race),
             view,
             placings,
@@ -377,15 +373,32 @@ fn lobby(
 }
 
 /// The start: the seating and the seed's commitment.
-fn started(head: &str, seats: &[String], commitment: &str, style: &Style) -> Post {
+fn started(game: GameKind, head: &str, seats: &[String], commitment: &str, style: &Style) -> Post {
     let seats: Vec<String> = seats.iter().map(|s| style.user(s)).collect();
+    let fair = match chance(game) {
+        Some(what) => format!(
+            "Fair dice: the seed's SHA-256 commitment is `{commitment}`. The seed is revealed at the end, so anyone can check {what} with /race verify."
+        ),
+        None => format!(
+            "{game} has no dice: orders decide everything, and the seed only picks the bots' orders. Its SHA-256 commitment is `{commitment}`; the seed is revealed at the end, so anyone can replay the race with /race verify."
+        ),
+    };
     Post::new(
         format!("{head} is off!"),
-        format!(
-            "Runners: {}.\nFair dice: the seed's SHA-256 commitment is `{commitment}`. The seed is revealed at the end, so anyone can check every roll with /race verify.",
-            seats.join(", ")
-        ),
+        format!("Runners: {}.\n{fair}", seats.join(", ")),
     )
+}
+
+/// What chance does in a game, as in "check every roll", or `None` for a game without
+/// dice (the seed still picks the bots' orders).
+fn chance(game: GameKind) -> Option<&'static str> {
+    match game {
+        GameKind::DreamMile => None,
+        GameKind::MagicalAthlete => Some("every roll and every draw"),
+        GameKind::MilleBornes | GameKind::ThousandYards | GameKind::FifteenHundred => {
+            Some("every shuffle")
+        }
+    }
 }
 
 /// A resolved turn, borrowed from [`Announcement::TurnResolved`].
@@ -506,6 +519,16 @@ fn dm_body(view: &AnyPrivateView, notes: &[String], style: &Style) -> String {
     body
 }
 
+/// A prompt's title: the step, and whose order it asks for unless the step says so
+/// ("Round 1: Alice to play", not "Round 1: Alice to play, Alice to order").
+fn prompt_title(head: &str, label: &str, seat_name: &str, style: &Style) -> String {
+    if label.contains(seat_name) {
+        format!("{head}: {}", style.user(label))
+    } else {
+        format!("{head}: {label}, {} to order", style.user(seat_name))
+    }
+}
+
 /// A DM asking a seat to act: its view, the question and the legal choices.
 fn prompt(
     title: String,
@@ -527,19 +550,13 @@ fn prompt(
     p
 }
 
-/// A nudge before a deadline.
-fn reminder(
-    race: CampaignId,
-    seat_name: &str,
-    label: &str,
-    deadline: Millis,
-    style: &Style,
-) -> Post {
+/// A nudge before a deadline, by DM to the seat's player: "your order", whatever the
+/// seat's name (the terminal's seat is called "You").
+fn reminder(race: CampaignId, label: &str, deadline: Millis, style: &Style) -> Post {
     Post::new(
         format!("Reminder: race {race}, {label}"),
         format!(
-            "{}'s order is due {}. Nothing is in yet.",
-            style.user(seat_name),
+            "Your order is due {}. Nothing is in yet.",
             style.when(deadline)
         ),
     )
@@ -547,26 +564,34 @@ fn reminder(
 
 /// The final result: placings, standings, the race chart and the seed revealed.
 fn finished(
+    game: GameKind,
     head: &str,
     view: &AnyPublicView,
     placings: &[FinalPlace],
     (seed, commitment): (&str, &str),
     style: &Style,
 ) -> Post {
-    let lines: Vec<String> = placings
+    // A team game ranks teams: "Alice & Carol win", not a tie of Alice and Carol, and
+    // the other team is 2nd, not 3rd.
+    let by_team = teams(view, placings);
+    let team_game = by_team.is_some();
+    let sides = by_team.unwrap_or_else(|| {
+        placings
+            .iter()
+            .map(|p| (p.rank, p.name.clone(), p.score))
+            .collect()
+    });
+    let lines: Vec<String> = sides
         .iter()
-        .map(|p| {
-            let score = p
-                .score
-                .map(|s| format!(" ({s} points)"))
-                .unwrap_or_default();
-            format!("{} {}{score}", ordinal(p.rank), style.user(&p.name))
+        .map(|(rank, name, score)| {
+            let score = score.map(|s| format!(" ({s} points)")).unwrap_or_default();
+            format!("{} {}{score}", ordinal(*rank), style.user(name))
         })
         .collect();
-    let winners: Vec<String> = placings
+    let winners: Vec<String> = sides
         .iter()
-        .filter(|p| p.rank == 1)
-        .map(|p| style.user(&p.name))
+        .filter(|(rank, _, _)| *rank == 1)
+        .map(|(_, name, _)| style.user(name))
         .collect();
     let winners: Vec<&str> = winners.iter().map(String::as_str).collect();
     let mut p = Post::new(
@@ -576,6 +601,8 @@ fn finished(
             crate::games::dream_mile::join_and(&winners),
             if winners.len() > 1 {
                 "share the win"
+            } else if team_game {
+                "win"
             } else {
                 "wins"
             }
@@ -585,13 +612,57 @@ fn finished(
     // The final standings too: the result ranks seats only, and a game's own
     // runners (1500m's robots) can take medals.
     p.track = Some(track_text(view));
-    p.fields.push((
-        "Fair dice".into(),
-        format!("Seed `{seed}`.\nIts SHA-256 is the commitment `{commitment}` posted at the start. Check every roll with /race verify."),
-    ));
+    p.fields.push(match chance(game) {
+        Some(what) => (
+            "Fair dice".into(),
+            format!("Seed `{seed}`.\nIts SHA-256 is the commitment `{commitment}` posted at the start. Check {what} with /race verify."),
+        ),
+        None => (
+            "Seed".into(),
+            format!("Seed `{seed}`.\nIts SHA-256 is the commitment `{commitment}` posted at the start. Replay the race with /race verify."),
+        ),
+    });
     p.view = Some(view.clone());
     p.picture = Picture::Chart;
     p
+}
+
+/// A team game's result by team, best first: (rank among teams, the team's name, its
+/// points). `None` when no team has two players (each seat is its own side).
+fn teams(view: &AnyPublicView, placings: &[FinalPlace]) -> Option<Vec<(u32, String, Option<i64>)>> {
+    let AnyPublicView::CardRace(v) = view else {
+        return None;
+    };
+    if v.teams.iter().all(|t| t.members.len() < 2) {
+        return None;
+    }
+    let name_of = |seat| {
+        v.players
+            .iter()
+            .find(|p| p.seat == seat)
+            .map(|p| p.name.as_str())
+    };
+    // Each team's best placing, and its score.
+    let mut sides: Vec<(u32, String, Option<i64>)> = Vec::new();
+    for t in &v.teams {
+        let best = placings
+            .iter()
+            .filter(|p| {
+                t.members
+                    .iter()
+                    .any(|&m| name_of(m) == Some(p.name.as_str()))
+            })
+            .min_by_key(|p| p.rank)?;
+        sides.push((best.rank, t.label.clone(), best.score));
+    }
+    // Ranked among teams: 1 + the teams strictly ahead.
+    let ranks: Vec<u32> = sides.iter().map(|(r, _, _)| *r).collect();
+    for side in &mut sides {
+        let ahead = ranks.iter().filter(|&&r| r < side.0).count();
+        side.0 = u32::try_from(ahead).unwrap_or(u32::MAX).saturating_add(1);
+    }
+    sides.sort_by_key(|(rank, _, _)| *rank);
+    Some(sides)
 }
 
 /// A plain notice, its `{at}` and `{user}` filled in.
@@ -740,6 +811,169 @@ mod tests {
         assert_eq!(
             present(&a, &Style::discord()).body,
             "<@42>: due <t:1767225600:F> (<t:1767225600:R>)."
+        );
+    }
+
+    fn setup(kind: crate::games::GameKind, names: &[&str]) -> AnyPublicView {
+        use crate::engine::{SeatSetup, Seed};
+        let options = kind.apply_options(None, "").unwrap();
+        let seats: Vec<SeatSetup> = names
+            .iter()
+            .map(|n| SeatSetup {
+                name: n.to_string(),
+                choice: None,
+            })
+            .collect();
+        kind.setup(&options, &seats, Seed::from_u64(3))
+            .unwrap()
+            .public_view()
+    }
+
+    fn plain() -> Style {
+        Style::plain(utc())
+    }
+
+    #[test]
+    fn a_reminder_says_your_order_whatever_the_seat_is_called() {
+        let a = Announcement::Reminder {
+            race: CampaignId(1),
+            seat_name: "You".into(),
+            label: "Turn 2 of 8".into(),
+            deadline: 1_767_225_600_000,
+        };
+        let p = present(&a, &plain());
+        assert_eq!(p.title, "Reminder: race #1, Turn 2 of 8");
+        assert_eq!(
+            p.body,
+            "Your order is due Thu 01 Jan 00:00:00 +00:00. Nothing is in yet."
+        );
+    }
+
+    #[test]
+    fn fair_dice_only_where_there_are_dice() {
+        use crate::games::GameKind;
+        let started = |game| Announcement::Started {
+            race: CampaignId(1),
+            game,
+            seats: vec!["Ann".into(), "Ben".into()],
+            commitment: "c0".into(),
+        };
+        assert_eq!(
+            present(&started(GameKind::DreamMile), &plain()).body,
+            "Runners: Ann, Ben.\nDream Mile has no dice: orders decide everything, and the seed only picks the bots' orders. Its SHA-256 commitment is `c0`; the seed is revealed at the end, so anyone can replay the race with /race verify."
+        );
+        assert_eq!(
+            present(&started(GameKind::MagicalAthlete), &plain()).body,
+            "Runners: Ann, Ben.\nFair dice: the seed's SHA-256 commitment is `c0`. The seed is revealed at the end, so anyone can check every roll and every draw with /race verify."
+        );
+        let finished = |game, view| Announcement::Finished {
+            race: CampaignId(1),
+            game,
+            view,
+            placings: vec![FinalPlace {
+                rank: 1,
+                name: "Ann".into(),
+                score: None,
+            }],
+            seed: "5e".into(),
+            commitment: "c0".into(),
+        };
+        let dm = present(
+            &finished(
+                GameKind::DreamMile,
+                setup(GameKind::DreamMile, &["Ann", "Ben"]),
+            ),
+            &plain(),
+        );
+        assert_eq!(
+            dm.fields.last().unwrap(),
+            &(
+                "Seed".to_string(),
+                "Seed `5e`.\nIts SHA-256 is the commitment `c0` posted at the start. Replay the race with /race verify.".to_string()
+            )
+        );
+        let cards = present(
+            &finished(
+                GameKind::MilleBornes,
+                setup(GameKind::MilleBornes, &["Ann", "Ben"]),
+            ),
+            &plain(),
+        );
+        assert_eq!(
+            cards.fields.last().unwrap().1,
+            "Seed `5e`.\nIts SHA-256 is the commitment `c0` posted at the start. Check every shuffle with /race verify."
+        );
+    }
+
+    #[test]
+    fn a_team_game_ranks_teams_not_tied_players() {
+        use crate::games::GameKind;
+        let view = setup(GameKind::MilleBornes, &["Alice", "Bob", "Carol", "Dave"]);
+        let place = |rank, name: &str, score| FinalPlace {
+            rank,
+            name: name.into(),
+            score: Some(score),
+        };
+        let a = Announcement::Finished {
+            race: CampaignId(1),
+            game: GameKind::MilleBornes,
+            view,
+            placings: vec![
+                place(1, "Alice", 5100),
+                place(1, "Carol", 5100),
+                place(3, "Bob", 4200),
+                place(3, "Dave", 4200),
+            ],
+            seed: "5e".into(),
+            commitment: "c0".into(),
+        };
+        let p = present(&a, &plain());
+        assert_eq!(p.body, "Alice & Carol win!");
+        assert_eq!(
+            p.fields[0],
+            (
+                "Result".to_string(),
+                "1st Alice & Carol (5100 points)\n2nd Bob & Dave (4200 points)".to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn a_prompt_names_the_seat_once() {
+        use crate::engine::{SeatSetup, Seed};
+        use crate::games::GameKind;
+        let kind = GameKind::DreamMile;
+        let options = kind.apply_options(None, "").unwrap();
+        let seats = [
+            SeatSetup {
+                name: "Alice".into(),
+                choice: None,
+            },
+            SeatSetup {
+                name: "Bob".into(),
+                choice: None,
+            },
+        ];
+        let game = kind.setup(&options, &seats, Seed::from_u64(3)).unwrap();
+        let prompt = |label: &str| Announcement::Prompt {
+            race: CampaignId(1),
+            game: GameKind::DreamMile,
+            step: 0,
+            seat: crate::engine::Seat(0),
+            seat_name: "Alice".into(),
+            label: label.into(),
+            view: game.private_view(crate::engine::Seat(0)),
+            prompt: game.prompt(crate::engine::Seat(0)),
+            deadline: None,
+            notes: vec![],
+        };
+        assert_eq!(
+            present(&prompt("Round 1: Alice to play"), &plain()).title,
+            "Dream Mile race #1: Round 1: Alice to play"
+        );
+        assert_eq!(
+            present(&prompt("Turn 1 of 8"), &plain()).title,
+            "Dream Mile race #1: Turn 1 of 8, Alice to order"
         );
     }
 }

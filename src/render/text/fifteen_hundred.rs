@@ -50,16 +50,20 @@ pub fn track(view: &PublicView) -> String {
         .max()
         .unwrap_or(6)
         .max(6);
+    // Once the race is over the step and the laps say the same thing: say it once.
+    let when = if view.finished {
+        laps(view)
+    } else {
+        format!("{}, {}", view.step, laps(view))
+    };
     let mut out = vec![format!(
-        "1500m ({}{}) on {}: {}, {}",
+        "1500m ({}{}) on {}: {when}",
         match view.distance {
             crate::games::fifteen_hundred::board::Distance::M1500 => "1500 m",
             crate::games::fifteen_hundred::board::Distance::M800 => "800 m",
         },
         if view.advanced { ", advanced" } else { "" },
         view.board,
-        view.step,
-        laps(view)
     )];
     out.push(format!(
         "{:<4} {:<width$} {:>4} {:<18} {:>9} {:>4} {:>4} {:>3} {:<11} {}",
@@ -226,5 +230,15 @@ mod tests {
             p.contains("Your last order: card 11 bid 2 actions move3,first,move2,safe4,safe3,pace2,pace1 pace +1 move farthest then farthest."),
             "{p}"
         );
+    }
+
+    #[test]
+    fn a_finished_race_says_race_over_once() {
+        let mut v = race().public_view();
+        v.finished = true;
+        v.step = "Race over".into();
+        let t = track(&v);
+        let first = t.lines().next().unwrap();
+        assert_eq!(first, "1500m (1500 m) on Standard 8-lane oval: race over");
     }
 }
