@@ -1,11 +1,14 @@
 //! Turns a [`Layout`] into serenity's builders: a new message, an edit, an interaction
-//! response or a poise reply. Mentions are off unless the layout names one user to ping.
+//! response, a late answer to an acknowledged interaction, or a poise reply. Every one
+//! carries `allowed_mentions`: nobody is pinged unless the layout names one user to ping,
+//! and never `@everyone`, `@here` or a role ([`mentions`], [`no_mentions`]).
 
 use poise::serenity_prelude as serenity;
 use serenity::{
     CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton, CreateEmbed,
-    CreateEmbedFooter, CreateInteractionResponseMessage, CreateMessage, CreateSelectMenu,
-    CreateSelectMenuKind, CreateSelectMenuOption, EditMessage,
+    CreateEmbedFooter, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    CreateMessage, CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption,
+    EditInteractionResponse, EditMessage,
 };
 
 use super::layout::{ButtonStyle, EmbedSpec, Layout, Row};
@@ -68,11 +71,18 @@ pub fn rows(rows: &[Row]) -> Vec<CreateActionRow> {
         .collect()
 }
 
-pub fn mentions(layout: &Layout) -> CreateAllowedMentions {
-    let none = CreateAllowedMentions::new()
+/// Pings nobody: what every message the bot sends allows unless it means to ping
+/// someone (also poise's default for its own answers, in `discord::mod`).
+pub fn no_mentions() -> CreateAllowedMentions {
+    CreateAllowedMentions::new()
         .empty_users()
         .empty_roles()
-        .everyone(false);
+        .everyone(false)
+}
+
+/// Pings the layout's one user, or nobody.
+pub fn mentions(layout: &Layout) -> CreateAllowedMentions {
+    let none = no_mentions();
     match layout
         .ping
         .as_deref()
@@ -144,6 +154,35 @@ pub fn response(layout: &Layout, ephemeral: bool) -> CreateInteractionResponseMe
     m
 }
 
+/// The answer to an interaction acknowledged earlier, in place of the message it is on.
+pub fn edit_response(layout: &Layout) -> EditInteractionResponse {
+    let mut m = EditInteractionResponse::new()
+        .embeds(layout.embeds.iter().map(embed).collect())
+        .allowed_mentions(mentions(layout));
+    if let Some(content) = &layout.content {
+        m = m.content(content);
+    }
+    if let Some(r) = &layout.rows {
+        m = m.components(rows(r));
+    }
+    m
+}
+
+/// A new message answering an interaction acknowledged earlier.
+pub fn followup(layout: &Layout, ephemeral: bool) -> CreateInteractionResponseFollowup {
+    let mut m = CreateInteractionResponseFollowup::new()
+        .embeds(layout.embeds.iter().map(embed).collect())
+        .allowed_mentions(mentions(layout))
+        .ephemeral(ephemeral);
+    if let Some(content) = &layout.content {
+        m = m.content(content);
+    }
+    if let Some(r) = &layout.rows {
+        m = m.components(rows(r));
+    }
+    m
+}
+
 pub fn reply(layout: &Layout, ephemeral: bool) -> poise::CreateReply {
     let mut m = poise::CreateReply::default()
         .ephemeral(ephemeral)
@@ -158,4 +197,72 @@ pub fn reply(layout: &Layout, ephemeral: bool) -> poise::CreateReply {
         m = m.components(rows(r));
     }
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discord::layout::EmbedSpec;
+    use serde_json::{Value, json};
+
+    fn layout(ping: Option<&str>) -> Layout {
+        Layout {
+            content: ping.map(|p| format!("<@{p}>")),
+            embeds: vec![EmbedSpec {
+                title: "t".into(),
+                description: "@everyone <@&1> <@2>".into(),
+                ..EmbedSpec::default()
+            }],
+            ping: ping.map(String::from),
+            ..Layout::default()
+        }
+    }
+
+    /// Every builder the bot sends a message with, as the JSON Discord gets.
+    fn bodies(l: &Layout) -> Vec<(&'static str, Value)> {
+        let json = |v: Result<Value, serde_json::Error>| v.unwrap_or(Value::Null);
+        let reply = || reply(l, true);
+        vec![
+            ("create", json(serde_json::to_value(create_message(l)))),
+            ("edit", json(serde_json::to_value(edit_message(l)))),
+            ("response", json(serde_json::to_value(response(l, true)))),
+            (
+                "edit_response",
+                json(serde_json::to_value(edit_response(l))),
+            ),
+            ("followup", json(serde_json::to_value(followup(l, true)))),
+            (
+                "reply",
+                json(serde_json::to_value(reply().to_slash_initial_response(
+                    CreateInteractionResponseMessage::new(),
+                ))),
+            ),
+            (
+                "reply followup",
+                json(serde_json::to_value(reply().to_slash_followup_response(
+                    CreateInteractionResponseFollowup::new(),
+                ))),
+            ),
+            (
+                "reply edit",
+                json(serde_json::to_value(
+                    reply().to_slash_initial_response_edit(EditInteractionResponse::new()),
+                )),
+            ),
+        ]
+    }
+
+    #[test]
+    fn every_message_pings_only_its_one_user_or_nobody() {
+        for (ping, users) in [(None, json!([])), (Some("42"), json!(["42"]))] {
+            for (what, body) in bodies(&layout(ping)) {
+                let allowed = &body["allowed_mentions"];
+                assert_eq!(allowed["parse"], json!([]), "{what}: {body}");
+                assert_eq!(allowed["roles"], json!([]), "{what}: {body}");
+                assert_eq!(allowed["users"], users, "{what}: {body}");
+            }
+        }
+        let none = serde_json::to_value(no_mentions()).unwrap_or(Value::Null);
+        assert_eq!(none, json!({"parse": [], "users": [], "roles": []}));
+    }
 }

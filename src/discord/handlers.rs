@@ -13,15 +13,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
-use serenity::{
-    ComponentInteraction, ComponentInteractionDataKind, CreateInteractionResponse,
-    CreateInteractionResponseFollowup, EditInteractionResponse,
-};
+use serenity::{ComponentInteraction, ComponentInteractionDataKind, CreateInteractionResponse};
 
 use super::layout::{self, Action, EmbedSpec, Layout, Pick};
 use super::{Error, Shared, dress};
 use crate::referee::announce::Announcement;
 use crate::referee::{Actor, Receipt, RefereeError};
+use crate::render::{code_text, escape_markdown};
 use crate::store::{CampaignId, UserId};
 
 /// How long an interaction may work before it is acknowledged (Discord allows 3 s).
@@ -110,8 +108,8 @@ pub fn receipt_text(r: &Receipt) -> String {
             "Order received"
         },
         r.label,
-        r.order,
-        r.seat_name,
+        code_text(&r.order),
+        escape_markdown(&r.seat_name),
         r.receipt
     );
     if r.resolved {
@@ -162,7 +160,7 @@ pub async fn prompt_layout(
         (Some(r), _) => Some(("Your order".to_string(), receipt_text(r))),
         (None, Some(current)) => Some((
             "Your order".to_string(),
-            format!("`{current}` is in; send another to change it."),
+            format!("`{}` is in; send another to change it.", code_text(current)),
         )),
         (None, None) => None,
     };
@@ -228,6 +226,7 @@ pub async fn join_flow(
         ),
         Err(e) => return refusal(&e),
     };
+    let seat_name = escape_markdown(&seat_name);
     let dm_ok = preflight(
         shared,
         http,
@@ -290,23 +289,14 @@ async fn answer_component<F: Future<Output = Answer>>(
                 tracing::warn!("could not acknowledge an interaction: {e}");
             }
             match work.await {
-                Answer::Update(l) => {
-                    let mut edit = EditInteractionResponse::new()
-                        .embeds(l.embeds.iter().map(dress::embed).collect());
-                    if let Some(rows) = &l.rows {
-                        edit = edit.components(dress::rows(rows));
-                    }
-                    c.edit_response(http, edit).await.map(|_| ())
-                }
-                Answer::Reply(l) => {
-                    let mut f = CreateInteractionResponseFollowup::new()
-                        .ephemeral(true)
-                        .embeds(l.embeds.iter().map(dress::embed).collect());
-                    if let Some(rows) = &l.rows {
-                        f = f.components(dress::rows(rows));
-                    }
-                    c.create_followup(http, f).await.map(|_| ())
-                }
+                Answer::Update(l) => c
+                    .edit_response(http, dress::edit_response(&l))
+                    .await
+                    .map(|_| ()),
+                Answer::Reply(l) => c
+                    .create_followup(http, dress::followup(&l, true))
+                    .await
+                    .map(|_| ()),
             }
         }
     };

@@ -127,12 +127,36 @@ pub fn clip(text: &str, max: usize) -> String {
     out
 }
 
+/// A line cut to at most `max` characters; a code span the cut would leave open is
+/// closed, so the rest of the line is not read as markdown.
+fn clip_line(line: &str, max: usize) -> String {
+    let clipped = clip(line, max);
+    if clipped.len() == line.len() || max < 3 {
+        return clipped;
+    }
+    let mut out = clip(line, max.saturating_sub(1));
+    let mut escaped = false;
+    let mut ticks = 0;
+    for c in out.chars() {
+        if c == '`' && !escaped {
+            ticks += 1;
+        }
+        escaped = c == '\\' && !escaped;
+    }
+    if ticks % 2 == 0 {
+        return clipped;
+    }
+    out.pop();
+    out.push_str("`…");
+    out
+}
+
 /// Splits text into pieces of at most `max` characters, at line ends where possible.
 fn split_lines(text: &str, max: usize) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     for line in text.split('\n') {
-        let line = clip(line, max);
+        let line = clip_line(line, max);
         let extra = if cur.is_empty() {
             chars(&line)
         } else {
@@ -152,6 +176,31 @@ fn split_lines(text: &str, max: usize) -> Vec<String> {
     out
 }
 
+/// Room a piece keeps for closing and reopening a code block it is split in.
+const FENCE_ROOM: usize = 8;
+
+/// Pieces of one text, each a whole message: a code block split between two pieces is
+/// closed at the end of the first and opened again in the next, so the rest of the
+/// block (names in a track) is never read as markdown.
+fn closed_fences(pieces: Vec<String>) -> Vec<String> {
+    let mut open = false;
+    pieces
+        .into_iter()
+        .map(|piece| {
+            let mut out = if open { format!("```\n{piece}") } else { piece };
+            let fences = out
+                .split('\n')
+                .filter(|l| l.trim_start().starts_with("```"))
+                .count();
+            open = fences % 2 == 1;
+            if open {
+                out.push_str("\n```");
+            }
+            out
+        })
+        .collect()
+}
+
 /// A post as embeds within every limit: the narration, the text track and the deadline
 /// (as a Discord timestamp, which footers do not render) in the description; sections as
 /// fields; the footer with plain times in `zone`. What cannot fit is cut, and says so.
@@ -161,7 +210,8 @@ pub fn embeds(post: &Post, plain_footer: Option<&str>) -> Vec<EmbedSpec> {
         if !description.is_empty() {
             description.push_str("\n\n");
         }
-        description.push_str(&format!("```\n{}\n```", track.replace("```", "'''")));
+        // A name in the track cannot end the block (or turn its lines around).
+        description.push_str(&format!("```\n{}\n```", crate::render::code_text(track)));
     }
     if let Some(footer) = post.footer.as_deref().filter(|f| f.contains("<t:")) {
         if !description.is_empty() {
@@ -183,7 +233,10 @@ pub fn embeds(post: &Post, plain_footer: Option<&str>) -> Vec<EmbedSpec> {
     budget = budget.saturating_sub(first.size());
     let mut out = vec![];
     // The description, spread over embeds when it is longer than one allows.
-    let pieces = split_lines(&description, limits::DESCRIPTION);
+    let pieces = closed_fences(split_lines(
+        &description,
+        limits::DESCRIPTION.saturating_sub(FENCE_ROOM),
+    ));
     let mut cut = false;
     for (i, piece) in pieces.into_iter().enumerate() {
         let size = chars(&piece);

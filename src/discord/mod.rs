@@ -337,6 +337,8 @@ fn framework(
                 })
             },
             initialize_owners: false,
+            // poise's own answers (a server's command in a DM) ping nobody either.
+            allowed_mentions: Some(dress::no_mentions()),
             ..Default::default()
         })
         .initialize_owners(false)

@@ -5,8 +5,9 @@
 
 use chrono::{DateTime, FixedOffset, Offset, Utc};
 
+use super::markup::{code_text, escape_markdown};
 use super::picture::{RenderError, race_chart_png, track_png};
-use super::text::{alt_text, ordinal, private_text, track_text};
+use super::text::{alt_text, ordinal, private_text_as, track_text};
 use crate::engine::{Choice, Prompt};
 use crate::games::{AnyPrivateView, AnyPublicView, GameKind};
 use crate::referee::announce::{
@@ -60,6 +61,26 @@ impl Style {
             format!("<@{user}>")
         } else {
             user.to_string()
+        }
+    }
+
+    /// Text a player wrote (a name, an option value, an order), or a sentence a game or
+    /// the referee wrote around one (narration, a notice: they hold no markup of their
+    /// own), as Discord must get it: escaped, so it shows as written and makes no markup.
+    pub fn user(&self, text: &str) -> String {
+        if self.discord {
+            escape_markdown(text)
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// A player's text inside a code span: no backtick may end the span early.
+    pub fn code(&self, text: &str) -> String {
+        if self.discord {
+            code_text(text)
+        } else {
+            text.to_string()
         }
     }
 }
@@ -189,13 +210,20 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             seats,
             min,
             max,
-        } => lobby(&head(*game, *race), *phase, options, seats, (*min, *max)),
+        } => lobby(
+            &head(*game, *race),
+            *phase,
+            options,
+            seats,
+            (*min, *max),
+            style,
+        ),
         Announcement::Started {
             race,
             game,
             seats,
             commitment,
-        } => started(&head(*game, *race), seats, commitment),
+        } => started(*game, &head(*game, *race), seats, commitment, style),
         Announcement::TurnResolved {
             race,
             game,
@@ -226,7 +254,14 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             label,
             deadline,
             seats,
-        } => status(&head(*game, *race), *phase, label, *deadline, seats, style),
+        } => status(
+            &head(*game, *race),
+            *phase,
+            &style.user(label),
+            *deadline,
+            seats,
+            style,
+        ),
         Announcement::Prompt {
             race,
             game,
@@ -238,8 +273,8 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             notes,
             ..
         } => prompt(
-            format!("{}: {label}, {seat_name} to order", head(*game, *race)),
-            dm_body(view, notes),
+            prompt_title(&head(*game, *race), label, seat_name, style),
+            dm_body(view, notes, style),
             asked,
             *deadline,
             style,
@@ -252,15 +287,15 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             notes,
             ..
         } => Post::new(
-            format!("{}: {seat_name}", head(*game, *race)),
-            dm_body(view, notes),
+            format!("{}: {}", head(*game, *race), style.user(seat_name)),
+            dm_body(view, notes, style),
         ),
         Announcement::Reminder {
             race,
-            seat_name,
             label,
             deadline,
-        } => reminder(*race, seat_name, label, *deadline, style),
+            ..
+        } => reminder(*race, &style.user(label), *deadline, style),
         Announcement::Finished {
             race,
             game,
@@ -268,7 +303,14 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             placings,
             seed,
             commitment,
-        } => finished(&head(*game, *race), view, placings, seed, commitment),
+        } => finished(
+            *game,
+            &head(*game, *race),
+            view,
+            placings,
+            (seed, commitment),
+            style,
+        ),
         Announcement::Cancelled { race } => Post::new(
             format!("Race {race} was cancelled"),
             "The host cancelled the race.",
@@ -306,6 +348,7 @@ fn lobby(
     options: &str,
     seats: &[LobbySeat],
     (min, max): (usize, usize),
+    style: &Style,
 ) -> Post {
     let list: Vec<String> = seats
         .iter()
@@ -315,9 +358,9 @@ fn lobby(
             let choice = s
                 .choice
                 .as_deref()
-                .map(|c| format!(" [{c}]"))
+                .map(|c| format!(" [{}]", style.user(c)))
                 .unwrap_or_default();
-            format!("{}. {}{bot}{choice}", i + 1, s.name)
+            format!("{}. {}{bot}{choice}", i + 1, style.user(&s.name))
         })
         .collect();
     let state = if phase == Phase::Lobby {
@@ -337,19 +380,37 @@ fn lobby(
             list.join("\n")
         },
     ));
-    p.fields.push(("Options".into(), options.to_string()));
+    p.fields.push(("Options".into(), style.user(options)));
     p
 }
 
 /// The start: the seating and the seed's commitment.
-fn started(head: &str, seats: &[String], commitment: &str) -> Post {
+fn started(game: GameKind, head: &str, seats: &[String], commitment: &str, style: &Style) -> Post {
+    let seats: Vec<String> = seats.iter().map(|s| style.user(s)).collect();
+    let fair = match chance(game) {
+        Some(what) => format!(
+            "Fair dice: the seed's SHA-256 commitment is `{commitment}`. The seed is revealed at the end, so anyone can check {what} with /race verify."
+        ),
+        None => format!(
+            "{game} has no dice: orders decide everything, and the seed only picks the bots' orders. Its SHA-256 commitment is `{commitment}`; the seed is revealed at the end, so anyone can replay the race with /race verify."
+        ),
+    };
     Post::new(
         format!("{head} is off!"),
-        format!(
-            "Runners: {}.\nFair dice: the seed's SHA-256 commitment is `{commitment}`. The seed is revealed at the end, so anyone can check every roll with /race verify.",
-            seats.join(", ")
-        ),
+        format!("Runners: {}.\n{fair}", seats.join(", ")),
     )
+}
+
+/// What chance does in a game, as in "check every roll", or `None` for a game without
+/// dice (the seed still picks the bots' orders).
+fn chance(game: GameKind) -> Option<&'static str> {
+    match game {
+        GameKind::DreamMile => None,
+        GameKind::MagicalAthlete => Some("every roll and every draw"),
+        GameKind::MilleBornes | GameKind::ThousandYards | GameKind::FifteenHundred => {
+            Some("every shuffle")
+        }
+    }
 }
 
 /// A resolved turn, borrowed from [`Announcement::TurnResolved`].
@@ -366,7 +427,8 @@ struct Turn<'a> {
 /// A turn's channel post: the narration, missed orders, receipts, the track and what is
 /// next.
 fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
-    let labels = turn.labels;
+    // A step's label may name a player ("Round 1: Alice to play").
+    let labels: Vec<String> = turn.labels.iter().map(|l| style.user(l)).collect();
     let title = match (labels.first(), labels.last()) {
         (Some(first), Some(last)) if labels.len() > 1 && first != last => {
             format!("{head}: {first} to {last}")
@@ -374,7 +436,7 @@ fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
         (Some(first), _) => format!("{head}: {first}"),
         _ => head.to_string(),
     };
-    let mut body = turn.narration.join("\n");
+    let mut body = style.user(&turn.narration.join("\n"));
     if turn.late {
         body.push_str("\n(Resolved late: the bot was offline when the deadline passed.)");
     }
@@ -383,7 +445,13 @@ fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
         let lines: Vec<String> = turn
             .missed
             .iter()
-            .map(|m| format!("{}: played {} for them", m.name, m.played))
+            .map(|m| {
+                format!(
+                    "{}: played {} for them",
+                    style.user(&m.name),
+                    style.user(&m.played)
+                )
+            })
             .collect();
         p.fields.push(("Missed orders".into(), lines.join("\n")));
     }
@@ -394,7 +462,10 @@ fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
             .map(|o| {
                 format!(
                     "{} `{}` nonce {} -> {}",
-                    o.name, o.order, o.nonce, o.receipt
+                    style.user(&o.name),
+                    style.code(&o.order),
+                    o.nonce,
+                    o.receipt
                 )
             })
             .collect();
@@ -405,8 +476,12 @@ fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
     p.view = Some(turn.view.clone());
     p.picture = Picture::Track;
     p.footer = turn.next.map(|n| match n.deadline {
-        Some(d) => format!("Next: {}; orders due {}", n.label, style.when(d)),
-        None => format!("Next: {}", n.label),
+        Some(d) => format!(
+            "Next: {}; orders due {}",
+            style.user(&n.label),
+            style.when(d)
+        ),
+        None => format!("Next: {}", style.user(&n.label)),
     });
     p
 }
@@ -434,7 +509,7 @@ fn status(
                 .map(|r| format!(" receipt {r}"))
                 .unwrap_or_default();
             let bot = if s.bot { " (bot)" } else { "" };
-            format!("{mark} {}{bot}{receipt}", s.name)
+            format!("{mark} {}{bot}{receipt}", style.user(&s.name))
         })
         .collect();
     let state = match phase {
@@ -447,13 +522,23 @@ fn status(
 }
 
 /// A seat's private view in words, then any private news.
-fn dm_body(view: &AnyPrivateView, notes: &[String]) -> String {
-    let mut body = private_text(view);
+fn dm_body(view: &AnyPrivateView, notes: &[String], style: &Style) -> String {
+    let mut body = private_text_as(view, &|s: &str| style.user(s));
     for n in notes {
         body.push('\n');
-        body.push_str(n);
+        body.push_str(&style.user(n));
     }
     body
+}
+
+/// A prompt's title: the step, and whose order it asks for unless the step says so
+/// ("Round 1: Alice to play", not "Round 1: Alice to play, Alice to order").
+fn prompt_title(head: &str, label: &str, seat_name: &str, style: &Style) -> String {
+    if label.contains(seat_name) {
+        format!("{head}: {}", style.user(label))
+    } else {
+        format!("{head}: {label}, {} to order", style.user(seat_name))
+    }
 }
 
 /// A DM asking a seat to act: its view, the question and the legal choices.
@@ -464,7 +549,8 @@ fn prompt(
     deadline: Option<Millis>,
     style: &Style,
 ) -> Post {
-    body.push_str(&format!("\n\n{}\n{}", asked.text, asked.hint));
+    // The question may name players; the hint is the game's own instructions.
+    body.push_str(&format!("\n\n{}\n{}", style.user(&asked.text), asked.hint));
     let mut p = Post::new(title, body);
     p.choices = asked.choices.clone();
     p.footer = deadline.map(|d| {
@@ -476,18 +562,13 @@ fn prompt(
     p
 }
 
-/// A nudge before a deadline.
-fn reminder(
-    race: CampaignId,
-    seat_name: &str,
-    label: &str,
-    deadline: Millis,
-    style: &Style,
-) -> Post {
+/// A nudge before a deadline, by DM to the seat's player: "your order", whatever the
+/// seat's name (the terminal's seat is called "You").
+fn reminder(race: CampaignId, label: &str, deadline: Millis, style: &Style) -> Post {
     Post::new(
         format!("Reminder: race {race}, {label}"),
         format!(
-            "{seat_name}'s order is due {}. Nothing is in yet.",
+            "Your order is due {}. Nothing is in yet.",
             style.when(deadline)
         ),
     )
@@ -495,27 +576,36 @@ fn reminder(
 
 /// The final result: placings, standings, the race chart and the seed revealed.
 fn finished(
+    game: GameKind,
     head: &str,
     view: &AnyPublicView,
     placings: &[FinalPlace],
-    seed: &str,
-    commitment: &str,
+    (seed, commitment): (&str, &str),
+    style: &Style,
 ) -> Post {
-    let lines: Vec<String> = placings
+    // A team game ranks teams: "Alice & Carol win", not a tie of Alice and Carol, and
+    // the other team is 2nd, not 3rd.
+    let by_team = teams(view, placings);
+    let team_game = by_team.is_some();
+    let sides = by_team.unwrap_or_else(|| {
+        placings
+            .iter()
+            .map(|p| (p.rank, p.name.clone(), p.score))
+            .collect()
+    });
+    let lines: Vec<String> = sides
         .iter()
-        .map(|p| {
-            let score = p
-                .score
-                .map(|s| format!(" ({s} points)"))
-                .unwrap_or_default();
-            format!("{} {}{score}", ordinal(p.rank), p.name)
+        .map(|(rank, name, score)| {
+            let score = score.map(|s| format!(" ({s} points)")).unwrap_or_default();
+            format!("{} {}{score}", ordinal(*rank), style.user(name))
         })
         .collect();
-    let winners: Vec<&str> = placings
+    let winners: Vec<String> = sides
         .iter()
-        .filter(|p| p.rank == 1)
-        .map(|p| p.name.as_str())
+        .filter(|(rank, _, _)| *rank == 1)
+        .map(|(_, name, _)| style.user(name))
         .collect();
+    let winners: Vec<&str> = winners.iter().map(String::as_str).collect();
     let mut p = Post::new(
         format!("{head}: final result"),
         format!(
@@ -523,6 +613,8 @@ fn finished(
             crate::games::dream_mile::join_and(&winners),
             if winners.len() > 1 {
                 "share the win"
+            } else if team_game {
+                "win"
             } else {
                 "wins"
             }
@@ -532,13 +624,57 @@ fn finished(
     // The final standings too: the result ranks seats only, and a game's own
     // runners (1500m's robots) can take medals.
     p.track = Some(track_text(view));
-    p.fields.push((
-        "Fair dice".into(),
-        format!("Seed `{seed}`.\nIts SHA-256 is the commitment `{commitment}` posted at the start. Check every roll with /race verify."),
-    ));
+    p.fields.push(match chance(game) {
+        Some(what) => (
+            "Fair dice".into(),
+            format!("Seed `{seed}`.\nIts SHA-256 is the commitment `{commitment}` posted at the start. Check {what} with /race verify."),
+        ),
+        None => (
+            "Seed".into(),
+            format!("Seed `{seed}`.\nIts SHA-256 is the commitment `{commitment}` posted at the start. Replay the race with /race verify."),
+        ),
+    });
     p.view = Some(view.clone());
     p.picture = Picture::Chart;
     p
+}
+
+/// A team game's result by team, best first: (rank among teams, the team's name, its
+/// points). `None` when no team has two players (each seat is its own side).
+fn teams(view: &AnyPublicView, placings: &[FinalPlace]) -> Option<Vec<(u32, String, Option<i64>)>> {
+    let AnyPublicView::CardRace(v) = view else {
+        return None;
+    };
+    if v.teams.iter().all(|t| t.members.len() < 2) {
+        return None;
+    }
+    let name_of = |seat| {
+        v.players
+            .iter()
+            .find(|p| p.seat == seat)
+            .map(|p| p.name.as_str())
+    };
+    // Each team's best placing, and its score.
+    let mut sides: Vec<(u32, String, Option<i64>)> = Vec::new();
+    for t in &v.teams {
+        let best = placings
+            .iter()
+            .filter(|p| {
+                t.members
+                    .iter()
+                    .any(|&m| name_of(m) == Some(p.name.as_str()))
+            })
+            .min_by_key(|p| p.rank)?;
+        sides.push((best.rank, t.label.clone(), best.score));
+    }
+    // Ranked among teams: 1 + the teams strictly ahead.
+    let ranks: Vec<u32> = sides.iter().map(|(r, _, _)| *r).collect();
+    for side in &mut sides {
+        let ahead = ranks.iter().filter(|&&r| r < side.0).count();
+        side.0 = u32::try_from(ahead).unwrap_or(u32::MAX).saturating_add(1);
+    }
+    sides.sort_by_key(|(rank, _, _)| *rank);
+    Some(sides)
 }
 
 /// A plain notice, its `{at}` and `{user}` filled in.
@@ -549,14 +685,23 @@ fn notice(
     user: Option<&UserId>,
     style: &Style,
 ) -> Post {
-    let mut body = text.to_string();
+    let mut body = style.user(text);
+    // A placeholder is filled once, at its last place: the referee's words put it after
+    // any name, and a name that says `{user}` must not mention anyone.
     if let Some(at) = at {
-        body = body.replace("{at}", &style.when(at));
+        fill_last(&mut body, "{at}", &style.when(at));
     }
     if let Some(user) = user {
-        body = body.replace("{user}", &style.mention(&user.0));
+        fill_last(&mut body, "{user}", &style.mention(&user.0));
     }
     Post::new(format!("Race {race}"), body)
+}
+
+/// Replaces the last `placeholder` in `text`.
+fn fill_last(text: &mut String, placeholder: &str, with: &str) {
+    if let Some(at) = text.rfind(placeholder) {
+        text.replace_range(at..at + placeholder.len(), with);
+    }
 }
 
 #[cfg(test)]
@@ -678,6 +823,169 @@ mod tests {
         assert_eq!(
             present(&a, &Style::discord()).body,
             "<@42>: due <t:1767225600:F> (<t:1767225600:R>)."
+        );
+    }
+
+    fn setup(kind: crate::games::GameKind, names: &[&str]) -> AnyPublicView {
+        use crate::engine::{SeatSetup, Seed};
+        let options = kind.apply_options(None, "").unwrap();
+        let seats: Vec<SeatSetup> = names
+            .iter()
+            .map(|n| SeatSetup {
+                name: n.to_string(),
+                choice: None,
+            })
+            .collect();
+        kind.setup(&options, &seats, Seed::from_u64(3))
+            .unwrap()
+            .public_view()
+    }
+
+    fn plain() -> Style {
+        Style::plain(utc())
+    }
+
+    #[test]
+    fn a_reminder_says_your_order_whatever_the_seat_is_called() {
+        let a = Announcement::Reminder {
+            race: CampaignId(1),
+            seat_name: "You".into(),
+            label: "Turn 2 of 8".into(),
+            deadline: 1_767_225_600_000,
+        };
+        let p = present(&a, &plain());
+        assert_eq!(p.title, "Reminder: race #1, Turn 2 of 8");
+        assert_eq!(
+            p.body,
+            "Your order is due Thu 01 Jan 00:00:00 +00:00. Nothing is in yet."
+        );
+    }
+
+    #[test]
+    fn fair_dice_only_where_there_are_dice() {
+        use crate::games::GameKind;
+        let started = |game| Announcement::Started {
+            race: CampaignId(1),
+            game,
+            seats: vec!["Ann".into(), "Ben".into()],
+            commitment: "c0".into(),
+        };
+        assert_eq!(
+            present(&started(GameKind::DreamMile), &plain()).body,
+            "Runners: Ann, Ben.\nDream Mile has no dice: orders decide everything, and the seed only picks the bots' orders. Its SHA-256 commitment is `c0`; the seed is revealed at the end, so anyone can replay the race with /race verify."
+        );
+        assert_eq!(
+            present(&started(GameKind::MagicalAthlete), &plain()).body,
+            "Runners: Ann, Ben.\nFair dice: the seed's SHA-256 commitment is `c0`. The seed is revealed at the end, so anyone can check every roll and every draw with /race verify."
+        );
+        let finished = |game, view| Announcement::Finished {
+            race: CampaignId(1),
+            game,
+            view,
+            placings: vec![FinalPlace {
+                rank: 1,
+                name: "Ann".into(),
+                score: None,
+            }],
+            seed: "5e".into(),
+            commitment: "c0".into(),
+        };
+        let dm = present(
+            &finished(
+                GameKind::DreamMile,
+                setup(GameKind::DreamMile, &["Ann", "Ben"]),
+            ),
+            &plain(),
+        );
+        assert_eq!(
+            dm.fields.last().unwrap(),
+            &(
+                "Seed".to_string(),
+                "Seed `5e`.\nIts SHA-256 is the commitment `c0` posted at the start. Replay the race with /race verify.".to_string()
+            )
+        );
+        let cards = present(
+            &finished(
+                GameKind::MilleBornes,
+                setup(GameKind::MilleBornes, &["Ann", "Ben"]),
+            ),
+            &plain(),
+        );
+        assert_eq!(
+            cards.fields.last().unwrap().1,
+            "Seed `5e`.\nIts SHA-256 is the commitment `c0` posted at the start. Check every shuffle with /race verify."
+        );
+    }
+
+    #[test]
+    fn a_team_game_ranks_teams_not_tied_players() {
+        use crate::games::GameKind;
+        let view = setup(GameKind::MilleBornes, &["Alice", "Bob", "Carol", "Dave"]);
+        let place = |rank, name: &str, score| FinalPlace {
+            rank,
+            name: name.into(),
+            score: Some(score),
+        };
+        let a = Announcement::Finished {
+            race: CampaignId(1),
+            game: GameKind::MilleBornes,
+            view,
+            placings: vec![
+                place(1, "Alice", 5100),
+                place(1, "Carol", 5100),
+                place(3, "Bob", 4200),
+                place(3, "Dave", 4200),
+            ],
+            seed: "5e".into(),
+            commitment: "c0".into(),
+        };
+        let p = present(&a, &plain());
+        assert_eq!(p.body, "Alice & Carol win!");
+        assert_eq!(
+            p.fields[0],
+            (
+                "Result".to_string(),
+                "1st Alice & Carol (5100 points)\n2nd Bob & Dave (4200 points)".to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn a_prompt_names_the_seat_once() {
+        use crate::engine::{SeatSetup, Seed};
+        use crate::games::GameKind;
+        let kind = GameKind::DreamMile;
+        let options = kind.apply_options(None, "").unwrap();
+        let seats = [
+            SeatSetup {
+                name: "Alice".into(),
+                choice: None,
+            },
+            SeatSetup {
+                name: "Bob".into(),
+                choice: None,
+            },
+        ];
+        let game = kind.setup(&options, &seats, Seed::from_u64(3)).unwrap();
+        let prompt = |label: &str| Announcement::Prompt {
+            race: CampaignId(1),
+            game: GameKind::DreamMile,
+            step: 0,
+            seat: crate::engine::Seat(0),
+            seat_name: "Alice".into(),
+            label: label.into(),
+            view: game.private_view(crate::engine::Seat(0)),
+            prompt: game.prompt(crate::engine::Seat(0)),
+            deadline: None,
+            notes: vec![],
+        };
+        assert_eq!(
+            present(&prompt("Round 1: Alice to play"), &plain()).title,
+            "Dream Mile race #1: Round 1: Alice to play"
+        );
+        assert_eq!(
+            present(&prompt("Turn 1 of 8"), &plain()).title,
+            "Dream Mile race #1: Turn 1 of 8, Alice to order"
         );
     }
 }

@@ -24,6 +24,7 @@ mod discord_race;
 mod discord_robustness;
 mod fuzz_orders;
 mod health;
+mod hostile_names;
 mod leaks;
 mod pictures;
 mod quotas;

@@ -60,9 +60,9 @@ pub(super) async fn orders(ctx: Ctx<'_>) -> Result<(), Error> {
                     .filter(|s| s.state == state)
                     .map(|s| {
                         if s.bot {
-                            format!("{} (bot)", s.name)
+                            format!("{} (bot)", crate::render::escape_markdown(&s.name))
                         } else {
-                            s.name.clone()
+                            crate::render::escape_markdown(&s.name)
                         }
                     })
                     .collect();

@@ -11,6 +11,23 @@ fn name(yards: bool, card: Card) -> &'static str {
     card.name(yards)
 }
 
+/// What the game calls its safeties: 1000 Yards' rulebook says "protections".
+fn immunities_word(yards: bool) -> &'static str {
+    if yards { "protections" } else { "immunities" }
+}
+
+/// What the game calls a safety played at once against an attack (1000 Yards: a
+/// "counter"; the published Mille Bornes rules: a "coup fourré").
+fn trick_word(yards: bool, title: &str) -> &'static str {
+    if yards {
+        "counter"
+    } else if title.contains("published") {
+        "coup fourré"
+    } else {
+        "dirty trick"
+    }
+}
+
 /// "rolling", or "stopped: flat tire", or "stopped: needs a green light".
 fn status(yards: bool, t: &TeamView) -> String {
     if t.rolling {
@@ -117,7 +134,11 @@ fn team_lines(v: &PublicView, t: &TeamView) -> Vec<String> {
         status_line.push_str(&format!("; 200s played: {}/2", t.two_hundreds));
     }
     lines.push(status_line);
-    lines.push(format!("  immunities: {}", immunities(yards, t)));
+    lines.push(format!(
+        "  {}: {}",
+        immunities_word(yards),
+        immunities(yards, t)
+    ));
     lines.push(format!(
         "  score: {} this round, {} in all",
         t.round_score,
@@ -147,7 +168,10 @@ pub fn track(v: &PublicView) -> String {
         .iter()
         .any(|t| t.safeties.iter().any(|s| s.dirty_trick))
     {
-        out.push("* played as a dirty trick".into());
+        out.push(format!(
+            "* played as a {}",
+            trick_word(v.yards_names, &v.title)
+        ));
     }
     let player = |s: crate::engine::Seat| {
         v.players
@@ -196,13 +220,13 @@ pub fn alt(v: &PublicView) -> String {
 }
 
 /// The DM: your hand, and your team's tableau.
-pub fn private(v: &PrivateView) -> String {
+pub fn private(v: &PrivateView, user: super::User<'_>) -> String {
     let yards = v.yards_names;
     let hand: Vec<&str> = v.hand.iter().map(|&c| name(yards, c)).collect();
     let t = &v.tableau;
     let mut out = vec![format!(
         "{}, your hand: {}.",
-        v.name,
+        user(&v.name),
         if hand.is_empty() {
             "empty".to_string()
         } else {
@@ -211,7 +235,7 @@ pub fn private(v: &PrivateView) -> String {
     )];
     let mut line = format!(
         "Your team ({}): {}/{} {}, {}",
-        t.label,
+        user(&t.label),
         t.distance,
         v.target,
         if yards { "yards" } else { "miles" },
@@ -220,11 +244,16 @@ pub fn private(v: &PrivateView) -> String {
     for f in flags(yards, t) {
         line.push_str(&format!(", {f}"));
     }
-    line.push_str(&format!("; immunities: {}.", immunities(yards, t)));
+    line.push_str(&format!(
+        "; {}: {}.",
+        immunities_word(yards),
+        immunities(yards, t)
+    ));
     out.push(line);
     out.push(format!(
-        "Cards in the pile: {}. Dirty tricks: {}.",
+        "Cards in the pile: {}. {}: {}.",
         v.deck_left,
+        if yards { "Counters" } else { "Dirty tricks" },
         v.dirty_trick.name()
     ));
     if v.may_counter {
@@ -263,7 +292,7 @@ mod tests {
         assert!(t.contains("To play: Alice."), "{t}");
         // No hand's card names appear in the public text.
         let hand = g.hand(Seat(1));
-        let private = private(&g.private_view(Seat(1)));
+        let private = private(&g.private_view(Seat(1)), &|s: &str| s.to_string());
         for c in hand {
             assert!(private.contains(c.name(false)), "{private}");
         }
@@ -295,5 +324,40 @@ mod tests {
              (stopped: needs a green light), 0 points; Bob & Dave 0 miles (stopped: needs a \
              green light), 0 points."
         );
+    }
+
+    #[test]
+    fn thousand_yards_says_protections_and_counters() {
+        let seats: Vec<SeatSetup> = ["Alice", "Bob"]
+            .iter()
+            .map(|n| SeatSetup::named(*n))
+            .collect();
+        let options = crate::games::GameKind::ThousandYards
+            .apply_options(None, "")
+            .unwrap();
+        let g = crate::games::GameKind::ThousandYards
+            .setup(&options, &seats, Seed::from_u64(3))
+            .unwrap();
+        let crate::games::AnyPublicView::CardRace(mut v) = g.public_view() else {
+            panic!("a card race")
+        };
+        v.teams[0]
+            .safeties
+            .push(crate::games::card_race::SafetyPlay {
+                card: Card::Go,
+                dirty_trick: true,
+            });
+        let t = track(&v);
+        assert!(t.contains("  protections: "), "{t}");
+        assert!(!t.contains("immunities"), "{t}");
+        assert!(t.contains("* played as a counter"), "{t}");
+        let crate::games::AnyPrivateView::CardRace(p) = g.private_view(Seat(0)) else {
+            panic!("a card race")
+        };
+        let p = private(&p, &|s: &str| s.to_string());
+        assert!(p.contains("; protections: -."), "{p}");
+        assert!(p.contains("Counters: auto."), "{p}");
+        // 1000 miles keeps its words.
+        assert!(track(&game().public_view()).contains("  immunities: -"));
     }
 }

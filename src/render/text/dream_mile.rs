@@ -84,7 +84,7 @@ pub fn alt(view: &PublicView) -> String {
 }
 
 /// The DM: your runner, your points, and what you may play.
-pub fn private(view: &PrivateView) -> String {
+pub fn private(view: &PrivateView, user: super::User<'_>) -> String {
     let pos = format!(
         "{}{}",
         if view.tied { "joint " } else { "" },
@@ -92,7 +92,9 @@ pub fn private(view: &PrivateView) -> String {
     );
     let mut out = format!(
         "{}: maximum speed {}, {} speed points left, {pos} in the race.",
-        view.name, view.max_speed, view.remaining
+        user(&view.name),
+        view.max_speed,
+        view.remaining
     );
     if let Some(turn) = view.next_turn {
         out.push_str(&format!(" Turn {turn}: you may play 0 to {}.", view.cap));
@@ -140,7 +142,7 @@ mod tests {
 
     #[test]
     fn private_view_says_what_may_be_played() {
-        let p = private(&race().private_view(Seat(2)));
+        let p = private(&race().private_view(Seat(2)), &|s: &str| s.to_string());
         assert_eq!(
             p,
             "Carol: maximum speed 10, 44 speed points left, 3rd in the race. Turn 2: you may play 0 to 10."

@@ -50,16 +50,20 @@ pub fn track(view: &PublicView) -> String {
         .max()
         .unwrap_or(6)
         .max(6);
+    // Once the race is over the step and the laps say the same thing: say it once.
+    let when = if view.finished {
+        laps(view)
+    } else {
+        format!("{}, {}", view.step, laps(view))
+    };
     let mut out = vec![format!(
-        "1500m ({}{}) on {}: {}, {}",
+        "1500m ({}{}) on {}: {when}",
         match view.distance {
             crate::games::fifteen_hundred::board::Distance::M1500 => "1500 m",
             crate::games::fifteen_hundred::board::Distance::M800 => "800 m",
         },
         if view.advanced { ", advanced" } else { "" },
         view.board,
-        view.step,
-        laps(view)
     )];
     out.push(format!(
         "{:<4} {:<width$} {:>4} {:<18} {:>9} {:>4} {:>4} {:>3} {:<11} {}",
@@ -131,10 +135,10 @@ pub fn alt(view: &PublicView) -> String {
 }
 
 /// The DM: where you are, your cards, and your last order.
-pub fn private(view: &PrivateView) -> String {
+pub fn private(view: &PrivateView, user: super::User<'_>) -> String {
     let mut out = format!(
         "{}: {}, {} in the race. Mental strength {}, pace {}",
-        view.name,
+        user(&view.name),
         view.space,
         ordinal(view.position),
         view.strength,
@@ -161,7 +165,7 @@ pub fn private(view: &PrivateView) -> String {
         out.push_str(&format!(" Card chosen this round: {c}."));
     }
     if let Some(o) = &view.last_order {
-        out.push_str(&format!(" Your last order: {o}."));
+        out.push_str(&format!(" Your last order: {}.", user(o)));
     }
     if let Some(a) = &view.asked {
         out.push_str(&format!(" Now: {a}."));
@@ -218,7 +222,7 @@ mod tests {
             a.starts_with("1500m, Round 2: orders, lap counter 3"),
             "{a}"
         );
-        let p = private(&g.private_view(Seat(0)));
+        let p = private(&g.private_view(Seat(0)), &|s: &str| s.to_string());
         assert!(p.starts_with("Red: lane "), "{p}");
         assert!(p.contains("Movement cards: 8, 9, 10."), "{p}");
         assert!(p.contains("Bid cards: 1 to 8."), "{p}");
@@ -226,5 +230,15 @@ mod tests {
             p.contains("Your last order: card 11 bid 2 actions move3,first,move2,safe4,safe3,pace2,pace1 pace +1 move farthest then farthest."),
             "{p}"
         );
+    }
+
+    #[test]
+    fn a_finished_race_says_race_over_once() {
+        let mut v = race().public_view();
+        v.finished = true;
+        v.step = "Race over".into();
+        let t = track(&v);
+        let first = t.lines().next().unwrap();
+        assert_eq!(first, "1500m (1500 m) on Standard 8-lane oval: race over");
     }
 }

@@ -185,7 +185,7 @@ pub fn alt(v: &PublicView) -> String {
 }
 
 /// The DM: your hand, your racers, your policies and what you are asked.
-pub fn private(v: &PrivateView) -> String {
+pub fn private(v: &PrivateView, user: super::User<'_>) -> String {
     let names = |ks: &[crate::games::magical_athlete::racers::Kind]| {
         if ks.is_empty() {
             "-".to_string()
@@ -195,7 +195,7 @@ pub fn private(v: &PrivateView) -> String {
     };
     let mut out = vec![format!(
         "{}: {} points. Hand: {}. Still to race: {}.",
-        v.name,
+        user(&v.name),
         v.score,
         names(&v.hand),
         names(&v.unused)
@@ -215,6 +215,7 @@ pub fn private(v: &PrivateView) -> String {
         out.push(format!("Policies: {}.", v.policies.join("; ")));
     }
     if let Some(q) = &v.question {
+        // The game's own words: racers' names, never a player's.
         out.push(format!("{} Choices: {}.", q.text, q.choices.join(" | ")));
     }
     out.join("\n")
@@ -268,10 +269,10 @@ mod tests {
             a,
             "Magical Athlete: race 1 of 4 on Wild Wilds: Banana on space 12 (tripped), Legs on space 3."
         );
-        let p = private(&g.private_view(Seat(0)));
+        let p = private(&g.private_view(Seat(0)), &|s: &str| s.to_string());
         assert!(p.contains("Racing now: Legs."), "{p}");
         assert!(p.contains("Policies: none"), "{p}");
         assert!(p.contains("Choices: roll | legs."), "{p}");
-        assert!(!private(&g.private_view(Seat(1))).contains("Choices"));
+        assert!(!private(&g.private_view(Seat(1)), &|s: &str| s.to_string()).contains("Choices"));
     }
 }

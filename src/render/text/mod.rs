@@ -31,12 +31,22 @@ pub fn alt_text(view: &AnyPublicView) -> String {
     }
 }
 
-/// A seat's private view, for its DM.
+/// How a text writes what a player wrote (names, orders): as it is for the terminal,
+/// escaped for Discord ([`crate::render::escape_markdown`]).
+pub type User<'a> = &'a dyn Fn(&str) -> String;
+
+/// A seat's private view, for its DM, with names as they were written.
 pub fn private_text(view: &AnyPrivateView) -> String {
+    private_text_as(view, &|s: &str| s.to_string())
+}
+
+/// A seat's private view, for its DM, with what players wrote passed through `user`. The
+/// rest is the bot's own text, and keeps its markup (a code span for `counter`).
+pub fn private_text_as(view: &AnyPrivateView, user: User<'_>) -> String {
     match view {
-        AnyPrivateView::DreamMile(v) => dream_mile::private(v),
-        AnyPrivateView::CardRace(v) => card_race::private(v),
-        AnyPrivateView::FifteenHundred(v) => fifteen_hundred::private(v),
-        AnyPrivateView::MagicalAthlete(v) => magical_athlete::private(v),
+        AnyPrivateView::DreamMile(v) => dream_mile::private(v, user),
+        AnyPrivateView::CardRace(v) => card_race::private(v, user),
+        AnyPrivateView::FifteenHundred(v) => fifteen_hundred::private(v, user),
+        AnyPrivateView::MagicalAthlete(v) => magical_athlete::private(v, user),
     }
 }

@@ -1,0 +1,126 @@
+//! What players write, made safe for Discord's markdown: [`escape_markdown`] for a name,
+//! a nickname, an option value or an order, and for a sentence a game or the referee
+//! wrote around one (narration, a notice: they hold no markup of their own); and
+//! [`code_text`] for such text inside a code span.
+//!
+//! Discord shows a backslash before any ASCII punctuation as nothing, so an escaped name
+//! reads exactly as it was written, while no link, heading, quote, list, mention or
+//! formatting can come out of it. Only the terminal and pictures see the raw text: they
+//! never escape (see [`crate::render::post::Style`]).
+
+/// Marks that Discord reads anywhere in a line: escapes, emphasis, strike, code, spoilers,
+/// mentions and timestamps (`<@1>`, `<t:1>`), quotes, and masked links (`[a](b)`).
+const INLINE: &[char] = &['\\', '*', '_', '~', '`', '|', '<', '>', '[', ']', '@'];
+
+/// Marks that Discord reads only at the start of a line: headings and subtext (`#`,
+/// `-#`), and lists (`-`, `+`; `*` and `>` are escaped everywhere).
+const LINE_START: &[char] = &['#', '-', '+'];
+
+/// Direction controls: a name must not turn the rest of the bot's line around.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Text a player wrote, escaped so that Discord shows it as written and reads no markup
+/// in it. Escape each piece of text once: escaping twice shows the backslashes.
+pub fn escape_markdown(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len() + 8);
+    escape_into(&mut out, &chars, true);
+    out
+}
+
+/// Text inside a code span (`` `…` ``) or block: markdown is not read there, and a
+/// backslash would show, so only a backtick, which could end the span or the block, is
+/// replaced, and direction controls are dropped.
+pub fn code_text(text: &str) -> String {
+    text.chars()
+        .filter(|c| !is_bidi_control(*c))
+        .map(|c| if c == '`' { '\'' } else { c })
+        .collect()
+}
+
+/// Escapes `chars` into `out`; `line_start` says whether they begin a line. Returns
+/// whether the text after them would begin a line.
+fn escape_into(out: &mut String, chars: &[char], mut line_start: bool) -> bool {
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        i += 1;
+        if is_bidi_control(c) {
+            continue;
+        }
+        if c == '\n' {
+            out.push(c);
+            line_start = true;
+            continue;
+        }
+        if line_start && (c == ' ' || c == '\t') {
+            out.push(c);
+            continue;
+        }
+        if line_start && c.is_ascii_digit() {
+            // `1. ` and `1) ` begin a numbered list.
+            out.push(c);
+            while let Some(&d) = chars.get(i).filter(|d| d.is_ascii_digit()) {
+                out.push(d);
+                i += 1;
+            }
+            if let Some(&p) = chars.get(i).filter(|p| matches!(p, '.' | ')')) {
+                out.push('\\');
+                out.push(p);
+                i += 1;
+            }
+            line_start = false;
+            continue;
+        }
+        let autolink = c == ':' && chars.get(i) == Some(&'/') && chars.get(i + 1) == Some(&'/');
+        if INLINE.contains(&c) || autolink || (line_start && LINE_START.contains(&c)) {
+            out.push('\\');
+        }
+        out.push(c);
+        line_start = false;
+    }
+    line_start
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_in_a_name_is_escaped_and_reads_the_same() {
+        assert_eq!(
+            escape_markdown("[Free Nitro](https://e.co/x)"),
+            "\\[Free Nitro\\](https\\://e.co/x)"
+        );
+        assert_eq!(escape_markdown("# Heading"), "\\# Heading");
+        assert_eq!(escape_markdown("> quote"), "\\> quote");
+        assert_eq!(escape_markdown("-# small"), "\\-# small");
+        assert_eq!(escape_markdown("  - item"), "  \\- item");
+        assert_eq!(escape_markdown("12. Bob"), "12\\. Bob");
+        assert_eq!(escape_markdown("@everyone"), "\\@everyone");
+        assert_eq!(escape_markdown("<@123>"), "\\<\\@123\\>");
+        assert_eq!(
+            escape_markdown("**bold** _it_"),
+            "\\*\\*bold\\*\\* \\_it\\_"
+        );
+        assert_eq!(escape_markdown("a`b`c"), "a\\`b\\`c");
+        assert_eq!(
+            escape_markdown("||x|| ~~y~~ \\"),
+            "\\|\\|x\\|\\| \\~\\~y\\~\\~ \\\\"
+        );
+        assert_eq!(escape_markdown("a\u{202E}b"), "ab");
+        // What is not markup stays as written.
+        assert_eq!(
+            escape_markdown("Jean-Luc (bot) #2: 1. Ünal 🏃 שלום"),
+            "Jean-Luc (bot) #2: 1. Ünal 🏃 שלום"
+        );
+    }
+
+    #[test]
+    fn code_spans_lose_only_their_backticks() {
+        assert_eq!(code_text("stop @a`b"), "stop @a'b");
+        assert_eq!(code_text("```\n\u{202E}x"), "'''\nx");
+    }
+}
