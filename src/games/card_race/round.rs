@@ -347,7 +347,7 @@ impl CardRace {
         missed: bool,
         ev: &mut Vec<Event>,
     ) {
-        match order {
+        match super::legality::window_meaning(&w, seat, order) {
             Order::Counter => {
                 let safety = Card::safety_for(w.attack).unwrap_or(Card::RightOfWay);
                 self.dirty_trick(

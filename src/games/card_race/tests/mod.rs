@@ -13,6 +13,7 @@ mod orders;
 mod scoring;
 mod tricks;
 mod variants;
+mod window_plays;
 mod whole_games;
 
 const NAMES: [&str; 9] = [
