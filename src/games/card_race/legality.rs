@@ -89,17 +89,17 @@ impl CardRace {
 
     /// Why `team` cannot drive, in words.
     pub(super) fn stopped_reason(&self, t: &Team) -> String {
-        let problems: Vec<&str> = t
+        let problems: Vec<String> = t
             .battle
             .problems
             .iter()
             .filter(|p| p.is_battle_attack())
-            .map(|&p| self.card_name(p))
+            .map(|&p| self.attack_text(p))
             .collect();
         if problems.is_empty() {
-            format!("you need a {}", self.card_name(Card::Go))
+            format!("you need {}", a(self.card_name(Card::Go)))
         } else {
-            format!("you have a {}", problems.join(" and a "))
+            format!("you are stopped by {}", problems.join(" and "))
         }
     }
 
@@ -112,7 +112,7 @@ impl CardRace {
         if t.immune_to(attack) {
             return Err(IllegalOrder::Protected {
                 who,
-                card: a(self.card_name(attack)),
+                card: self.attack_text(attack),
                 safety: Card::safety_for(attack)
                     .map(|s| self.card_name(s))
                     .unwrap_or("?")
@@ -122,7 +122,7 @@ impl CardRace {
         if t.has(attack) {
             return Err(IllegalOrder::AlreadyHas {
                 who,
-                card: a(self.card_name(attack)),
+                card: self.attack_text(attack),
             });
         }
         if self.options.attacks_cumulate {

@@ -29,6 +29,10 @@ use thiserror::Error;
 
 use crate::engine::{GameRng, Seat, SeatSetup, Seed, SetupError};
 pub use cards::{Card, Kind};
+pub use game::{
+    MILES_PREFERENCE_HELP, MILES_SEAT_CHOICE, MILES_SUMMARY, YARDS_PREFERENCE_HELP,
+    YARDS_SEAT_CHOICE, YARDS_SUMMARY,
+};
 pub use rules::{CounterPref, Options, Ruleset};
 
 /// The views and order errors, for renderers and tests.
@@ -426,7 +430,7 @@ impl CardRace {
                 None => CounterPref::Auto,
                 Some(c) => CounterPref::parse(c).ok_or_else(|| SetupError::SeatChoice {
                     name: name.clone(),
-                    reason: "the choice is `dirty-trick auto` or `dirty-trick ask`".into(),
+                    reason: game::choice_error(options.rules()),
                 })?,
             };
             names.push(name);

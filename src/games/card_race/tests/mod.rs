@@ -11,10 +11,11 @@ use crate::engine::{Game, Mode, Submitted, Window, read_order};
 mod driving;
 mod orders;
 mod scoring;
+mod texts;
 mod tricks;
 mod variants;
-mod window_plays;
 mod whole_games;
+mod window_plays;
 
 const NAMES: [&str; 9] = [
     "Alice", "Bob", "Carol", "Dave", "Emily", "Frank", "George", "Helen", "Ivan",

@@ -42,7 +42,10 @@ fn miles_two_players_the_immunity_by_its_name_is_the_dirty_trick() {
         let mut g = miles_two("dirty-trick ask");
         assert_eq!(g.pending().seats, vec![seat("Bob")], "{text}");
         let events = play(&mut g, "Bob", text);
-        assert!(tricked(&events, "Bob", Card::PunctureProof), "{text}: {events:?}");
+        assert!(
+            tricked(&events, "Bob", Card::PunctureProof),
+            "{text}: {events:?}"
+        );
         let bob = team(&g, "Bob");
         assert!(bob.safeties[0].dirty_trick, "{text}");
         // As if nothing had happened: no flat tire, no green light needed.
@@ -82,7 +85,10 @@ fn miles_two_players_the_prompt_offers_the_dirty_trick_once() {
         .map(|c| c.order.clone())
         .collect();
     assert!(orders.contains(&"counter".to_string()), "{orders:?}");
-    assert!(!orders.contains(&"play puncture-proof".to_string()), "{orders:?}");
+    assert!(
+        !orders.contains(&"play puncture-proof".to_string()),
+        "{orders:?}"
+    );
 }
 
 /// 1000 miles, two teams: Alice (with Carol) puts a flat tire on Bob & Dave, both set to
@@ -161,7 +167,10 @@ fn yards_two_players_the_protection_by_its_name_is_the_counter() {
         let mut g = yards_two();
         assert_eq!(g.pending().seats, vec![seat("Bob")], "{text}");
         let events = play(&mut g, "Bob", text);
-        assert!(tricked(&events, "Bob", Card::ExtraTank), "{text}: {events:?}");
+        assert!(
+            tricked(&events, "Bob", Card::ExtraTank),
+            "{text}: {events:?}"
+        );
         let bob = team(&g, "Bob");
         assert!(bob.safeties[0].dirty_trick && bob.rolling(), "{text}");
         assert_eq!(to_play(&g), Some(seat("Bob")), "{text}");
