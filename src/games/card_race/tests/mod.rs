@@ -10,6 +10,7 @@ use crate::engine::{Game, Mode, Submitted, Window, read_order};
 
 mod driving;
 mod orders;
+mod replay_scripts;
 mod scoring;
 mod texts;
 mod tricks;
