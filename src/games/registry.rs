@@ -135,7 +135,10 @@ impl GameKind {
     }
 
     pub fn seat_choice_help(self) -> Option<&'static str> {
-        self.engine().seat_choice_help()
+        match self {
+            GameKind::ThousandYards => Some(super::card_race::YARDS_SEAT_CHOICE),
+            _ => self.engine().seat_choice_help(),
+        }
     }
 
     pub fn check_seat_choice(self, options: &Value, choice: &str) -> Result<(), String> {
@@ -143,11 +146,19 @@ impl GameKind {
     }
 
     pub fn preference_help(self) -> Option<&'static str> {
-        self.engine().preference_help()
+        match self {
+            GameKind::ThousandYards => Some(super::card_race::YARDS_PREFERENCE_HELP),
+            _ => self.engine().preference_help(),
+        }
     }
 
+    /// `/race help`'s summary. Kinds sharing an engine have their own (1000 Yards is not
+    /// told with 1000 miles' words).
     pub fn rules_summary(self) -> &'static str {
-        self.engine().rules_summary()
+        match self {
+            GameKind::ThousandYards => super::card_race::YARDS_SUMMARY,
+            _ => self.engine().rules_summary(),
+        }
     }
 
     /// Options as `key=value` text for display.

@@ -3,7 +3,9 @@
 //! `legality`, the views in `views` and the narration in `narrate`.
 
 use super::legality::IllegalOrder;
+use super::narrate::capitalise;
 use super::reading::SyntaxError;
+use super::rules::RuleData;
 use super::rules::{OPTION_DOCS, Options};
 use super::views::{PrivateView, PublicView};
 use super::{CardRace, CounterPref, Event, Order, Phase, bot};
@@ -11,6 +13,73 @@ use crate::engine::{
     BotLevel, Choice, Game, GameRng, Mode, Narration, OptionDoc, OptionsError, Outcome, Pending,
     PreferenceError, Prompt, Seat, SeatSetup, Seed, SetupError, Submitted, Window,
 };
+
+/// `/race help` for 1000 miles.
+pub const MILES_SUMMARY: &str = "1000 miles: reach the trip (1000) exactly. On your turn draw \
+    to 7 cards, then play one or junk one. Distance cards need a green light; attacks (red \
+    light, speed limit, out of gas, flat tire, accident) stop a rolling opponent until they play \
+    the remedy (and a green light after gas, spare or repairs). Immunities protect for the round \
+    and give another play; played out of turn against the matching attack they are a dirty \
+    trick (+300). At most two 200s. The round ends at the trip or when a player has no card; \
+    games run to 5000 points.";
+
+/// `/race help` for 1000 Yards, in its rulebook's words.
+pub const YARDS_SUMMARY: &str = "1000 Yards: reach exactly 1000 yards (700 with 2, 3 or 6 \
+    players); you can't go past it. You need a go in play to play race cards. On your turn play \
+    one card (or junk one), then draw back to 7. Trouble cards (traffic, flat tire, accident, \
+    hungry) stop an opponent until they play the fix (crosswalk, pump, first aid, snack) and \
+    then a go; a restriction blocks the 75, 100 and 200 until an end of restriction. \
+    Protections (crossing guard, new tire, training wheels, meal) are a free action: they \
+    protect you for the rest of the game. Played at once against the matching trouble, a \
+    protection is a counter (+200), and you take the next turn. At most two 200s. The score is \
+    your yards plus your counters; the most points wins.";
+
+/// The seat choice, in each game's words.
+pub const MILES_SEAT_CHOICE: &str = "dirty-trick auto (the default) or dirty-trick ask";
+pub const YARDS_SEAT_CHOICE: &str = "counter auto (the default) or counter ask";
+
+pub const MILES_PREFERENCE_HELP: &str = "`dirty-trick auto` (default): your immunity is played \
+    the instant a matching attack lands. `dirty-trick ask`: you get a button and a short window \
+    to answer; your delay can reveal your hand.";
+pub const YARDS_PREFERENCE_HELP: &str = "`counter auto` (default): your protection is played \
+    the instant a matching trouble lands. `counter ask`: you get a button and a short window \
+    to answer; your delay can reveal your hand.";
+
+pub(super) fn choice_error(rules: &RuleData) -> String {
+    if rules.yards_names {
+        "the choice is `counter auto` or `counter ask`".into()
+    } else {
+        "the choice is `dirty-trick auto` or `dirty-trick ask`".into()
+    }
+}
+
+impl CardRace {
+    /// The prompt's hint: only the orders this game has (1000 Yards has no extension).
+    fn order_hint(&self) -> String {
+        let r = self.rules();
+        let attack = self.card_name(super::Card::Stop);
+        let (noun, window) = if r.yards_names {
+            (
+                "a trouble",
+                "after a trouble on your team `counter` (or the protection's name) or `decline`",
+            )
+        } else {
+            (
+                "an attack",
+                "in a dirty-trick window `counter` (or the immunity's name) or `decline`",
+            )
+        };
+        let extension = if self.options.extension && r.extension_offered {
+            "; at 700 `extend` or `finish`"
+        } else {
+            ""
+        };
+        format!(
+            "Send `play 100`, `{attack} @Bob` ({noun} names a player), `junk 25`; \
+             {window}{extension}."
+        )
+    }
+}
 
 impl Game for CardRace {
     type Options = Options;
@@ -38,13 +107,13 @@ impl Game for CardRace {
     }
 
     fn seat_choice_help() -> Option<&'static str> {
-        Some("dirty-trick auto (the default) or dirty-trick ask")
+        Some(MILES_SEAT_CHOICE)
     }
 
-    fn check_seat_choice(_: &Options, choice: &str) -> Result<(), String> {
+    fn check_seat_choice(options: &Options, choice: &str) -> Result<(), String> {
         CounterPref::parse(choice)
             .map(|_| ())
-            .ok_or_else(|| "the choice is `dirty-trick auto` or `dirty-trick ask`".into())
+            .ok_or_else(|| choice_error(options.rules()))
     }
 
     fn setup(options: &Options, seats: &[SeatSetup], seed: Seed) -> Result<Self, SetupError> {
@@ -54,6 +123,9 @@ impl Game for CardRace {
     fn pending(&self) -> Pending {
         match self.phase.as_ref() {
             Phase::Over => Pending::none(),
+            Phase::Turn { seat } if self.options.rounds == 1 => {
+                Pending::one(*seat, format!("{} to play", self.name(*seat)))
+            }
             Phase::Turn { seat } => Pending::one(
                 *seat,
                 format!("Round {}: {} to play", self.round, self.name(*seat)),
@@ -99,9 +171,9 @@ impl Game for CardRace {
             .collect();
         let text = match self.phase.as_ref() {
             Phase::Window(w) if w.victims.contains(&seat) => format!(
-                "{} played a {} on your team. Answer with a {}?",
+                "{} played {} on your team. Answer with a {}?",
                 self.name(w.attacker),
-                self.card_name(w.attack),
+                self.attack_text(w.attack),
                 self.rules().dirty_trick_name
             ),
             Phase::Window(w) => format!(
@@ -122,9 +194,7 @@ impl Game for CardRace {
             text,
             choices,
             complete: true,
-            hint: "Send `play 100`, `stop @Bob` (an attack names a player), `junk 25`; \
-                   in a dirty-trick window `counter` or `decline`; at 700 `extend` or `finish`."
-                .into(),
+            hint: self.order_hint(),
         }
     }
 
@@ -202,6 +272,9 @@ impl Game for CardRace {
         if *self.phase != Phase::Over {
             return None;
         }
+        // Teammates share their team's total, so they share a rank. The engine's contract
+        // ranks seats (1 + the seats ahead), so a two-team game's losers are "3rd" in
+        // seat terms; the game's own end text names teams (see narrate).
         let scores: Vec<(Seat, i64)> = Seat::all(self.players())
             .map(|s| (s, self.team_of(s).map(|t| t.total).unwrap_or(0)))
             .collect();
@@ -232,47 +305,42 @@ impl Game for CardRace {
     }
 
     fn set_preference(&mut self, seat: Seat, text: &str) -> Result<String, PreferenceError> {
+        let yards = self.rules().yards_names;
+        let (key, card) = if yards {
+            ("counter", "protection")
+        } else {
+            ("dirty-trick", "immunity")
+        };
         let pref = CounterPref::parse(text).ok_or_else(|| {
-            PreferenceError::Invalid(
-                "write `dirty-trick auto` (play it the instant the attack lands) or \
-                 `dirty-trick ask` (a button, and a short window to answer)"
-                    .into(),
-            )
+            PreferenceError::Invalid(format!(
+                "write `{key} auto` (play it the instant the attack lands) or \
+                 `{key} ask` (a button, and a short window to answer)"
+            ))
         })?;
         let slot = self
             .prefs
             .get_mut(seat.index())
             .ok_or_else(|| PreferenceError::Invalid("you have no seat in this game".into()))?;
         *slot = pref;
+        let title = capitalise(self.rules().dirty_tricks_name);
         Ok(match pref {
-            CounterPref::Auto => {
-                "Dirty tricks: auto. When you hold the immunity, it is played the instant the attack lands."
-                    .into()
-            }
+            CounterPref::Auto => format!(
+                "{title}: auto. When you hold the {card}, it is played the instant the attack lands."
+            ),
             CounterPref::Ask => format!(
-                "Dirty tricks: ask. After an attack on your team you get {} s to answer `counter` \
-                 or `decline`; the next player's play closes the window. Beware: how long you \
-                 take can tell the table that you hold the card.",
+                "{title}: ask. After an attack on your team you get {} s to answer `counter` \
+                 (or play the {card} by its name) or `decline`; the next player's play closes \
+                 the window. Beware: how long you take can tell the table that you hold the card.",
                 self.options.counter_timeout
             ),
         })
     }
 
     fn preference_help() -> Option<&'static str> {
-        Some(
-            "`dirty-trick auto` (default): your immunity is played the instant a matching attack lands. \
-             `dirty-trick ask`: you get a button and a short window to answer; your delay can reveal your hand.",
-        )
+        Some(MILES_PREFERENCE_HELP)
     }
 
     fn rules_summary() -> &'static str {
-        "1000 miles: reach the trip (1000) exactly. On your turn draw to 7 cards, then play one or \
-         junk one. Distance cards need a green light; attacks (red light, speed limit, out of gas, \
-         flat tire, accident) stop a rolling opponent until they play the remedy (and a green light \
-         after gas, spare or repairs). Immunities protect for the round and give another play; \
-         played out of turn against the matching attack they are a dirty trick (+300). At most two \
-         200s. The round ends at the trip or when a player has no card; games run to 5000 points. \
-         1000 Yards is the same race with go, traffic/crosswalk, restriction, hungry/snack, \
-         pump and first aid; counters are worth 200 and the score is distance plus counters."
+        MILES_SUMMARY
     }
 }

@@ -5,7 +5,7 @@ use thiserror::Error;
 
 use super::cards::{Card, Kind};
 use super::narrate::a;
-use super::{CardRace, Order, Phase, Team};
+use super::{CardRace, CounterWindow, Order, Phase, Team};
 use crate::engine::Seat;
 
 /// An order that is read but not allowed now.
@@ -89,17 +89,17 @@ impl CardRace {
 
     /// Why `team` cannot drive, in words.
     pub(super) fn stopped_reason(&self, t: &Team) -> String {
-        let problems: Vec<&str> = t
+        let problems: Vec<String> = t
             .battle
             .problems
             .iter()
             .filter(|p| p.is_battle_attack())
-            .map(|&p| self.card_name(p))
+            .map(|&p| self.attack_text(p))
             .collect();
         if problems.is_empty() {
-            format!("you need a {}", self.card_name(Card::Go))
+            format!("you need {}", a(self.card_name(Card::Go)))
         } else {
-            format!("you have a {}", problems.join(" and a "))
+            format!("you are stopped by {}", problems.join(" and "))
         }
     }
 
@@ -112,7 +112,7 @@ impl CardRace {
         if t.immune_to(attack) {
             return Err(IllegalOrder::Protected {
                 who,
-                card: a(self.card_name(attack)),
+                card: self.attack_text(attack),
                 safety: Card::safety_for(attack)
                     .map(|s| self.card_name(s))
                     .unwrap_or("?")
@@ -122,7 +122,7 @@ impl CardRace {
         if t.has(attack) {
             return Err(IllegalOrder::AlreadyHas {
                 who,
-                card: a(self.card_name(attack)),
+                card: self.attack_text(attack),
             });
         }
         if self.options.attacks_cumulate {
@@ -241,7 +241,7 @@ impl CardRace {
             Phase::Window(w) => {
                 let victim = w.victims.contains(&seat);
                 let next = w.next == Some(seat);
-                match order {
+                match &window_meaning(w, seat, *order) {
                     Order::Counter => {
                         let attack = self.card_name(w.attack).to_string();
                         if !victim {
@@ -322,10 +322,30 @@ impl CardRace {
                     if self.rules().draw_before_play {
                         out.push(Order::Draw);
                     }
-                    out.extend(self.turn_orders(seat));
+                    // Playing the matching immunity is the `counter` above: offered once.
+                    out.extend(
+                        self.turn_orders(seat)
+                            .into_iter()
+                            .filter(|o| window_meaning(w, seat, *o) == *o),
+                    );
                 }
                 out
             }
         }
+    }
+}
+
+/// What an order means in a dirty-trick window. A victim who plays the matching immunity,
+/// by whatever name, makes the dirty trick: both rulebooks define it as playing that card
+/// at once, before the next player has played or drawn (issue 18). Anything else keeps
+/// its meaning, so only another play, a draw or `decline` lets the attack stand.
+pub(super) fn window_meaning(w: &CounterWindow, seat: Seat, order: Order) -> Order {
+    match order {
+        Order::Play { card, .. }
+            if w.victims.contains(&seat) && Card::safety_for(w.attack) == Some(card) =>
+        {
+            Order::Counter
+        }
+        other => other,
     }
 }

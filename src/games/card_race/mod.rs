@@ -29,6 +29,10 @@ use thiserror::Error;
 
 use crate::engine::{GameRng, Seat, SeatSetup, Seed, SetupError};
 pub use cards::{Card, Kind};
+pub use game::{
+    MILES_PREFERENCE_HELP, MILES_SEAT_CHOICE, MILES_SUMMARY, YARDS_PREFERENCE_HELP,
+    YARDS_SEAT_CHOICE, YARDS_SUMMARY,
+};
 pub use rules::{CounterPref, Options, Ruleset};
 
 /// The views and order errors, for renderers and tests.
@@ -357,6 +361,10 @@ pub struct CardRace {
     /// Decks fixed by a replay script for the coming rounds, top card first.
     #[serde(default)]
     stacked: Vec<Vec<Card>>,
+    /// For each stacked deck, how many of its last cards start the round in the junk pile
+    /// (a script that states a short draw pile).
+    #[serde(default)]
+    stacked_junk: Vec<usize>,
     /// This round's distances turn by turn, for the race chart.
     #[serde(default)]
     marks: Vec<TurnMark>,
@@ -374,6 +382,18 @@ impl CardRace {
         seats: &[SeatSetup],
         seed: Seed,
         decks: Vec<Vec<Card>>,
+    ) -> Result<CardRace, SetupError> {
+        CardRace::setup_scripted(options, seats, seed, decks, Vec::new())
+    }
+
+    /// As [`Self::setup_stacked`]; `junk[i]` of round `i + 1`'s deck's last cards start
+    /// that round face up in the junk pile instead of the draw pile.
+    pub fn setup_scripted(
+        options: &Options,
+        seats: &[SeatSetup],
+        seed: Seed,
+        decks: Vec<Vec<Card>>,
+        junk: Vec<usize>,
     ) -> Result<CardRace, SetupError> {
         let mut full = options.deck(seats.len());
         full.sort();
@@ -393,6 +413,7 @@ impl CardRace {
         }
         let mut game = CardRace::new(options, seats, seed)?;
         game.stacked = decks;
+        game.stacked_junk = junk;
         let mut events = Vec::new();
         game.start_round(1, &mut events);
         Ok(game)
@@ -426,7 +447,7 @@ impl CardRace {
                 None => CounterPref::Auto,
                 Some(c) => CounterPref::parse(c).ok_or_else(|| SetupError::SeatChoice {
                     name: name.clone(),
-                    reason: "the choice is `dirty-trick auto` or `dirty-trick ask`".into(),
+                    reason: game::choice_error(options.rules()),
                 })?,
             };
             names.push(name);
@@ -460,6 +481,7 @@ impl CardRace {
             phase: Box::new(Phase::Over),
             history: Vec::new(),
             stacked: Vec::new(),
+            stacked_junk: Vec::new(),
             marks: Vec::new(),
             table_turn: 0,
             rng: GameRng::from_seed(seed),

@@ -14,11 +14,7 @@ impl CardRace {
                 starter,
                 cards,
                 target,
-            } => Narration::public(format!(
-                "Round {round} begins: {cards} cards, a trip of {target} {}. {} plays first.",
-                self.rules().unit,
-                self.name(*starter)
-            )),
+            } => Narration::public(self.round_started_text(*round, *starter, *cards, *target)),
             Event::Dealt { seat, cards } => {
                 Narration::to_seat(*seat, format!("Your hand: {}.", self.hand_text(cards)))
             }
@@ -80,6 +76,40 @@ impl CardRace {
         }
     }
 
+    /// A game of one round is a race: "The race begins", not "Round 1 begins".
+    fn one_race(&self) -> bool {
+        self.options.rounds == 1
+    }
+
+    fn round_started_text(&self, round: u32, starter: Seat, cards: usize, target: u32) -> String {
+        let begins = if self.one_race() {
+            "The race begins".to_string()
+        } else {
+            format!("Round {round} begins")
+        };
+        let unit = self.rules().unit;
+        let first = self.name(starter);
+        // 1000 Yards' rulebook: "reach exactly 1,000 yards"; 1000 miles says the trip.
+        if self.rules().yards_names {
+            format!(
+                "{begins}: {cards} cards. Race to exactly {target} {unit}. {first} plays first."
+            )
+        } else {
+            format!("{begins}: {cards} cards, a trip of {target} {unit}. {first} plays first.")
+        }
+    }
+
+    /// An attack with its article: "a red light", "an accident"; 1000 Yards' traffic and
+    /// hungry take none ("plays hungry on Bob").
+    pub(super) fn attack_text(&self, card: Card) -> String {
+        let name = self.card_name(card);
+        if self.rules().yards_names && matches!(card, Card::Stop | Card::OutOfGas) {
+            name.to_string()
+        } else {
+            a(name)
+        }
+    }
+
     fn window_opened_text(
         &self,
         attack: Card,
@@ -89,9 +119,12 @@ impl CardRace {
         seconds: u64,
     ) -> String {
         let names: Vec<&str> = victims.iter().map(|&s| self.name(s)).collect();
+        // With two players the victim also plays next: "until Bob plays" would be odd.
         let until = match next {
-            Some(n) => format!("until {} plays or {} s pass", self.name(n), seconds),
-            None => format!("for {seconds} s"),
+            Some(n) if !victims.contains(&n) => {
+                format!("until {} plays or {} s pass", self.name(n), seconds)
+            }
+            _ => format!("within {seconds} s"),
         };
         format!(
             "{} may answer the {} on {} with a {} {until}.",
@@ -115,12 +148,18 @@ impl CardRace {
     }
 
     fn window_closed_text(&self, seat: Seat, declined: bool, missed: bool) -> String {
-        if declined && missed {
-            "Time is up: the attack stands.".to_string()
-        } else if declined {
-            format!("{} lets the attack stand.", self.name(seat))
+        // 1000 Yards calls attacks trouble.
+        let attack = if self.rules().yards_names {
+            "trouble"
         } else {
-            format!("{} plays on: the attack stands.", self.name(seat))
+            "attack"
+        };
+        if declined && missed {
+            format!("Time is up: the {attack} stands.")
+        } else if declined {
+            format!("{} lets the {attack} stand.", self.name(seat))
+        } else {
+            format!("{} plays on: the {attack} stands.", self.name(seat))
         }
     }
 
@@ -143,17 +182,44 @@ impl CardRace {
 
     fn round_ended_text(&self, result: &RoundResult, totals: &[i64]) -> String {
         let why = match result.ended {
-            RoundEnd::Trip { team } => {
-                format!("{} completes the trip", self.team_label(team))
-            }
+            RoundEnd::Trip { team } if self.rules().yards_names => format!(
+                "{} {} {} {}",
+                self.team_label(team),
+                self.verb(team, "reaches", "reach"),
+                self.target,
+                self.rules().unit
+            ),
+            RoundEnd::Trip { team } => format!(
+                "{} {} the trip",
+                self.team_label(team),
+                self.verb(team, "completes", "complete")
+            ),
             RoundEnd::NoCards => "a player has no card left".to_string(),
         };
-        let mut lines = vec![format!("Round {} ends: {why}.", result.round)];
+        let ends = if self.one_race() {
+            "The race ends".to_string()
+        } else {
+            format!("Round {} ends", result.round)
+        };
+        let mut lines = vec![format!("{ends}: {why}.")];
         for sc in &result.scores {
-            let total = totals.get(usize::from(sc.team)).copied();
+            // In a one-round game the total is the round's score: not said twice.
+            let total = totals
+                .get(usize::from(sc.team))
+                .copied()
+                .filter(|_| !self.one_race());
             lines.push(self.score_text(sc, total));
         }
         lines.join("\n")
+    }
+
+    /// The verb for a team: "Alice wins", "Alice & Carol win".
+    fn verb(&self, team: u8, one: &'static str, many: &'static str) -> &'static str {
+        if self.team(team).is_some_and(|t| t.members.len() > 1) {
+            many
+        } else {
+            one
+        }
     }
 
     fn game_ended_text(&self, winners: &[u8], totals: &[i64]) -> String {
@@ -163,12 +229,16 @@ impl CardRace {
             .and_then(|&t| totals.get(usize::from(t)))
             .copied()
             .unwrap_or(0);
-        if winners.len() > 1 {
-            format!("{} share the win with {best} points!", names.join(" and "))
-        } else {
-            format!("{} win with {best} points!", names.join(""))
+        match winners {
+            [one] => format!(
+                "{} {} with {best} points!",
+                self.team_label(*one),
+                self.verb(*one, "wins", "win")
+            ),
+            _ => format!("{} share the win with {best} points!", names.join(" and ")),
         }
     }
+
     fn played_text(
         &self,
         seat: Seat,
@@ -186,42 +256,52 @@ impl CardRace {
             ),
             Kind::Attack => format!(
                 "{who} plays {} on {}.",
-                a(name),
+                self.attack_text(card),
                 target.map(|t| self.team_label(t)).unwrap_or_default()
             ),
-            Kind::Safety => format!("{who} plays {name} (immunity) and plays again."),
+            Kind::Safety => format!(
+                "{who} plays {name} ({}) and plays again.",
+                self.rules().safety_word
+            ),
             _ => format!("{who} plays {name}."),
         }
     }
 
-    fn line_name(&self, line: Line) -> &'static str {
+    fn line_name(&self, line: Line) -> String {
         let r = self.rules();
-        match line {
-            Line::Distance => "distance",
-            Line::Safeties => "immunities",
-            Line::AllSafeties => "all four immunities",
-            Line::DirtyTricks => r.dirty_trick_name,
+        let name = match line {
+            Line::Distance => r.unit,
+            Line::Safeties => r.safeties_word,
+            Line::AllSafeties => return format!("all four {}", r.safeties_word),
+            Line::DirtyTricks => r.dirty_tricks_name,
             Line::Trip => "trip completed",
             Line::Delayed => r.delayed_name,
             Line::SafeTrip => "safe trip",
             Line::Extension => "extension",
             Line::Shutout => r.shutout_name,
-        }
+        };
+        name.to_string()
     }
 
-    /// "Alice & Carol: 950 distance + 200 immunities = 1150 (total 2300)".
+    /// "Alice & Carol: 950 miles + 200 immunities = 1150 (total 2300)"; lines worth 0
+    /// are left out ("Bob: 0").
     pub fn score_text(&self, sc: &RoundScore, total: Option<i64>) -> String {
         let parts: Vec<String> = sc
             .lines
             .iter()
+            .filter(|l| l.points != 0)
             .map(|l| format!("{} {}", l.points, self.line_name(l.line)))
             .collect();
-        let mut s = format!(
-            "{}: {} = {}",
-            self.team_label(sc.team),
-            parts.join(" + "),
-            sc.total
-        );
+        let mut s = match parts.as_slice() {
+            [] => format!("{}: {}", self.team_label(sc.team), sc.total),
+            [_] => format!("{}: {}", self.team_label(sc.team), parts.join("")),
+            _ => format!(
+                "{}: {} = {}",
+                self.team_label(sc.team),
+                parts.join(" + "),
+                sc.total
+            ),
+        };
         if let Some(t) = total {
             s.push_str(&format!(" (total {t})"));
         }

@@ -39,7 +39,9 @@ enum ScriptPlayer {
 }
 
 /// One round's deal: hands by player, and the draw pile, top card first. Cards not
-/// named are shuffled by the seed and fill the rest.
+/// named are shuffled by the seed and fill the rest. `deck_size` states how many cards
+/// the draw pile holds after the deal; the cards left over start the round in the junk
+/// pile, with the ones `discard` names.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ScriptRound {
@@ -47,6 +49,10 @@ struct ScriptRound {
     hands: serde_json::Map<String, Value>,
     #[serde(default)]
     deck: Vec<String>,
+    #[serde(default)]
+    deck_size: Option<usize>,
+    #[serde(default)]
+    discard: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -87,7 +93,23 @@ pub struct OutTeam {
     pub breakdown: serde_json::Map<String, Value>,
     pub status: OutStatus,
     pub immunities: Vec<OutImmunity>,
+    /// 200s played this round (at most two).
+    pub two_hundreds: usize,
     pub hand_sizes: Vec<usize>,
+}
+
+/// The open dirty-trick (counter) window.
+#[derive(Debug, Serialize)]
+pub struct OutWindow {
+    pub attacker: String,
+    pub attack: String,
+    /// The attacked team.
+    pub team: Vec<String>,
+    /// Who may answer, in turn order.
+    pub victims: Vec<String>,
+    /// Whose play closes the window (`null` when the round ends as it closes).
+    pub next: Option<String>,
+    pub seconds: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -109,9 +131,18 @@ pub struct OutRoundScore {
 pub struct Output {
     pub game: String,
     pub ruleset: String,
+    /// Every option in force, keys as `/race settings` writes them.
+    pub options: serde_json::Map<String, Value>,
     pub round: u32,
     pub target: u32,
     pub deck_left: usize,
+    /// The junk pile, oldest first.
+    pub discard: Vec<String>,
+    /// Whose turn it is (`null` in a window, an extension decision, or at the end).
+    pub turn: Option<String>,
+    pub window: Option<OutWindow>,
+    /// Who is deciding on the extension at 700 (published rules).
+    pub extension_decision: Option<String>,
     pub teams: Vec<OutTeam>,
     pub rounds: Vec<OutRound>,
     pub pending: Vec<String>,
@@ -193,14 +224,55 @@ pub fn stack_cards(
     options: &Options,
     players: usize,
     round_no: usize,
-    mut hands: Vec<Vec<Card>>,
+    hands: Vec<Vec<Card>>,
     pile: Vec<Card>,
     rng: &mut GameRng,
 ) -> Result<Vec<Card>, String> {
+    let round = RoundCards {
+        hands,
+        pile,
+        ..RoundCards::default()
+    };
+    stack_round(options, players, round_no, round, rng).map(|(deck, _)| deck)
+}
+
+/// A round's cards as a script states them.
+#[derive(Debug, Default)]
+pub struct RoundCards {
+    /// By seat; short hands are filled at random.
+    pub hands: Vec<Vec<Card>>,
+    /// The top of the draw pile, first drawn first.
+    pub pile: Vec<Card>,
+    /// Cards in the junk pile at the start.
+    pub discard: Vec<Card>,
+    /// The draw pile's size after the deal (`None`: every card not dealt or junked).
+    pub pile_size: Option<usize>,
+}
+
+/// As [`stack_cards`], with a stated pile size and junk pile: returns the full deck (top
+/// card first) and how many of its last cards start the round junked.
+pub fn stack_round(
+    options: &Options,
+    players: usize,
+    round_no: usize,
+    round: RoundCards,
+    rng: &mut GameRng,
+) -> Result<(Vec<Card>, usize), String> {
+    let RoundCards {
+        mut hands,
+        pile,
+        discard,
+        pile_size,
+    } = round;
     let deal = options.rules().deal;
     let mut remainder = options.deck(players);
     hands.resize(players, Vec::new());
-    for card in hands.iter().flatten().chain(pile.iter()) {
+    for card in hands
+        .iter()
+        .flatten()
+        .chain(pile.iter())
+        .chain(discard.iter())
+    {
         match remainder.iter().position(|c| c == card) {
             Some(i) => {
                 remainder.remove(i);
@@ -237,9 +309,25 @@ pub fn stack_cards(
             }
         }
     }
+    let left = pile.len() + remainder.len() + discard.len();
+    let size = pile_size.unwrap_or(pile.len() + remainder.len());
+    if size < pile.len() {
+        return Err(format!(
+            "round {round_no}: the deck names {} cards but deck_size is {size}",
+            pile.len()
+        ));
+    }
+    if size + discard.len() > left {
+        return Err(format!(
+            "round {round_no}: deck_size {size} and {} junked cards need more than the {left} \
+             cards left after the deal",
+            discard.len()
+        ));
+    }
     deck.extend(pile);
     deck.extend(remainder);
-    Ok(deck)
+    deck.extend(discard);
+    Ok((deck, left - size))
 }
 
 fn stack_deck(
@@ -248,7 +336,7 @@ fn stack_deck(
     round_no: usize,
     spec: &ScriptRound,
     rng: &mut GameRng,
-) -> Result<Vec<Card>, ReplayError> {
+) -> Result<(Vec<Card>, usize), ReplayError> {
     let mut hands: Vec<Vec<Card>> = vec![Vec::new(); names.len()];
     for (name, cards) in &spec.hands {
         let seat = find_seat(names, name)
@@ -261,23 +349,93 @@ fn stack_deck(
             *h = cards;
         }
     }
-    let pile = read_cards(
-        &spec
-            .deck
-            .iter()
-            .cloned()
-            .map(Value::String)
-            .collect::<Vec<_>>(),
-        &format!("round {round_no}'s deck"),
+    let texts = |list: &[String]| list.iter().cloned().map(Value::String).collect::<Vec<_>>();
+    let pile = read_cards(&texts(&spec.deck), &format!("round {round_no}'s deck"))?;
+    let discard = read_cards(
+        &texts(&spec.discard),
+        &format!("round {round_no}'s discard"),
     )?;
-    stack_cards(options, names.len(), round_no, hands, pile, rng).map_err(script_err)
+    let round = RoundCards {
+        hands,
+        pile,
+        discard,
+        pile_size: spec.deck_size,
+    };
+    stack_round(options, names.len(), round_no, round, rng).map_err(script_err)
 }
 
+/// A score by line; lines worth 0 are left out (the lines still add up to the total).
 fn breakdown(lines: &[super::ScoreLine]) -> serde_json::Map<String, Value> {
     lines
         .iter()
+        .filter(|l| l.points != 0)
         .map(|l| (line_key(l.line).to_string(), Value::from(l.points)))
         .collect()
+}
+
+/// The options in force, keys as `/race settings` writes them (`target-score`).
+fn options_out(options: &Options) -> serde_json::Map<String, Value> {
+    match serde_json::to_value(options) {
+        Ok(Value::Object(map)) => map
+            .into_iter()
+            .map(|(k, v)| (k.replace('_', "-"), v))
+            .collect(),
+        _ => serde_json::Map::new(),
+    }
+}
+
+/// One team in the output: its tableau, status and the round's score by line.
+fn team_out(
+    game: &CardRace,
+    t: &super::game_views::TeamView,
+    scores: &[super::RoundScore],
+    over: bool,
+) -> OutTeam {
+    let label = |seats: &[Seat]| -> Vec<String> {
+        seats.iter().map(|&s| game.name(s).to_string()).collect()
+    };
+    let current = scores.iter().find(|s| s.team == t.team);
+    let (round_score, bd) = match (over, game.history().last()) {
+        // After the last round, show its final lines.
+        (true, Some(last)) => last
+            .scores
+            .iter()
+            .find(|s| s.team == t.team)
+            .map(|s| (s.total, breakdown(&s.lines)))
+            .unwrap_or_default(),
+        _ => current
+            .map(|s| (s.total, breakdown(&s.lines)))
+            .unwrap_or_default(),
+    };
+    OutTeam {
+        players: label(&t.members),
+        distance: t.distance,
+        score: t.total,
+        round_score,
+        breakdown: bd,
+        status: OutStatus {
+            rolling: t.rolling,
+            needs_green_light: t.needs_go,
+            stopped_by: t
+                .problems
+                .iter()
+                .filter(|p| p.is_battle_attack())
+                .map(|&p| game.card_name(p).to_string())
+                .collect(),
+            speed_limit: t.limited,
+            counterflow: t.counterflow,
+        },
+        immunities: t
+            .safeties
+            .iter()
+            .map(|s| OutImmunity {
+                card: game.card_name(s.card).to_string(),
+                dirty_trick: s.dirty_trick,
+            })
+            .collect(),
+        two_hundreds: t.two_hundreds,
+        hand_sizes: t.members.iter().map(|&s| game.hand(s).len()).collect(),
+    }
 }
 
 fn output(kind: GameKind, game: &CardRace, view: &PublicView) -> Output {
@@ -286,55 +444,11 @@ fn output(kind: GameKind, game: &CardRace, view: &PublicView) -> Output {
         seats.iter().map(|&s| game.name(s).to_string()).collect()
     };
     let scores = game.score_round();
+    let over = view.finished || game.phase() == &Phase::Over;
     let teams = view
         .teams
         .iter()
-        .map(|t| {
-            let current = scores.iter().find(|s| s.team == t.team);
-            let (round_score, bd) = match (
-                view.finished || game.phase() == &Phase::Over,
-                game.history().last(),
-            ) {
-                // After the last round, show its final lines.
-                (true, Some(last)) => last
-                    .scores
-                    .iter()
-                    .find(|s| s.team == t.team)
-                    .map(|s| (s.total, breakdown(&s.lines)))
-                    .unwrap_or_default(),
-                _ => current
-                    .map(|s| (s.total, breakdown(&s.lines)))
-                    .unwrap_or_default(),
-            };
-            OutTeam {
-                players: label(&t.members),
-                distance: t.distance,
-                score: t.total,
-                round_score,
-                breakdown: bd,
-                status: OutStatus {
-                    rolling: t.rolling,
-                    needs_green_light: t.needs_go,
-                    stopped_by: t
-                        .problems
-                        .iter()
-                        .filter(|p| p.is_battle_attack())
-                        .map(|&p| game.card_name(p).to_string())
-                        .collect(),
-                    speed_limit: t.limited,
-                    counterflow: t.counterflow,
-                },
-                immunities: t
-                    .safeties
-                    .iter()
-                    .map(|s| OutImmunity {
-                        card: game.card_name(s.card).to_string(),
-                        dirty_trick: s.dirty_trick,
-                    })
-                    .collect(),
-                hand_sizes: t.members.iter().map(|&s| game.hand(s).len()).collect(),
-            }
-        })
+        .map(|t| team_out(game, t, &scores, over))
         .collect();
     let rounds = game
         .history()
@@ -369,12 +483,30 @@ fn output(kind: GameKind, game: &CardRace, view: &PublicView) -> Output {
             .filter_map(|s| names.get(s.index()).cloned())
             .collect()
     });
+    let name = |s: Seat| game.name(s).to_string();
+    let card = |c: Card| game.card_name(c).to_string();
+    let window = view.window.as_ref().map(|w| OutWindow {
+        attacker: name(w.attacker),
+        attack: card(w.attack),
+        team: game
+            .team(w.team)
+            .map(|t| label(&t.members))
+            .unwrap_or_default(),
+        victims: label(&w.victims),
+        next: w.next.map(name),
+        seconds: w.seconds,
+    });
     Output {
         game: kind.slug().to_string(),
         ruleset: format!("{:?}", game.options().ruleset).to_lowercase(),
+        options: options_out(game.options()),
         round: view.round,
         target: view.target,
         deck_left: view.deck_left,
+        discard: view.discard.iter().map(|&c| card(c)).collect(),
+        turn: view.turn.map(name),
+        window,
+        extension_decision: view.extension_decision.map(name),
         teams,
         rounds,
         pending: game
@@ -411,13 +543,15 @@ pub fn run(kind: GameKind, script: Value) -> Result<Replay, ReplayError> {
     }
     let seed = script.seed.0;
     let mut rng = GameRng::from_seed(seed.derive("replay-deal"));
-    let decks = script
+    let (decks, junk): (Vec<Vec<Card>>, Vec<usize>) = script
         .rounds
         .iter()
         .enumerate()
         .map(|(i, r)| stack_deck(&options, &names, i + 1, r, &mut rng))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut game = CardRace::setup_stacked(&options, &seats, seed, decks)
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .unzip();
+    let mut game = CardRace::setup_scripted(&options, &seats, seed, decks, junk)
         .map_err(|e| script_err(e.to_string()))?;
     let mut views = Vec::new();
     for (i, play) in script.plays.iter().enumerate() {

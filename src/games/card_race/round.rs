@@ -18,16 +18,23 @@ impl CardRace {
         for t in &mut self.teams {
             cards.extend(t.clear_round());
         }
+        let mut junk = 0;
         let deck = if self.stacked.is_empty() {
             let mut d = self.options.deck(n);
             self.rng.shuffle(&mut d);
             d
         } else {
             let mut d = self.stacked.remove(0);
+            if !self.stacked_junk.is_empty() {
+                junk = self.stacked_junk.remove(0);
+            }
             d.reverse();
             d
         };
         self.deck = deck;
+        // A script's short pile: the bottom cards start the round junked, face up.
+        let junk = junk.min(self.deck.len());
+        self.discard.extend(self.deck.drain(..junk));
         self.round = round;
         self.target = self.options.target_for(n);
         self.extended_by = None;
@@ -329,7 +336,7 @@ impl CardRace {
         missed: bool,
         ev: &mut Vec<Event>,
     ) {
-        match order {
+        match super::legality::window_meaning(&w, seat, order) {
             Order::Counter => {
                 let safety = Card::safety_for(w.attack).unwrap_or(Card::RightOfWay);
                 self.dirty_trick(

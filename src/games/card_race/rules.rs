@@ -68,6 +68,11 @@ pub struct RuleData {
     pub delayed_name: &'static str,
     pub shutout_name: &'static str,
     pub dirty_trick_name: &'static str,
+    /// The plural, for the score line.
+    pub dirty_tricks_name: &'static str,
+    /// What the four cards are called: immunity (1000 miles) or protection (1000 Yards).
+    pub safety_word: &'static str,
+    pub safeties_word: &'static str,
 }
 
 const MILES_DECK: &[(Card, u8)] = &[
@@ -153,6 +158,9 @@ const PLAYROOM: RuleData = RuleData {
     delayed_name: "coronation",
     shutout_name: "hood",
     dirty_trick_name: "dirty trick",
+    dirty_tricks_name: "dirty tricks",
+    safety_word: "immunity",
+    safeties_word: "immunities",
 };
 
 const PUBLISHED: RuleData = RuleData {
@@ -181,6 +189,9 @@ const PUBLISHED: RuleData = RuleData {
     delayed_name: "delayed action",
     shutout_name: "shut-out",
     dirty_trick_name: "coup fourré",
+    dirty_tricks_name: "coups fourrés",
+    safety_word: "immunity",
+    safeties_word: "immunities",
 };
 
 const YARDS: RuleData = RuleData {
@@ -209,6 +220,9 @@ const YARDS: RuleData = RuleData {
     delayed_name: "delayed finish",
     shutout_name: "shut-out",
     dirty_trick_name: "counter",
+    dirty_tricks_name: "counters",
+    safety_word: "protection",
+    safeties_word: "protections",
 };
 
 impl Ruleset {

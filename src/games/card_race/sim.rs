@@ -1,5 +1,6 @@
 //! `photofinish sim mille-bornes` and `sim 1000-yards`: bots play whole games; the
-//! summary gives win rates and mean scores by bot level and by seat.
+//! summary gives win rates and mean scores by bot level and by seat, and the first
+//! player's advantage: rounds won by each team's place in the round's turn order.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -48,6 +49,11 @@ pub struct Summary {
     pub first_seed: u64,
     pub by_level: BTreeMap<String, Tally>,
     pub by_seat: Vec<Tally>,
+    /// Rounds won, by the winning team's place in the round's turn order (1: the team of
+    /// the player who plays first). A shared round win counts a share to each.
+    pub by_position: Vec<Tally>,
+    /// Position 1's round win rate over its fair share (1 / teams): 1.0 is fair.
+    pub first_player_advantage: f64,
     pub rounds: u64,
     pub rounds_completed_by_trip: u64,
     pub dirty_tricks: u64,
@@ -63,11 +69,11 @@ pub fn play_one(
     seed: Seed,
     game_no: u64,
 ) -> Result<(CardRace, Vec<BotLevel>, Vec<Event>, u64), String> {
-    play_with(options, seats, seed, game_no, &SimBots::Mixed)
+    play_one_with(options, seats, seed, game_no, &SimBots::Mixed)
 }
 
-/// [`play_one`] with the seats' levels from `--bots` (`mixed` as above).
-fn play_with(
+/// As [`play_one`], with `--bots`: a level per seat, or the mix above.
+pub fn play_one_with(
     options: &Options,
     seats: &[SeatSetup],
     seed: Seed,
@@ -127,6 +133,8 @@ pub fn run(kind: GameKind, args: &SimArgs) -> Result<Summary, String> {
         first_seed: args.seed,
         by_level: BTreeMap::new(),
         by_seat: (0..n).map(|_| Tally::default()).collect(),
+        by_position: (0..teams).map(|_| Tally::default()).collect(),
+        first_player_advantage: 0.0,
         rounds: 0,
         rounds_completed_by_trip: 0,
         dirty_tricks: 0,
@@ -135,7 +143,7 @@ pub fn run(kind: GameKind, args: &SimArgs) -> Result<Summary, String> {
     };
     for g in 0..args.count {
         let seed = Seed::from_u64(args.seed.wrapping_add(g));
-        let (game, levels, events, steps) = play_with(&options, &seats, seed, g, &args.bots)?;
+        let (game, levels, events, steps) = play_one_with(&options, &seats, seed, g, &args.bots)?;
         let outcome = game.outcome().ok_or("a game did not end")?;
         let winners = outcome.winners();
         let winning_teams = game.winning_teams();
@@ -161,13 +169,16 @@ pub fn run(kind: GameKind, args: &SimArgs) -> Result<Summary, String> {
                 }
             }
         }
+        let mut starter = Seat(0);
         for e in &events {
             match e {
+                Event::RoundStarted { starter: first, .. } => starter = *first,
                 Event::RoundEnded { result, .. } => {
                     s.rounds += 1;
                     if matches!(result.ended, RoundEnd::Trip { .. }) {
                         s.rounds_completed_by_trip += 1;
                     }
+                    s.tally_positions(&game, starter, &result.scores);
                 }
                 Event::DirtyTrick { .. } => s.dirty_tricks += 1,
                 _ => {}
@@ -176,7 +187,32 @@ pub fn run(kind: GameKind, args: &SimArgs) -> Result<Summary, String> {
         s.steps += steps;
         s.games += 1;
     }
+    let fair = 1.0 / teams.max(1) as f64;
+    s.first_player_advantage = s
+        .by_position
+        .first()
+        .map_or(0.0, |t| t.rate() / 100.0 / fair);
     Ok(s)
+}
+
+impl Summary {
+    /// Counts a round's win (and scores) by each team's place in the turn order.
+    fn tally_positions(&mut self, game: &CardRace, starter: Seat, scores: &[super::RoundScore]) {
+        let teams = self.teams.max(1);
+        let first = usize::from(game.team_index(starter));
+        let best = scores.iter().map(|r| r.total).max().unwrap_or(0);
+        let winners = scores.iter().filter(|r| r.total == best).count().max(1);
+        for r in scores {
+            let place = (usize::from(r.team) + teams - first % teams) % teams;
+            if let Some(t) = self.by_position.get_mut(place) {
+                t.seats += 1;
+                t.score_sum += r.total;
+                if r.total == best {
+                    t.wins += 1.0 / winners as f64;
+                }
+            }
+        }
+    }
 }
 
 impl fmt::Display for Summary {
@@ -219,6 +255,29 @@ impl fmt::Display for Summary {
                 t.mean()
             )?;
         }
+        writeln!(
+            f,
+            "{:<10} {:>7} {:>9} {:>9} {:>11}",
+            "team place", "rounds", "won", "win rate", "mean score"
+        )?;
+        for (i, t) in self.by_position.iter().enumerate() {
+            writeln!(
+                f,
+                "{:<10} {:>7} {:>9.1} {:>8.1}% {:>11.0}",
+                format!("{}", i + 1),
+                t.seats,
+                t.wins,
+                t.rate(),
+                t.mean()
+            )?;
+        }
+        writeln!(
+            f,
+            "first player's advantage {:.2} (the first team's round win rate over its fair share \
+             of {:.1}%; 1.00 is fair)",
+            self.first_player_advantage,
+            100.0 / self.teams.max(1) as f64
+        )?;
         writeln!(
             f,
             "rounds per game {:.2}; rounds ending with a completed trip {:.1}%",

@@ -107,7 +107,7 @@ fn attacks_stop_a_rolling_car_and_need_the_remedy_then_a_green_light() {
     assert!(!team(&g, "Alice").rolling());
     assert_eq!(
         refuse(&g, "Alice", "100"),
-        "that order isn't allowed: you can't drive: you have a flat tire"
+        "that order isn't allowed: you can't drive: you are stopped by a flat tire"
     );
     assert_eq!(
         refuse(&g, "Alice", "green light"),

@@ -10,10 +10,13 @@ use crate::engine::{Game, Mode, Submitted, Window, read_order};
 
 mod driving;
 mod orders;
+mod replay_scripts;
 mod scoring;
+mod texts;
 mod tricks;
 mod variants;
 mod whole_games;
+mod window_plays;
 
 const NAMES: [&str; 9] = [
     "Alice", "Bob", "Carol", "Dave", "Emily", "Frank", "George", "Helen", "Ivan",

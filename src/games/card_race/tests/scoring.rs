@@ -45,7 +45,7 @@ fn coronation_hood_and_all_four_immunities() {
     let text = g.score_text(&g.history()[0].scores[0], None);
     assert_eq!(
         text,
-        "Alice: 200 distance + 400 immunities + 300 all four immunities + 300 trip completed + 300 coronation + 500 hood = 2000"
+        "Alice: 200 miles + 400 immunities + 300 all four immunities + 300 trip completed + 300 coronation + 500 hood = 2000"
     );
 }
 

@@ -232,3 +232,40 @@ fn sim_prints_win_rates_and_mean_scores() {
     };
     assert!(crate::games::sim(crate::games::GameKind::MilleBornes, &bad).is_err());
 }
+
+#[test]
+fn sim_bots_heuristic_seats_every_seat_heuristic_and_reports_the_first_players_advantage() {
+    let args = crate::games::SimArgs {
+        count: 12,
+        seed: 3,
+        players: Some(4),
+        options: String::new(),
+        bots: crate::games::SimBots::parse("heuristic").unwrap(),
+    };
+    for kind in [
+        crate::games::GameKind::MilleBornes,
+        crate::games::GameKind::ThousandYards,
+    ] {
+        let (text, json) = crate::games::sim(kind, &args).unwrap();
+        let levels = json["by_level"].as_object().unwrap();
+        assert_eq!(levels.keys().collect::<Vec<_>>(), ["heuristic"], "{text}");
+        assert_eq!(json["by_level"]["heuristic"]["seats"], 12 * 4);
+        // Two teams: each round counts once for each place in the turn order.
+        let places = json["by_position"].as_array().unwrap();
+        assert_eq!(places.len(), 2);
+        let rounds = json["rounds"].as_u64().unwrap();
+        assert!(places.iter().all(|p| p["seats"] == rounds), "{text}");
+        let won: f64 = places.iter().map(|p| p["wins"].as_f64().unwrap()).sum();
+        assert!((won - rounds as f64).abs() < 1e-9, "{text}");
+        assert!(json["first_player_advantage"].as_f64().unwrap() > 0.0);
+        assert!(text.contains("first player's advantage"), "{text}");
+    }
+    // One level per seat, repeated round the table.
+    let mixed = crate::games::SimArgs {
+        bots: crate::games::SimBots::parse("heuristic,random").unwrap(),
+        ..args
+    };
+    let (_, json) = crate::games::sim(crate::games::GameKind::ThousandYards, &mixed).unwrap();
+    assert_eq!(json["by_level"]["heuristic"]["seats"], 12 * 2);
+    assert_eq!(json["by_level"]["random"]["seats"], 12 * 2);
+}
