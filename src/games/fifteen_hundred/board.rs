@@ -268,6 +268,15 @@ pub struct Spot {
     pub pos: u16,
 }
 
+/// A space of the board, whatever the lap: what blocking compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Space {
+    pub lane: u8,
+    /// On the straight finish template rather than the lap.
+    pub template: bool,
+    pub pos: u16,
+}
+
 /// Where a space lies: which section, and how far to the next checkpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Place {
@@ -398,6 +407,22 @@ impl Course {
             lap,
             pos: self.section_start(lane, section) + index,
         }
+    }
+
+    /// The board space a spot stands on, whatever the lap: the rulebook's security zone is
+    /// "the runner standing space", so runners on different laps block each other. The
+    /// finish template's spaces are its own (docs/rules/1500m.md).
+    pub fn space(&self, spot: Spot) -> Space {
+        Space {
+            lane: spot.lane,
+            template: self.on_finish_straight(spot),
+            pos: spot.pos,
+        }
+    }
+
+    /// Whether two spots are the same board space (see [`Course::space`]).
+    pub fn same_space(&self, a: Spot, b: Spot) -> bool {
+        self.space(a) == self.space(b)
     }
 
     pub fn on_finish_straight(&self, spot: Spot) -> bool {

@@ -2,8 +2,8 @@
 //! picks the best end space for a movement intent.
 //!
 //! A step forward costs 1; a diagonal step to the inner lane costs 1 and to the outer lane 2.
-//! No runner passes through or ends on another's space, except that Move First may pass
-//! through (never end there). Points need not all be spent.
+//! No runner passes through or ends on another's space (the board's space, whatever lap
+//! either runner is on), except that Move First may pass through (never end there). Points need not all be spent.
 
 use std::cmp::Reverse;
 use std::collections::HashMap;
@@ -11,7 +11,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::{Deserialize, Serialize};
 
-use super::board::{Course, PosKey, Spot};
+use super::board::{Course, PosKey, Space, Spot};
 
 /// One reachable end space and the least it costs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,6 +105,9 @@ fn search(
     occupied: &[Spot],
     pass_through: bool,
 ) -> Vec<Reach> {
+    // Blocking is by board space, whatever the lap each runner is on.
+    let blocked: Vec<Space> = occupied.iter().map(|&s| course.space(s)).collect();
+    let taken = |spot: Spot| blocked.contains(&course.space(spot));
     let mut best = SpotMap::with_capacity_and_hasher(128, BuildHasherDefault::default());
     best.insert(from, 0);
     // Costs are small whole numbers, so buckets by cost give Dijkstra's order.
@@ -139,7 +142,7 @@ fn search(
                 if c > points || !course.is_valid(next) {
                     continue;
                 }
-                if !pass_through && occupied.contains(&next) {
+                if !pass_through && taken(next) {
                     continue;
                 }
                 if best.get(&next).is_none_or(|&old| c < old) {
@@ -152,7 +155,7 @@ fn search(
         }
     }
     best.into_iter()
-        .filter(|(spot, _)| *spot == from || !occupied.contains(spot))
+        .filter(|(spot, _)| *spot == from || !taken(*spot))
         .map(|(spot, cost)| Reach { spot, cost })
         .collect()
 }

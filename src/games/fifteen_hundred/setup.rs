@@ -81,7 +81,11 @@ impl FifteenHundred {
         if !self.course.is_valid(spot) || self.course.on_finish_straight(spot) {
             return Err(format!("there is no such space on the track: {spot:?}"));
         }
-        if self.occupied(i).contains(&spot) {
+        if self
+            .occupied(i)
+            .iter()
+            .any(|&s| self.course.same_space(s, spot))
+        {
             return Err(format!("{} is taken", self.course.describe(spot)));
         }
         let Some(r) = self.runners.get_mut(i) else {
@@ -92,6 +96,21 @@ impl FifteenHundred {
         let most = self.runners.iter().map(|r| r.spot.lap).max().unwrap_or(0);
         self.laps_left = start - most.min(start);
         Ok(())
+    }
+
+    /// Lifts a runner out of the way (replays and tests place runners in two passes, so
+    /// that they may swap spaces): onto the free space furthest along the outer lane on
+    /// the last lap before the finish.
+    pub fn park_runner(&mut self, i: usize) -> Result<(), String> {
+        let lane = self.course.lanes();
+        let lap = self.course.finish_lap().saturating_sub(1);
+        let occupied = self.occupied(i);
+        let park = (0..self.course.lap_len(lane))
+            .rev()
+            .map(|pos| Spot { lane, lap, pos })
+            .find(|&s| !occupied.iter().any(|&o| self.course.same_space(o, s)))
+            .ok_or("there is no free space to lift a runner to")?;
+        self.place_runner(i, park)
     }
 
     /// Sets a player's mental strength, pace, penalty or hand before a round (replays and
