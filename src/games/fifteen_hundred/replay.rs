@@ -211,7 +211,8 @@ fn set_up(game: &mut FifteenHundred, script: &Script) -> Result<(), ReplayError>
     }
     place_all(game, &placements)?;
     if let Some(deck) = &script.robot_deck {
-        game.set_robot_deck(deck);
+        game.set_robot_deck(deck)
+            .map_err(|e| script_err(format!("robot_deck: {e}")))?;
     }
     Ok(())
 }

@@ -138,6 +138,12 @@ impl FifteenHundred {
             return Err("robots have no mental strength, penalty or hand".into());
         }
         if let Some(s) = strength {
+            let most = self.options.start_strength();
+            if s > most {
+                return Err(format!(
+                    "strength {s} is above the top of the mental strength track, {most}"
+                ));
+            }
             r.strength = s;
         }
         if let Some(p) = penalty {
@@ -165,8 +171,22 @@ impl FifteenHundred {
         Ok(())
     }
 
-    /// Sets the robots' movement deck, top card first (replays and tests).
-    pub fn set_robot_deck(&mut self, top_first: &[u8]) {
+    /// Sets the robots' movement deck, top card first (replays and tests): the cards left
+    /// of the four robot movement cards, 8 to 11, each at most once.
+    pub fn set_robot_deck(&mut self, top_first: &[u8]) -> Result<(), String> {
+        let mut rest = MOVEMENT_CARDS.to_vec();
+        for &c in top_first {
+            if !MOVEMENT_CARDS.contains(&c) {
+                return Err(format!("robot movement cards run from 8 to 11, not {c}"));
+            }
+            let Some(pos) = rest.iter().position(|&x| x == c) else {
+                return Err(format!(
+                    "the robots' deck holds each of 8, 9, 10 and 11 at most once, not {c} twice"
+                ));
+            };
+            rest.remove(pos);
+        }
         self.robot_deck = top_first.iter().rev().copied().collect();
+        Ok(())
     }
 }
