@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use crate::games::GameKind;
 use crate::games::{SimArgs, SimBots, sim};
 
+#[allow(clippy::too_many_arguments)] // one per flag of the command
 pub fn run(
     game: &str,
     count: u64,
@@ -12,6 +13,7 @@ pub fn run(
     players: Option<usize>,
     options: String,
     bots: &str,
+    by_lane: bool,
     json: bool,
 ) -> ExitCode {
     let Some(kind) = GameKind::from_slug(game) else {
@@ -33,7 +35,12 @@ pub fn run(
         options,
         bots,
     };
-    match sim(kind, &args) {
+    let result = match (by_lane, kind) {
+        (false, _) => sim(kind, &args),
+        (true, GameKind::FifteenHundred) => by_lane_table(&args),
+        (true, _) => Err("--by-lane is for 1500m only".to_string()),
+    };
+    match result {
         Ok((text, value)) => {
             if json {
                 println!(
@@ -50,4 +57,11 @@ pub fn run(
             ExitCode::from(2)
         }
     }
+}
+
+/// `sim 1500m --by-lane`: golds by start lane.
+fn by_lane_table(args: &SimArgs) -> Result<(String, serde_json::Value), String> {
+    let table = crate::games::fifteen_hundred::sim::by_lane(args)?;
+    let json = serde_json::to_value(&table).map_err(|e| e.to_string())?;
+    Ok((table.to_string(), json))
 }

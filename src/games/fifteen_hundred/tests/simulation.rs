@@ -134,3 +134,44 @@ fn conformance_live_play() {
     let r = check(&spec(o, 4, 150, 3)).unwrap();
     assert_eq!(r.games, 150);
 }
+
+/// The fairness table (docs/rules/1500m.md) through the test binary:
+/// `PF_RACES=N PF_OPTIONS=distance=800 cargo test --lib lane_table -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn lane_table() {
+    let count = std::env::var("PF_RACES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(200);
+    let args = crate::games::SimArgs {
+        count,
+        seed: 1,
+        players: None,
+        options: std::env::var("PF_OPTIONS").unwrap_or_default(),
+        bots: crate::games::SimBots::Mixed,
+    };
+    println!("{}", sim::by_lane(&args).unwrap());
+}
+
+#[test]
+fn the_lane_table_counts_one_gold_a_race_and_every_lane_once() {
+    let args = crate::games::SimArgs {
+        count: 6,
+        seed: 1,
+        players: None,
+        options: "distance=800".into(),
+        bots: crate::games::SimBots::Mixed,
+    };
+    let t = sim::by_lane(&args).unwrap();
+    assert_eq!(t.lanes.len(), 8);
+    assert!(t.lanes.values().all(|l| l.runners == 6));
+    assert_eq!(t.lanes.values().map(|l| l.gold).sum::<u64>(), 6);
+    assert!((t.fair - 12.5).abs() < 1e-9);
+    let text = t.to_string();
+    assert!(text.contains("lane 8"), "{text}");
+    assert!(
+        text.ends_with("fair share: 12.5% of golds for each runner"),
+        "{text}"
+    );
+}
