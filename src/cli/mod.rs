@@ -156,6 +156,9 @@ pub enum Command {
         /// (heuristic, random), or a comma list with one level per seat.
         #[arg(long, default_value = "mixed")]
         bots: String,
+        /// 1500m: golds by start lane against the fair share.
+        #[arg(long)]
+        by_lane: bool,
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
@@ -286,8 +289,9 @@ pub fn main() -> ExitCode {
             players,
             options,
             bots,
+            by_lane,
             json,
-        } => sim::run(&game, races, seed, players, options, &bots, json),
+        } => sim::run(&game, races, seed, players, options, &bots, by_lane, json),
         Command::Health {
             flags,
             instance,

@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::games::GameKind;
 use crate::games::{SimArgs, SimBots, sim};
 
+#[allow(clippy::too_many_arguments)] // one per flag of the command
 pub fn run(
     game: &str,
     count: u64,
@@ -16,6 +17,7 @@ pub fn run(
     players: Option<usize>,
     options: String,
     bots: &str,
+    by_lane: bool,
     json: bool,
 ) -> ExitCode {
     if game.trim().eq_ignore_ascii_case("balance") {
@@ -50,7 +52,12 @@ pub fn run(
         options,
         bots,
     };
-    match sim(kind, &args) {
+    let result = match (by_lane, kind) {
+        (false, _) => sim(kind, &args),
+        (true, GameKind::FifteenHundred) => by_lane_table(&args),
+        (true, _) => Err("--by-lane is for 1500m only".to_string()),
+    };
+    match result {
         Ok((text, value)) => {
             if json {
                 println!(
@@ -67,6 +74,13 @@ pub fn run(
             ExitCode::from(2)
         }
     }
+}
+
+/// `sim 1500m --by-lane`: golds by start lane.
+fn by_lane_table(args: &SimArgs) -> Result<(String, serde_json::Value), String> {
+    let table = crate::games::fifteen_hundred::sim::by_lane(args)?;
+    let json = serde_json::to_value(&table).map_err(|e| e.to_string())?;
+    Ok((table.to_string(), json))
 }
 
 /// One table's run: the game, its players and options, with heuristic bots.

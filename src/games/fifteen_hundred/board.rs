@@ -7,6 +7,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -215,7 +216,9 @@ fn invalid(text: impl Into<String>) -> BoardError {
 impl Board {
     /// The board shipped with the game.
     pub fn standard() -> Result<Board, BoardError> {
-        Board::parse(DEFAULT_BOARD)
+        // Parsed once: every race on the standard board starts from this copy.
+        static STANDARD: OnceLock<Result<Board, BoardError>> = OnceLock::new();
+        STANDARD.get_or_init(|| Board::parse(DEFAULT_BOARD)).clone()
     }
 
     /// Reads and checks a board file (pure: the text comes from the caller).
@@ -268,6 +271,15 @@ pub struct Spot {
     pub pos: u16,
 }
 
+/// A space of the board, whatever the lap: what blocking compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Space {
+    pub lane: u8,
+    /// On the straight finish template rather than the lap.
+    pub template: bool,
+    pub pos: u16,
+}
+
 /// Where a space lies: which section, and how far to the next checkpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Place {
@@ -301,6 +313,9 @@ pub struct Course {
     /// Where each section starts in each lane's lap, and (last) the lap's length: derived,
     /// so the pathfinder need not add up sections at every step.
     starts: Vec<Vec<u16>>,
+    /// Where each lane's spaces (every lap, then the finish template) start in
+    /// [`Course::index`], and (last) how many spaces the course has: derived.
+    bases: Vec<usize>,
 }
 
 impl PartialEq for Course {
@@ -339,11 +354,39 @@ impl Course {
                 v
             })
             .collect();
-        Course {
+        let mut course = Course {
             board,
             distance,
             starts,
+            bases: Vec::new(),
+        };
+        let mut acc = 0usize;
+        let mut bases = vec![0usize];
+        for lane in 1..=course.lanes() {
+            acc += usize::from(course.finish_lap()) * usize::from(course.lap_len(lane))
+                + usize::from(course.board.finish_straight);
+            bases.push(acc);
         }
+        course.bases = bases;
+        course
+    }
+
+    /// A number for every space of the course on every lap (lane by lane, lap by lap, then
+    /// the finish template), from 0 to [`Course::spaces`]: the pathfinder's array index.
+    pub fn index(&self, spot: Spot) -> Option<usize> {
+        if !self.is_valid(spot) {
+            return None;
+        }
+        let base = self.bases.get(usize::from(spot.lane.saturating_sub(1)))?;
+        Some(
+            base + usize::from(spot.lap) * usize::from(self.lap_len(spot.lane))
+                + usize::from(spot.pos),
+        )
+    }
+
+    /// How many numbers [`Course::index`] gives.
+    pub fn spaces(&self) -> usize {
+        self.bases.last().copied().unwrap_or(0)
     }
 
     pub fn start(&self) -> &Start {
@@ -398,6 +441,22 @@ impl Course {
             lap,
             pos: self.section_start(lane, section) + index,
         }
+    }
+
+    /// The board space a spot stands on, whatever the lap: the rulebook's security zone is
+    /// "the runner standing space", so runners on different laps block each other. The
+    /// finish template's spaces are its own (docs/rules/1500m.md).
+    pub fn space(&self, spot: Spot) -> Space {
+        Space {
+            lane: spot.lane,
+            template: self.on_finish_straight(spot),
+            pos: spot.pos,
+        }
+    }
+
+    /// Whether two spots are the same board space (see [`Course::space`]).
+    pub fn same_space(&self, a: Spot, b: Spot) -> bool {
+        self.space(a) == self.space(b)
     }
 
     pub fn on_finish_straight(&self, spot: Spot) -> bool {

@@ -1,13 +1,13 @@
 //! Movement: what a runner can reach with its points, and the deterministic pathfinder that
-//! picks the best end space for a movement intent.
+//! picks the best end space for a movement intent. The search runs over a per-thread array
+//! of every (lane, space) of the course, kept between searches, so no node allocates.
 //!
 //! A step forward costs 1; a diagonal step to the inner lane costs 1 and to the outer lane 2.
-//! No runner passes through or ends on another's space, except that Move First may pass
-//! through (never end there). Points need not all be spent.
+//! No runner passes through or ends on another's space (the board's space, whatever lap
+//! either runner is on), except that Move First may pass through (never end there). Points need not all be spent.
 
+use std::cell::RefCell;
 use std::cmp::Reverse;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::{Deserialize, Serialize};
 
@@ -51,37 +51,6 @@ impl Intent {
     }
 }
 
-/// A tiny multiplicative hasher: spots are three small numbers, and the default hasher's
-/// protection against hostile keys is not needed in a search over the track.
-#[derive(Default)]
-struct SpotHasher(u64);
-
-impl Hasher for SpotHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_u8(&mut self, n: u8) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_u16(&mut self, n: u16) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(7) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-type SpotMap = HashMap<Spot, u8, BuildHasherDefault<SpotHasher>>;
-
 /// Everything a runner can reach, with the least cost of each (its own space at cost 0),
 /// in a fixed order.
 pub fn reachable(
@@ -92,12 +61,72 @@ pub fn reachable(
     pass_through: bool,
 ) -> Vec<Reach> {
     let mut out = search(course, from, points, occupied, pass_through);
-    // A fixed order, whatever the map's.
+    // A fixed order, whatever the search's.
     out.sort_unstable_by_key(|r| r.spot);
     out
 }
 
-/// The search itself; the order of its answer is the map's.
+/// The search's scratch, kept between searches (one per thread) so that no node allocates:
+/// the least cost found for every space of the course, indexed by [`Course::index`].
+#[derive(Default)]
+struct Scratch {
+    /// Least cost found per course index; `UNSEEN` where nothing was found.
+    best: Vec<u8>,
+    /// The spots set in `best` this search, in the order first found.
+    found: Vec<Spot>,
+    /// Spots to expand, by cost (costs are small whole numbers, so buckets by cost give
+    /// Dijkstra's order).
+    buckets: Vec<Vec<Spot>>,
+}
+
+const UNSEEN: u8 = u8::MAX;
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+impl Scratch {
+    fn cost(&self, course: &Course, spot: Spot) -> u8 {
+        course
+            .index(spot)
+            .and_then(|i| self.best.get(i))
+            .copied()
+            .unwrap_or(UNSEEN)
+    }
+
+    /// Records `cost` for `spot` if it is the least yet; says whether it was.
+    fn improve(&mut self, course: &Course, spot: Spot, cost: u8) -> bool {
+        let Some(slot) = course.index(spot).and_then(|i| self.best.get_mut(i)) else {
+            return false;
+        };
+        if *slot != UNSEEN && *slot <= cost {
+            return false;
+        }
+        if *slot == UNSEEN {
+            self.found.push(spot);
+        }
+        *slot = cost;
+        if let Some(b) = self.buckets.get_mut(usize::from(cost)) {
+            b.push(spot);
+        }
+        true
+    }
+
+    /// Forgets this search's costs, keeping every buffer for the next.
+    fn reset(&mut self, course: &Course) {
+        for &spot in &self.found {
+            if let Some(slot) = course.index(spot).and_then(|i| self.best.get_mut(i)) {
+                *slot = UNSEEN;
+            }
+        }
+        self.found.clear();
+        for b in &mut self.buckets {
+            b.clear();
+        }
+    }
+}
+
+/// The search itself; its answer is in the order spaces were first found.
 fn search(
     course: &Course,
     from: Spot,
@@ -105,56 +134,81 @@ fn search(
     occupied: &[Spot],
     pass_through: bool,
 ) -> Vec<Reach> {
-    let mut best = SpotMap::with_capacity_and_hasher(128, BuildHasherDefault::default());
-    best.insert(from, 0);
-    // Costs are small whole numbers, so buckets by cost give Dijkstra's order.
-    let mut buckets: Vec<Vec<Spot>> = vec![Vec::new(); usize::from(points) + 1];
-    if let Some(b) = buckets.get_mut(0) {
-        b.push(from);
+    // Blocking is by board space, whatever the lap each runner is on.
+    let taken = |spot: Spot| occupied.iter().any(|&o| course.same_space(o, spot));
+    SCRATCH.with(|cell| {
+        let Ok(mut s) = cell.try_borrow_mut() else {
+            // Never nested; a fresh scratch keeps the answer the same if it ever were.
+            return run_search(
+                &mut Scratch::default(),
+                course,
+                from,
+                points,
+                &taken,
+                pass_through,
+            );
+        };
+        run_search(&mut s, course, from, points, &taken, pass_through)
+    })
+}
+
+fn run_search(
+    s: &mut Scratch,
+    course: &Course,
+    from: Spot,
+    points: u8,
+    taken: &dyn Fn(Spot) -> bool,
+    pass_through: bool,
+) -> Vec<Reach> {
+    if s.best.len() < course.spaces() {
+        s.best.resize(course.spaces(), UNSEEN);
     }
+    if s.buckets.len() <= usize::from(points) {
+        s.buckets.resize_with(usize::from(points) + 1, Vec::new);
+    }
+    s.improve(course, from, 0);
     for cost in 0..=points {
-        let here = buckets
-            .get_mut(usize::from(cost))
-            .map(std::mem::take)
-            .unwrap_or_default();
-        for spot in here {
-            if best.get(&spot).is_some_and(|&c| c < cost) {
+        let mut k = 0;
+        while let Some(&spot) = s.buckets.get(usize::from(cost)).and_then(|b| b.get(k)) {
+            k += 1;
+            if s.cost(course, spot) < cost {
                 continue;
             }
             let kept = course.lanes_kept(spot);
-            let mut steps: Vec<(Spot, u8)> = Vec::with_capacity(3);
-            if let Some(f) = course.forward(spot) {
-                steps.push((f, 1));
-            }
-            if !kept {
-                if let Some(d) = course.diagonal(spot, spot.lane.wrapping_sub(1)) {
-                    steps.push((d, 1));
-                }
-                if let Some(d) = course.diagonal(spot, spot.lane + 1) {
-                    steps.push((d, 2));
-                }
-            }
-            for (next, step) in steps {
+            let steps = [
+                course.forward(spot).map(|f| (f, 1)),
+                (!kept)
+                    .then(|| course.diagonal(spot, spot.lane.wrapping_sub(1)))
+                    .flatten()
+                    .map(|d| (d, 1)),
+                (!kept)
+                    .then(|| course.diagonal(spot, spot.lane + 1))
+                    .flatten()
+                    .map(|d| (d, 2)),
+            ];
+            for (next, step) in steps.into_iter().flatten() {
                 let c = cost.saturating_add(step);
                 if c > points || !course.is_valid(next) {
                     continue;
                 }
-                if !pass_through && occupied.contains(&next) {
+                if !pass_through && taken(next) {
                     continue;
                 }
-                if best.get(&next).is_none_or(|&old| c < old) {
-                    best.insert(next, c);
-                    if let Some(b) = buckets.get_mut(usize::from(c)) {
-                        b.push(next);
-                    }
-                }
+                s.improve(course, next, c);
             }
         }
     }
-    best.into_iter()
-        .filter(|(spot, _)| *spot == from || !occupied.contains(spot))
-        .map(|(spot, cost)| Reach { spot, cost })
-        .collect()
+    let out = s
+        .found
+        .iter()
+        .filter(|&&spot| spot == from || !taken(spot))
+        .map(|&spot| Reach {
+            spot,
+            cost: s.cost(course, spot),
+        })
+        .collect();
+    s.reset(course);
+    out
 }
 
 /// The ranking of an end space for an intent: over the lane limit least, then farthest
@@ -200,7 +254,7 @@ pub fn choose(
         Aim::Points(n) => n.min(points),
         _ => points,
     };
-    // Every spot ranks differently, so the best does not depend on the map's order.
+    // Every spot ranks differently, so the best does not depend on the search's order.
     let reach = search(course, from, budget, occupied, pass_through);
     let stay = Reach {
         spot: from,

@@ -211,7 +211,8 @@ fn set_up(game: &mut FifteenHundred, script: &Script) -> Result<(), ReplayError>
     }
     place_all(game, &placements)?;
     if let Some(deck) = &script.robot_deck {
-        game.set_robot_deck(deck);
+        game.set_robot_deck(deck)
+            .map_err(|e| script_err(format!("robot_deck: {e}")))?;
     }
     Ok(())
 }
@@ -221,20 +222,11 @@ fn place_all(
     game: &mut FifteenHundred,
     placements: &[(usize, String, Option<Spot>)],
 ) -> Result<(), ReplayError> {
-    let parked: Vec<(usize, Spot)> = placements
-        .iter()
-        .filter(|(_, _, s)| s.is_some())
-        .filter_map(|(i, _, _)| game.runners().get(*i).map(|r| (*i, r.spot)))
-        .collect();
-    for (n, (i, _)) in parked.iter().enumerate() {
-        // Somewhere no script will put a runner: far along the last lap, outside.
-        let park = Spot {
-            lane: game.course().lanes(),
-            lap: game.course().finish_lap().saturating_sub(1),
-            pos: u16::try_from(n).unwrap_or(0),
-        };
-        game.place_runner(*i, park)
-            .map_err(|e| script_err(format!("setup: {e}")))?;
+    for (i, _, spot) in placements {
+        if spot.is_some() {
+            game.park_runner(*i)
+                .map_err(|e| script_err(format!("setup: {e}")))?;
+        }
     }
     for (i, name, spot) in placements {
         if let Some(spot) = spot {

@@ -81,7 +81,11 @@ impl FifteenHundred {
         if !self.course.is_valid(spot) || self.course.on_finish_straight(spot) {
             return Err("there is no such space on the track".into());
         }
-        if self.occupied(i).contains(&spot) {
+        if self
+            .occupied(i)
+            .iter()
+            .any(|&s| self.course.same_space(s, spot))
+        {
             return Err(format!("{} is taken", self.course.describe(spot)));
         }
         let Some(r) = self.runners.get_mut(i) else {
@@ -92,6 +96,21 @@ impl FifteenHundred {
         let most = self.runners.iter().map(|r| r.spot.lap).max().unwrap_or(0);
         self.laps_left = start - most.min(start);
         Ok(())
+    }
+
+    /// Lifts a runner out of the way (replays and tests place runners in two passes, so
+    /// that they may swap spaces): onto the free space furthest along the outer lane on
+    /// the last lap before the finish.
+    pub fn park_runner(&mut self, i: usize) -> Result<(), String> {
+        let lane = self.course.lanes();
+        let lap = self.course.finish_lap().saturating_sub(1);
+        let occupied = self.occupied(i);
+        let park = (0..self.course.lap_len(lane))
+            .rev()
+            .map(|pos| Spot { lane, lap, pos })
+            .find(|&s| !occupied.iter().any(|&o| self.course.same_space(o, s)))
+            .ok_or("there is no free space to lift a runner to")?;
+        self.place_runner(i, park)
     }
 
     /// Sets a player's mental strength, pace, penalty or hand before a round (replays and
@@ -119,6 +138,12 @@ impl FifteenHundred {
             return Err("robots have no mental strength, penalty or hand".into());
         }
         if let Some(s) = strength {
+            let most = self.options.start_strength();
+            if s > most {
+                return Err(format!(
+                    "strength {s} is above the top of the mental strength track, {most}"
+                ));
+            }
             r.strength = s;
         }
         if let Some(p) = penalty {
@@ -146,8 +171,22 @@ impl FifteenHundred {
         Ok(())
     }
 
-    /// Sets the robots' movement deck, top card first (replays and tests).
-    pub fn set_robot_deck(&mut self, top_first: &[u8]) {
+    /// Sets the robots' movement deck, top card first (replays and tests): the cards left
+    /// of the four robot movement cards, 8 to 11, each at most once.
+    pub fn set_robot_deck(&mut self, top_first: &[u8]) -> Result<(), String> {
+        let mut rest = MOVEMENT_CARDS.to_vec();
+        for &c in top_first {
+            if !MOVEMENT_CARDS.contains(&c) {
+                return Err(format!("robot movement cards run from 8 to 11, not {c}"));
+            }
+            let Some(pos) = rest.iter().position(|&x| x == c) else {
+                return Err(format!(
+                    "the robots' deck holds each of 8, 9, 10 and 11 at most once, not {c} twice"
+                ));
+            };
+            rest.remove(pos);
+        }
         self.robot_deck = top_first.iter().rev().copied().collect();
+        Ok(())
     }
 }

@@ -250,8 +250,8 @@ pub struct Summary {
     pub winners_strength: f64,
 }
 
-/// Races bots: players alternate heuristic and random, robots follow the robot rules.
-pub fn run(args: &SimArgs) -> Result<Summary, String> {
+/// The options and the player count a simulation asks for, checked.
+fn sim_setup(args: &SimArgs) -> Result<(Options, usize), String> {
     let options: Options =
         apply_option_text(&Options::default(), &args.options).map_err(|e| e.to_string())?;
     FifteenHundred::check_options(&options).map_err(|e| e.to_string())?;
@@ -260,6 +260,52 @@ pub fn run(args: &SimArgs) -> Result<Summary, String> {
     if n < min || n > max {
         return Err(format!("this race takes {min} to {max} players"));
     }
+    Ok((options, n))
+}
+
+/// The default mix: players alternate heuristic and random bots. The heuristic is
+/// deterministic, so a field of heuristic bots alone runs the same race every time.
+fn mixed(i: usize) -> BotLevel {
+    if i.is_multiple_of(2) {
+        BotLevel::Heuristic
+    } else {
+        BotLevel::Random
+    }
+}
+
+/// One whole race of bots from `seed`, seat `i` playing at `level(i)`: each runner's start
+/// lane, and the race at its end.
+fn race(
+    options: &Options,
+    n: usize,
+    seed: u64,
+    level: &dyn Fn(usize) -> BotLevel,
+) -> Result<(Vec<u8>, FifteenHundred), String> {
+    let seed = Seed::from_u64(seed);
+    let mut rng = GameRng::from_seed(seed.derive("sim"));
+    let seats: Vec<SeatSetup> = (0..n)
+        .map(|i| SeatSetup::named(format!("Bot{}", i + 1)))
+        .collect();
+    let mut game = FifteenHundred::setup(options, &seats, seed).map_err(|e| e.to_string())?;
+    let lanes: Vec<u8> = game.runners.iter().map(|r| r.spot.lane).collect();
+    let mut steps = 0;
+    while game.outcome().is_none() && steps < 10_000 {
+        let orders: Vec<Submitted<Order>> = game
+            .pending()
+            .seats
+            .iter()
+            .map(|&s| Submitted::new(s, game.bot_order(s, level(s.index()), &mut rng)))
+            .collect();
+        game.apply(&orders);
+        steps += 1;
+    }
+    Ok((lanes, game))
+}
+
+/// Races bots: by default players alternate heuristic and random (`--bots` sets the
+/// levels), robots follow the robot rules.
+pub fn run(args: &SimArgs) -> Result<Summary, String> {
+    let (options, n) = sim_setup(args)?;
     let mut summary = Summary {
         races: 0,
         players: n,
@@ -273,34 +319,9 @@ pub fn run(args: &SimArgs) -> Result<Summary, String> {
         winners_strength: 0.0,
     };
     let mut winner_strength = Vec::new();
-    for race in 0..args.count {
-        let seed = Seed::from_u64(args.seed.wrapping_add(race));
-        let mut rng = GameRng::from_seed(seed.derive("sim"));
-        let seats: Vec<SeatSetup> = (0..n)
-            .map(|i| SeatSetup::named(format!("Bot{}", i + 1)))
-            .collect();
-        let level = |i: usize| {
-            if let Some(level) = args.bots.level(i) {
-                level
-            } else if i.is_multiple_of(2) {
-                BotLevel::Heuristic
-            } else {
-                BotLevel::Random
-            }
-        };
-        let mut game = FifteenHundred::setup(&options, &seats, seed).map_err(|e| e.to_string())?;
-        let lanes: Vec<u8> = game.runners.iter().map(|r| r.spot.lane).collect();
-        let mut steps = 0;
-        while game.outcome().is_none() && steps < 10_000 {
-            let orders: Vec<Submitted<Order>> = game
-                .pending()
-                .seats
-                .iter()
-                .map(|&s| Submitted::new(s, game.bot_order(s, level(s.index()), &mut rng)))
-                .collect();
-            game.apply(&orders);
-            steps += 1;
-        }
+    let level = |i: usize| args.bots.level(i).unwrap_or(mixed(i));
+    for r in 0..args.count {
+        let (lanes, game) = race(&options, n, args.seed.wrapping_add(r), &level)?;
         summary.rounds += u64::from(game.round);
         summary.longest = summary.longest.max(game.round);
         for (i, r) in game.runners.iter().enumerate() {
@@ -333,6 +354,87 @@ pub fn run(args: &SimArgs) -> Result<Summary, String> {
             winner_strength.iter().sum::<f64>() / winner_strength.len() as f64;
     }
     Ok(summary)
+}
+
+/// Golds by start lane (`photofinish sim 1500m --by-lane`), against the fair share.
+#[derive(Debug, Serialize)]
+pub struct LaneTable {
+    pub races: u64,
+    pub players: usize,
+    pub robots: u8,
+    pub bots: String,
+    pub first_seed: u64,
+    pub options: String,
+    /// Each start lane's runners, golds and medals.
+    pub lanes: BTreeMap<u8, Tally>,
+    /// The fair share of golds, in percent: one runner's in `players + robots`.
+    pub fair: f64,
+}
+
+/// Races bots and counts golds by start lane, with the default mix of bots unless `--bots`
+/// says otherwise (the fairness table of docs/rules/1500m.md).
+pub fn by_lane(args: &SimArgs) -> Result<LaneTable, String> {
+    let (options, n) = sim_setup(args)?;
+    let level = |i: usize| args.bots.level(i).unwrap_or(mixed(i));
+    let bots: Vec<&str> = (0..n).map(|i| level(i).name()).collect();
+    let mut table = LaneTable {
+        races: 0,
+        players: n,
+        robots: options.robots,
+        bots: bots.join(","),
+        first_seed: args.seed,
+        options: crate::engine::option_text(&options),
+        lanes: BTreeMap::new(),
+        fair: 100.0 / (n + usize::from(options.robots)).max(1) as f64,
+    };
+    for r in 0..args.count {
+        let (lanes, game) = race(&options, n, args.seed.wrapping_add(r), &level)?;
+        for (i, runner) in game.runners.iter().enumerate() {
+            let t = table
+                .lanes
+                .entry(lanes.get(i).copied().unwrap_or(0))
+                .or_default();
+            t.runners += 1;
+            t.gold += u64::from(runner.place == Some(1));
+            t.medals += u64::from(runner.place.is_some_and(|p| p <= 3));
+        }
+        table.races += 1;
+    }
+    Ok(table)
+}
+
+impl fmt::Display for LaneTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "1500m golds by start lane: {} races of {} bots ({}) and {} robots (seeds from {})",
+            self.races, self.players, self.bots, self.robots, self.first_seed
+        )?;
+        writeln!(f, "options: {}", self.options)?;
+        writeln!(
+            f,
+            "{:<8} {:>8} {:>7} {:>7} {:>8} {:>8}",
+            "lane", "runners", "gold", "gold %", "× fair", "medal %"
+        )?;
+        for (lane, t) in &self.lanes {
+            let share = pct(t.gold, t.runners);
+            writeln!(
+                f,
+                "{:<8} {:>8} {:>7} {:>6.1}% {:>8.2} {:>7.1}%",
+                format!("lane {lane}"),
+                t.runners,
+                t.gold,
+                share,
+                if self.fair > 0.0 {
+                    share / self.fair
+                } else {
+                    0.0
+                },
+                pct(t.medals, t.runners)
+            )?;
+        }
+        write!(f, "fair share: {:.1}% of golds for each runner", self.fair)
+    }
 }
 
 fn pct(part: u64, whole: u64) -> f64 {

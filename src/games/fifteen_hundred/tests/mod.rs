@@ -41,14 +41,9 @@ fn spot(g: &FifteenHundred, lane: u8, section: usize, index: u16, lap: u8) -> Sp
 
 /// Places runners (two passes, so they may swap lanes).
 fn place(g: &mut FifteenHundred, at: &[(&str, Spot)]) {
-    for (n, (name, _)) in at.iter().enumerate() {
+    for (name, _) in at {
         let i = idx(g, name);
-        let park = Spot {
-            lane: 8,
-            lap: g.course().finish_lap() - 1,
-            pos: n as u16,
-        };
-        g.place_runner(i, park).unwrap();
+        g.park_runner(i).unwrap();
     }
     for (name, s) in at {
         let i = idx(g, name);

@@ -93,6 +93,51 @@ fn replay_errors_name_the_step_and_the_player() {
 }
 
 #[test]
+fn a_robot_deck_outside_8_to_11_is_refused_in_one_line_naming_the_field() {
+    for (deck, why) in [
+        (
+            "[9, 12, 8]",
+            "robot movement cards run from 8 to 11, not 12",
+        ),
+        ("[7]", "robot movement cards run from 8 to 11, not 7"),
+        ("[0, 9]", "robot movement cards run from 8 to 11, not 0"),
+        (
+            "[9, 9]",
+            "the robots' deck holds each of 8, 9, 10 and 11 at most once, not 9 twice",
+        ),
+    ] {
+        let bad = EXAMPLE_SCRIPT.replace("[9, 11, 8, 10]", deck);
+        let e = crate::games::replay(&bad).unwrap_err().to_string();
+        assert_eq!(e, format!("robot_deck: {why}"));
+        assert!(!e.contains('\n'));
+    }
+    // Any part of the deck, top first, is a position the race can reach.
+    let part = EXAMPLE_SCRIPT.replace("[9, 11, 8, 10]", "[11, 8]");
+    crate::games::replay(&part).unwrap();
+}
+
+#[test]
+fn a_strength_above_the_track_is_refused_in_one_line_naming_the_field() {
+    let bad = EXAMPLE_SCRIPT.replacen("\"strength\": 50", "\"strength\": 101", 1);
+    let e = crate::games::replay(&bad).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "setup of Red: strength 101 is above the top of the mental strength track, 100"
+    );
+    // The top itself is fine, and so is 800 m's top of 50 (or the option's).
+    let top = EXAMPLE_SCRIPT.replacen("\"strength\": 50", "\"strength\": 100", 1);
+    crate::games::replay(&top).unwrap();
+    let m800 = EXAMPLE_SCRIPT
+        .replace("\"robots\": 2", "\"robots\": 2, \"distance\": \"800\"")
+        .replacen("\"strength\": 50", "\"strength\": 51", 1);
+    let e = crate::games::replay(&m800).unwrap_err().to_string();
+    assert!(
+        e.ends_with("strength 51 is above the top of the mental strength track, 50"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_live_replay_gives_one_step_at_a_time() {
     let script = r#"{
         "game": "1500",

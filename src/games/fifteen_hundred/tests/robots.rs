@@ -17,7 +17,7 @@ fn robots_share_a_card_do_not_bid_pace_with_the_fastest_player_and_pay_nothing()
     ];
     place(&mut g, &at);
     set(&mut g, "Ann", 50, 9);
-    g.set_robot_deck(&[10, 8, 11, 9]);
+    g.set_robot_deck(&[10, 8, 11, 9]).unwrap();
     let ev = play(
         &mut g,
         &[

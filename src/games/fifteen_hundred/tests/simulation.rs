@@ -1,5 +1,6 @@
-//! Random simulation: every race ends with no two runners on a space, and the engine's
-//! conformance checks over both distances, robots, advanced rules and live play.
+//! Random simulation: every race ends with no two runners on a board space (whatever
+//! their laps), and the engine's conformance checks over both distances, robots, advanced
+//! rules and live play.
 
 use super::*;
 
@@ -26,16 +27,18 @@ fn occupancy_and_ending(options: Options, players: usize, races: u64) {
                 })
                 .collect();
             g.apply(&orders);
-            let mut spots: Vec<Spot> = g
+            // The board's space, whatever the lap: a lapped runner's space is taken too.
+            let c = g.course();
+            let mut spaces: Vec<(u8, bool, u16)> = g
                 .runners()
                 .iter()
                 .filter(|r| r.place.is_none())
-                .map(|r| r.spot)
+                .map(|r| (r.spot.lane, c.on_finish_straight(r.spot), r.spot.pos))
                 .collect();
-            let all = spots.len();
-            spots.sort();
-            spots.dedup();
-            assert_eq!(spots.len(), all, "race {n}: two runners share a space");
+            let all = spaces.len();
+            spaces.sort();
+            spaces.dedup();
+            assert_eq!(spaces.len(), all, "race {n}: two runners share a space");
             steps += 1;
             assert!(steps < 2_000, "race {n} did not end");
         }
@@ -130,4 +133,45 @@ fn conformance_live_play() {
     };
     let r = check(&spec(o, 4, 150, 3)).unwrap();
     assert_eq!(r.games, 150);
+}
+
+/// The fairness table (docs/rules/1500m.md) through the test binary:
+/// `PF_RACES=N PF_OPTIONS=distance=800 cargo test --lib lane_table -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn lane_table() {
+    let count = std::env::var("PF_RACES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(200);
+    let args = crate::games::SimArgs {
+        count,
+        seed: 1,
+        players: None,
+        options: std::env::var("PF_OPTIONS").unwrap_or_default(),
+        bots: crate::games::SimBots::Mixed,
+    };
+    println!("{}", sim::by_lane(&args).unwrap());
+}
+
+#[test]
+fn the_lane_table_counts_one_gold_a_race_and_every_lane_once() {
+    let args = crate::games::SimArgs {
+        count: 6,
+        seed: 1,
+        players: None,
+        options: "distance=800".into(),
+        bots: crate::games::SimBots::Mixed,
+    };
+    let t = sim::by_lane(&args).unwrap();
+    assert_eq!(t.lanes.len(), 8);
+    assert!(t.lanes.values().all(|l| l.runners == 6));
+    assert_eq!(t.lanes.values().map(|l| l.gold).sum::<u64>(), 6);
+    assert!((t.fair - 12.5).abs() < 1e-9);
+    let text = t.to_string();
+    assert!(text.contains("lane 8"), "{text}");
+    assert!(
+        text.ends_with("fair share: 12.5% of golds for each runner"),
+        "{text}"
+    );
 }

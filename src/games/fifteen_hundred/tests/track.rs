@@ -232,3 +232,83 @@ fn position_order_on_curves_counts_to_the_middle_then_to_the_end() {
         ["Q", "P", "Z", "X", "Y"]
     );
 }
+
+/// A lapped runner's space is a space like any other: the security zone is the board's
+/// space, whatever lap each runner is on (issue 18, defect 1).
+#[test]
+fn a_runner_a_lap_ahead_neither_passes_through_nor_ends_on_a_lapped_runner() {
+    let mut g = race_with(Options::default(), &["A", "B", "C"]);
+    // A is a lap ahead of B and C, and boxed by them: B straight ahead, C on the diagonal
+    // outside, both on the lap before.
+    let at = [
+        ("A", spot(&g, 1, BACK, 0, 2)),
+        ("B", spot(&g, 1, BACK, 1, 1)),
+        ("C", spot(&g, 2, BACK, 1, 1)),
+    ];
+    place(&mut g, &at);
+    // Placing a runner on a lapped runner's space is refused too.
+    let b = idx(&g, "B");
+    let on_a = Spot { lap: 1, ..at[0].1 };
+    assert!(g.clone().place_runner(b, on_a).is_err());
+    let ev = play(
+        &mut g,
+        &[
+            ("A", "card 11 bid 1 actions none move farthest"),
+            ("B", "card 8 bid 2 actions safe4 move none"),
+            ("C", "card 8 bid 3 actions safe3 move none"),
+        ],
+    );
+    let a = moves(&g, &ev, Phase::Cards)
+        .into_iter()
+        .find(|m| m.0 == "A")
+        .unwrap();
+    assert_eq!((a.1, a.2, a.3), (at[0].1, at[0].1, 0), "A ran through");
+    // One point straight ahead could only end on B's space: A stays.
+    place(&mut g, &at);
+    let ev = play(
+        &mut g,
+        &[
+            ("A", "card 8 bid 1 actions none move 1"),
+            ("B", "card 9 bid 2 actions safe4 move none"),
+            ("C", "card 9 bid 3 actions safe3 move none"),
+        ],
+    );
+    let a = moves(&g, &ev, Phase::Cards)
+        .into_iter()
+        .find(|m| m.0 == "A")
+        .unwrap();
+    assert_eq!(a.2, at[0].1, "A ended on the lapped runner's space");
+    // Move First passes through the lapped runner, as through any runner.
+    place(&mut g, &at);
+    let ev = play(
+        &mut g,
+        &[
+            ("A", "card 9 bid 8 actions first move farthest"),
+            ("B", "card 10 bid 2 move none"),
+            ("C", "card 10 bid 3 move none"),
+        ],
+    );
+    // 9 + 1 points straight down lane 1, through B, to the second curve's first space.
+    let a = moves(&g, &ev, Phase::Cards)[0].clone();
+    assert_eq!(a.0, "A");
+    assert_eq!((a.2, a.3), (spot(&g, 1, CURVE2, 0, 2), 10));
+}
+
+/// Live play: the lapped runner's space is not among the spaces a runner may name.
+#[test]
+fn a_lapped_runners_space_cannot_be_named_in_live_play() {
+    let mut g = live(&["A", "B"]);
+    let at = [
+        ("A", spot(&g, 3, BACK, 0, 2)),
+        ("B", spot(&g, 3, BACK, 3, 1)),
+    ];
+    place(&mut g, &at);
+    live_to_move(&mut g, &[("A", "card 8 bid 1"), ("B", "card 8 bid 1")]);
+    assert_eq!(g.pending().seats, vec![seat(&g, "A")]);
+    let on_b = g.course().label(spot(&g, 3, BACK, 3, 2));
+    let e = refused(&g, "A", &format!("move to {on_b}"));
+    assert!(e.contains("can't reach"), "{e}");
+    // Round it, outside, the space beyond is fair.
+    let beyond = g.course().label(spot(&g, 3, BACK, 4, 2));
+    read_order(&g, seat(&g, "A"), &format!("move to {beyond}")).unwrap();
+}
