@@ -312,9 +312,14 @@ fn footer_lines(view: &PublicView) -> Vec<(String, bool)> {
     } else if let Some(w) = &view.window {
         let victims: Vec<&str> = w.victims.iter().map(|&s| name(s)).collect();
         format!(
-            "{} may answer the {} with a dirty trick.",
+            "{} may answer the {} with a {}.",
             victims.join(" or "),
-            w.attack.name(view.yards_names)
+            w.attack.name(view.yards_names),
+            if view.yards_names {
+                "counter"
+            } else {
+                "dirty trick"
+            }
         )
     } else if let Some(s) = view.turn {
         format!("{} to play.", name(s))
@@ -338,7 +343,12 @@ fn footer_lines(view: &PublicView) -> Vec<(String, bool)> {
         ));
     }
     if any_dirty_trick(view) {
-        out.push(("* played as a dirty trick".to_string(), false));
+        let trick = if view.yards_names {
+            "counter"
+        } else {
+            "dirty trick"
+        };
+        out.push((format!("* played as a {trick}"), false));
     }
     out
 }
