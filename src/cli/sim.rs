@@ -83,19 +83,22 @@ fn by_lane_table(args: &SimArgs) -> Result<(String, serde_json::Value), String> 
     Ok((table.to_string(), json))
 }
 
-/// One table's run: the game, its players and options, with heuristic bots.
+/// One table's run: the game, its players and options, with heuristic bots (or the
+/// game's mix where heuristic bots alone would play one race over and over).
 struct Run {
     kind: GameKind,
     players: Option<usize>,
     options: &'static str,
+    mixed: bool,
 }
 
 impl Run {
     /// The command that prints this table's JSON.
     fn command(&self, count: u64, seed: u64) -> String {
         let mut c = format!(
-            "photofinish sim {} --races {count} --seed {seed} --bots heuristic",
-            self.kind.slug()
+            "photofinish sim {} --races {count} --seed {seed} --bots {}",
+            self.kind.slug(),
+            if self.mixed { "mixed" } else { "heuristic" }
         );
         if let Some(p) = self.players {
             let _ = write!(c, " --players {p}");
@@ -113,7 +116,11 @@ impl Run {
             seed,
             players: self.players,
             options: self.options.into(),
-            bots: SimBots::Each(vec![crate::engine::BotLevel::Heuristic]),
+            bots: if self.mixed {
+                SimBots::Mixed
+            } else {
+                SimBots::Each(vec![crate::engine::BotLevel::Heuristic])
+            },
         };
         sim(self.kind, &args).map(|(_, json)| json)
     }
@@ -169,6 +176,7 @@ fn magical_athlete(md: &mut String, count: u64, seed: u64) {
             kind: GameKind::MagicalAthlete,
             players: Some(4),
             options,
+            mixed: false,
         };
         let _ = writeln!(md, "\n### {track} track\n\n`{}`", run.command(count, seed));
         let json = match run.json(count, seed) {
@@ -212,6 +220,7 @@ fn dream_mile(md: &mut String, count: u64, seed: u64) {
         kind: GameKind::DreamMile,
         players: Some(8),
         options: "",
+        mixed: false,
     };
     let _ = writeln!(
         md,
@@ -259,12 +268,14 @@ fn fifteen_hundred(md: &mut String, count: u64, seed: u64) {
         kind: GameKind::FifteenHundred,
         players: None,
         options: "",
+        mixed: true,
     };
     let _ = writeln!(
         md,
         "\n## 1500m: win rate by start lane\n\n`{}`\n\n\
-         A full field on the default board (1500 m); robots, if the options seat any, follow the\n\
-         robot rules. Gold % is the share of that lane's runners who won.",
+         A full field on the default board (1500 m), heuristic and random bots alternating: the\n\
+         heuristic bot has no randomness and 1500m no dice, so eight of them run one race again\n\
+         and again. Gold % is the share of that lane's runners who won.",
         run.command(count, seed)
     );
     let json = match run.json(count, seed) {
@@ -313,6 +324,7 @@ fn card_race(md: &mut String, kind: GameKind, count: u64, seed: u64) {
             kind,
             players: Some(players),
             options: "",
+            mixed: false,
         };
         let _ = writeln!(
             md,
