@@ -253,11 +253,11 @@ impl MagicalAthlete {
                 let line: Vec<&str> = d.line.iter().map(|k| k.name()).collect();
                 let won = self
                     .draft_roll_off(d)
-                    .map(|rolls| format!("You won the roll-off ({rolls}): you draft first. "))
+                    .map(|rolls| format!(" You won the roll-off ({rolls}): you draft first."))
                     .unwrap_or_default();
                 Prompt {
                     text: super::narrate::tidy(&format!(
-                        "{won}Draft a racer from the line: {}.",
+                        "Draft a racer from the line: {}.{won}",
                         line.join(", ")
                     )),
                     choices: self

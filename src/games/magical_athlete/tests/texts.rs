@@ -63,8 +63,12 @@ fn the_drafts_roll_off_is_shown_with_the_first_pick() {
     );
     assert!(label.contains(&words.join(", ")), "{label}");
     let prompt = g.prompt(first).text;
-    assert!(prompt.starts_with("You won the roll-off ("), "{prompt}");
-    assert!(prompt.contains("Draft a racer from the line:"), "{prompt}");
+    assert!(
+        prompt.starts_with("Draft a racer from the line:"),
+        "{prompt}"
+    );
+    assert!(prompt.contains(". You won the roll-off ("), "{prompt}");
+    assert!(prompt.ends_with("): you draft first."), "{prompt}");
     // Once a racer is drafted, the label is the usual one.
     let mut g = g;
     let order = g.default_order(first);
