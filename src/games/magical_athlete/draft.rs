@@ -24,6 +24,9 @@ pub struct Draft {
     pub line: Vec<Kind>,
     /// The picks left in this round, in order.
     pub order: Vec<Seat>,
+    /// The rolls of the roll-off for the first pick, each attempt's (all but the last tied).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roll_off: Vec<Vec<(Seat, u8)>>,
 }
 
 fn seat(i: usize) -> Seat {
@@ -47,6 +50,7 @@ impl Draft {
             double,
             line: Vec::new(),
             order: Vec::new(),
+            roll_off: Vec::new(),
         }
     }
 

@@ -133,7 +133,12 @@ impl MagicalAthlete {
             }
             match result {
                 Ok(()) => {
+                    let stop = self.stop_after.is_some_and(|n| race.turns_played >= n);
                     self.race = Some(Box::new(race));
+                    if stop {
+                        self.waiting = None;
+                        return;
+                    }
                 }
                 Err(Halt::Ask(question)) => {
                     let emitted = race.events.len();
@@ -203,8 +208,6 @@ impl MagicalAthlete {
             gold: gold.map(|(s, k)| (s, k, GOLD[i])),
             silver: silver.map(|(s, k)| (s, k, SILVER[i])),
         });
-        // Who goes first next race.
-        let first = self.next_first(&race_points, events);
         self.races_done = number;
         self.season
             .push(self.players.iter().map(Player::score).collect());
@@ -219,6 +222,8 @@ impl MagicalAthlete {
                 .collect();
             events.push(Event::GameOver { scores });
         } else {
+            // Who goes first next race (after the last race nobody does: no roll-off).
+            let first = self.next_first(&race_points, events);
             self.phase = Phase::Pick {
                 race: number + 1,
                 first,
@@ -264,30 +269,34 @@ impl MagicalAthlete {
         }
     }
 
-    /// Everyone rolls; the highest roll nobody else rolled wins; if there is none, roll again.
+    /// Everyone rolls; the highest roll nobody else rolled wins; if there is none (every
+    /// roll shared), the roll-off is told as a tie and everyone rolls again.
     pub(super) fn roll_off(
         &mut self,
         seats: &[Seat],
         purpose: &str,
         events: &mut Vec<Event>,
     ) -> Seat {
+        let fallback = seats.first().copied().unwrap_or(Seat(0));
+        if seats.len() < 2 {
+            return fallback;
+        }
         for _ in 0..1000 {
             let rolls: Vec<(Seat, u8)> = seats.iter().map(|&s| (s, self.rng.die(6))).collect();
             let winner = (1..=6u8)
                 .rev()
                 .find(|v| rolls.iter().filter(|(_, r)| r == v).count() == 1)
                 .and_then(|v| rolls.iter().find(|(_, r)| *r == v).map(|(s, _)| *s));
-            let done = winner.is_some() || seats.len() < 2;
             events.push(Event::RollOff {
                 purpose: purpose.to_string(),
                 rolls,
-                winner: winner.unwrap_or(seats.first().copied().unwrap_or(Seat(0))),
+                winner,
             });
-            if done {
-                return winner.unwrap_or(seats.first().copied().unwrap_or(Seat(0)));
+            if let Some(w) = winner {
+                return w;
             }
         }
-        seats.first().copied().unwrap_or(Seat(0))
+        fallback
     }
 
     /// The answer a missed question gets: the owner's policy, else the default.

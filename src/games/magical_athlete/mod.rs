@@ -216,6 +216,9 @@ pub struct MagicalAthlete {
     #[serde(default)]
     season: Vec<Vec<i64>>,
     rng: GameRng,
+    /// Replays: stop once the race has played this many racer turns (never saved).
+    #[serde(skip)]
+    stop_after: Option<u32>,
 }
 
 /// A typed order.
@@ -278,7 +281,8 @@ pub enum Event {
     RollOff {
         purpose: String,
         rolls: Vec<(Seat, u8)>,
-        winner: Seat,
+        /// `None`: every roll was shared, so everyone rolls again.
+        winner: Option<Seat>,
     },
     DraftLine {
         round: u8,
@@ -516,11 +520,20 @@ impl Game for MagicalAthlete {
             races_done: 0,
             season: Vec::new(),
             rng,
+            stop_after: None,
         };
         let mut events = Vec::new();
         let seats_all = game.seats();
         let start = game.roll_off(&seats_all, "who drafts first", &mut events);
         let mut d = Draft::new(seats_all.len(), options.double, start);
+        // Setup tells nothing: the draft keeps its roll-off to show with the first pick.
+        d.roll_off = events
+            .into_iter()
+            .filter_map(|e| match e {
+                Event::RollOff { rolls, .. } => Some(rolls),
+                _ => None,
+            })
+            .collect();
         d.deal(&mut game.deck);
         game.phase = Phase::Draft(d);
         Ok(game)

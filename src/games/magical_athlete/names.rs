@@ -24,9 +24,15 @@ impl MagicalAthlete {
         Seat::all(self.players.len()).collect()
     }
 
-    /// "Alice's Legs".
+    /// "Alice's Legs", "Alice's Skipper".
     pub fn who_text(&self, w: &Who) -> String {
-        format!("{}'s {}", self.name(w.seat), w.kind.name())
+        // "Ann's Skipper", not "Ann's The Skipper".
+        let name = w.kind.name();
+        format!(
+            "{}'s {}",
+            self.name(w.seat),
+            name.strip_prefix("The ").unwrap_or(name)
+        )
     }
 
     pub(super) fn racer_name(&self, r: Rid) -> String {

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::decide::How;
-use super::race::{RaceEvent, TripWhy, Who, Why};
+use super::race::{RaceEvent, TURN_QUESTION, TripWhy, Who, Why};
 use super::racers::Kind;
 use super::{Event, MagicalAthlete};
 use crate::engine::{Narration, Seat};
@@ -11,7 +11,9 @@ use crate::engine::{Narration, Seat};
 impl MagicalAthlete {
     /// Tells one event in words.
     pub(super) fn narration(&self, event: &Event) -> Narration {
-        narrate(self, event)
+        let mut n = narrate(self, event);
+        n.text = tidy(&n.text);
+        n
     }
 }
 
@@ -28,11 +30,17 @@ fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
                 .iter()
                 .map(|(s, r)| format!("{} {r}", name(s)))
                 .collect();
-            Narration::public(format!(
-                "Roll-off for {purpose}: {}. {} wins.",
-                parts.join(", "),
-                name(winner)
-            ))
+            Narration::public(match winner {
+                Some(w) => format!(
+                    "Roll-off for {purpose}: {}. {} wins.",
+                    parts.join(", "),
+                    name(w)
+                ),
+                None => format!(
+                    "Roll-off for {purpose}: {}. A tie: everyone rolls again.",
+                    parts.join(", ")
+                ),
+            })
         }
         Event::DraftLine { round, cards } => {
             let names: Vec<&str> = cards.iter().map(|k| k.name()).collect();
@@ -50,7 +58,7 @@ fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
             name(seat),
             racer.name(),
             if *missed {
-                " (missed: the first in line)"
+                " (no pick in time: the first in line)"
             } else {
                 ""
             }
@@ -83,9 +91,12 @@ fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
         }
         Event::Race { event } => narrate_race(game, event),
         Event::Awarded { race, gold, silver } => {
-            let mut s = format!("Race {race} is over.");
-            if let Some((seat, k, v)) = gold {
-                let _ = write!(s, " Gold ({v}) to {} ({}).", name(seat), k.name());
+            let mut s = format!("Race {race} chips:");
+            match gold {
+                Some((seat, k, v)) => {
+                    let _ = write!(s, " gold ({v}) to {} ({}).", name(seat), k.name());
+                }
+                None => s.push_str(" nobody crossed first: the gold chip is discarded."),
             }
             match silver {
                 Some((seat, k, v)) => {
@@ -109,7 +120,7 @@ fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
                 .map(|(s, _)| name(s))
                 .collect();
             let verdict = if best.len() > 1 {
-                format!("{} tie for the win!", best.join(" and "))
+                format!("{} tie for the win!", and_list(&best))
             } else {
                 format!("{} wins!", best.join(""))
             };
@@ -146,6 +157,7 @@ fn narrate_race(game: &MagicalAthlete, e: &RaceEvent) -> Narration {
             value,
             reroll,
         } => match reroll {
+            Some(p) if *p == racer.kind => format!("{} rerolls: {value}.", who(racer)),
             Some(p) => format!("{} rerolls ({}): {value}.", who(racer), p.name()),
             None => format!("{} rolls {value}.", who(racer)),
         },
@@ -164,17 +176,27 @@ fn narrate_race(game: &MagicalAthlete, e: &RaceEvent) -> Narration {
             if matches!(answer.as_str(), "roll") && how == " (default)" {
                 return Narration::nobody();
             }
-            format!("{}: {question}? {answer}{how}.", who(racer))
+            if question == TURN_QUESTION {
+                format!("{} chooses: {answer}{how}.", who(racer))
+            } else {
+                format!("{}: {question}? {answer}{how}.", who(racer))
+            }
         }
         RaceEvent::Power {
             racer,
             power,
             detail,
         } => {
-            if racer.kind == *power {
-                format!("{} {detail}.", who(racer))
+            // "+1 to Legs's main move" reads as a label, not a verb.
+            let sep = if detail.starts_with(['+', '-']) {
+                ": "
             } else {
-                format!("{} ({}) {detail}.", who(racer), power.name())
+                " "
+            };
+            if racer.kind == *power {
+                format!("{}{sep}{detail}.", who(racer))
+            } else {
+                format!("{} ({}){sep}{detail}.", who(racer), power.name())
             }
         }
         RaceEvent::Moved {
@@ -189,8 +211,12 @@ fn narrate_race(game: &MagicalAthlete, e: &RaceEvent) -> Narration {
             to,
             why,
         } => match why {
-            Why::Baby { .. } => {
-                format!("{} is put on space {to}, behind Huge Baby.", who(racer))
+            Why::Baby { racer: baby } => {
+                format!(
+                    "{} is put on space {to}, behind {}.",
+                    who(racer),
+                    baby_text(&who(baby), baby.kind)
+                )
             }
             _ => format!("{} warps {from} → {to} ({}).", who(racer), why_text(why)),
         },
@@ -248,7 +274,7 @@ fn why_text(w: &Why) -> String {
                 format!("{}'s power ({})", racer.kind.name(), power.name())
             }
         }
-        Why::Baby { .. } => "Huge Baby".to_string(),
+        Why::Baby { racer } => baby_text(racer.kind.name(), racer.kind),
     }
 }
 
@@ -266,11 +292,52 @@ fn tripped_text(who: &str, why: &TripWhy) -> String {
 }
 
 fn chips_text(player: &str, points: i32, reason: &str) -> String {
-    if points >= 0 {
-        format!("{player} takes {points} bronze point(s): {reason}.")
+    let n = points.unsigned_abs();
+    let what = if n == 1 {
+        "1 bronze point".to_string()
     } else {
-        format!("{player} loses {} bronze point(s): {reason}.", -points)
+        format!("{n} bronze points")
+    };
+    if points >= 0 {
+        format!("{player} takes {what}: {reason}.")
+    } else {
+        format!("{player} loses {what}: {reason}.")
     }
+}
+
+/// The racer that put another behind it: Huge Baby, or a racer holding her power.
+fn baby_text(who: &str, kind: Kind) -> String {
+    if kind == Kind::HugeBaby {
+        who.to_string()
+    } else {
+        format!("{who} (Huge Baby's power)")
+    }
+}
+
+/// "A", "A and B", "A, B and C".
+fn and_list(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// One period at the end of a name that ends in one (M.O.U.T.H.): "by M.O.U.T.H.." reads
+/// "by M.O.U.T.H.". Runs of three (an ellipsis) stay.
+pub(super) fn tidy(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = i.checked_sub(1).and_then(|j| chars.get(j)).copied();
+        let before = i.checked_sub(2).and_then(|j| chars.get(j)).copied();
+        let next = chars.get(i + 1).copied();
+        if c == '.' && prev == Some('.') && before != Some('.') && next != Some('.') {
+            continue;
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn race_over_text(names: &[String], capped: bool) -> String {

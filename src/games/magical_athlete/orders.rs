@@ -149,9 +149,19 @@ impl MagicalAthlete {
                     "Your turn: which racer goes first?".to_string()
                 }
             }
-            Question::Turn { racer: r, .. } => {
+            Question::Turn { racer: r, choices } => {
                 let pos = race.racers.get(*r).map(|x| x.pos).unwrap_or(0);
-                format!("Your turn: {racer} is on space {pos}. Roll, or use its power?")
+                let power = race.power(*r).filter(|&p| p.name() != racer);
+                match (choices.len() > 1, power) {
+                    (false, _) => format!("Your turn: {racer} is on space {pos}. Roll!"),
+                    (true, Some(p)) => format!(
+                        "Your turn: {racer} is on space {pos}. Roll, or use its power ({})?",
+                        p.name()
+                    ),
+                    (true, None) => {
+                        format!("Your turn: {racer} is on space {pos}. Roll, or use its power?")
+                    }
+                }
             }
             Question::Predict { .. } => format!("{racer}: predict which racer will win."),
             Question::Reroll { roll, power, .. } => {
@@ -186,7 +196,7 @@ impl MagicalAthlete {
             .map(|o| Choice::new(self.format(o), self.label(o)))
             .collect();
         Prompt {
-            text,
+            text: super::narrate::tidy(&text),
             choices,
             complete: true,
             hint: "Reply with one of the choices, e.g. `roll`, `yes`, `no` or a racer's name."
@@ -241,8 +251,15 @@ impl MagicalAthlete {
         match &self.phase {
             Phase::Draft(d) => {
                 let line: Vec<&str> = d.line.iter().map(|k| k.name()).collect();
+                let won = self
+                    .draft_roll_off(d)
+                    .map(|rolls| format!(" You won the roll-off ({rolls}): you draft first."))
+                    .unwrap_or_default();
                 Prompt {
-                    text: format!("Draft a racer from the line: {}.", line.join(", ")),
+                    text: super::narrate::tidy(&format!(
+                        "Draft a racer from the line: {}.{won}",
+                        line.join(", ")
+                    )),
                     choices: self
                         .legal_orders(seat)
                         .iter()

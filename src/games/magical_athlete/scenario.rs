@@ -1,5 +1,6 @@
 //! Scenario games for replays and tests: racers on set spaces, scripted dice.
 
+use super::decide::How;
 use super::race::{Race, Racer};
 use super::racers::{self, Kind};
 use super::track::Track;
@@ -62,6 +63,7 @@ impl MagicalAthlete {
             races_done: 3,
             season: Vec::new(),
             rng,
+            stop_after: None,
         }
     }
 
@@ -85,6 +87,48 @@ impl MagicalAthlete {
     pub fn begin(&mut self) -> Vec<Event> {
         let mut events = Vec::new();
         self.run(None, &mut events);
+        events
+    }
+
+    /// Sets the players' chips from earlier races (gold, silver, bronze), in seat order.
+    pub fn set_chips(&mut self, chips: &[(Vec<u8>, Vec<u8>, i32)]) {
+        for (p, (gold, silver, bronze)) in self.players.iter_mut().zip(chips) {
+            p.gold = gold.clone();
+            p.silver = silver.clone();
+            p.bronze = *bronze;
+        }
+        let bronze: Vec<i32> = self.players.iter().map(|p| p.bronze).collect();
+        if let Some(r) = self.race.as_mut() {
+            r.bronze = bronze;
+        }
+    }
+
+    /// Stops the race once this many racer turns have been played (the turn in progress
+    /// is finished first). Replays only.
+    pub fn stop_after(&mut self, turns: u32) {
+        self.stop_after = Some(turns);
+    }
+
+    /// Answers the waiting question as nobody was asked: the owner's standing policy, else
+    /// the documented default (replays whose scripted answers ran out).
+    pub fn answer_by_default(&mut self) -> Vec<Event> {
+        let mut events = Vec::new();
+        let Some(w) = self.waiting.take() else {
+            return events;
+        };
+        let seat = w.base.asker(&w.question);
+        let has_policy = w
+            .question
+            .topic()
+            .and_then(|t| self.players.get(seat.index()).and_then(|p| p.policy(t)))
+            .is_some();
+        let how = if has_policy {
+            How::Policy
+        } else {
+            How::Default
+        };
+        let given = self.fallback(&w, how);
+        self.run(Some((*w, given)), &mut events);
         events
     }
 }

@@ -1,6 +1,7 @@
 //! What players see: the public view of the board and the season, and a seat's own hand.
 
 use super::decide::{Policy, Question};
+use super::draft::Draft;
 use super::race::Rid;
 use super::racers::Kind;
 use super::track;
@@ -40,9 +41,13 @@ impl MagicalAthlete {
 
     pub(super) fn waiting_text(&self) -> Option<String> {
         match &self.phase {
-            Phase::Draft(d) => d
-                .current()
-                .map(|s| format!("{} drafts a racer", self.name(s))),
+            Phase::Draft(d) => d.current().map(|s| match self.draft_roll_off(d) {
+                Some(rolls) => format!(
+                    "{} drafts first, after the roll-off ({rolls})",
+                    self.name(s)
+                ),
+                None => format!("{} drafts a racer", self.name(s)),
+            }),
             Phase::Pick { race, .. } => Some(format!("everyone picks a racer for race {race}")),
             Phase::Racing => {
                 let w = self.waiting.as_ref()?;
@@ -65,6 +70,32 @@ impl MagicalAthlete {
             }
             Phase::Over => None,
         }
+    }
+
+    /// The draft's roll-off in words, until the first racer is drafted: "P1 4, P2 4, a
+    /// tie; P1 5, P2 2".
+    pub(super) fn draft_roll_off(&self, d: &Draft) -> Option<String> {
+        if d.roll_off.is_empty() || self.players.iter().any(|p| !p.hand.is_empty()) {
+            return None;
+        }
+        let tries: Vec<String> = d
+            .roll_off
+            .iter()
+            .enumerate()
+            .map(|(i, rolls)| {
+                let parts: Vec<String> = rolls
+                    .iter()
+                    .map(|(s, r)| format!("{} {r}", self.name(*s)))
+                    .collect();
+                let tie = if i + 1 < d.roll_off.len() {
+                    ", a tie"
+                } else {
+                    ""
+                };
+                format!("{}{tie}", parts.join(", "))
+            })
+            .collect();
+        Some(tries.join("; "))
     }
 
     pub(super) fn player_views(&self) -> Vec<PlayerView> {

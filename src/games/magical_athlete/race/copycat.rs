@@ -48,12 +48,11 @@ impl Race {
                     continue;
                 }
                 let who = self.who(c);
-                let detail = match next.and_then(|t| self.base_power(t)) {
-                    Some(p) => format!(
-                        "copies {} ({})",
-                        self.who(next.unwrap_or(c)).kind.name(),
-                        p.name()
-                    ),
+                let detail = match next.and_then(|t| self.base_power(t).map(|p| (t, p))) {
+                    Some((t, p)) if self.who(t).kind == p => format!("copies {}", p.name()),
+                    Some((t, p)) => {
+                        format!("copies {} ({}'s power)", self.who(t).kind.name(), p.name())
+                    }
                     None => "copies nobody".to_string(),
                 };
                 self.emit(RaceEvent::Power {

@@ -47,6 +47,9 @@ pub use super::racers::Rid;
 use super::track::Track;
 use crate::engine::{GameRng, Seat};
 
+/// The turn prompt's question in words (the log says "X chooses: ..." for it).
+pub const TURN_QUESTION: &str = "roll, or use its power";
+
 /// At most this many tasks resolve in one turn; the rest are dropped.
 pub const TASK_BUDGET: u32 = 4_000;
 /// A race that reaches this many racer turns ends, placed by position.
@@ -311,6 +314,11 @@ pub struct Race {
     pub over: bool,
     pub capped: bool,
     pub turns_played: u32,
+    /// The swaps and warps racers chose in place of (or before) their main move this race:
+    /// the racer, and the racers it put on which spaces, hashed. A choice that would do the
+    /// same again is not offered, so a loop of swaps or warps completes once and ends.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warp_boards: Vec<u64>,
     /// The racer whose turn it is.
     pub mover: Option<Rid>,
     /// Tell nothing: no events are kept (simulation and benchmarks).
@@ -484,6 +492,7 @@ impl Race {
             over: false,
             capped: false,
             turns_played: 0,
+            warp_boards: Vec::new(),
             mover: None,
             quiet: false,
             stack: Vec::new(),

@@ -12,8 +12,15 @@ impl Race {
         (0..self.racers.len()).any(|x| x != me && self.racing(x) && start.get(x) == Some(&s))
     }
 
+    /// The Stickler that holds back `r`'s overshoot. A Copycat's copy never holds back the
+    /// Stickler it copies: where the two contradict, the original's power wins (as with
+    /// Huge Baby), and else the two would block each other for ever.
     fn stickler_against(&self, r: Rid) -> Option<Rid> {
-        self.holders(Kind::Stickler).find(|&s| s != r)
+        self.holders(Kind::Stickler).find(|&s| {
+            s != r
+                && !(self.base_power(s) == Some(Kind::Copycat)
+                    && self.racers.get(s).and_then(|x| x.copying) == Some(r))
+        })
     }
 
     /// Moves racers at the same time, then resolves what the moves set off.

@@ -16,7 +16,7 @@ impl Race {
                     "which racer goes first".into()
                 }
             }
-            Question::Turn { .. } => "the turn".into(),
+            Question::Turn { .. } => super::TURN_QUESTION.into(),
             Question::Predict { .. } => "which racer will win".into(),
             Question::Reroll { roll, power, .. } => {
                 format!("reroll the {roll} ({})", power.name())
@@ -45,13 +45,24 @@ impl Race {
             Answer::Racer(r) => n(*r),
             Answer::Turn(c) => match c {
                 TurnChoice::Roll => "roll".into(),
-                TurnChoice::Legs => "move 5 (Legs)".into(),
+                TurnChoice::Legs => "move 5 instead of rolling".into(),
                 TurnChoice::Flip(r) => format!("swap with {}", n(*r)),
                 TurnChoice::Guess(g) => format!("guess {g}, then roll"),
                 TurnChoice::Hypnotize(r) => format!("warp {} here, then roll", n(*r)),
                 TurnChoice::Warp(s) => format!("warp to space {s}, then roll"),
                 TurnChoice::Cheer => "cheer, then roll".into(),
             },
+        }
+    }
+
+    /// A swap or warp chosen for the turn, in a few words (when the loop rule stops it).
+    pub(super) fn choice_words(&self, r: Rid, c: TurnChoice) -> String {
+        let n = |r: Rid| self.who(r).kind.name();
+        match c {
+            TurnChoice::Flip(t) => format!("{} swapping with {} again", n(r), n(t)),
+            TurnChoice::Hypnotize(t) => format!("{} warping {} to its space again", n(r), n(t)),
+            TurnChoice::Warp(s) => format!("{} warping to space {s} again", n(r)),
+            _ => n(r).to_string(),
         }
     }
 

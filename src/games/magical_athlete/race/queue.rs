@@ -4,6 +4,7 @@
 use std::hash::{Hash, Hasher};
 
 use super::{Race, RaceEvent, Rids, Status, Stop, Task, TripWhy, Why};
+use crate::games::magical_athlete::decide::TurnChoice;
 use crate::games::magical_athlete::racers::{Kind, Rid};
 use crate::games::magical_athlete::track::Special;
 
@@ -109,6 +110,41 @@ impl Race {
         }
         t.hash(&mut h);
         h.finish()
+    }
+
+    /// Where `actor`'s turn choice `c` puts the racers it warps (Flip Flop's swap,
+    /// Hypnotist's and Third Wheel's warps), hashed with the actor: the racers and their new
+    /// spaces, whatever the others do. `None` for a choice that warps nobody.
+    pub(super) fn board_after(&self, actor: Rid, c: TurnChoice) -> Option<u64> {
+        let me = self.pos(actor);
+        let to: [(Rid, u8); 2] = match c {
+            TurnChoice::Flip(t) => [(actor, self.pos(t)), (t, me)],
+            TurnChoice::Hypnotize(t) => [(t, me), (t, me)],
+            TurnChoice::Warp(s) => [(actor, s), (actor, s)],
+            _ => return None,
+        };
+        let mut h = Mix(0x6a09_e667_f3bc_c908);
+        h.word(actor as u64);
+        for (r, s) in to {
+            h.word((r as u64) << 8 | u64::from(s));
+        }
+        Some(h.finish())
+    }
+
+    /// Whether turn choice `c` would put racers where `actor`'s swap or warp already put
+    /// them this race (the loop rule: it has completed once).
+    pub(super) fn repeats_board(&self, actor: Rid, c: TurnChoice) -> bool {
+        !self.warp_boards.is_empty()
+            && self
+                .board_after(actor, c)
+                .is_some_and(|b| self.warp_boards.contains(&b))
+    }
+
+    /// Notes where `actor`'s swap or warp `c` puts racers, before it happens.
+    pub(super) fn note_warp_board(&mut self, actor: Rid, c: TurnChoice) {
+        if let Some(b) = self.board_after(actor, c) {
+            self.warp_boards.push(b);
+        }
     }
 
     /// A power took effect: tell it, and every Scoocher (but its owner) moves 1.

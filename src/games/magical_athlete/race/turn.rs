@@ -118,6 +118,14 @@ impl Race {
         }
     }
 
+    /// The slot that follows the current one, without playing anything (for read-outs).
+    pub fn upcoming_slot(&self) -> Option<Slot> {
+        let mut r = self.clone();
+        r.quiet = true;
+        r.next_slot();
+        (!r.over).then_some(r.slot)
+    }
+
     pub(super) fn next_slot(&mut self) {
         match self.slot {
             Slot::Player { seat } => self.base_seat = seat,
@@ -201,6 +209,7 @@ impl Race {
             let mut choices = self.scratch.choices.take().unwrap_or_default();
             choices.clear();
             self.fill_turn_choices(r, &mut choices);
+            self.drop_repeats(r, &mut choices);
             let q = Question::Turn { racer: r, choices };
             let Some(answer) = self.answer(d, &q) else {
                 return Err(Halt::Ask(q));
@@ -257,7 +266,30 @@ impl Race {
     pub fn turn_choices(&self, r: Rid) -> Vec<TurnChoice> {
         let mut v = Vec::new();
         self.fill_turn_choices(r, &mut v);
+        if !self.warp_boards.is_empty() {
+            v.retain(|&c| !self.repeats_board(r, c));
+        }
         v
+    }
+
+    /// Takes out the swaps and warps that would repeat a board this racer's swap or warp
+    /// already gave (the loop has completed once), and says so.
+    fn drop_repeats(&mut self, r: Rid, choices: &mut Vec<TurnChoice>) {
+        if self.warp_boards.is_empty() {
+            return;
+        }
+        let mut i = 0;
+        while let Some(&c) = choices.get(i) {
+            if !self.repeats_board(r, c) {
+                i += 1;
+                continue;
+            }
+            choices.remove(i);
+            if !self.quiet {
+                let task = self.choice_words(r, c);
+                self.emit(RaceEvent::LoopEnded { task });
+            }
+        }
     }
 
     pub(super) fn fill_turn_choices(&self, r: Rid, v: &mut Vec<TurnChoice>) {
@@ -331,6 +363,7 @@ impl Race {
             (Some(Kind::Hypnotist), TurnChoice::Hypnotize(t))
                 if t != r && self.racing(t) && self.pos(t) != self.pos(r) =>
             {
+                self.note_warp_board(r, choice);
                 let name = self.who(t).kind.name();
                 self.power_happened(r, Kind::Hypnotist, || format!("warps {name} to its space"));
                 let to = self.pos(r);
@@ -346,6 +379,7 @@ impl Race {
             (Some(Kind::ThirdWheel), TurnChoice::Warp(s))
                 if s < FINISH && s != self.pos(r) && self.count_on(s) == 2 =>
             {
+                self.note_warp_board(r, choice);
                 self.power_happened(r, Kind::ThirdWheel, || format!("warps to space {s}"));
                 self.do_warps(
                     &[(r, s)],
@@ -374,6 +408,7 @@ impl Race {
             (Some(Kind::FlipFlop), TurnChoice::Flip(t))
                 if t != r && self.racing(t) && self.pos(t) != self.pos(r) =>
             {
+                self.note_warp_board(r, choice);
                 let name = self.who(t).kind.name();
                 self.power_happened(r, Kind::FlipFlop, || format!("swaps spaces with {name}"));
                 let (a, b) = (self.pos(r), self.pos(t));

@@ -13,9 +13,12 @@ use crate::engine::{OrderError, read_order};
 use race::{Racer, Status};
 
 mod game;
+mod loops;
 mod powers;
 mod rules;
 mod runs;
+mod scripts;
+mod texts;
 
 // ----- The scenario helper -----
 
