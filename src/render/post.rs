@@ -199,7 +199,8 @@ pub fn draw_picture(
     }
 }
 
-/// Words for an announcement: one function per kind.
+/// Words for an announcement: one function per kind. One piece on purpose: a dispatch
+/// table whose arms only unpack each kind's fields and call its function.
 pub fn present(a: &Announcement, style: &Style) -> Post {
     match a {
         Announcement::Lobby {
@@ -326,14 +327,20 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             seat_name,
             user,
             ..
-        } => Post::new(
-            format!("Race {race}: a seat for you"),
-            format!(
-                "{}, the host offers you {seat_name}'s seat. Press Accept to take it over; until you do, it stays as it is.",
-                style.mention(&user.0)
-            ),
-        ),
+        } => seat_offer(*race, seat_name, &user.0, style),
     }
+}
+
+/// A seat offered to a member, who must accept it.
+fn seat_offer(race: CampaignId, seat_name: &str, user: &str, style: &Style) -> Post {
+    Post::new(
+        format!("Race {race}: a seat for you"),
+        format!(
+            "{}, the host offers you {}'s seat. Press Accept to take it over; until you do, it stays as it is.",
+            style.mention(user),
+            style.user(seat_name)
+        ),
+    )
 }
 
 /// "Dream Mile race 3": how most titles begin.

@@ -166,39 +166,15 @@ fn narrate_race(game: &MagicalAthlete, e: &RaceEvent) -> Narration {
             question,
             answer,
             how,
-        } => {
-            let how = match how {
-                How::Live => "",
-                How::Policy => " (standing policy)",
-                How::Default => " (default)",
-                How::TimedOut => " (no answer in time: default)",
-            };
-            if matches!(answer.as_str(), "roll") && how == " (default)" {
-                return Narration::nobody();
-            }
-            if question == TURN_QUESTION {
-                format!("{} chooses: {answer}{how}.", who(racer))
-            } else {
-                format!("{}: {question}? {answer}{how}.", who(racer))
-            }
-        }
+        } => match decided_text(&who(racer), question, answer, *how) {
+            Some(text) => text,
+            None => return Narration::nobody(),
+        },
         RaceEvent::Power {
             racer,
             power,
             detail,
-        } => {
-            // "+1 to Legs's main move" reads as a label, not a verb.
-            let sep = if detail.starts_with(['+', '-']) {
-                ": "
-            } else {
-                " "
-            };
-            if racer.kind == *power {
-                format!("{}{sep}{detail}.", who(racer))
-            } else {
-                format!("{} ({}){sep}{detail}.", who(racer), power.name())
-            }
-        }
+        } => power_text(&who(racer), racer.kind == *power, *power, detail),
         RaceEvent::Moved {
             racer,
             from,
@@ -260,6 +236,39 @@ fn narrate_race(game: &MagicalAthlete, e: &RaceEvent) -> Narration {
         }
     };
     Narration::public(text)
+}
+
+/// A decision, or nothing when a default roll would only repeat the roll that follows.
+fn decided_text(who: &str, question: &str, answer: &str, how: How) -> Option<String> {
+    let how = match how {
+        How::Live => "",
+        How::Policy => " (standing policy)",
+        How::Default => " (default)",
+        How::TimedOut => " (no answer in time: default)",
+    };
+    if answer == "roll" && how == " (default)" {
+        return None;
+    }
+    Some(if question == TURN_QUESTION {
+        format!("{who} chooses: {answer}{how}.")
+    } else {
+        format!("{who}: {question}? {answer}{how}.")
+    })
+}
+
+/// A power at work; a borrowed power (Copycat, Egg, Twin) is named.
+fn power_text(who: &str, own: bool, power: Kind, detail: &str) -> String {
+    // "+1 to Legs's main move" reads as a label, not a verb.
+    let sep = if detail.starts_with(['+', '-']) {
+        ": "
+    } else {
+        " "
+    };
+    if own {
+        format!("{who}{sep}{detail}.")
+    } else {
+        format!("{who} ({}){sep}{detail}.", power.name())
+    }
 }
 
 /// Why a racer moved, in words.

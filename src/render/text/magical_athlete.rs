@@ -215,8 +215,12 @@ pub fn private(v: &PrivateView, user: super::User<'_>) -> String {
         out.push(format!("Policies: {}.", v.policies.join("; ")));
     }
     if let Some(q) = &v.question {
-        // The game's own words: racers' names, never a player's.
-        out.push(format!("{} Choices: {}.", q.text, q.choices.join(" | ")));
+        // The question can name players (the draft's roll-off), so it is theirs to escape.
+        out.push(format!(
+            "{} Choices: {}.",
+            user(&q.text),
+            q.choices.join(" | ")
+        ));
     }
     out.join("\n")
 }
