@@ -215,6 +215,31 @@ impl Summary {
     }
 }
 
+/// One table of tallies: a heading of three words, then a row per tally.
+fn table<'a>(
+    f: &mut fmt::Formatter<'_>,
+    [what, count, wins]: [&str; 3],
+    rows: impl Iterator<Item = (String, &'a Tally)>,
+) -> fmt::Result {
+    writeln!(
+        f,
+        "{:<10} {:>7} {:>9} {:>9} {:>11}",
+        what, count, wins, "win rate", "mean score"
+    )?;
+    for (name, t) in rows {
+        writeln!(
+            f,
+            "{:<10} {:>7} {:>9.1} {:>8.1}% {:>11.0}",
+            name,
+            t.seats,
+            t.wins,
+            t.rate(),
+            t.mean()
+        )?;
+    }
+    Ok(())
+}
+
 impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let games = self.games.max(1) as f64;
@@ -223,54 +248,27 @@ impl fmt::Display for Summary {
             "{} ({}): {} games of {} bots in {} teams (seeds from {})",
             self.game, self.ruleset, self.games, self.players, self.teams, self.first_seed
         )?;
-        writeln!(
+        table(
             f,
-            "{:<10} {:>7} {:>9} {:>9} {:>11}",
-            "bot", "seats", "wins", "win rate", "mean score"
+            ["bot", "seats", "wins"],
+            self.by_level.iter().map(|(level, t)| (level.clone(), t)),
         )?;
-        for (level, t) in &self.by_level {
-            writeln!(
-                f,
-                "{:<10} {:>7} {:>9.1} {:>8.1}% {:>11.0}",
-                level,
-                t.seats,
-                t.wins,
-                t.rate(),
-                t.mean()
-            )?;
-        }
-        writeln!(
+        table(
             f,
-            "{:<10} {:>7} {:>9} {:>9} {:>11}",
-            "seat", "games", "wins", "win rate", "mean score"
+            ["seat", "games", "wins"],
+            self.by_seat
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (format!("Bot{}", i + 1), t)),
         )?;
-        for (i, t) in self.by_seat.iter().enumerate() {
-            writeln!(
-                f,
-                "{:<10} {:>7} {:>9.1} {:>8.1}% {:>11.0}",
-                format!("Bot{}", i + 1),
-                t.seats,
-                t.wins,
-                t.rate(),
-                t.mean()
-            )?;
-        }
-        writeln!(
+        table(
             f,
-            "{:<10} {:>7} {:>9} {:>9} {:>11}",
-            "team place", "rounds", "won", "win rate", "mean score"
+            ["team place", "rounds", "won"],
+            self.by_position
+                .iter()
+                .enumerate()
+                .map(|(i, t)| ((i + 1).to_string(), t)),
         )?;
-        for (i, t) in self.by_position.iter().enumerate() {
-            writeln!(
-                f,
-                "{:<10} {:>7} {:>9.1} {:>8.1}% {:>11.0}",
-                format!("{}", i + 1),
-                t.seats,
-                t.wins,
-                t.rate(),
-                t.mean()
-            )?;
-        }
         writeln!(
             f,
             "first player's advantage {:.2} (the first team's round win rate over its fair share \
