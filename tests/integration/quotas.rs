@@ -3,7 +3,7 @@
 //! databases; what Discord sees runs through the fake Discord.
 
 use crate::support::backend::{self, Arg, Bench, Kind};
-use crate::support::courier::actor;
+use crate::support::courier::{actor, alice, bob, carol, dave};
 use crate::support::discord::*;
 use photofinish::engine::Seat;
 use photofinish::games::GameKind;
@@ -13,19 +13,6 @@ use photofinish::store::{CampaignId, Phase, UserId};
 use serde_json::{Value, json};
 
 const DM: GameKind = GameKind::DreamMile;
-
-fn alice() -> Actor {
-    actor("100", "Alice")
-}
-fn bob() -> Actor {
-    actor("200", "Bob")
-}
-fn carol() -> Actor {
-    actor("300", "Carol")
-}
-fn dave() -> Actor {
-    actor("400", "Dave")
-}
 
 /// A referee on the bench's database with these limits.
 fn referee_with(b: &Bench, limits: Limits) -> Referee {

@@ -5,7 +5,7 @@
 
 use crate::support::backend;
 
-use crate::support::courier::{Recorder, actor};
+use crate::support::courier::{Recorder, actor, alice, bob, carol};
 use backend::{Arg, Bench, Kind, timing};
 use photofinish::engine::{BotLevel, OrderError};
 use photofinish::games::GameKind;
@@ -17,15 +17,6 @@ use photofinish::store::{CampaignId, DeadlineKind, OrderSource, Phase, UserId};
 
 const DM: GameKind = GameKind::DreamMile;
 
-fn alice() -> Actor {
-    actor("100", "Alice")
-}
-fn bob() -> Actor {
-    actor("200", "Bob")
-}
-fn carol() -> Actor {
-    actor("300", "Carol")
-}
 fn mallory() -> Actor {
     actor("666", "Mallory")
 }

@@ -9,26 +9,16 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 
 use crate::support::backend::{Arg, Bench, Kind};
-use crate::support::courier::{Recorder, actor};
+use crate::support::courier::{Recorder, alice, bob, carol};
 use photofinish::engine::BotLevel;
 use photofinish::games::GameKind;
 use photofinish::referee::announce::{Announcement, Target};
 use photofinish::referee::delivery::{Courier, Delivered, DeliveryError, MAX_BACKOFF_MS, Parcel};
 use photofinish::referee::work::MAX_DEADLINE_AHEAD_MS;
-use photofinish::referee::{Actor, NewRace, RefereeError, TestClock};
+use photofinish::referee::{NewRace, RefereeError, TestClock};
 use photofinish::store::{CampaignId, Phase, StoreError};
 
 const DM: GameKind = GameKind::DreamMile;
-
-fn alice() -> Actor {
-    actor("100", "Alice")
-}
-fn bob() -> Actor {
-    actor("200", "Bob")
-}
-fn carol() -> Actor {
-    actor("300", "Carol")
-}
 
 /// A started Dream Mile race of Alice (host), Bob and Carol in `channel`.
 async fn three_runners(b: &Bench, channel: &str, options: &str) -> CampaignId {

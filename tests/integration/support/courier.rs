@@ -51,3 +51,17 @@ impl Courier for Recorder {
 pub fn actor(id: &str, name: &str) -> Actor {
     Actor::new(id, name)
 }
+
+/// The players most tests seat, with fixed ids.
+pub fn alice() -> Actor {
+    actor("100", "Alice")
+}
+pub fn bob() -> Actor {
+    actor("200", "Bob")
+}
+pub fn carol() -> Actor {
+    actor("300", "Carol")
+}
+pub fn dave() -> Actor {
+    actor("400", "Dave")
+}
