@@ -19,6 +19,7 @@ use super::layout::{self, Action, EmbedSpec, Layout, Pick};
 use super::{Error, Shared, dress};
 use crate::referee::announce::Announcement;
 use crate::referee::{Actor, Receipt, RefereeError};
+use crate::render::markup::{bounded, escape_sentence};
 use crate::render::{code_text, escape_markdown};
 use crate::store::{CampaignId, UserId};
 
@@ -83,9 +84,11 @@ pub fn refusal(e: &RefereeError) -> Layout {
     note("Not done", &sentence(e))
 }
 
-/// The referee's refusal as a sentence.
+/// The referee's refusal as a sentence. A refusal may quote what the player typed (an
+/// order, a value, a name), so it is escaped here, once for every refusal: its code spans
+/// stay, the rest shows as written, and each quote is bounded (`render::markup`).
 pub fn sentence(e: &RefereeError) -> String {
-    capitalise(&e.to_string())
+    escape_sentence(&capitalise(&e.to_string()))
 }
 
 fn capitalise(s: &str) -> String {
@@ -107,7 +110,7 @@ pub fn receipt_text(r: &Receipt) -> String {
         } else {
             "Order received"
         },
-        r.label,
+        escape_markdown(&r.label),
         code_text(&r.order),
         escape_markdown(&r.seat_name),
         r.receipt
@@ -348,7 +351,10 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
                         shared.poke();
                         Answer::Reply(note(
                             "Seat taken",
-                            &format!("You run {name} in race {race} from now on."),
+                            &format!(
+                                "You run {} in race {race} from now on.",
+                                escape_markdown(&name)
+                            ),
                         ))
                     }
                     Err(e) => Answer::Reply(refusal(&e)),
@@ -543,7 +549,11 @@ pub async fn dm_answer(shared: &Shared, user: &UserId, text: &str) -> Layout {
                 &format!(
                     "You're running in races {list}. Start your order with the race number, like `#{} {}`.",
                     races.last().map(|r| r.0).unwrap_or(1),
-                    if order.is_empty() { "7" } else { order }
+                    if order.trim().is_empty() {
+                        "7".to_string()
+                    } else {
+                        code_text(&bounded(order))
+                    }
                 ),
             );
         }
