@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use crate::support::backend::{Bench, Kind};
 use crate::support::courier::{Recorder, actor};
-use crate::support::discord::{Harness, Recorded, User, button, text_of};
+use crate::support::discord::{FakeDiscord, Harness, Recorded, User, button, custom_ids, text_of};
 use photofinish::discord::layout::{self, Layout};
 use photofinish::engine::BotLevel;
 use photofinish::games::GameKind;
@@ -653,4 +653,62 @@ async fn answers_that_echo_typed_text_make_no_markup() {
         answers.iter().any(|a| text_of(a).contains("Nitro")),
         "no answer quoted what was typed"
     );
+}
+
+/// The host's answers to `/race replace` and `/race kick`, and the new player's to the
+/// offer's button, name the seat as written, never as markup.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replace_and_kick_answers_show_names_as_written() {
+    let h = Harness::start().await;
+    let alice = User::new(101, "Alice");
+    let bob = User::new(102, "Bob");
+    let carol = User::new(103, "Carol");
+    let name = "[Nitro](https://e.co/x) # Hi";
+    let a = h
+        .slash(
+            &alice,
+            "new",
+            &[("game", json!("dream-mile")), ("options", json!("turn=1h"))],
+        )
+        .await;
+    assert!(text_of(&a).contains("is open"), "{a}");
+    let a = h.slash(&alice, "join", &[]).await;
+    assert!(text_of(&a).contains("You're in"), "{a}");
+    let a = h.slash(&bob, "join", &[("name", json!(name))]).await;
+    assert!(text_of(&a).contains("You're in"), "{a}");
+    let a = h.slash(&alice, "start", &[]).await;
+    assert!(text_of(&a).contains("is off"), "{a}");
+    h.settle().await;
+    let carol_option = FakeDiscord::user_option(&carol);
+    let offered = h
+        .slash(
+            &alice,
+            "replace",
+            &[("seat", json!(name)), ("user", carol_option.clone())],
+        )
+        .await;
+    assert!(text_of(&offered).contains("seat is offered"), "{offered}");
+    let offer = h
+        .fake
+        .wait_message("the offer", |m| {
+            custom_ids(m).iter().any(|c| c.starts_with("pf:accept:"))
+        })
+        .await;
+    let accept = custom_ids(&offer)
+        .into_iter()
+        .find(|c| c.starts_with("pf:accept:"))
+        .unwrap();
+    let accepted = h.click(&carol, &offer, &accept).await;
+    assert!(text_of(&accepted).contains("You run"), "{accepted}");
+    let kicked = h.slash(&alice, "kick", &[("user", carol_option)]).await;
+    assert!(text_of(&kicked).contains("is out of the race"), "{kicked}");
+    for a in [&offered, &accepted, &kicked] {
+        let t = text_of(a);
+        // The bot's own mention of Carol, who is offered the seat, is meant.
+        let made = marks(&t.replace("<@103>", "Carol"));
+        for kind in NEVER {
+            assert!(!made.contains_key(kind), "a {kind} in {t}");
+        }
+        assert!(as_read(&t).contains(name), "the name as written in {t}");
+    }
 }
