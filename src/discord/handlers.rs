@@ -6,7 +6,8 @@
 //!
 //! Every interaction is answered within Discord's 3 seconds: when the work takes longer
 //! than [`ACK_GRACE`], it is acknowledged first and answered when done. A duplicate
-//! gateway event (the same interaction or message id) is dropped.
+//! gateway event (the same interaction or message id) is dropped, also when another
+//! process sharing the database had it first ([`Shared::claim`]).
 
 use std::future::Future;
 use std::sync::Arc;
@@ -309,11 +310,19 @@ async fn answer_component<F: Future<Output = Answer>>(
 }
 
 async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentInteraction) {
-    if !shared.first_time(c.id.get()) {
-        tracing::debug!(id = c.id.get(), "duplicate interaction dropped");
-        return;
-    }
     let http = &*ctx.http;
+    match shared.claim(c.id.get()).await {
+        Ok(true) => {}
+        Ok(false) => {
+            tracing::debug!(id = c.id.get(), "duplicate interaction dropped");
+            return;
+        }
+        Err(e) => {
+            let e = RefereeError::Store(e);
+            answer_component(http, c, async { Answer::Reply(refusal(&e)) }).await;
+            return;
+        }
+    }
     let actor = actor(&c.user, c.member.as_ref());
     let Some(action) = layout::parse_id(&c.data.custom_id) else {
         answer_component(http, c, async {
@@ -477,13 +486,14 @@ pub fn race_prefix(text: &str) -> (Option<i64>, &str) {
 }
 
 async fn dm_text(ctx: &serenity::Context, shared: &Arc<Shared>, msg: &serenity::Message) {
-    if !shared.first_time(msg.id.get()) {
-        return;
-    }
     let user = UserId::new(msg.author.id.get().to_string());
-    let answer = match shared.referee.pace_command(&user) {
-        Ok(()) => dm_answer(shared, &user, &msg.content).await,
-        Err(e) => refusal(&e),
+    let answer = match shared.claim(msg.id.get()).await {
+        Ok(false) => return,
+        Err(e) => refusal(&RefereeError::Store(e)),
+        Ok(true) => match shared.referee.pace_command(&user) {
+            Ok(()) => dm_answer(shared, &user, &msg.content).await,
+            Err(e) => refusal(&e),
+        },
     };
     // The receipt is not in the outbox: retry a 429 or 5xx here, under the player's
     // message id as nonce, so a retry after a lost answer does not post twice.

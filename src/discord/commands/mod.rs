@@ -88,14 +88,17 @@ pub async fn on_error(error: poise::FrameworkError<'_, Arc<Shared>, Error>) {
 struct Checked;
 
 /// Poise's command check: false for an interaction already handled (a duplicate
-/// gateway event), a refusal for a user going too fast, true for every level of a new
-/// one.
+/// gateway event, here or in another process), a refusal for a user going too fast, true
+/// for every level of a new one.
 pub async fn not_a_duplicate(ctx: Ctx<'_>) -> Result<bool, Error> {
     if ctx.invocation_data::<Checked>().await.is_some() {
         return Ok(true);
     }
-    if !ctx.data().first_time(ctx.id()) {
-        return Ok(false);
+    // Claimed in the store, so that another process given the same event drops it.
+    match ctx.data().claim(ctx.id()).await {
+        Ok(true) => {}
+        Ok(false) => return Ok(false),
+        Err(e) => return Err(Box::new(RefereeError::Store(e))),
     }
     ctx.set_invocation_data(Checked).await;
     // Each command counts once against its user's pace.
