@@ -257,6 +257,8 @@ pub enum Answer {
     Update(Layout),
     /// A new message only the clicker sees.
     Reply(Layout),
+    /// Nothing: a duplicate, which another handler (or process) answers.
+    Nothing,
 }
 
 /// Answers a component interaction, acknowledging first if the work is slow.
@@ -285,6 +287,7 @@ async fn answer_component<F: Future<Output = Answer>>(
             )
             .await
         }
+        Some(Answer::Nothing) => Ok(()),
         None => {
             if let Err(e) = c
                 .create_response(http, CreateInteractionResponse::Acknowledge)
@@ -301,6 +304,7 @@ async fn answer_component<F: Future<Output = Answer>>(
                     .create_followup(http, dress::followup(&l, true))
                     .await
                     .map(|_| ()),
+                Answer::Nothing => Ok(()),
             }
         }
     };
@@ -311,27 +315,28 @@ async fn answer_component<F: Future<Output = Answer>>(
 
 async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentInteraction) {
     let http = &*ctx.http;
-    match shared.claim(c.id.get()).await {
-        Ok(true) => {}
-        Ok(false) => {
-            tracing::debug!(id = c.id.get(), "duplicate interaction dropped");
-            return;
-        }
-        Err(e) => {
-            let e = RefereeError::Store(e);
-            answer_component(http, c, async { Answer::Reply(refusal(&e)) }).await;
-            return;
-        }
-    }
     let actor = actor(&c.user, c.member.as_ref());
     let Some(action) = layout::parse_id(&c.data.custom_id) else {
-        answer_component(http, c, async {
-            Answer::Reply(note("Not done", "This button is no longer in use."))
-        })
-        .await;
+        // Changes nothing: a duplicate in this process is all there is to drop.
+        if shared.first_time(c.id.get()) {
+            answer_component(http, c, async {
+                Answer::Reply(note("Not done", "This button is no longer in use."))
+            })
+            .await;
+        }
         return;
     };
     answer_component(http, c, async {
+        // Claimed first (within the answer's time: the database may be slow), so that a
+        // duplicate, here or in another process, changes nothing.
+        match shared.claim(c.id.get()).await {
+            Ok(true) => {}
+            Ok(false) => {
+                tracing::debug!(id = c.id.get(), "duplicate interaction dropped");
+                return Answer::Nothing;
+            }
+            Err(e) => return Answer::Reply(refusal(&RefereeError::Store(e))),
+        }
         if let Action::Join(race) | Action::Leave(race) | Action::Accept { race, .. } = action {
             // These act on the race named in the button: only where that race is, and at
             // the pace of commands.

@@ -94,8 +94,20 @@ pub async fn not_a_duplicate(ctx: Ctx<'_>) -> Result<bool, Error> {
     if ctx.invocation_data::<Checked>().await.is_some() {
         return Ok(true);
     }
-    // Claimed in the store, so that another process given the same event drops it.
-    match ctx.data().claim(ctx.id()).await {
+    // Claimed in the store, so that another process given the same event drops it; a
+    // slow database gets the interaction acknowledged in time (every answer is ephemeral).
+    let claim = ctx.data().claim(ctx.id());
+    tokio::pin!(claim);
+    let claimed = tokio::select! {
+        c = &mut claim => c,
+        () = tokio::time::sleep(ACK_GRACE) => {
+            if let Err(e) = ctx.defer_ephemeral().await {
+                tracing::warn!("could not acknowledge a command: {e}");
+            }
+            claim.await
+        }
+    };
+    match claimed {
         Ok(true) => {}
         Ok(false) => return Ok(false),
         Err(e) => return Err(Box::new(RefereeError::Store(e))),
