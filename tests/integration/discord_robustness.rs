@@ -595,3 +595,31 @@ async fn a_second_process_given_the_same_interaction_applies_it_once() {
     );
     assert_eq!(h.fake.dms_to(bob.id).len(), dms, "the DM was answered once");
 }
+
+/// A command's reply that fails after its work committed is sent again, and never says
+/// "nothing was changed; please try again" (following that advice would apply it twice).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_that_fails_after_the_commit_never_says_nothing_changed() {
+    let h = Harness::start().await;
+    let alice = User::new(311, "Alice");
+    let bob = User::new(312, "Bob");
+    h.open_race("dream-mile", "turn=1h", &alice, &[&bob]).await;
+    let race = h.referee().race_in(&CHANNEL.to_string()).await.unwrap();
+    // The pause's answer meets a 500 once.
+    h.fake
+        .inject("POST", "/interactions/", Fault::Status(500), 1);
+    let id = h.fake.slash(&alice, CHANNEL, "pause", &[]);
+    let a = h.fake.response(id).await;
+    let o = h.referee().overview(race).await.unwrap();
+    assert!(o.paused_left_ms.is_some(), "the pause took");
+    assert!(text_of(&a).contains("is paused"), "{a}");
+    for r in h.fake.requests() {
+        let body = r.body.to_string();
+        assert!(
+            !body.contains("nothing was changed"),
+            "{} {}: {body}",
+            r.method,
+            r.path
+        );
+    }
+}
