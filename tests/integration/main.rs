@@ -22,6 +22,7 @@ mod discord_faults;
 mod discord_magical_athlete;
 mod discord_race;
 mod discord_robustness;
+mod discord_spec;
 mod fuzz_orders;
 mod health;
 mod hostile_names;

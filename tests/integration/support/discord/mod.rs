@@ -36,6 +36,7 @@ mod limits;
 mod messages;
 mod play;
 mod rest;
+mod spec;
 mod state;
 
 use std::net::SocketAddr;
@@ -166,6 +167,20 @@ pub struct FakeDiscord {
 impl Drop for FakeDiscord {
     fn drop(&mut self) {
         self.server.abort();
+        // A request that does not fit Discord's spec fails the test that made it.
+        if std::thread::panicking() {
+            return;
+        }
+        let inner = self.shared.inner.lock().unwrap();
+        let off_spec: Vec<String> = inner
+            .requests
+            .iter()
+            .filter(|r| r.refused.as_deref().is_some_and(|w| w.starts_with("spec:")))
+            .map(|r| format!("{} {} {:?}", r.method, r.path, r.refused))
+            .collect();
+        if !inner.off_spec_expected && !off_spec.is_empty() {
+            panic!("requests that do not fit Discord's spec: {off_spec:#?}");
+        }
     }
 }
 
@@ -287,6 +302,12 @@ impl FakeDiscord {
                     .is_some_and(|w| !w.starts_with("asked:"))
             })
             .collect()
+    }
+
+    /// The test sends off-spec requests on purpose: the fake still refuses them, but does
+    /// not fail the test for them when it ends.
+    pub fn expect_off_spec(&self) {
+        self.shared.inner.lock().unwrap().off_spec_expected = true;
     }
 
     pub fn close_dms(&self, user: u64) {

@@ -13,6 +13,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::limits::{before_answer, check_message, limit_headers};
+use super::spec;
 use super::state::{Inner, Shared};
 use super::{APP_ID, BOT_ID, COMMAND_ID, GUILD_ID, Recorded, Upload, now_iso};
 
@@ -39,6 +40,16 @@ fn refuse(status: StatusCode, code: i64, why: &str) -> Answered {
         error(status, code, why),
         status.as_u16(),
         Some(why.to_string()),
+    )
+}
+
+/// Discord's answer to a request that does not fit its spec.
+fn spec_refusal(invalid: &spec::Invalid) -> Answered {
+    let status = StatusCode::from_u16(invalid.status).unwrap_or(StatusCode::BAD_REQUEST);
+    (
+        (status, axum::Json(invalid.body())).into_response(),
+        invalid.status,
+        Some(invalid.summary()),
     )
 }
 
@@ -116,6 +127,7 @@ pub(super) async fn rest(AxState(shared): AxState<Arc<Shared>>, req: Request) ->
         .trim_start_matches("/api/v10")
         .trim_start_matches("/api/v9")
         .to_string();
+    let query = req.uri().query().unwrap_or("").to_string();
     let (body, uploads) = read_body(req, &shared).await;
     let files: Vec<(String, String, usize)> = uploads
         .iter()
@@ -125,17 +137,21 @@ pub(super) async fn rest(AxState(shared): AxState<Arc<Shared>>, req: Request) ->
     let response = {
         // One lock for the answer and its record: whoever sees the one sees the other.
         let mut inner = shared.inner.lock().unwrap();
-        let (mut response, status, refused) = match before_answer(&mut inner, &method, &path) {
-            Some(early) => early,
-            None => {
-                let call = Call {
-                    shared: &shared,
-                    addr,
-                    body: &body,
-                    files: &files,
-                };
-                call.answer(&mut inner, &method, &path)
-            }
+        let checked = spec::check(method.as_str(), &path, &query, &body);
+        let (mut response, status, refused) = match checked {
+            Err(invalid) => spec_refusal(&invalid),
+            Ok(()) => match before_answer(&mut inner, &method, &path) {
+                Some(early) => early,
+                None => {
+                    let call = Call {
+                        shared: &shared,
+                        addr,
+                        body: &body,
+                        files: &files,
+                    };
+                    call.answer(&mut inner, &method, &path)
+                }
+            },
         };
         limit_headers(&inner, &method, &path, &mut response);
         inner.requests.push(Recorded {

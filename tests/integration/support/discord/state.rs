@@ -58,6 +58,8 @@ pub(super) struct Inner {
     /// The `seq` each RESUME carried.
     pub(super) resumed_from: Vec<u64>,
     pub(super) sharding: Sharding,
+    /// The test sends off-spec requests on purpose ([`super::FakeDiscord::expect_off_spec`]).
+    pub(super) off_spec_expected: bool,
 }
 
 /// The gateway's shards: who holds which, and what was identified.
