@@ -28,7 +28,10 @@ use crate::render::post;
 pub mod codes {
     pub const UNKNOWN_CHANNEL: isize = 10003;
     pub const UNKNOWN_MESSAGE: isize = 10008;
+    pub const UNKNOWN_WEBHOOK: isize = 10015;
+    pub const INVALID_WEBHOOK_TOKEN: isize = 50027;
     pub const CANNOT_DM: isize = 50007;
+    pub const MISSING_PERMISSIONS: isize = 50013;
 }
 
 /// The outbox's way to Discord.
@@ -72,6 +75,24 @@ pub fn classify(error: &serenity::Error) -> DeliveryError {
         },
         other => DeliveryError::Permanent(other.to_string()),
     }
+}
+
+/// Discord's JSON error code, when it answered with one.
+fn code_of(error: &serenity::Error) -> Option<isize> {
+    use serenity::http::HttpError;
+    match error {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(resp)) => Some(resp.error.code),
+        _ => None,
+    }
+}
+
+/// True when Discord refuses an interaction's token: it expired (15 minutes after the
+/// interaction) or its webhook is gone.
+pub fn is_token_expired(error: &serenity::Error) -> bool {
+    use serenity::http::HttpError;
+    matches!(error, serenity::Error::Http(HttpError::UnsuccessfulRequest(resp))
+        if resp.error.code == codes::INVALID_WEBHOOK_TOKEN
+            || resp.error.code == codes::UNKNOWN_WEBHOOK)
 }
 
 /// True when Discord says this user takes no DMs from the bot.
@@ -147,13 +168,31 @@ impl DiscordCourier {
         layout: &Layout,
         nonce: i64,
     ) -> Result<Delivered, DeliveryError> {
-        let message = dress::create_message(layout)
-            .nonce(serenity::Nonce::Number(u64::try_from(nonce).unwrap_or(0)))
-            .enforce_nonce(true);
-        let sent = channel
-            .send_message(&*self.http, message)
-            .await
-            .map_err(|e| classify(&e))?;
+        let dressed = |layout: &Layout| {
+            dress::create_message(layout)
+                .nonce(serenity::Nonce::Number(u64::try_from(nonce).unwrap_or(0)))
+                .enforce_nonce(true)
+        };
+        let sent = match channel.send_message(&*self.http, dressed(layout)).await {
+            Ok(sent) => sent,
+            Err(e)
+                if !layout.files.is_empty() && code_of(&e) == Some(codes::MISSING_PERMISSIONS) =>
+            {
+                // The bot may not attach files here (a moderator took Attach Files): the
+                // post goes as text, its picture dropped, rather than not at all.
+                tracing::warn!(
+                    channel = channel.get(),
+                    "missing permission to attach the picture here; posting the text alone"
+                );
+                let mut bare = layout.clone();
+                layout::drop_picture(&mut bare);
+                channel
+                    .send_message(&*self.http, dressed(&bare))
+                    .await
+                    .map_err(|e| classify(&e))?
+            }
+            Err(e) => return Err(classify(&e)),
+        };
         Ok(Delivered {
             external_id: Some(sent.id.get().to_string()),
         })

@@ -106,9 +106,25 @@ where
             work.await
         }
     };
-    ctx.send(dress::reply(&layout, ephemeral)).await?;
+    send_answer(ctx, &layout, ephemeral).await?;
     ctx.data().poke();
     Ok(())
+}
+
+/// Sends a command's answer. An interaction's token lasts 15 minutes: an answer that comes
+/// later (a deferred command that took that long) goes to its user by DM, not lost.
+async fn send_answer(ctx: Ctx<'_>, layout: &Layout, ephemeral: bool) -> Result<(), Error> {
+    match ctx.send(dress::reply(layout, ephemeral)).await {
+        Ok(_) => Ok(()),
+        Err(e) if super::courier::is_token_expired(&e) => {
+            tracing::info!("a command's answer came after its interaction expired: sent by DM");
+            ctx.author()
+                .direct_message(ctx.http(), dress::create_message(layout))
+                .await?;
+            Ok(())
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 fn who(ctx: Ctx<'_>) -> crate::referee::Actor {

@@ -4,11 +4,15 @@
 //! REST proxy setting) and the gateway (`/gateway`: HELLO, IDENTIFY, READY, heartbeats and
 //! dispatches), records every request, and behaves like Discord where it matters:
 //! - it enforces Discord's documented message limits and answers 400 when one is broken;
-//! - it answers 403 with code 50007 for users whose DMs are closed;
+//! - it answers 403 with code 50007 for users whose DMs are closed, and 50013 for posts
+//!   in a channel where the bot lost Send Messages or Attach Files ([`Lost`]);
 //! - it answers 429 (with `retry_after`) on demand, and 500 after creating a message on
 //!   demand (a lost answer), and honours `enforce_nonce` so a retry does not post twice;
 //! - it answers an interaction's callback only once, and only within 3 seconds on its own
-//!   clock, which only the test moves ([`FakeDiscord::advance`]);
+//!   clock, which only the test moves ([`FakeDiscord::advance`]); follow-ups and edits
+//!   with the interaction's token only within 15 minutes ([`TOKEN_LIFE`]: 401, 50027);
+//! - it checks every REST request against Discord's OpenAPI document ([`spec`]): one that
+//!   does not fit is answered 404/405 or 400 with code 50035, and fails its test;
 //! - it accepts multipart uploads (`payload_json` and `files[n]`), keeps each file's bytes
 //!   ([`Recorded::uploads`]), and lists them as the message's attachments with their
 //!   `description` (alt text) from `payload_json`;
@@ -59,7 +63,7 @@ pub use messages::*;
 #[allow(unused_imports)]
 pub use play::*;
 #[allow(unused_imports)]
-pub use rest::INTERACTION_WINDOW;
+pub use rest::{INTERACTION_WINDOW, TOKEN_LIFE};
 use state::{Inner, Shared};
 
 pub const APP_ID: u64 = 900_000_000_000_000_001;
@@ -122,6 +126,16 @@ impl User {
                 .to_string(),
         })
     }
+}
+
+/// Permissions the bot lost in a channel: without them Discord answers its posts 403 with
+/// code 50013 (Missing Permissions).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Lost {
+    /// Every post is refused.
+    pub send_messages: bool,
+    /// Posts with a file are refused.
+    pub attach_files: bool,
 }
 
 /// One request the bot made.
@@ -277,6 +291,23 @@ impl FakeDiscord {
     /// more than [`INTERACTION_WINDOW`] is refused, as Discord does.
     pub fn advance(&self, by: Duration) {
         self.shared.advance(by);
+    }
+
+    /// When the bot next acknowledges an interaction to answer it later (a deferral),
+    /// the fake's clock moves on by `by`, as if the work took that long: past
+    /// [`TOKEN_LIFE`], the follow-up or edit that completes it is refused.
+    pub fn advance_on_ack(&self, by: Duration) {
+        self.shared.inner.lock().unwrap().advance_on_ack = Some(by);
+    }
+
+    /// The bot loses permissions in a channel (a moderator's change).
+    pub fn lose_permission(&self, channel: u64, lost: Lost) {
+        self.shared
+            .inner
+            .lock()
+            .unwrap()
+            .lost_permissions
+            .insert(channel, lost);
     }
 
     /// How many times the bot identified on the gateway.

@@ -14,11 +14,13 @@ use serde_json::{Value, json};
 
 use super::limits::{before_answer, check_message, limit_headers};
 use super::spec;
-use super::state::{Inner, Shared};
+use super::state::{Inner, Interaction, Shared};
 use super::{APP_ID, BOT_ID, COMMAND_ID, GUILD_ID, Recorded, Upload, now_iso};
 
 /// Discord's window for an interaction's first answer.
 pub const INTERACTION_WINDOW: Duration = Duration::from_secs(3);
+/// How long an interaction's token lasts for follow-ups and edits: 15 minutes.
+pub const TOKEN_LIFE: Duration = Duration::from_secs(15 * 60);
 
 /// A response, its status, and why the fake refused it (if it did).
 pub(super) type Answered = (Response, u16, Option<String>);
@@ -288,6 +290,12 @@ impl Call<'_> {
             entry.response = Some(body.clone());
             entry.original = original;
         }
+        // The test asked for time to pass while the bot works on a deferred answer.
+        if matches!(body["type"].as_u64(), Some(5 | 6))
+            && let Some(by) = inner.advance_on_ack.take()
+        {
+            self.shared.advance(by);
+        }
         (StatusCode::NO_CONTENT.into_response(), 204, None)
     }
 
@@ -302,6 +310,9 @@ impl Call<'_> {
         else {
             return refuse(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
         };
+        if let Some(expired) = self.expired(&it) {
+            return expired;
+        }
         let mid = if which == "@original" {
             it.original
         } else {
@@ -337,11 +348,23 @@ impl Call<'_> {
         else {
             return refuse(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
         };
+        if let Some(expired) = self.expired(&it) {
+            return expired;
+        }
         let mid = self.shared.id();
         let m = message_object(mid, it.channel, self.body, bot_author());
         inner.messages.insert(mid, m.clone());
         inner.message_order.push(mid);
         ok_json(m)
+    }
+
+    /// Discord's answer to a follow-up or edit with a token over [`TOKEN_LIFE`] old.
+    fn expired(&self, it: &Interaction) -> Option<Answered> {
+        (self.shared.now().saturating_sub(it.dispatched) > TOKEN_LIFE).then(|| {
+            let mut answered = refuse(StatusCode::UNAUTHORIZED, 50027, "Invalid Webhook Token");
+            answered.2 = Some("expired: interaction token over 15 minutes old".into());
+            answered
+        })
     }
 
     fn open_dm(&self, inner: &mut Inner) -> Answered {
@@ -383,6 +406,11 @@ impl Call<'_> {
         }
         if let Some(early) = asked_refusal(inner, channel) {
             return early;
+        }
+        if let Some(lost) = inner.lost_permissions.get(&channel)
+            && (lost.send_messages || (lost.attach_files && !self.files.is_empty()))
+        {
+            return refuse(StatusCode::FORBIDDEN, 50013, "Missing Permissions");
         }
         // enforce_nonce: the same nonce in the same channel returns the first message.
         let nonce = match &body["nonce"] {

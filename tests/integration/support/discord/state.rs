@@ -60,6 +60,10 @@ pub(super) struct Inner {
     pub(super) sharding: Sharding,
     /// The test sends off-spec requests on purpose ([`super::FakeDiscord::expect_off_spec`]).
     pub(super) off_spec_expected: bool,
+    /// Moves the fake's clock when the next deferred answer is acknowledged.
+    pub(super) advance_on_ack: Option<Duration>,
+    /// Permissions the bot lost in a channel ([`super::FakeDiscord::lose_permission`]).
+    pub(super) lost_permissions: HashMap<u64, super::Lost>,
 }
 
 /// The gateway's shards: who holds which, and what was identified.
