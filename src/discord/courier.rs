@@ -8,7 +8,9 @@
 //!
 //! Discord's answers become [`DeliveryError`]s: 50007 is a closed DM, 429 and 5xx (and a
 //! lost connection) are retried with backoff, an edited message that is gone is posted
-//! again, and anything else is given up and logged.
+//! again, a channel that is gone (10003) or forbidden (50013) pauses the race, a post
+//! refused for its picture (50013 without Attach Files) goes again as text, and anything
+//! else is given up and logged.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -61,6 +63,11 @@ pub fn classify(error: &serenity::Error) -> DeliveryError {
                 }
             } else if code == codes::UNKNOWN_MESSAGE {
                 DeliveryError::Gone
+            } else if code == codes::UNKNOWN_CHANNEL || code == codes::MISSING_PERMISSIONS {
+                DeliveryError::ChannelLost {
+                    gone: code == codes::UNKNOWN_CHANNEL,
+                    reason,
+                }
             } else {
                 DeliveryError::Permanent(reason)
             }
@@ -212,7 +219,15 @@ impl Courier for DiscordCourier {
                     DeliveryError::Permanent(format!("`{}` is not a Discord user", user.0))
                 })?;
                 let channel = self.dm_channel(user).await.map_err(|e| classify(&e))?;
-                self.post(channel, &layout, parcel.outbox_id).await
+                // A DM that fails is the player's, never the race channel's.
+                self.post(channel, &layout, parcel.outbox_id)
+                    .await
+                    .map_err(|e| match e {
+                        DeliveryError::ChannelLost { reason, .. } => {
+                            DeliveryError::Permanent(reason)
+                        }
+                        other => other,
+                    })
             }
             target => {
                 let channel = snowflake(parcel.channel)

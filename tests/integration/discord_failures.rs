@@ -89,3 +89,81 @@ async fn without_attach_files_the_turn_is_posted_without_its_picture() {
     let post = serde_json::to_string(&shown[0]).unwrap();
     assert!(!post.contains("attachment://"), "no broken image: {post}");
 }
+
+/// Plays Alice's first order in a race of Alice and a bot, resolved at its deadline, with
+/// `trouble` done to the race's channel before the turn resolves; returns the harness
+/// once the bot has done what it does about it.
+async fn first_turn_with(trouble: impl FnOnce(&FakeDiscord), alice: &User) -> Harness {
+    let h = Harness::start().await;
+    h.open_lobby("dream-mile", "turn=1h resolve=deadline", alice, &[], 1)
+        .await;
+    h.slash(alice, "start", &[]).await;
+    h.fake.wait_dm(alice.id, 2).await;
+    h.settle().await;
+    trouble(&h.fake);
+    let n = h.fake.dms_to(alice.id).len();
+    h.fake.dm(alice, "5");
+    h.fake.wait_dm(alice.id, n + 1).await;
+    h.settle().await;
+    h.advance(3600);
+    h.settle().await;
+    h
+}
+
+/// The DMs to a user whose text has `needle`.
+fn dms_with(h: &Harness, user: &User, needle: &str) -> Vec<Value> {
+    h.fake
+        .dms_to(user.id)
+        .into_iter()
+        .filter(|m| text_of(m).contains(needle))
+        .collect()
+}
+
+/// The race's channel was deleted (10003): the race pauses and its host is told by DM,
+/// once, however many posts fail after.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deleted_channel_pauses_the_race_and_the_host_is_told_by_dm() {
+    let alice = User::new(2301, "Alice");
+    let h = first_turn_with(|f| f.delete_channel(CHANNEL), &alice).await;
+    let told = dms_with(&h, &alice, "paused the race");
+    assert_eq!(told.len(), 1, "{:#?}", h.fake.dms_to(alice.id));
+    assert!(text_of(&told[0]).contains("was it deleted?"), "{}", told[0]);
+    // Paused: a day later no deadline has resolved anything, and she was told once.
+    let posts = h.fake.request_count();
+    h.advance(24 * 3600);
+    h.settle().await;
+    assert_eq!(dms_with(&h, &alice, "paused the race").len(), 1);
+    assert!(
+        h.fake.requests()[posts..]
+            .iter()
+            .all(|r| !r.path.starts_with(&format!("/channels/{CHANNEL}"))),
+        "nothing more is sent to the deleted channel"
+    );
+    let status = h.slash(&alice, "status", &[]).await;
+    assert!(
+        text_of(&status).to_lowercase().contains("paused"),
+        "{status}"
+    );
+}
+
+/// The bot lost Send Messages in the race's channel (50013): the race pauses and the host
+/// is told by DM, once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_send_messages_the_host_is_told_once_by_dm() {
+    let alice = User::new(2401, "Alice");
+    let lost = Lost {
+        send_messages: true,
+        ..Lost::default()
+    };
+    let h = first_turn_with(|f| f.lose_permission(CHANNEL, lost), &alice).await;
+    let told = dms_with(&h, &alice, "paused the race");
+    assert_eq!(told.len(), 1, "{:#?}", h.fake.dms_to(alice.id));
+    assert!(text_of(&told[0]).contains("permission"), "{}", told[0]);
+    h.advance(24 * 3600);
+    h.settle().await;
+    assert_eq!(
+        dms_with(&h, &alice, "paused the race").len(),
+        1,
+        "told once"
+    );
+}

@@ -5,7 +5,8 @@
 //! dispatches), records every request, and behaves like Discord where it matters:
 //! - it enforces Discord's documented message limits and answers 400 when one is broken;
 //! - it answers 403 with code 50007 for users whose DMs are closed, and 50013 for posts
-//!   in a channel where the bot lost Send Messages or Attach Files ([`Lost`]);
+//!   in a channel where the bot lost Send Messages or Attach Files ([`Lost`]), and 404
+//!   with 10003 for a channel someone deleted ([`FakeDiscord::delete_channel`]);
 //! - it answers 429 (with `retry_after`) on demand, and 500 after creating a message on
 //!   demand (a lost answer), and honours `enforce_nonce` so a retry does not post twice;
 //! - it answers an interaction's callback only once, and only within 3 seconds on its own
@@ -308,6 +309,17 @@ impl FakeDiscord {
             .unwrap()
             .lost_permissions
             .insert(channel, lost);
+    }
+
+    /// Someone deletes a channel: whatever the bot sends there is answered 404, 10003
+    /// (Unknown Channel).
+    pub fn delete_channel(&self, channel: u64) {
+        self.shared
+            .inner
+            .lock()
+            .unwrap()
+            .deleted_channels
+            .insert(channel);
     }
 
     /// How many times the bot identified on the gateway.

@@ -185,6 +185,13 @@ impl Call<'_> {
     fn answer(&self, inner: &mut Inner, method: &Method, path: &str) -> Answered {
         let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
         let addr = self.addr;
+        if let ["channels", channel, ..] = parts.as_slice()
+            && channel
+                .parse::<u64>()
+                .is_ok_and(|c| inner.deleted_channels.contains(&c))
+        {
+            return refuse(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
+        }
         match (method.as_str(), parts.as_slice()) {
             ("GET", ["gateway", "bot"] | ["gateway"]) => ok_json(json!({
                 "url": format!("ws://{addr}/gateway"),

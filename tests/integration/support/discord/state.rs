@@ -64,6 +64,8 @@ pub(super) struct Inner {
     pub(super) advance_on_ack: Option<Duration>,
     /// Permissions the bot lost in a channel ([`super::FakeDiscord::lose_permission`]).
     pub(super) lost_permissions: HashMap<u64, super::Lost>,
+    /// Channels someone deleted ([`super::FakeDiscord::delete_channel`]).
+    pub(super) deleted_channels: HashSet<u64>,
 }
 
 /// The gateway's shards: who holds which, and what was identified.
