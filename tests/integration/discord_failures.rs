@@ -167,3 +167,35 @@ async fn without_send_messages_the_host_is_told_once_by_dm() {
         "told once"
     );
 }
+
+/// INVALID SESSION (op 9, not resumable): the bot identifies anew and goes on answering.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invalid_session_is_identified_again() {
+    let h = Harness::start().await;
+    let alice = User::new(2501, "Alice");
+    let before = h.fake.identifies();
+    h.fake.invalid_session(false);
+    h.fake.wait_reconnected(usize::MAX, before + 1).await;
+    let a = h.slash(&alice, "help", &[]).await;
+    assert!(!text_of(&a).is_empty(), "{a}");
+}
+
+/// Close code 4014 (disallowed intents) cannot be fixed by reconnecting: the bot stops,
+/// and its error (logged as it is) tells the operator what to change.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn close_code_4014_stops_the_bot_with_a_clear_line() {
+    let mut h = Harness::start().await;
+    let before = h.fake.identifies();
+    h.fake.disconnect(Some(4014));
+    let bot = h.bot.take().unwrap();
+    let ended = tokio::time::timeout(PATIENCE, bot.wait()).await.unwrap();
+    let Err(photofinish::discord::StartError::Discord(e)) = ended else {
+        panic!("the bot should stop on 4014: {ended:?}");
+    };
+    let line = photofinish::discord::gateway_failure(&e);
+    assert!(
+        line.contains("4014") && line.contains("Privileged Gateway Intents"),
+        "{line}"
+    );
+    assert_eq!(h.fake.identifies(), before, "no reconnection");
+}
