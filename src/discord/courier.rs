@@ -34,6 +34,7 @@ pub mod codes {
     pub const INVALID_WEBHOOK_TOKEN: isize = 50027;
     pub const CANNOT_DM: isize = 50007;
     pub const MISSING_PERMISSIONS: isize = 50013;
+    pub const THREAD_ARCHIVED: isize = 50083;
 }
 
 /// The outbox's way to Discord.
@@ -244,14 +245,29 @@ impl Courier for DiscordCourier {
                     .and_then(snowflake)
                 {
                     Some(message) => {
-                        let edited = channel
-                            .edit_message(
+                        let edit = || {
+                            channel.edit_message(
                                 &*self.http,
                                 MessageId::new(message),
                                 dress::edit_message(&layout),
                             )
-                            .await
-                            .map_err(|e| classify(&e))?;
+                        };
+                        let edited = match edit().await {
+                            Err(e) if code_of(&e) == Some(codes::THREAD_ARCHIVED) => {
+                                // A race thread Discord archived for inactivity: unarchive
+                                // it, then edit.
+                                channel
+                                    .edit_thread(
+                                        &*self.http,
+                                        serenity::EditThread::new().archived(false),
+                                    )
+                                    .await
+                                    .map_err(|e| classify(&e))?;
+                                edit().await
+                            }
+                            other => other,
+                        }
+                        .map_err(|e| classify(&e))?;
                         Ok(Delivered {
                             external_id: Some(edited.id.get().to_string()),
                         })

@@ -199,3 +199,58 @@ async fn close_code_4014_stops_the_bot_with_a_clear_line() {
     );
     assert_eq!(h.fake.identifies(), before, "no reconnection");
 }
+
+/// A race thread that Discord archived for inactivity refuses the lobby's edit (50083):
+/// the bot unarchives it and the edit lands.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_archived_race_thread_is_unarchived_for_an_edit() {
+    let h = Harness::start().await;
+    let alice = User::new(2601, "Alice");
+    let bob = User::new(2602, "Bob");
+    let a = h
+        .slash(
+            &alice,
+            "new",
+            &[
+                ("game", serde_json::json!("dream-mile")),
+                ("thread", serde_json::json!(true)),
+            ],
+        )
+        .await;
+    assert!(text_of(&a).contains("is open"), "{a}");
+    let thread = h.fake.threads()[0];
+    h.fake
+        .wait_message("the lobby in the thread", |m| {
+            m["channel_id"] == thread.to_string().as_str()
+        })
+        .await;
+    h.settle().await;
+    // A day and a minute without activity: Discord archives the thread.
+    h.fake.advance(THREAD_ARCHIVE + Duration::from_secs(60));
+    let id = h.fake.slash(&bob, thread, "join", &[]);
+    let a = h.fake.response(id).await;
+    assert!(text_of(&a).contains("You're in"), "{a}");
+    h.settle().await;
+    let edits: Vec<(u16, String)> = h
+        .fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "PATCH" && r.path.starts_with(&format!("/channels/{thread}")))
+        .map(|r| (r.status, r.path))
+        .collect();
+    assert!(edits.len() >= 3, "{edits:#?}");
+    assert_eq!(
+        edits[0].0, 400,
+        "refused in the archived thread: {edits:#?}"
+    );
+    assert_eq!(edits[1], (200, format!("/channels/{thread}")), "unarchived");
+    assert_eq!(edits[2].0, 200, "then edited: {edits:#?}");
+    assert!(!h.fake.is_archived(thread));
+    let lobby = h
+        .fake
+        .messages_in(thread)
+        .into_iter()
+        .find(|m| custom_ids(m).iter().any(|c| c.starts_with("pf:join")))
+        .unwrap();
+    assert!(text_of(&lobby).contains("Bob"), "{lobby}");
+}

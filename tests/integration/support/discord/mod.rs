@@ -7,6 +7,9 @@
 //! - it answers 403 with code 50007 for users whose DMs are closed, and 50013 for posts
 //!   in a channel where the bot lost Send Messages or Attach Files ([`Lost`]), and 404
 //!   with 10003 for a channel someone deleted ([`FakeDiscord::delete_channel`]);
+//! - it archives a thread after [`THREAD_ARCHIVE`] without activity on its clock, refuses
+//!   edits in an archived thread (400, 50083), and unarchives it on a new post or a
+//!   `PATCH` with `archived: false`, as Discord does;
 //! - it answers 429 (with `retry_after`) on demand, and 500 after creating a message on
 //!   demand (a lost answer), and honours `enforce_nonce` so a retry does not post twice;
 //! - it answers an interaction's callback only once, and only within 3 seconds on its own
@@ -64,7 +67,7 @@ pub use messages::*;
 #[allow(unused_imports)]
 pub use play::*;
 #[allow(unused_imports)]
-pub use rest::{INTERACTION_WINDOW, TOKEN_LIFE};
+pub use rest::{INTERACTION_WINDOW, THREAD_ARCHIVE, TOKEN_LIFE};
 use state::{Inner, Shared};
 
 pub const APP_ID: u64 = 900_000_000_000_000_001;
@@ -320,6 +323,21 @@ impl FakeDiscord {
             .unwrap()
             .deleted_channels
             .insert(channel);
+    }
+
+    /// The threads the bot created, in order.
+    pub fn threads(&self) -> Vec<u64> {
+        self.shared.inner.lock().unwrap().threads.clone()
+    }
+
+    /// Whether Discord holds a thread archived now.
+    pub fn is_archived(&self, thread: u64) -> bool {
+        self.shared
+            .inner
+            .lock()
+            .unwrap()
+            .archived_threads
+            .contains(&thread)
     }
 
     /// How many times the bot identified on the gateway.

@@ -15,12 +15,14 @@ use serde_json::{Value, json};
 use super::limits::{before_answer, check_message, limit_headers};
 use super::spec;
 use super::state::{Inner, Interaction, Shared};
-use super::{APP_ID, BOT_ID, COMMAND_ID, GUILD_ID, Recorded, Upload, now_iso};
+use super::{APP_ID, BOT_ID, CHANNEL, COMMAND_ID, GUILD_ID, Recorded, Upload, now_iso};
 
 /// Discord's window for an interaction's first answer.
 pub const INTERACTION_WINDOW: Duration = Duration::from_secs(3);
 /// How long an interaction's token lasts for follow-ups and edits: 15 minutes.
 pub const TOKEN_LIFE: Duration = Duration::from_secs(15 * 60);
+/// A thread's auto-archive duration (the fake's threads are made with 1440 minutes).
+pub const THREAD_ARCHIVE: Duration = Duration::from_secs(24 * 3600);
 
 /// A response, its status, and why the fake refused it (if it did).
 pub(super) type Answered = (Response, u16, Option<String>);
@@ -191,6 +193,12 @@ impl Call<'_> {
                 .is_ok_and(|c| inner.deleted_channels.contains(&c))
         {
             return refuse(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
+        }
+        if let ["channels", channel, ..] = parts.as_slice()
+            && let Ok(c) = channel.parse::<u64>()
+            && let Some(early) = self.archived_thread(inner, method.as_str(), c, parts.len())
+        {
+            return early;
         }
         match (method.as_str(), parts.as_slice()) {
             ("GET", ["gateway", "bot"] | ["gateway"]) => ok_json(json!({
@@ -487,23 +495,72 @@ impl Call<'_> {
         ok_json(m.clone())
     }
 
+    /// A thread Discord archived (after its auto-archive duration without activity, on
+    /// the fake's clock, or when the test says): a new post unarchives it, as Discord does;
+    /// an edit of a message in it is refused (400, 50083); the bot may unarchive it with
+    /// `PATCH /channels/{id}` `{"archived": false}`.
+    fn archived_thread(
+        &self,
+        inner: &mut Inner,
+        method: &str,
+        channel: u64,
+        depth: usize,
+    ) -> Option<Answered> {
+        let now = self.shared.now();
+        let idle = inner.thread_activity.get(&channel)?;
+        if now.saturating_sub(*idle) > THREAD_ARCHIVE {
+            inner.archived_threads.insert(channel);
+        }
+        let archived = inner.archived_threads.contains(&channel);
+        let answer = match (method, depth) {
+            ("PATCH", 2) => {
+                if self.body["archived"] == false {
+                    inner.archived_threads.remove(&channel);
+                }
+                let archived = inner.archived_threads.contains(&channel);
+                Some(ok_json(thread_object(
+                    channel,
+                    &CHANNEL.to_string(),
+                    "race",
+                    archived,
+                )))
+            }
+            ("PATCH", _) if archived => {
+                Some(refuse(StatusCode::BAD_REQUEST, 50083, "Thread is archived"))
+            }
+            _ => {
+                inner.archived_threads.remove(&channel);
+                None
+            }
+        };
+        inner.thread_activity.insert(channel, now);
+        answer
+    }
+
     fn thread(&self, inner: &mut Inner, parent: &str) -> Answered {
         let id = self.shared.id();
         inner.threads.push(id);
-        ok_json(json!({
-            "id": id.to_string(),
-            "type": 11,
-            "guild_id": GUILD_ID.to_string(),
-            "parent_id": parent,
-            "name": self.body["name"],
-            "owner_id": BOT_ID.to_string(),
-            "thread_metadata": {"archived": false, "auto_archive_duration": 1440,
-                                 "archive_timestamp": now_iso(), "locked": false},
-            "position": 0,
-            "permission_overwrites": [],
-            "nsfw": false,
-        }))
+        inner.thread_activity.insert(id, self.shared.now());
+        let name = self.body["name"].as_str().unwrap_or("race");
+        ok_json(thread_object(id, parent, name, false))
     }
+}
+
+/// A thread as Discord describes it.
+fn thread_object(id: u64, parent: &str, name: &str, archived: bool) -> Value {
+    json!({
+        "id": id.to_string(),
+        "type": 11,
+        "guild_id": GUILD_ID.to_string(),
+        "parent_id": parent,
+        "name": name,
+        "owner_id": BOT_ID.to_string(),
+        "thread_metadata": {"archived": archived, "auto_archive_duration": 1440,
+                             "archive_timestamp": now_iso(), "locked": false},
+        "position": 0,
+        "permission_overwrites": [],
+        "nsfw": false,
+    })
 }
 
 /// What the test asked the fake to refuse a post with: a 429 (`rate_limit_next`), or a
