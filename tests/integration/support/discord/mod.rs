@@ -31,6 +31,7 @@
 //!   drops every session and refuses new ones until [`FakeDiscord::gateway_up`].
 //!
 //! Its parts: [`state`] (what it holds), [`rest`] and [`gateway`] (what it serves),
+//! [`spec`] (Discord's OpenAPI document, checked against every request),
 //! [`limits`] (Discord's rules and injected faults), [`interactions`] (what people do),
 //! [`messages`] (reading what the bot sent), [`harness`] (the bot on a database and a
 //! test clock, against the fake) and [`play`] (a game planned by the engine, then played
