@@ -426,7 +426,7 @@ fn spawn_client(
     stopped: watch::Receiver<bool>,
 ) -> JoinHandle<Result<(), serenity::Error>> {
     tokio::spawn(async move {
-        match shards {
+        let ended = match shards {
             // serenity's range is inclusive of its end, despite the `Range` type.
             Shards::Range { first, last, total } => {
                 client.start_shard_range(first..last, total).await
@@ -441,8 +441,24 @@ fn spawn_client(
                 shared.gateway.notify_one();
                 client.start_shards(total).await
             }
+        };
+        if let Err(e) = &ended {
+            tracing::error!("{}", gateway_failure(e));
         }
+        ended
     })
+}
+
+/// The operator's line for why the gateway gave up: Discord's close codes that no
+/// reconnection can fix, in words that say what to change.
+pub fn gateway_failure(error: &serenity::Error) -> String {
+    use serenity::GatewayError as G;
+    match error {
+        serenity::Error::Gateway(G::DisallowedGatewayIntents) => "Discord closed the gateway with 4014 (disallowed intents): the bot asked for a privileged intent that is not enabled for it. It needs only Direct Messages; check the application's Bot page (Privileged Gateway Intents) in Discord's Developer Portal, then start the bot again.".into(),
+        serenity::Error::Gateway(G::InvalidGatewayIntents) => "Discord closed the gateway with 4013 (invalid intents): this build asks for intents Discord does not know; update the bot.".into(),
+        serenity::Error::Gateway(G::InvalidAuthentication) => "Discord closed the gateway with 4004 (authentication failed): the bot's token was refused; set a valid token in the configuration.".into(),
+        other => format!("the gateway connection ended: {other}"),
+    }
 }
 
 /// `photofinish run`: starts the bot on the given clock and runs until stopped.

@@ -150,14 +150,30 @@ where
 /// announced by the outbox in any case.
 async fn send_after_work(ctx: Ctx<'_>, layout: &Layout, ephemeral: bool) {
     for attempt in 0..2 {
-        match ctx.send(dress::reply(layout, ephemeral)).await {
-            Ok(_) => return,
+        match send_answer(ctx, layout, ephemeral).await {
+            Ok(()) => return,
             Err(e) if attempt == 0 => {
                 tracing::warn!("could not answer a command, retrying: {e}");
                 tokio::time::sleep(std::time::Duration::from_millis(500)).await;
             }
             Err(e) => tracing::warn!("could not answer a command after its work: {e}"),
         }
+    }
+}
+
+/// Sends a command's answer. An interaction's token lasts 15 minutes: an answer that comes
+/// later (a deferred command that took that long) goes to its user by DM, not lost.
+async fn send_answer(ctx: Ctx<'_>, layout: &Layout, ephemeral: bool) -> Result<(), Error> {
+    match ctx.send(dress::reply(layout, ephemeral)).await {
+        Ok(_) => Ok(()),
+        Err(e) if super::courier::is_token_expired(&e) => {
+            tracing::info!("a command's answer came after its interaction expired: sent by DM");
+            ctx.author()
+                .direct_message(ctx.http(), dress::create_message(layout))
+                .await?;
+            Ok(())
+        }
+        Err(e) => Err(e.into()),
     }
 }
 

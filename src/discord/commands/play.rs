@@ -3,8 +3,8 @@
 
 use super::super::handlers::{self, note, refusal};
 use super::super::layout::{self, Layout};
-use super::super::{Ctx, Error, dress};
-use super::{answer, on_race, on_race_or_last, race_here, race_here_or_last, user_of};
+use super::super::{Ctx, Error};
+use super::{answer, on_race, on_race_or_last, race_here, race_here_or_last, send_answer, user_of};
 use crate::referee::RefereeError;
 use crate::referee::announce::{Announcement, SeatState};
 use crate::referee::timing::format_duration;
@@ -246,6 +246,5 @@ pub(super) async fn verify(ctx: Ctx<'_>) -> Result<(), Error> {
         },
         Err(e) => refusal(&e),
     };
-    ctx.send(dress::reply(&layout, true)).await?;
-    Ok(())
+    send_answer(ctx, &layout, true).await
 }
