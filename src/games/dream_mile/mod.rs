@@ -706,6 +706,13 @@ impl Game for DreamMile {
         Speed(self.missed_speed(seat))
     }
 
+    /// The race's last turn, when players order it: everything left, up to the maximum
+    /// (a higher speed never ranks lower, and points left over are worth nothing).
+    fn obvious_order(&self, seat: Seat) -> Option<Speed> {
+        let last = self.awaiting_orders() && self.turns_done + 1 == self.options.total_turns();
+        last.then(|| Speed(self.cap(seat)))
+    }
+
     fn random_order(&self, seat: Seat, rng: &mut GameRng) -> Speed {
         Speed(rng.below(u32::from(self.cap(seat)) + 1) as u8)
     }
