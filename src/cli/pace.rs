@@ -94,6 +94,8 @@ pub struct OneGame {
     pub asked: Vec<u64>,
     /// Of those, questions with a single choice.
     pub single: Vec<u64>,
+    /// Seats that had to act, step by step (asked or played for).
+    pub prompts: u64,
     pub steps: u64,
     pub secs: f64,
 }
@@ -128,6 +130,7 @@ pub fn play_one(
         }
         let mut played = Vec::new();
         let mut answers: Vec<(f64, Submitted<AnyOrder>)> = Vec::new();
+        out.prompts = out.prompts.saturating_add(pending.seats.len() as u64);
         for &seat in &pending.seats {
             if let Some(order) = played_for(&game, seat, setting, &mut bots) {
                 played.push(Submitted::new(seat, order));

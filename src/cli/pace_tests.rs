@@ -85,6 +85,22 @@ fn a_simultaneous_game_waits_for_the_slowest_seat() {
 }
 
 #[test]
+fn ask_asks_every_seat_that_acts_and_auto_asks_fewer() {
+    let model = PaceModel::default();
+    for p in PRESETS {
+        let options = p.kind.apply_options(None, p.options).unwrap();
+        let ask = play_one(p.kind, &options, 4, 2, Autopilot::Ask, &model).unwrap();
+        assert_eq!(ask.asked.iter().sum::<u64>(), ask.prompts, "{:?}", p.kind);
+        let auto = play_one(p.kind, &options, 4, 2, Autopilot::Auto, &model).unwrap();
+        assert!(
+            auto.asked.iter().sum::<u64>() <= auto.prompts,
+            "{:?}",
+            p.kind
+        );
+    }
+}
+
+#[test]
 fn the_same_seed_gives_the_same_report() {
     let s = spec(GameKind::MilleBornes, "rounds=1 target-score=0", 2);
     assert_eq!(report(&s).unwrap().1, report(&s).unwrap().1);

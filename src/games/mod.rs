@@ -11,6 +11,8 @@ pub mod registry;
 pub mod words;
 
 #[cfg(test)]
+mod autopilot_tests;
+#[cfg(test)]
 mod replay_seeds;
 #[cfg(test)]
 mod sim_bots;

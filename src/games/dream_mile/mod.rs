@@ -52,7 +52,7 @@ impl Default for Options {
 }
 
 impl Options {
-    fn total_turns(&self) -> u8 {
+    pub fn total_turns(&self) -> u8 {
         self.ordered_turns + u8::from(self.auto_final_turn)
     }
 
