@@ -454,6 +454,7 @@ pub fn doc(games: u64, seed: u64, model: &PaceModel, median: &str) -> String {
     for l in checks.lines {
         let _ = writeln!(md, "{l}");
     }
+    md.push_str(NOTES_TEXT);
     md
 }
 
@@ -472,10 +473,17 @@ fn accept(checks: &mut Checks, p: &Preset, rows: &[PaceRow]) {
     );
     if p.kind == GameKind::MagicalAthlete && p.options.is_empty() {
         checks.check(
+            auto.asked_mean() <= 20.0,
+            format!(
+                "{what}: at most 20 questions a seat on average ({:.1})",
+                auto.asked_mean()
+            ),
+        );
+        checks.check(
             auto.most_asked <= 20,
             format!(
-                "{what}: at most 20 questions a seat (mean {:.1}, most in one game {})",
-                auto.asked_mean(),
+                "{what}: at most 20 questions a seat in every game (the most in one game: {}; \
+                 a Magician or a Dicemonger at the table can ask a reroll at every roll)",
                 auto.most_asked
             ),
         );
@@ -524,6 +532,13 @@ const MODEL_TEXT: &str = "\
 - **Columns.** *questions per seat*: the mean over seats and games; *most in one game*:
   the most any seat was asked in one game; *single-choice*: questions, over all games and
   seats, whose prompt had exactly one choice; *steps*: steps the game took.
+";
+
+const NOTES_TEXT: &str = "
+The card races' two checks wait for their **standing plays** (issue 16: remedy a block at
+once, play the largest distance that fits, attack the leader...): with only forced and
+obvious orders (`docs/rules/1000-miles.md`, *Autopilot*), nearly every card play is a real
+choice, so `auto` asks almost as often as `ask`, and one step waits on one player.
 ";
 
 #[cfg(test)]
