@@ -239,10 +239,14 @@ pub fn row(spec: &PaceSpec<'_>, setting: Autopilot) -> Result<PaceRow, String> {
     }
     let count = spec.games.max(1) as f64;
     days.sort_by(f64::total_cmp);
+    // Nearest rank: the ceil(0.9 n)-th game.
     let p90 = days
         .len()
-        .checked_sub(1)
-        .and_then(|last| days.get(last.saturating_mul(9) / 10))
+        .saturating_mul(9)
+        .saturating_add(9)
+        .checked_div(10)
+        .and_then(|rank| rank.checked_sub(1))
+        .and_then(|i| days.get(i))
         .copied()
         .unwrap_or(0.0);
     Ok(PaceRow {

@@ -53,6 +53,8 @@ fn auto_never_asks_a_single_choice_and_asks_no_more_than_ask() {
         assert_eq!(auto.single_choice, 0, "{:?} {}", p.kind, p.options);
         assert!(auto.asked_mean() <= ask.asked_mean(), "{:?}", p.kind);
         assert!(auto.mean_days <= ask.mean_days, "{:?}", p.kind);
+        // Three games: the 90th percentile (nearest rank) is the longest.
+        assert!(ask.p90_days >= ask.mean_days, "{ask:?}");
         assert!(
             ask.asked_mean() > 0.0 && ask.mean_days > 0.0,
             "{:?}",
@@ -81,6 +83,11 @@ fn a_simultaneous_game_waits_for_the_slowest_seat() {
     assert_eq!(six.asked, vec![7; 6]);
     let r2 = row(&spec(GameKind::DreamMile, "", 2), Autopilot::Ask).unwrap();
     let r6 = row(&spec(GameKind::DreamMile, "", 6), Autopilot::Ask).unwrap();
+    // With three games the 90th percentile is the longest game.
+    assert!(
+        r2.p90_days >= r2.mean_days && r6.p90_days >= r6.mean_days,
+        "{r2:?} {r6:?}"
+    );
     assert!(r6.mean_days > r2.mean_days, "{r2:?} {r6:?}");
 }
 
