@@ -7,6 +7,7 @@
 mod bench;
 pub mod config;
 pub mod health;
+mod pace;
 mod play;
 mod render;
 mod replay;
@@ -159,6 +160,13 @@ pub enum Command {
         /// 1500m: golds by start lane against the fair share.
         #[arg(long)]
         by_lane: bool,
+        /// Count each seat's questions under ask, auto and bot, and the expected duration
+        /// at a human pace (docs/pace.md); `sim pace` prints docs/pace.md.
+        #[arg(long)]
+        pace: bool,
+        /// The median answer time of the pace model, e.g. 4h or 90m.
+        #[arg(long, default_value = "4h")]
+        pace_median: String,
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
@@ -290,8 +298,20 @@ pub fn main() -> ExitCode {
             options,
             bots,
             by_lane,
+            pace,
+            pace_median,
             json,
-        } => sim::run(&game, races, seed, players, options, &bots, by_lane, json),
+        } => sim::run(
+            &game,
+            races,
+            seed,
+            players,
+            options,
+            &bots,
+            by_lane,
+            (pace || game.trim().eq_ignore_ascii_case("pace")).then_some(pace_median.as_str()),
+            json,
+        ),
         Command::Health {
             flags,
             instance,

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
+use super::pace::{self, PaceModel, PaceSpec};
 use crate::games::GameKind;
 use crate::games::{SimArgs, SimBots, sim};
 
@@ -18,8 +19,12 @@ pub fn run(
     options: String,
     bots: &str,
     by_lane: bool,
+    pace: Option<&str>,
     json: bool,
 ) -> ExitCode {
+    if let Some(median) = pace {
+        return pace_run(game, count, seed, players, &options, median, json);
+    }
     if game.trim().eq_ignore_ascii_case("balance") {
         if players.is_some() || !options.trim().is_empty() || json {
             eprintln!(
@@ -73,6 +78,65 @@ pub fn run(
             eprintln!("{e}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// `sim GAME --pace`, and `sim pace --pace` (docs/pace.md).
+fn pace_run(
+    game: &str,
+    count: u64,
+    seed: u64,
+    players: Option<usize>,
+    options: &str,
+    median: &str,
+    json: bool,
+) -> ExitCode {
+    let refuse = |e: String| {
+        eprintln!("{e}");
+        ExitCode::from(2)
+    };
+    let Some(secs) = crate::referee::timing::parse_duration(median).filter(|&s| s > 0) else {
+        return refuse(format!(
+            "--pace-median `{median}` is not a duration; write e.g. 4h, 90m or 1d"
+        ));
+    };
+    let model = PaceModel {
+        median_secs: secs as f64,
+        ..PaceModel::default()
+    };
+    if game.trim().eq_ignore_ascii_case("pace") {
+        if players.is_some() || !options.trim().is_empty() || json {
+            return refuse(
+                "sim pace sets each table's players and options and prints Markdown: give only --races, --seed and --pace-median".into(),
+            );
+        }
+        print!("{}", pace::doc(count, seed, &model, median.trim()));
+        return ExitCode::SUCCESS;
+    }
+    let Some(kind) = GameKind::from_slug(game) else {
+        return refuse(format!("unknown game `{game}` (or pace, for docs/pace.md)"));
+    };
+    let spec = PaceSpec {
+        kind,
+        options,
+        players: players.unwrap_or(4),
+        games: count,
+        seed,
+        model,
+    };
+    match pace::report(&spec) {
+        Ok((text, value)) => {
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&value).unwrap_or_default()
+                );
+            } else {
+                println!("{text}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => refuse(e),
     }
 }
 

@@ -22,6 +22,7 @@
 //! Games never do I/O. The registry (`games/registry.rs`) wraps them in one enum for the
 //! referee, and [`conformance`] is the generic random-simulation test every game passes.
 
+mod autopilot;
 pub mod conformance;
 mod error;
 pub mod expert;
@@ -36,6 +37,7 @@ use std::fmt::Debug;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+pub use autopilot::{Autopilot, Autoplay, autopilot, forced_order};
 pub use error::{OptionsError, OrderError, PreferenceError, SetupError};
 pub use options::{OptionDoc, apply_option_text, option_text};
 pub use outcome::{Audience, Narration, Outcome, Placing};
@@ -282,6 +284,14 @@ pub trait Game: Data {
 
     /// How to write preferences, for help (`None`: the game has none).
     fn preference_help() -> Option<&'static str> {
+        None
+    }
+
+    /// The order a sensible player would always make here, by the game's documented
+    /// obvious rule (`docs/rules/<game>.md`); `None` when the decision matters. Autopilot
+    /// ([`autopilot()`]) plays it without asking, as it plays forced orders.
+    fn obvious_order(&self, seat: Seat) -> Option<Self::Order> {
+        let _ = seat;
         None
     }
 

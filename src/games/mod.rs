@@ -12,6 +12,8 @@ pub mod strength;
 pub mod words;
 
 #[cfg(test)]
+mod autopilot_tests;
+#[cfg(test)]
 mod expert_tests;
 #[cfg(test)]
 mod replay_seeds;

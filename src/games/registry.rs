@@ -10,9 +10,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::engine::{
-    BotLevel, Game, GameRng, Narration, OptionDoc, OptionsError, OrderError, Outcome, Pending,
-    PreferenceError, Prompt, Seat, SeatSetup, Seed, SetupError, Submitted, apply_option_text,
-    read_order,
+    Autoplay, BotLevel, Game, GameRng, Narration, OptionDoc, OptionsError, OrderError, Outcome,
+    Pending, PreferenceError, Prompt, Seat, SeatSetup, Seed, SetupError, Submitted,
+    apply_option_text, autopilot, read_order,
 };
 
 /// A game as players name it.
@@ -373,6 +373,10 @@ macro_rules! registry {
             }
             pub fn set_preference(&mut self, seat: Seat, text: &str) -> Result<String, PreferenceError> {
                 match self { $(AnyGame::$variant(g) => g.set_preference(seat, text)),+ }
+            }
+            /// The order `auto` plays for `seat` without asking, and why (`None`: ask).
+            pub fn autopilot(&self, seat: Seat) -> Option<(AnyOrder, Autoplay)> {
+                match self { $(AnyGame::$variant(g) => autopilot(g, seat).map(|(o, why)| (AnyOrder::$variant(o), why))),+ }
             }
         }
     };

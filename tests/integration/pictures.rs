@@ -575,7 +575,8 @@ fn magical_athlete_rulebook_layout_and_a_tripped_racer() {
 /// chart (a column per race, each player's points after it).
 #[test]
 fn magical_athlete_season_and_race_chart() {
-    let views = magical_athlete_season("", 4, 7);
+    // Drawn with `auto-roll` off, each turn a step (docs/pictures.md); it is now on by default.
+    let views = magical_athlete_season("auto-roll=no", 4, 7);
     let last = magical_athlete_view(views.last().unwrap());
     assert_eq!(last.season.len(), 4, "points after each of four races");
     let scores: Vec<i64> = last.players.iter().map(|p| p.score).collect();

@@ -218,6 +218,21 @@ impl Game for CardRace {
         }
     }
 
+    /// On your turn, an immunity that ends a problem in force on your team: it fixes the
+    /// problem, scores, and gives another turn; nothing else does all three.
+    fn obvious_order(&self, seat: Seat) -> Option<Order> {
+        if !matches!(self.phase.as_ref(), Phase::Turn { seat: s } if *s == seat) {
+            return None;
+        }
+        let team = self.team_of(seat)?;
+        self.hand(seat)
+            .iter()
+            .copied()
+            .filter(|c| c.is_safety() && c.protects().iter().any(|&p| team.has(p)))
+            .map(|card| Order::Play { card, target: None })
+            .find(|o| self.check(seat, o).is_ok())
+    }
+
     fn random_order(&self, seat: Seat, rng: &mut GameRng) -> Order {
         let orders = self.legal_orders(seat);
         rng.choose(&orders)

@@ -52,7 +52,7 @@ impl Default for Options {
 }
 
 impl Options {
-    fn total_turns(&self) -> u8 {
+    pub fn total_turns(&self) -> u8 {
         self.ordered_turns + u8::from(self.auto_final_turn)
     }
 
@@ -704,6 +704,13 @@ impl Game for DreamMile {
 
     fn default_order(&self, seat: Seat) -> Speed {
         Speed(self.missed_speed(seat))
+    }
+
+    /// The race's last turn, when players order it: everything left, up to the maximum
+    /// (a higher speed never ranks lower, and points left over are worth nothing).
+    fn obvious_order(&self, seat: Seat) -> Option<Speed> {
+        let last = self.awaiting_orders() && self.turns_done + 1 == self.options.total_turns();
+        last.then(|| Speed(self.cap(seat)))
     }
 
     fn random_order(&self, seat: Seat, rng: &mut GameRng) -> Speed {

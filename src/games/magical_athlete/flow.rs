@@ -212,7 +212,7 @@ impl MagicalAthlete {
         self.season
             .push(self.players.iter().map(Player::score).collect());
         self.waiting = None;
-        if self.races_done >= RACES {
+        if self.races_done >= self.options.races.clamp(1, RACES) {
             self.phase = Phase::Over;
             let scores = self
                 .players

@@ -74,6 +74,8 @@ pub struct Options {
     pub decision_timeout: u64,
     /// Play turns that hold no choice without waiting for the mover's "roll".
     pub auto_roll: bool,
+    /// Races in the game: 4 (the game) or 1 (one race, after a one-round draft).
+    pub races: u8,
 }
 
 impl Default for Options {
@@ -83,7 +85,8 @@ impl Default for Options {
             wild_layout: "printed".into(),
             double: false,
             decision_timeout: 600,
-            auto_roll: false,
+            auto_roll: true,
+            races: RACES,
         }
     }
 }
@@ -133,7 +136,11 @@ const OPTION_DOCS: &[OptionDoc] = &[
     },
     OptionDoc {
         key: "auto-roll",
-        help: "turns with no choice play without waiting for `roll` (no)",
+        help: "turns with no choice play without waiting for `roll` (yes)",
+    },
+    OptionDoc {
+        key: "races",
+        help: "4 (the four-race game) or 1 (one race, after a one-round draft) (4)",
     },
 ];
 
@@ -481,6 +488,12 @@ impl Game for MagicalAthlete {
                 reason: "expected printed or rulebook".into(),
             });
         }
+        if o.races != 1 && o.races != RACES {
+            return Err(OptionsError::BadValue {
+                key: "races".into(),
+                reason: "expected 4 (the game) or 1 (one race)".into(),
+            });
+        }
         if o.decision_timeout > 7 * 24 * 3600 {
             return Err(OptionsError::BadValue {
                 key: "decision-timeout".into(),
@@ -528,6 +541,10 @@ impl Game for MagicalAthlete {
         let seats_all = game.seats();
         let start = game.roll_off(&seats_all, "who drafts first", &mut events);
         let mut d = Draft::new(seats_all.len(), options.double, start);
+        if options.races == 1 {
+            // One race: one round of the draft (half the hand), enough racers to choose from.
+            d.rounds = (d.rounds / 2).max(1);
+        }
         // Setup tells nothing: the draft keeps its roll-off to show with the first pick.
         d.roll_off = events
             .into_iter()

@@ -5,9 +5,7 @@ use super::draft::Draft;
 use super::race::Rid;
 use super::racers::Kind;
 use super::track;
-use super::{
-    MagicalAthlete, Phase, PlayerView, PrivateView, PublicView, QuestionView, RACES, RacerView,
-};
+use super::{MagicalAthlete, Phase, PlayerView, PrivateView, PublicView, QuestionView, RacerView};
 use crate::engine::Seat;
 
 impl MagicalAthlete {
@@ -148,7 +146,7 @@ impl MagicalAthlete {
             Phase::Draft(_) => 0,
             Phase::Pick { race, .. } => *race,
             Phase::Racing => race.map(|r| r.number).unwrap_or(0),
-            Phase::Over => RACES,
+            Phase::Over => self.races_done,
         };
         let track = race.map(|r| r.track);
         PublicView {

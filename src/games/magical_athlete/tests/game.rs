@@ -134,3 +134,26 @@ fn options_read_and_check() {
     assert!(MagicalAthlete::check_options(&o).is_err());
     assert_eq!(Options::default().track_of(2), Track::Wild);
 }
+
+#[test]
+fn one_race_drafts_one_round_and_ends_after_the_race() {
+    use crate::engine::apply_option_text;
+    let o = apply_option_text(&Options::default(), "races=1").unwrap();
+    assert!(MagicalAthlete::check_options(&o).is_ok());
+    assert!(
+        Options::default().auto_roll,
+        "auto-roll is on by default (issue 16)"
+    );
+    for bad in ["races=2", "races=0"] {
+        let b = apply_option_text(&Options::default(), bad).unwrap();
+        assert!(MagicalAthlete::check_options(&b).is_err(), "{bad}");
+    }
+    for (players, hand) in [(2, 4), (4, 2), (6, 2)] {
+        let (g, _) = play_defaults(&o, players, 3);
+        assert!(g.outcome().is_some(), "{players} players: the game ends");
+        assert_eq!(g.season.len(), 1, "one race");
+        for p in g.players() {
+            assert_eq!(p.hand.len(), hand, "{players} players");
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! Autopilot: the order a seat set to `auto` plays without being asked, and why.
+//!
+//! An order is played for a seat only when it is **forced** (the prompt lists every legal
+//! choice, and there is one) or **obvious** by the game's own documented rule
+//! ([`super::Game::obvious_order`], written in `docs/rules/<game>.md`). Everything else
+//! is a decision that matters, and the seat is asked.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Game, Seat};
+
+/// A seat's autopilot setting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Autopilot {
+    /// Every decision is asked.
+    Ask,
+    /// Forced and obvious orders are played; the rest is asked.
+    #[default]
+    Auto,
+    /// The built-in bot plays the seat.
+    Bot,
+}
+
+impl Autopilot {
+    pub const ALL: [Autopilot; 3] = [Autopilot::Ask, Autopilot::Auto, Autopilot::Bot];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Autopilot::Ask => "ask",
+            Autopilot::Auto => "auto",
+            Autopilot::Bot => "bot",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Autopilot> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "ask" | "manual" => Some(Autopilot::Ask),
+            "auto" | "autopilot" | "on" => Some(Autopilot::Auto),
+            "bot" => Some(Autopilot::Bot),
+            _ => None,
+        }
+    }
+}
+
+/// Why an order was played without asking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Autoplay {
+    /// The only legal order.
+    Forced,
+    /// The game's documented obvious rule.
+    Obvious,
+}
+
+/// The only legal order of `seat`, when its prompt lists every legal choice and there is
+/// exactly one (a choice that does not read back as a legal order counts as none).
+pub fn forced_order<G: Game>(game: &G, seat: Seat) -> Option<G::Order> {
+    if !game.pending().includes(seat) {
+        return None;
+    }
+    let prompt = game.prompt(seat);
+    if !prompt.complete {
+        return None;
+    }
+    let mut orders: Vec<G::Order> = Vec::new();
+    for choice in &prompt.choices {
+        let order = game.parse_order(seat, &choice.order).ok()?;
+        game.validate(seat, &order).ok()?;
+        if !orders.contains(&order) {
+            orders.push(order);
+        }
+    }
+    match orders.as_slice() {
+        [only] => Some(only.clone()),
+        _ => None,
+    }
+}
+
+/// The order `auto` plays for `seat` without asking, and why; `None`: ask.
+pub fn autopilot<G: Game>(game: &G, seat: Seat) -> Option<(G::Order, Autoplay)> {
+    if let Some(order) = forced_order(game, seat) {
+        return Some((order, Autoplay::Forced));
+    }
+    let order = game.obvious_order(seat)?;
+    // An obvious order is still an order: never play one that would not validate.
+    game.validate(seat, &order).ok()?;
+    Some((order, Autoplay::Obvious))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_read_back_as_written() {
+        for a in Autopilot::ALL {
+            assert_eq!(Autopilot::parse(a.name()), Some(a));
+        }
+        assert_eq!(Autopilot::parse(" AUTO "), Some(Autopilot::Auto));
+        assert_eq!(Autopilot::parse("sometimes"), None);
+        assert_eq!(Autopilot::default(), Autopilot::Auto);
+    }
+}

@@ -1,0 +1,140 @@
+//! The autopilot property: over thousands of seeded games of every game, every order that
+//! `auto` plays without asking is legal, and is either the only legal order or meets the
+//! game's documented obvious rule (docs/rules/<game>.md).
+
+use super::card_race::{Order as CardOrder, Phase as CardPhase};
+use super::dream_mile::Speed;
+use super::{AnyGame, AnyOrder, GameKind};
+use crate::engine::{Autoplay, BotLevel, GameRng, Seat, SeatSetup, Seed, Submitted};
+
+/// Checks one autopilot order against the rule it claims; returns why not.
+fn check(game: &AnyGame, seat: Seat, order: &AnyOrder, why: Autoplay) -> Result<(), String> {
+    game.validate(seat, order).map_err(|e| e.to_string())?;
+    let prompt = game.prompt(seat);
+    let text = game.format_order(seat, order);
+    match why {
+        Autoplay::Forced => {
+            let mut legal: Vec<AnyOrder> = Vec::new();
+            for c in &prompt.choices {
+                let o = game.read_order(seat, &c.order).map_err(|e| e.to_string())?;
+                if !legal.contains(&o) {
+                    legal.push(o);
+                }
+            }
+            if !prompt.complete || legal.as_slice() != [order.clone()] {
+                return Err(format!("`{text}` is not the only legal order: {legal:?}"));
+            }
+            Ok(())
+        }
+        Autoplay::Obvious => match (game, order) {
+            // The last turn, ordered by the players: everything left, up to the maximum.
+            (AnyGame::DreamMile(g), AnyOrder::DreamMile(Speed(v))) => {
+                let last = g.turns_done() + 1 == g.options().total_turns();
+                (last && *v == g.cap(seat))
+                    .then_some(())
+                    .ok_or(format!("{v} is not the last turn's full speed"))
+            }
+            // An immunity that ends a problem in force on the team, on the seat's turn.
+            (AnyGame::CardRace(g), AnyOrder::CardRace(CardOrder::Play { card, target })) => {
+                let turn = matches!(g.phase(), CardPhase::Turn { seat: s } if *s == seat);
+                let fixes = g
+                    .team_of(seat)
+                    .is_some_and(|t| card.protects().iter().any(|&p| t.has(p)));
+                (turn && card.is_safety() && fixes && target.is_none())
+                    .then_some(())
+                    .ok_or(format!(
+                        "`{text}` is not an immunity for a problem in force"
+                    ))
+            }
+            _ => Err(format!(
+                "`{text}` claims an obvious rule the game does not have"
+            )),
+        },
+    }
+}
+
+/// Plays `games` seeded games of `kind`; at every step every pending seat's autopilot
+/// order is checked, and half the time played (so states that `auto` leads to are seen).
+fn property(kind: GameKind, options: &str, players: &[usize], games: u64) -> (u64, u64) {
+    let options = kind.apply_options(None, options).unwrap();
+    let (mut forced, mut obvious) = (0u64, 0u64);
+    for i in 0..games {
+        let n = players[(i as usize) % players.len()];
+        let seats: Vec<SeatSetup> = (0..n).map(|s| SeatSetup::named(format!("P{s}"))).collect();
+        let mut game = kind.setup(&options, &seats, Seed::from_u64(i)).unwrap();
+        let mut rng = GameRng::seeded(i);
+        for _ in 0..20_000 {
+            let pending = game.pending();
+            if pending.is_empty() {
+                break;
+            }
+            let mut orders = Vec::new();
+            for &seat in &pending.seats {
+                let level = if (seat.index() + i as usize).is_multiple_of(2) {
+                    BotLevel::Heuristic
+                } else {
+                    BotLevel::Random
+                };
+                let mut order = game.bot_order(seat, level, &mut rng);
+                if let Some((auto, why)) = game.autopilot(seat) {
+                    if let Err(e) = check(&game, seat, &auto, why) {
+                        panic!("{kind:?} game {i}, {seat}: {e}");
+                    }
+                    match why {
+                        Autoplay::Forced => forced += 1,
+                        Autoplay::Obvious => obvious += 1,
+                    }
+                    if rng.chance(1, 2) {
+                        order = auto;
+                    }
+                }
+                orders.push(Submitted::new(seat, order));
+            }
+            game.apply(&orders);
+        }
+        assert!(game.outcome().is_some(), "{kind:?} game {i} did not end");
+    }
+    (forced, obvious)
+}
+
+#[test]
+fn dream_mile_autopilot_plays_only_forced_or_the_last_turn() {
+    let (forced, _) = property(GameKind::DreamMile, "", &[2, 5, 8], 1500);
+    assert!(forced > 0);
+    let (_, obvious) = property(
+        GameKind::DreamMile,
+        "auto-final-turn=no ordered-turns=8",
+        &[3, 6],
+        500,
+    );
+    assert!(obvious > 0);
+}
+
+#[test]
+fn card_race_autopilot_plays_only_forced_or_an_immunity_for_a_problem() {
+    let (f1, o1) = property(
+        GameKind::MilleBornes,
+        "rounds=1 target-score=0",
+        &[2, 3, 4, 6],
+        1500,
+    );
+    let (f2, o2) = property(GameKind::ThousandYards, "", &[2, 4, 6], 1000);
+    assert!(f1 + f2 > 0 && o1 + o2 > 0, "{f1} {o1} {f2} {o2}");
+}
+
+#[test]
+fn fifteen_hundred_autopilot_plays_only_forced_orders() {
+    property(GameKind::FifteenHundred, "", &[2, 4, 6, 8], 1000);
+}
+
+#[test]
+fn magical_athlete_autopilot_plays_only_forced_orders() {
+    let (forced, _) = property(GameKind::MagicalAthlete, "", &[2, 3, 4, 5, 6], 1000);
+    assert!(forced > 0);
+    property(
+        GameKind::MagicalAthlete,
+        "races=1 auto-roll=no",
+        &[2, 4, 6],
+        500,
+    );
+}
