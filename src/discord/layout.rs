@@ -3,7 +3,7 @@
 //! buttons and menus carry. Nothing here talks to Discord, so every limit is unit-tested;
 //! `dress` turns a [`Layout`] into serenity builders.
 
-use chrono::FixedOffset;
+use crate::referee::when::Zone;
 
 use crate::engine::{Choice, Seat};
 use crate::referee::announce::{Announcement, Target};
@@ -582,7 +582,7 @@ fn packed_menus(groups: Vec<Group>) -> Vec<Menu> {
 }
 
 /// An announcement laid out for its target. `zone` is for plain-text times.
-pub fn announcement(a: &Announcement, zone: FixedOffset) -> Layout {
+pub fn announcement(a: &Announcement, zone: impl Into<Zone>) -> Layout {
     let post = present(a, &Style::discord());
     let plain = present(a, &Style::plain(zone));
     let mut layout = Layout {

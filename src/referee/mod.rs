@@ -27,6 +27,7 @@ pub mod supervise;
 pub mod timing;
 mod transaction;
 pub mod verify;
+pub mod when;
 pub mod work;
 
 use std::collections::HashMap;

@@ -2,6 +2,7 @@
 //! game's own options (`turn=24h reminders=12h,1h resolve=early`).
 
 use super::RefereeError;
+use super::when;
 use crate::store::Timing;
 
 const KEYS: &[&str] = &[
@@ -13,55 +14,13 @@ const KEYS: &[&str] = &[
     "resolve-early",
 ];
 
-/// Reads a duration such as `90s`, `10m`, `2h`, `1d`, `1h30m` or a bare number of seconds.
+/// Reads a duration in seconds in any form [`when::parse_duration`] reads (`90`, `90s`,
+/// `1h30m`, `1h 30m`, `90 min`, `2 hours`, `1.5h`, `3d`), up to a year.
 pub fn parse_duration(text: &str) -> Option<u64> {
-    let t = text.trim().to_ascii_lowercase();
-    if t.is_empty() {
-        return None;
-    }
-    if let Ok(secs) = t.parse::<u64>() {
-        return Some(secs);
-    }
-    let mut total: u64 = 0;
-    let mut number = String::new();
-    for c in t.chars() {
-        if c.is_ascii_digit() {
-            number.push(c);
-            continue;
-        }
-        let unit = match c {
-            's' => 1,
-            'm' => 60,
-            'h' => 3600,
-            'd' => 86_400,
-            'w' => 604_800,
-            _ => return None,
-        };
-        let n: u64 = number.parse().ok()?;
-        total = total.checked_add(n.checked_mul(unit)?)?;
-        number.clear();
-    }
-    if !number.is_empty() {
-        return None;
-    }
-    Some(total)
+    when::parse_duration(text).ok()
 }
 
-/// Writes seconds the way people say them: `1d`, `2h30m`, `45s`.
-pub fn format_duration(secs: u64) -> String {
-    if secs == 0 {
-        return "0s".into();
-    }
-    let mut out = String::new();
-    let mut rest = secs;
-    for (unit, name) in [(86_400, "d"), (3600, "h"), (60, "m"), (1, "s")] {
-        if rest >= unit {
-            out.push_str(&format!("{}{name}", rest / unit));
-            rest %= unit;
-        }
-    }
-    out
-}
+pub use super::when::format_duration;
 
 /// Takes the timing keys out of `text` into `timing`, and returns the rest (game options).
 pub fn apply_timing_text(timing: &mut Timing, text: &str) -> Result<String, RefereeError> {
@@ -81,8 +40,8 @@ pub fn apply_timing_text(timing: &mut Timing, text: &str) -> Result<String, Refe
         }
         match key.as_str() {
             "turn" | "turn-length" | "deadline" => {
-                let secs = parse_duration(value)
-                    .ok_or_else(|| bad(&key, "a duration such as 30s, 10m, 24h or 2d"))?;
+                let secs = when::parse_duration(value)
+                    .map_err(|e| RefereeError::Invalid(format!("`{key}`: {e}")))?;
                 if !(10..=30 * 86_400).contains(&secs) {
                     return Err(bad(&key, "from 10 seconds to 30 days"));
                 }
@@ -92,8 +51,10 @@ pub fn apply_timing_text(timing: &mut Timing, text: &str) -> Result<String, Refe
                 let mut list = Vec::new();
                 if !matches!(value.trim(), "" | "none" | "off") {
                     for part in value.split(',') {
-                        list.push(parse_duration(part).ok_or_else(|| {
-                            bad("reminders", "durations before the deadline, such as 12h,1h")
+                        list.push(when::parse_duration(part).map_err(|e| {
+                            RefereeError::Invalid(format!(
+                                "`reminders` takes durations before the deadline, such as 12h,1h: {e}"
+                            ))
                         })?);
                     }
                 }

@@ -122,3 +122,60 @@ fn prompt_choices_of_every_game_read_back_at_many_points() {
         }
     }
 }
+
+fn time_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<String>(),
+        "[ -~]{0,40}",
+        "([0-9]{1,20}|\\.|:|-|,| |h|m|s|d|w|min|hours|and|tomorrow|today|fri|mon|<t:|>|T|\\+|Europe/London|UTC){0,10}",
+        Just("9".repeat(400)),
+        Just("1.5h 99999999999999999999d".to_string()),
+        Just("<t:-99999999999999999>".to_string()),
+        Just("<t:9223372036854775807:F>".to_string()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Durations, moments, zones, quiet hours, days and the race's time options: no panic,
+    /// no duration past a year, and every refusal one short sentence.
+    #[test]
+    fn time_text_never_panics_and_refusals_read_well(text in time_text(), now in 0i64..4_000_000_000) {
+        use photofinish::referee::when;
+        let sentence = |msg: String| -> Result<(), TestCaseError> {
+            prop_assert!(!msg.trim().is_empty());
+            prop_assert!(!msg.contains('\n'), "{msg}");
+            prop_assert!(msg.chars().count() <= 300, "{msg}");
+            Ok(())
+        };
+        match when::parse_duration(&text) {
+            Ok(secs) => prop_assert!(secs <= when::MAX_DURATION_SECS),
+            Err(e) => sentence(e.to_string())?,
+        }
+        let now = chrono::DateTime::from_timestamp(now, 0).unwrap();
+        let zone = match when::parse_zone(&text) {
+            Ok(z) => z,
+            Err(e) => {
+                sentence(e.to_string())?;
+                when::parse_zone("Australia/Sydney").unwrap()
+            }
+        };
+        let _ = zone.describe(now);
+        if let Err(e) = when::parse_when(&text, now, zone) {
+            sentence(e.to_string())?;
+        }
+        if let Err(e) = when::parse_quiet(&text) {
+            sentence(e.to_string())?;
+        }
+        if let Err(e) = when::parse_days(&text) {
+            sentence(e.to_string())?;
+        }
+        let mut timing = photofinish::store::Timing { turn_secs: 60, reminders: vec![], resolve_early: true };
+        for key in ["turn", "reminders", "days", "quiet-cap", "nudge", "zone"] {
+            if let Err(e) = photofinish::referee::timing::apply_timing_text(&mut timing, &format!("{key}={text}")) {
+                sentence(e.to_string())?;
+            }
+        }
+    }
+}
