@@ -182,11 +182,11 @@ impl Zone {
     pub const UTC: Zone = Zone::Named(Tz::UTC);
 
     /// The wall-clock time at `at` in this zone.
+    /// At the calendar's very ends, where the local time cannot be written, the UTC time.
     pub fn local(&self, at: DateTime<Utc>) -> NaiveDateTime {
-        match self {
-            Zone::Named(tz) => at.with_timezone(tz).naive_local(),
-            Zone::Fixed(o) => at.with_timezone(o).naive_local(),
-        }
+        let offset = Duration::seconds(i64::from(self.offset_secs(at)));
+        let utc = at.naive_utc();
+        utc.checked_add_signed(offset).unwrap_or(utc)
     }
 
     /// The offset from UTC at `at`, in seconds.
