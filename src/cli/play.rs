@@ -115,6 +115,7 @@ async fn play(args: PlayArgs) -> Result<(), String> {
                 vec![]
             },
             resolve_early: true,
+            calendar: Default::default(),
         },
         // One person at their own terminal: no quotas.
         limits: crate::referee::Limits::off(),

@@ -23,6 +23,7 @@ pub mod limits;
 mod orders;
 mod queries;
 mod race;
+mod seat_time;
 mod seats;
 pub mod supervise;
 pub mod timing;
@@ -45,6 +46,7 @@ pub use limits::Limits;
 pub use orders::{OpenPrompt, Receipt};
 pub use queries::{HistoryEntry, Overview};
 pub use race::DeadlineChange;
+pub use seat_time::MyTime;
 use work::Work;
 
 /// The referee's settings.
@@ -65,6 +67,7 @@ impl Default for Config {
                 turn_secs: 24 * 3600,
                 reminders: vec![12 * 3600, 3600],
                 resolve_early: true,
+                calendar: Default::default(),
             },
             max_order_chars: 500,
             limits: Limits::default(),

@@ -12,6 +12,11 @@ const KEYS: &[&str] = &[
     "reminders",
     "resolve",
     "resolve-early",
+    "zone",
+    "timezone",
+    "days",
+    "quiet-cap",
+    "nudge",
 ];
 
 /// Reads a duration in seconds in any form [`when::parse_duration`] reads (`90`, `90s`,
@@ -62,6 +67,32 @@ pub fn apply_timing_text(timing: &mut Timing, text: &str) -> Result<String, Refe
                 list.dedup();
                 timing.reminders = list;
             }
+            "zone" | "timezone" => {
+                let zone = when::parse_zone(value).map_err(|e| invalid(&key, &e))?;
+                timing.calendar.zone = Some(zone.to_string());
+            }
+            "days" => {
+                let days = when::parse_days(value).map_err(|e| invalid(&key, &e))?;
+                timing.calendar.days = (days != when::Days::ALL).then_some(days.0);
+            }
+            "quiet-cap" => {
+                let secs = when::parse_duration(value).map_err(|e| invalid(&key, &e))?;
+                if secs > 7 * 86_400 {
+                    return Err(bad(
+                        &key,
+                        "at most 7 days, such as 12h (0 turns quiet hours off)",
+                    ));
+                }
+                timing.calendar.quiet_cap_secs = Some(secs);
+            }
+            "nudge" => {
+                let secs = if matches!(value.trim(), "off" | "none") {
+                    0
+                } else {
+                    when::parse_duration(value).map_err(|e| invalid(&key, &e))?
+                };
+                timing.calendar.nudge_secs = (secs > 0).then_some(secs);
+            }
             _ => {
                 timing.resolve_early = match value.trim().to_ascii_lowercase().as_str() {
                     "early" | "yes" | "true" | "on" => true,
@@ -79,6 +110,10 @@ pub fn apply_timing_text(timing: &mut Timing, text: &str) -> Result<String, Refe
     Ok(rest.join(" "))
 }
 
+fn invalid(key: &str, e: &when::TimeError) -> RefereeError {
+    RefereeError::Invalid(format!("`{key}`: {e}"))
+}
+
 fn bad(key: &str, expected: &str) -> RefereeError {
     RefereeError::Invalid(format!("`{key}` takes {expected}"))
 }
@@ -94,12 +129,26 @@ pub fn describe_timing(t: &Timing) -> String {
             .collect::<Vec<_>>()
             .join(",")
     };
-    format!(
+    let mut out = format!(
         "turn={} reminders={} resolve={}",
         format_duration(t.turn_secs),
         reminders,
         if t.resolve_early { "early" } else { "deadline" }
-    )
+    );
+    let c = &t.calendar;
+    if let Some(zone) = &c.zone {
+        out.push_str(&format!(" zone={zone}"));
+    }
+    if let Some(days) = c.days {
+        out.push_str(&format!(" days={}", when::Days(days)));
+    }
+    if let Some(cap) = c.quiet_cap_secs {
+        out.push_str(&format!(" quiet-cap={}", format_duration(cap)));
+    }
+    if let Some(nudge) = c.nudge_secs {
+        out.push_str(&format!(" nudge={}", format_duration(nudge)));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -125,6 +174,7 @@ mod tests {
             turn_secs: 60,
             reminders: vec![],
             resolve_early: true,
+            calendar: Default::default(),
         };
         let rest = apply_timing_text(
             &mut t,
@@ -137,7 +187,8 @@ mod tests {
             Timing {
                 turn_secs: 7200,
                 reminders: vec![3600, 600],
-                resolve_early: false
+                resolve_early: false,
+                calendar: Default::default(),
             }
         );
         assert_eq!(
@@ -145,6 +196,30 @@ mod tests {
             "turn=2h reminders=1h,10m resolve=deadline"
         );
         assert!(apply_timing_text(&mut t, "turn=1s").is_err());
+        // The calendar options (issue 17); a refusal changes nothing.
+        let before = t.clone();
+        for text in [
+            "zone=Mars/Base",
+            "days=funday",
+            "days=",
+            "quiet-cap=2w",
+            "nudge=soon",
+            "turn=400d",
+        ] {
+            let err = apply_timing_text(&mut t, text).unwrap_err().to_string();
+            assert!(!err.contains('\n'), "{err}");
+            assert_eq!(t, before, "{text}");
+        }
+        let rest = apply_timing_text(
+            &mut t,
+            "zone=america/new_york days=mon-fri quiet-cap=6h nudge=90min",
+        )
+        .unwrap();
+        assert_eq!(rest, "");
+        assert_eq!(
+            describe_timing(&t),
+            "turn=2h reminders=1h,10m resolve=deadline zone=America/New_York days=mon,tue,wed,thu,fri quiet-cap=6h nudge=1h30m"
+        );
         assert!(apply_timing_text(&mut t, "resolve=maybe").is_err());
     }
 }

@@ -171,7 +171,7 @@ proptest! {
         if let Err(e) = when::parse_days(&text) {
             sentence(e.to_string())?;
         }
-        let mut timing = photofinish::store::Timing { turn_secs: 60, reminders: vec![], resolve_early: true };
+        let mut timing = photofinish::store::Timing { turn_secs: 60, reminders: vec![], resolve_early: true, calendar: Default::default() };
         for key in ["turn", "reminders", "days", "quiet-cap", "nudge", "zone"] {
             if let Err(e) = photofinish::referee::timing::apply_timing_text(&mut timing, &format!("{key}={text}")) {
                 sentence(e.to_string())?;

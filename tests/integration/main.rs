@@ -32,3 +32,4 @@ mod referee;
 mod reliability;
 mod security_config;
 mod store;
+mod time;
