@@ -5,6 +5,7 @@
 
 use chrono::DateTime;
 
+use super::announce::{Announcement, NudgeSeat, Target};
 use super::calendar::{self, DEFAULT_QUIET_CAP_SECS, Rules, Sleeper};
 use super::when::{self, Days, Zone};
 use super::work::{MAX_DEADLINE_AHEAD_MS, Work};
@@ -90,6 +91,47 @@ impl Work {
                 .clamp(self.now, self.now.saturating_add(MAX_DEADLINE_AHEAD_MS)),
             None => plain,
         }
+    }
+}
+
+impl Work {
+    /// `nudge=`: one channel message naming the human seats still owing an order, their
+    /// players mentioned; a player in their quiet hours is left out (and so not pinged).
+    pub fn nudge(&mut self) -> Result<(), super::RefereeError> {
+        let Some(deadline) = self.campaign.deadline_at.filter(|d| *d > self.now) else {
+            return Ok(());
+        };
+        let pending = self.game()?.pending();
+        let now = DateTime::from_timestamp_millis(self.now);
+        let seats: Vec<NudgeSeat> = self
+            .owing(&pending)
+            .into_iter()
+            .filter(|&seat| match (self.sleeper(seat), now) {
+                (Some(s), Some(now)) => !calendar::is_quiet(now, &s),
+                _ => true,
+            })
+            .filter_map(|seat| {
+                let row = self.seat_row(seat)?;
+                Some(NudgeSeat {
+                    name: row.name.clone(),
+                    user: row.user.clone()?,
+                })
+            })
+            .collect();
+        if seats.is_empty() {
+            return Ok(());
+        }
+        let race = self.campaign.id;
+        self.say(
+            Target::Channel,
+            Announcement::Nudge {
+                race,
+                label: pending.label.clone(),
+                deadline,
+                seats,
+            },
+        );
+        Ok(())
     }
 }
 

@@ -374,6 +374,18 @@ impl Work {
                 });
             }
         }
+        if let Some(nudge) = self.campaign.timing.calendar.nudge_secs {
+            let nudge_ms = i64::try_from(nudge)
+                .unwrap_or(i64::MAX / 2)
+                .saturating_mul(1000);
+            if nudge_ms > 0 && nudge_ms < window {
+                rows.push(NewDeadline {
+                    step,
+                    kind: DeadlineKind::Nudge,
+                    due_at: deadline.saturating_sub(nudge_ms),
+                });
+            }
+        }
         self.commit.deadlines = Some(rows);
         self.campaign.deadline_at = Some(deadline);
         if let Some(turn) = self.commit.turns.iter_mut().find(|t| t.step == step) {

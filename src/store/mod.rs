@@ -289,6 +289,8 @@ pub enum DeadlineKind {
     /// A long chain of steps that need nobody was cut to keep one commit bounded: the next
     /// tick carries it on.
     Continue,
+    /// `nudge=`: the channel names the seats still owing an order (issue 17).
+    Nudge,
 }
 
 impl DeadlineKind {
@@ -297,6 +299,7 @@ impl DeadlineKind {
             DeadlineKind::Deadline => "deadline",
             DeadlineKind::Reminder => "reminder",
             DeadlineKind::Continue => "continue",
+            DeadlineKind::Nudge => "nudge",
         }
     }
 }

@@ -224,6 +224,7 @@ fn deadline_kind(text: &str) -> Option<DeadlineKind> {
         "deadline" => Some(DeadlineKind::Deadline),
         "reminder" => Some(DeadlineKind::Reminder),
         "continue" => Some(DeadlineKind::Continue),
+        "nudge" => Some(DeadlineKind::Nudge),
         _ => None,
     }
 }

@@ -4,9 +4,11 @@
 
 use crate::support::backend;
 
-use crate::support::courier::{alice, bob, carol};
+use crate::support::courier::{Recorder, alice, bob, carol};
 use backend::{Bench, Kind, timing};
 use photofinish::games::GameKind;
+use photofinish::referee::announce::{Announcement, Target};
+use photofinish::referee::when::Zone;
 use photofinish::store::{CampaignId, Millis};
 
 fn ms(rfc3339: &str) -> Millis {
@@ -127,7 +129,67 @@ async fn bad_time_settings_change_nothing(kind: Kind) {
     assert_eq!(r.overview(id).await.unwrap().timing, before);
 }
 
+async fn nudges_name_only_the_seats_owing_and_awake(kind: Kind) {
+    let b = Bench::with_timing(kind, timing(86_400, vec![7 * 3600], false)).await;
+    let rec = Recorder::default();
+    b.clock.set(ms("2026-01-01T00:00:00Z"));
+    // Bob sleeps in the evening (UTC), when the reminder and the nudge come.
+    b.referee
+        .set_my_time(&bob().user, Some("UTC"), Some("17:00-20:00"))
+        .await
+        .unwrap();
+    let id = race(&b, "nudge=6h").await;
+    assert_eq!(
+        b.referee.overview(id).await.unwrap().deadline,
+        Some(ms("2026-01-02T00:00:00Z"))
+    );
+    b.referee.submit(id, &alice().user, "6").await.unwrap();
+    b.referee.deliver(&rec).await.unwrap();
+    rec.take();
+    b.clock.set(ms("2026-01-01T17:00:00Z"));
+    assert_eq!(b.referee.tick().await.unwrap(), 1, "the reminder");
+    b.clock.set(ms("2026-01-01T18:00:00Z"));
+    assert_eq!(b.referee.tick().await.unwrap(), 1, "the nudge");
+    assert_eq!(b.referee.tick().await.unwrap(), 0, "once per step");
+    b.referee.deliver(&rec).await.unwrap();
+    let sent = rec.take();
+    let reminded: Vec<String> = sent
+        .iter()
+        .filter_map(|(t, a)| match (t, a) {
+            (Target::Dm { user, .. }, Announcement::Reminder { .. }) => Some(user.0.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reminded, vec![carol().user.0], "Bob is in his quiet hours");
+    let nudges: Vec<&Announcement> = sent
+        .iter()
+        .filter(|(t, a)| *t == Target::Channel && matches!(a, Announcement::Nudge { .. }))
+        .map(|(_, a)| a)
+        .collect();
+    assert_eq!(nudges.len(), 1);
+    let Announcement::Nudge {
+        seats, deadline, ..
+    } = nudges[0]
+    else {
+        unreachable!()
+    };
+    assert_eq!(*deadline, ms("2026-01-02T00:00:00Z"));
+    let named: Vec<(&str, &str)> = seats
+        .iter()
+        .map(|s| (s.name.as_str(), s.user.0.as_str()))
+        .collect();
+    assert_eq!(named, vec![("Carol", "300")]);
+    // On Discord it pings exactly those players.
+    let layout = photofinish::discord::layout::announcement(nudges[0], Zone::UTC);
+    assert_eq!(layout.ping.as_deref(), Some("300"));
+    assert_eq!(layout.content.as_deref(), Some("<@300>"));
+    let allowed = serde_json::to_value(photofinish::discord::dress::mentions(&layout)).unwrap();
+    assert_eq!(allowed["users"], serde_json::json!(["300"]));
+    assert_eq!(allowed["parse"], serde_json::json!([]));
+}
+
 on_both!(
+    nudges_name_only_the_seats_owing_and_awake,
     quiet_hours_in_two_zones_move_the_deadline,
     weekdays_only_in_the_servers_zone,
     bad_time_settings_change_nothing,
