@@ -179,3 +179,35 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The calendar never panics, and a deadline never comes before its nominal time nor
+    /// after it by more than a week of days= plus the quiet cap.
+    #[test]
+    fn deadlines_on_the_calendar_stay_in_bounds(
+        opened in -2_000_000_000i64..4_000_000_000,
+        turn in 0u64..=31_536_000,
+        days in 1u8..128,
+        cap in 0u64..=604_800,
+        quiet in proptest::collection::vec((0u32..1440, 1u32..840, 0usize..4), 0..4),
+        zone in 0usize..4,
+    ) {
+        use photofinish::referee::calendar::{Rules, Sleeper, add_turn, deadline};
+        use photofinish::referee::when::{Days, Quiet, parse_zone};
+        let zones = ["Europe/London", "America/New_York", "Australia/Sydney", "+05:30"];
+        let z = |i: usize| parse_zone(zones[i % zones.len()]).unwrap();
+        let rules = Rules { zone: z(zone), days: Days(days), quiet_cap_secs: cap };
+        let sleepers: Vec<Sleeper> = quiet
+            .iter()
+            .map(|&(start, len, zi)| Sleeper { zone: z(zi), quiet: Quiet { start, end: (start + len) % 1440 } })
+            .collect();
+        let opened = chrono::DateTime::from_timestamp(opened, 0).unwrap();
+        let nominal = add_turn(opened, turn, rules.zone).unwrap();
+        let due = deadline(opened, turn, &rules, &sleepers).unwrap();
+        prop_assert!(due >= nominal);
+        let most = chrono::Duration::days(7) + chrono::Duration::hours(2) + chrono::Duration::seconds(cap as i64);
+        prop_assert!(due - nominal <= most, "{nominal} -> {due}");
+    }
+}
