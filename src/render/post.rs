@@ -116,7 +116,7 @@ pub struct Post {
 }
 
 impl Post {
-    fn new(title: impl Into<String>, body: impl Into<String>) -> Post {
+    pub(super) fn new(title: impl Into<String>, body: impl Into<String>) -> Post {
         Post {
             title: title.into(),
             body: body.into(),
@@ -331,31 +331,8 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             label,
             deadline,
             seats,
-        } => nudge(*race, label, *deadline, seats, style),
+        } => super::nudge::nudge(*race, label, *deadline, seats, style),
     }
-}
-
-/// `nudge=`: the seats still owing an order, each player mentioned.
-fn nudge(
-    race: CampaignId,
-    label: &str,
-    deadline: Millis,
-    seats: &[crate::referee::announce::NudgeSeat],
-    style: &Style,
-) -> Post {
-    let names: Vec<String> = seats
-        .iter()
-        .map(|s| format!("{} ({})", style.user(&s.name), style.mention(&s.user.0)))
-        .collect();
-    Post::new(
-        format!("Race {race}: orders still to come"),
-        format!(
-            "{} is due {}. Still to order: {}.",
-            style.user(label),
-            style.when(deadline),
-            names.join(", ")
-        ),
-    )
 }
 
 /// A seat offered to a member, who must accept it.
