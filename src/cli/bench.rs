@@ -616,6 +616,7 @@ async fn scale(db: &Db, n: usize, report: &mut Report) -> Result<(), String> {
                 turn_secs,
                 reminders: vec![1800],
                 resolve_early: true,
+                calendar: Default::default(),
             },
             // One host opens every race: the quotas are for Discord's members.
             limits: crate::referee::Limits::off(),

@@ -261,7 +261,7 @@ mod tests {
         assert_eq!(l.settings.shards.to_string(), "2-3 of 4");
         assert!(l.settings.log_ansi);
         // An empty variable is unset: the file's time zone stays.
-        assert_eq!(l.settings.time_zone.local_minus_utc(), 3600);
+        assert_eq!(l.settings.time_zone.to_string(), "UTC+01:00");
     }
 
     #[test]

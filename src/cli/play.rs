@@ -115,6 +115,7 @@ async fn play(args: PlayArgs) -> Result<(), String> {
                 vec![]
             },
             resolve_early: true,
+            calendar: Default::default(),
         },
         // One person at their own terminal: no quotas.
         limits: crate::referee::Limits::off(),
@@ -122,7 +123,7 @@ async fn play(args: PlayArgs) -> Result<(), String> {
     };
     let referee = Referee::new(store.clone(), Arc::new(SystemClock), config);
     let courier = Terminal {
-        style: Style::plain(chrono::Local::now().offset().fix()),
+        style: Style::plain(terminal_zone(std::env::var("TZ").ok().as_deref())),
     };
     let you = Actor::new(YOU, args.name.clone());
     let channel = format!("terminal-{}", chrono::Utc::now().timestamp_millis());
@@ -269,5 +270,32 @@ async fn finish(referee: &Referee, race: CampaignId) {
         ),
         Ok(report) => println!("\nVerification FAILED: {}", report.problems.join("; ")),
         Err(e) => println!("\n{e}"),
+    }
+}
+
+/// The zone the terminal's times are written in (and named): `TZ` when it is an IANA
+/// name or an offset (`TZ=Europe/London`), else the machine's offset now.
+fn terminal_zone(tz: Option<&str>) -> crate::referee::when::Zone {
+    tz.map(|t| t.trim_start_matches(':'))
+        .and_then(|t| crate::referee::when::parse_zone(t).ok())
+        .unwrap_or_else(|| chrono::Local::now().offset().fix().into())
+}
+
+#[cfg(test)]
+mod zone_tests {
+    use super::terminal_zone;
+
+    #[test]
+    fn the_terminal_reads_tz() {
+        assert_eq!(
+            terminal_zone(Some("Europe/London")).to_string(),
+            "Europe/London"
+        );
+        assert_eq!(
+            terminal_zone(Some(":Australia/Sydney")).to_string(),
+            "Australia/Sydney"
+        );
+        // Not a zone: the machine's offset, whatever it is; no panic.
+        let _ = terminal_zone(Some("Mars"));
     }
 }

@@ -9,11 +9,12 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use chrono::{FixedOffset, Offset};
+use chrono::FixedOffset;
 use serde::Deserialize;
 use thiserror::Error;
 
 use crate::referee::timing::parse_duration;
+use crate::referee::when::{Zone, parse_zone};
 use crate::store::Timing;
 
 /// At most this many gateway shards in all: Discord's largest bots run a few thousand.
@@ -428,8 +429,9 @@ pub struct Settings {
     /// Register the slash commands in this server only (they show at once) instead of
     /// globally.
     pub guild: Option<u64>,
-    /// Where plain-text times (embed footers) are shown.
-    pub time_zone: FixedOffset,
+    /// Where plain-text times (embed footers) are shown: an IANA zone, or an offset as
+    /// older configurations have it.
+    pub time_zone: Zone,
     /// A REST proxy (such as twilight-http-proxy) that rate-limits for the bot; serenity's
     /// own rate limiter is then off. Tests point this at a fake Discord.
     pub rest_proxy: Option<String>,
@@ -450,7 +452,7 @@ impl Default for Settings {
             token: Token::default(),
             database: "photofinish.db".into(),
             guild: None,
-            time_zone: utc(),
+            time_zone: Zone::UTC,
             rest_proxy: None,
             shards: Shards::Auto,
             timing: crate::referee::Config::default().default_timing,
@@ -461,43 +463,9 @@ impl Default for Settings {
     }
 }
 
-fn utc() -> FixedOffset {
-    chrono::Utc.fix()
-}
-
-/// Reads `UTC`, `Z`, `+02:00`, `-0530` or `+2`.
+/// Reads `UTC`, `Z`, `+02:00`, `-0530` or `+2` (the zones' reader, offsets only).
 pub fn parse_offset(text: &str) -> Option<FixedOffset> {
-    let t = text.trim();
-    let t = t
-        .strip_prefix("UTC")
-        .or_else(|| t.strip_prefix("utc"))
-        .or_else(|| t.strip_prefix("GMT"))
-        .unwrap_or(t);
-    if t.is_empty() || t.eq_ignore_ascii_case("z") {
-        return Some(utc());
-    }
-    let (sign, rest) = if let Some(rest) = t.strip_prefix('+') {
-        (1, rest)
-    } else if let Some(rest) = t.strip_prefix('-') {
-        (-1, rest)
-    } else {
-        return None;
-    };
-    // Digits and a colon only: what follows splits by bytes.
-    if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit() || b == b':') {
-        return None;
-    }
-    let (h, m) = match rest.split_once(':') {
-        Some((h, m)) => (h, m),
-        None if rest.len() == 4 => rest.split_at(2),
-        None => (rest, "0"),
-    };
-    let h: i32 = h.parse().ok()?;
-    let m: i32 = m.parse().ok()?;
-    if !(0..=14).contains(&h) || !(0..60).contains(&m) {
-        return None;
-    }
-    FixedOffset::east_opt(sign * (h * 3600 + m * 60))
+    crate::referee::when::parse_offset(text)
 }
 
 fn duration(key: &'static str, raw: &Raw, text: &str) -> Result<u64, ConfigError> {
@@ -529,8 +497,13 @@ impl Settings {
             s.guild = Some(id.map_err(|_| bad("guild", r, "not a server id (a number)"))?);
         }
         if let Some(r) = get("time_zone") {
-            s.time_zone = parse_offset(&r.text)
-                .ok_or_else(|| bad("time_zone", r, "not UTC or an offset such as +02:00"))?;
+            s.time_zone = parse_zone(&r.text).map_err(|_| {
+                bad(
+                    "time_zone",
+                    r,
+                    "not a zone such as Europe/London, UTC or an offset such as +02:00",
+                )
+            })?;
         }
         s.rest_proxy = get("rest_proxy")
             .map(|r| r.text.trim().trim_end_matches('/').to_string())
@@ -688,7 +661,7 @@ mod tests {
         assert_eq!(s.timing.turn_secs, 86_400);
         assert_eq!(s.timing.reminders, vec![12 * 3600, 3600]);
         assert!(s.timing.resolve_early);
-        assert_eq!(s.time_zone, utc());
+        assert_eq!(s.time_zone, Zone::UTC);
         assert_eq!(s.database, "photofinish.db");
     }
 
@@ -740,7 +713,10 @@ mod tests {
         assert_eq!(s.token.expose(), "abc");
         assert_eq!(s.database, "sqlite:races.db");
         assert_eq!(s.guild, Some(1234));
-        assert_eq!(s.time_zone, FixedOffset::east_opt(7200).unwrap());
+        assert_eq!(
+            s.time_zone,
+            Zone::Fixed(FixedOffset::east_opt(7200).unwrap())
+        );
         assert_eq!(s.rest_proxy.as_deref(), Some("http://127.0.0.1:3000"));
         assert_eq!(s.timing.turn_secs, 7200);
         assert_eq!(s.timing.reminders, vec![3600, 600]);
@@ -885,7 +861,7 @@ mod tests {
 
     #[test]
     fn offsets_read() {
-        assert_eq!(parse_offset("UTC"), Some(utc()));
+        assert_eq!(parse_offset("UTC"), FixedOffset::east_opt(0));
         assert_eq!(
             parse_offset("-05:30"),
             FixedOffset::east_opt(-(5 * 3600 + 1800))
@@ -894,5 +870,15 @@ mod tests {
         assert_eq!(parse_offset("+2"), FixedOffset::east_opt(7200));
         assert_eq!(parse_offset("Europe/Paris"), None);
         assert_eq!(parse_offset("+15:00"), None);
+    }
+
+    #[test]
+    fn time_zone_is_an_iana_zone_or_an_offset() {
+        let s = Settings::from_toml("time_zone = \"Europe/Paris\"").unwrap();
+        assert_eq!(s.time_zone.to_string(), "Europe/Paris");
+        let s = Settings::from_toml("time_zone = \"-05:00\"").unwrap();
+        assert_eq!(s.time_zone.to_string(), "UTC-05:00");
+        let err = Settings::from_toml("time_zone = \"Europe/Pariss\"").unwrap_err();
+        assert!(err.to_string().contains("Europe/London"), "{err}");
     }
 }

@@ -15,8 +15,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use crate::referee::when::Zone;
 use async_trait::async_trait;
-use chrono::FixedOffset;
 use poise::serenity_prelude as serenity;
 use serenity::{ChannelId, Http, MessageId};
 
@@ -40,7 +40,7 @@ pub mod codes {
 /// The outbox's way to Discord.
 pub struct DiscordCourier {
     http: Arc<Http>,
-    zone: FixedOffset,
+    zone: Zone,
     /// DM channels opened so far: one request per user per run, not per DM.
     dm_channels: Mutex<HashMap<u64, ChannelId>>,
 }
@@ -146,7 +146,8 @@ fn snowflake(text: &str) -> Option<u64> {
 }
 
 impl DiscordCourier {
-    pub fn new(http: Arc<Http>, zone: FixedOffset) -> DiscordCourier {
+    pub fn new(http: Arc<Http>, zone: impl Into<Zone>) -> DiscordCourier {
+        let zone = zone.into();
         DiscordCourier {
             http,
             zone,

@@ -80,17 +80,22 @@ pub fn no_mentions() -> CreateAllowedMentions {
         .everyone(false)
 }
 
-/// Pings the layout's one user, or nobody.
+/// Pings the layout's users (one, or a nudge's few), or nobody.
 pub fn mentions(layout: &Layout) -> CreateAllowedMentions {
     let none = no_mentions();
-    match layout
+    let users: Vec<serenity::UserId> = layout
         .ping
         .as_deref()
-        .and_then(|u| u.parse::<u64>().ok())
+        .unwrap_or("")
+        .split(',')
+        .filter_map(|u| u.trim().parse::<u64>().ok())
         .filter(|u| *u != 0)
-    {
-        Some(user) => none.users([serenity::UserId::new(user)]),
-        None => none,
+        .map(serenity::UserId::new)
+        .collect();
+    if users.is_empty() {
+        none
+    } else {
+        none.users(users)
     }
 }
 

@@ -3,7 +3,7 @@
 //! buttons and menus carry. Nothing here talks to Discord, so every limit is unit-tested;
 //! `dress` turns a [`Layout`] into serenity builders.
 
-use chrono::FixedOffset;
+use crate::referee::when::Zone;
 
 use crate::engine::{Choice, Seat};
 use crate::referee::announce::{Announcement, Target};
@@ -104,7 +104,7 @@ pub struct Layout {
     pub embeds: Vec<EmbedSpec>,
     /// `Some(vec![])` removes a message's components when it is edited.
     pub rows: Option<Vec<Row>>,
-    /// The one user this message may ping.
+    /// The users this message may ping: one id, or several joined by commas (a nudge).
     pub ping: Option<String>,
     /// Files to upload: a channel post's one picture (see [`attach_picture`]).
     pub files: Vec<FileSpec>,
@@ -582,7 +582,7 @@ fn packed_menus(groups: Vec<Group>) -> Vec<Menu> {
 }
 
 /// An announcement laid out for its target. `zone` is for plain-text times.
-pub fn announcement(a: &Announcement, zone: FixedOffset) -> Layout {
+pub fn announcement(a: &Announcement, zone: impl Into<Zone>) -> Layout {
     let post = present(a, &Style::discord());
     let plain = present(a, &Style::plain(zone));
     let mut layout = Layout {
@@ -630,6 +630,13 @@ pub fn announcement(a: &Announcement, zone: FixedOffset) -> Layout {
                 label: "Accept the seat".into(),
                 style: ButtonStyle::Success,
             }])]);
+        }
+        Announcement::Nudge { seats, .. } => {
+            // Only the players still owing are pinged, never anyone else.
+            let users: Vec<&str> = seats.iter().map(|s| s.user.0.as_str()).collect();
+            let content: Vec<String> = users.iter().map(|u| format!("<@{u}>")).collect();
+            layout.content = Some(content.join(" "));
+            layout.ping = Some(users.join(","));
         }
         Announcement::Notice {
             user: Some(user), ..

@@ -312,7 +312,7 @@ fn a_short_post_keeps_everything_and_renders_the_deadline_in_the_text() {
     p.fields
         .push(("Missed orders".into(), "Emily: played 0".into()));
     p.footer = Some("Due <t:1767225600:F> (<t:1767225600:R>).".into());
-    let e = embeds(&p, Some("Due Thu 01 Jan 00:00:00 +00:00."));
+    let e = embeds(&p, Some("Due Thu 01 Jan 00:00:00 UTC."));
     assert_eq!(e.len(), 1);
     assert_eq!(
         e[0].description,
@@ -322,8 +322,5 @@ fn a_short_post_keeps_everything_and_renders_the_deadline_in_the_text() {
         e[0].fields,
         vec![("Missed orders".into(), "Emily: played 0".into())]
     );
-    assert_eq!(
-        e[0].footer.as_deref(),
-        Some("Due Thu 01 Jan 00:00:00 +00:00.")
-    );
+    assert_eq!(e[0].footer.as_deref(), Some("Due Thu 01 Jan 00:00:00 UTC."));
 }

@@ -159,6 +159,14 @@ pub enum Announcement {
         label: String,
         deadline: Millis,
     },
+    /// `nudge=`: in the channel, the seats still owing an order, each player mentioned
+    /// (and only they may be pinged).
+    Nudge {
+        race: CampaignId,
+        label: String,
+        deadline: Millis,
+        seats: Vec<NudgeSeat>,
+    },
     /// The race is over: results, and the seed revealed.
     Finished {
         race: CampaignId,
@@ -187,4 +195,11 @@ pub enum Announcement {
         seat_name: String,
         user: UserId,
     },
+}
+
+/// A seat a nudge names, and its player.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NudgeSeat {
+    pub name: String,
+    pub user: UserId,
 }

@@ -229,6 +229,12 @@ impl Referee {
                     let game = w.game()?.clone();
                     let pending = game.pending();
                     let race = w.campaign.id;
+                    let now = chrono::DateTime::from_timestamp_millis(w.now);
+                    // No reminder reaches a player in their quiet hours (issue 17).
+                    let quiet = |seat| match (w.sleeper(seat), now) {
+                        (Some(s), Some(now)) => super::calendar::is_quiet(now, &s),
+                        _ => false,
+                    };
                     let waiting: Vec<SeatRow> = w
                         .seats
                         .iter()
@@ -236,6 +242,7 @@ impl Referee {
                             s.bot.is_none()
                                 && pending.includes(s.seat)
                                 && !w.orders.iter().any(|o| o.seat == s.seat)
+                                && !quiet(s.seat)
                         })
                         .cloned()
                         .collect();
@@ -254,6 +261,7 @@ impl Referee {
                     }
                     Ok(())
                 }
+                DeadlineKind::Nudge if running && w.campaign.step_open => w.nudge(),
                 DeadlineKind::Deadline if running && w.campaign.step_open => {
                     w.resolve_at_deadline(d.due_at)
                 }

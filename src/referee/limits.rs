@@ -310,6 +310,7 @@ mod tests {
             turn_secs: 86_400,
             reminders: r,
             resolve_early: true,
+            calendar: Default::default(),
         };
         l.check_timing(&t(vec![43_200, 3600, 600, 300, 60]))
             .unwrap();

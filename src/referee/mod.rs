@@ -14,6 +14,7 @@
 //! `orders.rs` (intake and receipts), `deadlines.rs`, and read-only `queries.rs`.
 
 pub mod announce;
+pub mod calendar;
 pub mod clock;
 mod deadlines;
 pub mod delivery;
@@ -22,11 +23,13 @@ pub mod limits;
 mod orders;
 mod queries;
 mod race;
+mod seat_time;
 mod seats;
 pub mod supervise;
 pub mod timing;
 mod transaction;
 pub mod verify;
+pub mod when;
 pub mod work;
 
 use std::collections::HashMap;
@@ -43,6 +46,7 @@ pub use limits::Limits;
 pub use orders::{OpenPrompt, Receipt};
 pub use queries::{HistoryEntry, Overview};
 pub use race::DeadlineChange;
+pub use seat_time::MyTime;
 use work::Work;
 
 /// The referee's settings.
@@ -63,6 +67,7 @@ impl Default for Config {
                 turn_secs: 24 * 3600,
                 reminders: vec![12 * 3600, 3600],
                 resolve_early: true,
+                calendar: Default::default(),
             },
             max_order_chars: 500,
             limits: Limits::default(),

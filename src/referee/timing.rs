@@ -2,6 +2,7 @@
 //! game's own options (`turn=24h reminders=12h,1h resolve=early`).
 
 use super::RefereeError;
+use super::when;
 use crate::store::Timing;
 
 const KEYS: &[&str] = &[
@@ -11,57 +12,20 @@ const KEYS: &[&str] = &[
     "reminders",
     "resolve",
     "resolve-early",
+    "zone",
+    "timezone",
+    "days",
+    "quiet-cap",
+    "nudge",
 ];
 
-/// Reads a duration such as `90s`, `10m`, `2h`, `1d`, `1h30m` or a bare number of seconds.
+/// Reads a duration in seconds in any form [`when::parse_duration`] reads (`90`, `90s`,
+/// `1h30m`, `1h 30m`, `90 min`, `2 hours`, `1.5h`, `3d`), up to a year.
 pub fn parse_duration(text: &str) -> Option<u64> {
-    let t = text.trim().to_ascii_lowercase();
-    if t.is_empty() {
-        return None;
-    }
-    if let Ok(secs) = t.parse::<u64>() {
-        return Some(secs);
-    }
-    let mut total: u64 = 0;
-    let mut number = String::new();
-    for c in t.chars() {
-        if c.is_ascii_digit() {
-            number.push(c);
-            continue;
-        }
-        let unit = match c {
-            's' => 1,
-            'm' => 60,
-            'h' => 3600,
-            'd' => 86_400,
-            'w' => 604_800,
-            _ => return None,
-        };
-        let n: u64 = number.parse().ok()?;
-        total = total.checked_add(n.checked_mul(unit)?)?;
-        number.clear();
-    }
-    if !number.is_empty() {
-        return None;
-    }
-    Some(total)
+    when::parse_duration(text).ok()
 }
 
-/// Writes seconds the way people say them: `1d`, `2h30m`, `45s`.
-pub fn format_duration(secs: u64) -> String {
-    if secs == 0 {
-        return "0s".into();
-    }
-    let mut out = String::new();
-    let mut rest = secs;
-    for (unit, name) in [(86_400, "d"), (3600, "h"), (60, "m"), (1, "s")] {
-        if rest >= unit {
-            out.push_str(&format!("{}{name}", rest / unit));
-            rest %= unit;
-        }
-    }
-    out
-}
+pub use super::when::format_duration;
 
 /// Takes the timing keys out of `text` into `timing`, and returns the rest (game options).
 pub fn apply_timing_text(timing: &mut Timing, text: &str) -> Result<String, RefereeError> {
@@ -81,8 +45,8 @@ pub fn apply_timing_text(timing: &mut Timing, text: &str) -> Result<String, Refe
         }
         match key.as_str() {
             "turn" | "turn-length" | "deadline" => {
-                let secs = parse_duration(value)
-                    .ok_or_else(|| bad(&key, "a duration such as 30s, 10m, 24h or 2d"))?;
+                let secs = when::parse_duration(value)
+                    .map_err(|e| RefereeError::Invalid(format!("`{key}`: {e}")))?;
                 if !(10..=30 * 86_400).contains(&secs) {
                     return Err(bad(&key, "from 10 seconds to 30 days"));
                 }
@@ -92,14 +56,42 @@ pub fn apply_timing_text(timing: &mut Timing, text: &str) -> Result<String, Refe
                 let mut list = Vec::new();
                 if !matches!(value.trim(), "" | "none" | "off") {
                     for part in value.split(',') {
-                        list.push(parse_duration(part).ok_or_else(|| {
-                            bad("reminders", "durations before the deadline, such as 12h,1h")
+                        list.push(when::parse_duration(part).map_err(|e| {
+                            RefereeError::Invalid(format!(
+                                "`reminders` takes durations before the deadline, such as 12h,1h: {e}"
+                            ))
                         })?);
                     }
                 }
                 list.sort_unstable_by(|a, b| b.cmp(a));
                 list.dedup();
                 timing.reminders = list;
+            }
+            "zone" | "timezone" => {
+                let zone = when::parse_zone(value).map_err(|e| invalid(&key, &e))?;
+                timing.calendar.zone = Some(zone.to_string());
+            }
+            "days" => {
+                let days = when::parse_days(value).map_err(|e| invalid(&key, &e))?;
+                timing.calendar.days = (days != when::Days::ALL).then_some(days.0);
+            }
+            "quiet-cap" => {
+                let secs = when::parse_duration(value).map_err(|e| invalid(&key, &e))?;
+                if secs > 7 * 86_400 {
+                    return Err(bad(
+                        &key,
+                        "at most 7 days, such as 12h (0 turns quiet hours off)",
+                    ));
+                }
+                timing.calendar.quiet_cap_secs = Some(secs);
+            }
+            "nudge" => {
+                let secs = if matches!(value.trim(), "off" | "none") {
+                    0
+                } else {
+                    when::parse_duration(value).map_err(|e| invalid(&key, &e))?
+                };
+                timing.calendar.nudge_secs = (secs > 0).then_some(secs);
             }
             _ => {
                 timing.resolve_early = match value.trim().to_ascii_lowercase().as_str() {
@@ -118,6 +110,10 @@ pub fn apply_timing_text(timing: &mut Timing, text: &str) -> Result<String, Refe
     Ok(rest.join(" "))
 }
 
+fn invalid(key: &str, e: &when::TimeError) -> RefereeError {
+    RefereeError::Invalid(format!("`{key}`: {e}"))
+}
+
 fn bad(key: &str, expected: &str) -> RefereeError {
     RefereeError::Invalid(format!("`{key}` takes {expected}"))
 }
@@ -133,12 +129,26 @@ pub fn describe_timing(t: &Timing) -> String {
             .collect::<Vec<_>>()
             .join(",")
     };
-    format!(
+    let mut out = format!(
         "turn={} reminders={} resolve={}",
         format_duration(t.turn_secs),
         reminders,
         if t.resolve_early { "early" } else { "deadline" }
-    )
+    );
+    let c = &t.calendar;
+    if let Some(zone) = &c.zone {
+        out.push_str(&format!(" zone={zone}"));
+    }
+    if let Some(days) = c.days {
+        out.push_str(&format!(" days={}", when::Days(days)));
+    }
+    if let Some(cap) = c.quiet_cap_secs {
+        out.push_str(&format!(" quiet-cap={}", format_duration(cap)));
+    }
+    if let Some(nudge) = c.nudge_secs {
+        out.push_str(&format!(" nudge={}", format_duration(nudge)));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -164,6 +174,7 @@ mod tests {
             turn_secs: 60,
             reminders: vec![],
             resolve_early: true,
+            calendar: Default::default(),
         };
         let rest = apply_timing_text(
             &mut t,
@@ -176,7 +187,8 @@ mod tests {
             Timing {
                 turn_secs: 7200,
                 reminders: vec![3600, 600],
-                resolve_early: false
+                resolve_early: false,
+                calendar: Default::default(),
             }
         );
         assert_eq!(
@@ -184,6 +196,30 @@ mod tests {
             "turn=2h reminders=1h,10m resolve=deadline"
         );
         assert!(apply_timing_text(&mut t, "turn=1s").is_err());
+        // The calendar options (issue 17); a refusal changes nothing.
+        let before = t.clone();
+        for text in [
+            "zone=Mars/Base",
+            "days=funday",
+            "days=",
+            "quiet-cap=2w",
+            "nudge=soon",
+            "turn=400d",
+        ] {
+            let err = apply_timing_text(&mut t, text).unwrap_err().to_string();
+            assert!(!err.contains('\n'), "{err}");
+            assert_eq!(t, before, "{text}");
+        }
+        let rest = apply_timing_text(
+            &mut t,
+            "zone=america/new_york days=mon-fri quiet-cap=6h nudge=90min",
+        )
+        .unwrap();
+        assert_eq!(rest, "");
+        assert_eq!(
+            describe_timing(&t),
+            "turn=2h reminders=1h,10m resolve=deadline zone=America/New_York days=mon,tue,wed,thu,fri quiet-cap=6h nudge=1h30m"
+        );
         assert!(apply_timing_text(&mut t, "resolve=maybe").is_err());
     }
 }

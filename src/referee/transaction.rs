@@ -7,7 +7,7 @@ use tokio::sync::Mutex;
 
 use super::work::Work;
 use super::{Referee, RefereeError};
-use crate::store::{CampaignId, Loaded, OrderSource, StoreError};
+use crate::store::{CampaignId, Loaded, OrderSource, StoreError, TimeContext};
 
 /// Campaigns the referee keeps in memory between decisions.
 const CACHE_RACES: usize = 1024;
@@ -36,7 +36,11 @@ impl Referee {
                 Ok(l) => l,
                 Err(e) => return Err(self.poisoned(id, "campaigns", e).await),
             };
+            let open = loaded.campaign.phase.is_open();
             let mut work = Work::new(loaded, self.clock.now());
+            if open {
+                work.time = self.time_context(id).await;
+            }
             let out = match decide(&mut work) {
                 Ok(out) => out,
                 Err(e) => return Err(self.poisoned(id, "campaigns", e).await),
@@ -71,6 +75,18 @@ impl Referee {
                     tracing::warn!(race = id.0, error = %e, "a commit failed; nothing was changed");
                     return Err(e.into());
                 }
+            }
+        }
+    }
+
+    /// The race's server zone and players' time settings; without them (the store
+    /// failing) deadlines fall as if nobody had set any.
+    async fn time_context(&self, id: CampaignId) -> TimeContext {
+        match self.store.time_context(id).await {
+            Ok(t) => t,
+            Err(e) => {
+                tracing::warn!(race = id.0, error = %e, "cannot read the players' time settings");
+                TimeContext::default()
             }
         }
     }

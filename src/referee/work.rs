@@ -16,7 +16,7 @@ use crate::engine::{Audience, GameRng, Mode, Pending, Seat, Seed, Submitted, Win
 use crate::games::{AnyGame, AnyOrder};
 use crate::store::{
     CampaignRow, Commit, DeadlineKind, Loaded, Millis, NewDeadline, NewOutbox, OrderRow,
-    OrderSource, Phase, SeatRow, TurnRow, UserId,
+    OrderSource, Phase, SeatRow, TimeContext, TurnRow, UserId,
 };
 
 /// Steps resolved in one commit before a chain of steps that need nobody yields: the
@@ -109,6 +109,8 @@ pub struct Work {
     pub orders: Vec<OrderRow>,
     pub now: Millis,
     pub commit: Commit,
+    /// The server's zone and the players' time settings (`seat_time.rs`).
+    pub time: TimeContext,
     expected_version: i64,
     campaign_dirty: bool,
     seats_dirty: bool,
@@ -125,6 +127,7 @@ impl Work {
             orders: loaded.orders,
             now,
             commit: Commit::default(),
+            time: TimeContext::default(),
             campaign_dirty: false,
             seats_dirty: false,
             state_dirty: false,
@@ -340,7 +343,7 @@ impl Work {
         self.commit.orders.push(order);
     }
 
-    fn window_ms(&self, window: Window) -> Millis {
+    pub(super) fn window_ms(&self, window: Window) -> Millis {
         let secs = match window {
             Window::Turn => self.campaign.timing.turn_secs,
             Window::Seconds(n) => n.max(1),
@@ -371,6 +374,18 @@ impl Work {
                 });
             }
         }
+        if let Some(nudge) = self.campaign.timing.calendar.nudge_secs {
+            let nudge_ms = i64::try_from(nudge)
+                .unwrap_or(i64::MAX / 2)
+                .saturating_mul(1000);
+            if nudge_ms > 0 && nudge_ms < window {
+                rows.push(NewDeadline {
+                    step,
+                    kind: DeadlineKind::Nudge,
+                    due_at: deadline.saturating_sub(nudge_ms),
+                });
+            }
+        }
         self.commit.deadlines = Some(rows);
         self.campaign.deadline_at = Some(deadline);
         if let Some(turn) = self.commit.turns.iter_mut().find(|t| t.step == step) {
@@ -396,7 +411,11 @@ impl Work {
         let game = self.game()?.clone();
         let pending = game.pending();
         let step = self.campaign.step;
-        let deadline = self.now.saturating_add(self.window_ms(pending.window));
+        let deadline = match pending.window {
+            // A turn falls on the calendar: the race's zone, days=, quiet hours.
+            Window::Turn => self.turn_deadline(&pending),
+            Window::Seconds(_) => self.now.saturating_add(self.window_ms(pending.window)),
+        };
         self.commit.turns.push(TurnRow {
             step,
             label: pending.label.clone(),

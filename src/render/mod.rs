@@ -7,6 +7,7 @@
 //! for one seat's DM. Nothing here can see a state, so nothing here can leak one.
 
 pub mod markup;
+mod nudge;
 pub mod picture;
 pub mod post;
 pub mod text;

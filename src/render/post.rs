@@ -3,7 +3,7 @@
 //! Both adapters use this: Discord turns a [`Post`] into an embed with buttons, the
 //! terminal prints [`Post::plain`].
 
-use chrono::{DateTime, FixedOffset, Offset, Utc};
+use chrono::{DateTime, Utc};
 
 use super::markup::{code_text, escape_markdown};
 use super::picture::{RenderError, race_chart_png, track_png};
@@ -14,6 +14,7 @@ use crate::referee::announce::{
     Announcement, FinalPlace, LobbySeat, MissedOrder, NextStep, RevealedOrder, SeatState,
     StatusSeat,
 };
+use crate::referee::when::Zone;
 use crate::store::{CampaignId, Millis, Phase, UserId};
 
 /// How to write times and mentions.
@@ -22,22 +23,22 @@ pub struct Style {
     /// Discord markup: `<t:UNIX:F>` times that each reader sees in their own zone, and
     /// `<@id>` mentions.
     pub discord: bool,
-    /// The zone plain times are shown in.
-    pub offset: FixedOffset,
+    /// The zone plain times are shown in (and named).
+    pub zone: Zone,
 }
 
 impl Style {
     pub fn discord() -> Style {
         Style {
             discord: true,
-            offset: utc(),
+            zone: Zone::UTC,
         }
     }
 
-    pub fn plain(offset: FixedOffset) -> Style {
+    pub fn plain(zone: impl Into<Zone>) -> Style {
         Style {
             discord: false,
-            offset,
+            zone: zone.into(),
         }
     }
 
@@ -48,10 +49,11 @@ impl Style {
             return format!("<t:{secs}:F> (<t:{secs}:R>)");
         }
         match DateTime::<Utc>::from_timestamp_millis(at) {
-            Some(t) => t
-                .with_timezone(&self.offset)
-                .format("%a %d %b %H:%M:%S %:z")
-                .to_string(),
+            Some(t) => format!(
+                "{} {}",
+                self.zone.local(t).format("%a %d %b %H:%M:%S"),
+                self.zone
+            ),
             None => "an unknown time".to_string(),
         }
     }
@@ -85,10 +87,6 @@ impl Style {
     }
 }
 
-fn utc() -> FixedOffset {
-    Utc.fix()
-}
-
 /// Which picture goes with a post.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Picture {
@@ -118,7 +116,7 @@ pub struct Post {
 }
 
 impl Post {
-    fn new(title: impl Into<String>, body: impl Into<String>) -> Post {
+    pub(super) fn new(title: impl Into<String>, body: impl Into<String>) -> Post {
         Post {
             title: title.into(),
             body: body.into(),
@@ -328,6 +326,12 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             user,
             ..
         } => seat_offer(*race, seat_name, &user.0, style),
+        Announcement::Nudge {
+            race,
+            label,
+            deadline,
+            seats,
+        } => super::nudge::nudge(*race, label, *deadline, seats, style),
     }
 }
 
@@ -723,8 +727,14 @@ mod tests {
             "<t:1767225600:F> (<t:1767225600:R>)"
         );
         assert_eq!(
-            Style::plain(utc()).when(1_767_225_600_000),
-            "Thu 01 Jan 00:00:00 +00:00"
+            Style::plain(Zone::UTC).when(1_767_225_600_000),
+            "Thu 01 Jan 00:00:00 UTC"
+        );
+        let london = crate::referee::when::parse_zone("Europe/London").unwrap();
+        assert_eq!(
+            Style::plain(london).when(1_782_925_200_000),
+            "Wed 01 Jul 18:00:00 Europe/London",
+            "plain times name the zone, with summer time"
         );
     }
 
@@ -849,7 +859,7 @@ mod tests {
     }
 
     fn plain() -> Style {
-        Style::plain(utc())
+        Style::plain(Zone::UTC)
     }
 
     #[test]
@@ -864,7 +874,7 @@ mod tests {
         assert_eq!(p.title, "Reminder: race #1, Turn 2 of 8");
         assert_eq!(
             p.body,
-            "Your order is due Thu 01 Jan 00:00:00 +00:00. Nothing is in yet."
+            "Your order is due Thu 01 Jan 00:00:00 UTC. Nothing is in yet."
         );
     }
 

@@ -112,13 +112,13 @@ async fn write_campaign<DB: Dialect>(
         "UPDATE campaigns SET options = $1, phase = $2, turn_secs = $3, reminders = $4,
              resolve_early = $5, step = $6, step_open = $7, deadline_at = $8,
              paused_left_ms = $9, host = $10, updated_at = $11, ended_at = $12,
-             version = version + 1, state = $15, state_format = $16
+             version = version + 1, calendar = $15, state = $16, state_format = $17
          WHERE id = $13 AND version = $14"
     } else {
         "UPDATE campaigns SET options = $1, phase = $2, turn_secs = $3, reminders = $4,
              resolve_early = $5, step = $6, step_open = $7, deadline_at = $8,
              paused_left_ms = $9, host = $10, updated_at = $11, ended_at = $12,
-             version = version + 1
+             version = version + 1, calendar = $15
          WHERE id = $13 AND version = $14"
     };
     let mut stmt = Stmt::<DB>::new(sql)
@@ -135,7 +135,8 @@ async fn write_campaign<DB: Dialect>(
         .bind(c.updated_at)
         .bind(c.ended_at)
         .bind(c.id.0)
-        .bind(expected_version);
+        .bind(expected_version)
+        .bind(to_json(&c.timing.calendar)?);
     if state_changed {
         let state = match &c.state {
             Some(s) => Some(to_json(s)?),

@@ -36,6 +36,11 @@ pub(super) const SQLITE: &[Embedded] = &[
         "quotas",
         include_str!("../../migrations/sqlite/0005_quotas.sql"),
     ),
+    (
+        8,
+        "time",
+        include_str!("../../migrations/sqlite/0008_time.sql"),
+    ),
 ];
 
 pub(super) const POSTGRES: &[Embedded] = &[
@@ -63,6 +68,11 @@ pub(super) const POSTGRES: &[Embedded] = &[
         5,
         "quotas",
         include_str!("../../migrations/postgres/0005_quotas.sql"),
+    ),
+    (
+        8,
+        "time",
+        include_str!("../../migrations/postgres/0008_time.sql"),
     ),
 ];
 
@@ -122,6 +132,6 @@ mod tests {
     fn migrators_keep_every_file_in_order() {
         let m = migrator(SQLITE);
         let versions: Vec<i64> = m.iter().map(|m| m.version).collect();
-        assert_eq!(versions, vec![1, 2, 3, 4, 5]);
+        assert_eq!(versions, vec![1, 2, 3, 4, 5, 8]);
     }
 }

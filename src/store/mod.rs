@@ -28,6 +28,7 @@ mod commit;
 mod dialect;
 mod migrations;
 pub mod postgres;
+mod prefs;
 mod queries;
 mod reliability;
 mod rows;
@@ -127,6 +128,42 @@ pub struct Timing {
     pub reminders: Vec<u64>,
     /// Resolve as soon as every order is in (else always wait for the deadline).
     pub resolve_early: bool,
+    /// The race's calendar options (issue 17); absent in rows and texts from before.
+    #[serde(default)]
+    pub calendar: CalendarOptions,
+}
+
+/// A race's calendar options, stored as JSON; each `None` keeps the default.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CalendarOptions {
+    /// `zone=`: an IANA name or an offset; else the server's zone, else UTC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<String>,
+    /// `days=`: the weekdays a deadline may fall on, one bit each from Monday.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<u8>,
+    /// `quiet-cap=`: the most quiet hours may move one deadline, in seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quiet_cap_secs: Option<u64>,
+    /// `nudge=`: when this much time is left, the channel names the seats still owing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nudge_secs: Option<u64>,
+}
+
+/// A player's own time settings, as they gave them (checked when set).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserTime {
+    pub user: UserId,
+    pub zone: Option<String>,
+    pub quiet: Option<String>,
+}
+
+/// What a race's deadlines need beyond its row: its server's zone, and its players' time
+/// settings (only those who set any).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TimeContext {
+    pub guild_zone: Option<String>,
+    pub users: Vec<UserTime>,
 }
 
 /// One campaign's row.
@@ -252,6 +289,8 @@ pub enum DeadlineKind {
     /// A long chain of steps that need nobody was cut to keep one commit bounded: the next
     /// tick carries it on.
     Continue,
+    /// `nudge=`: the channel names the seats still owing an order (issue 17).
+    Nudge,
 }
 
 impl DeadlineKind {
@@ -260,6 +299,7 @@ impl DeadlineKind {
             DeadlineKind::Deadline => "deadline",
             DeadlineKind::Reminder => "reminder",
             DeadlineKind::Continue => "continue",
+            DeadlineKind::Nudge => "nudge",
         }
     }
 }
@@ -749,6 +789,16 @@ pub trait Store: Send + Sync {
         expires: Millis,
         now: Millis,
     ) -> Result<bool, StoreError>;
+    /// A player's time settings (empty when they set none).
+    async fn user_time(&self, user: &UserId) -> Result<UserTime, StoreError>;
+    /// Sets a player's time settings (upserted).
+    async fn set_user_time(&self, time: &UserTime, now: Millis) -> Result<(), StoreError>;
+    /// A server's default zone.
+    async fn guild_zone(&self, guild: &str) -> Result<Option<String>, StoreError>;
+    /// Sets a server's default zone.
+    async fn set_guild_zone(&self, guild: &str, zone: &str, now: Millis) -> Result<(), StoreError>;
+    /// The zone of a race's server and its players' time settings.
+    async fn time_context(&self, race: CampaignId) -> Result<TimeContext, StoreError>;
     /// Which backend this is: `sqlite` or `postgres`.
     fn backend(&self) -> Backend;
     /// Closes the connections, waiting for them to finish.

@@ -19,7 +19,7 @@ use super::sql::{Get, Stmt};
 use super::{
     Address, Backend, Backlog, CampaignId, Commit, DeadlineRow, Heartbeat, Loaded, Millis,
     NewCampaign, NewOutbox, OpenCounts, OutboxRow, PreferenceRow, Quarantine, SchemaStatus,
-    StepLog, Store, StoreError, UserId, WorkerStatus,
+    StepLog, Store, StoreError, TimeContext, UserId, UserTime, WorkerStatus,
 };
 
 /// The store on one backend's pool: [`super::SqliteStore`] or [`super::PostgresStore`].
@@ -113,8 +113,8 @@ impl<DB: Dialect> SqlStore<DB> {
     async fn create_campaign(&self, new: NewCampaign) -> Result<CampaignId, StoreError> {
         let stmt = Stmt::<DB>::new(
             "INSERT INTO campaigns (kind, options, host, channel, guild, phase, turn_secs,
-                 reminders, resolve_early, seed, commitment, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, 'lobby', $6, $7, $8, $9, $10, $11, $11)
+                 reminders, resolve_early, seed, commitment, created_at, updated_at, calendar)
+             VALUES ($1, $2, $3, $4, $5, 'lobby', $6, $7, $8, $9, $10, $11, $11, $12)
              RETURNING id",
         )
         .bind(new.kind.slug())
@@ -127,7 +127,8 @@ impl<DB: Dialect> SqlStore<DB> {
         .bind(new.timing.resolve_early)
         .bind(&new.seed)
         .bind(&new.commitment)
-        .bind(new.now);
+        .bind(new.now)
+        .bind(to_json(&new.timing.calendar)?);
         match stmt.fetch_one(&mut *self.conn().await?).await {
             Ok(row) => rows::campaign_id(&row),
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
@@ -765,6 +766,26 @@ impl<DB: Dialect> Store for SqlStore<DB> {
 
     fn backend(&self) -> Backend {
         DB::BACKEND
+    }
+
+    async fn user_time(&self, user: &UserId) -> Result<UserTime, StoreError> {
+        self.read_user_time(user).await
+    }
+
+    async fn set_user_time(&self, time: &UserTime, now: Millis) -> Result<(), StoreError> {
+        self.write_user_time(time, now).await
+    }
+
+    async fn guild_zone(&self, guild: &str) -> Result<Option<String>, StoreError> {
+        self.read_guild_zone(guild).await
+    }
+
+    async fn set_guild_zone(&self, guild: &str, zone: &str, now: Millis) -> Result<(), StoreError> {
+        self.write_guild_zone(guild, zone, now).await
+    }
+
+    async fn time_context(&self, race: CampaignId) -> Result<TimeContext, StoreError> {
+        self.read_time_context(race).await
     }
 
     async fn close(&self) {

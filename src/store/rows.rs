@@ -121,6 +121,7 @@ pub(super) fn campaign<R: Get>(r: &R) -> Result<CampaignRow, StoreError> {
                 turn_secs: number("turn_secs", r.int("turn_secs")?)?,
                 reminders: json("reminders", &r.text("reminders")?)?,
                 resolve_early: r.flag("resolve_early")?,
+                calendar: json("calendar", &r.text("calendar")?)?,
             },
             seed: r.text("seed")?,
             commitment: r.text("commitment")?,
@@ -223,6 +224,7 @@ fn deadline_kind(text: &str) -> Option<DeadlineKind> {
         "deadline" => Some(DeadlineKind::Deadline),
         "reminder" => Some(DeadlineKind::Reminder),
         "continue" => Some(DeadlineKind::Continue),
+        "nudge" => Some(DeadlineKind::Nudge),
         _ => None,
     }
 }

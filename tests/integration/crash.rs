@@ -77,6 +77,7 @@ async fn referee(db: &str, now: i64) -> Referee {
         turn_secs: 3600,
         reminders: vec![],
         resolve_early: true,
+        calendar: Default::default(),
     };
     Referee::new(
         store,

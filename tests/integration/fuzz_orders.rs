@@ -122,3 +122,92 @@ fn prompt_choices_of_every_game_read_back_at_many_points() {
         }
     }
 }
+
+fn time_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<String>(),
+        "[ -~]{0,40}",
+        "([0-9]{1,20}|\\.|:|-|,| |h|m|s|d|w|min|hours|and|tomorrow|today|fri|mon|<t:|>|T|\\+|Europe/London|UTC){0,10}",
+        Just("9".repeat(400)),
+        Just("1.5h 99999999999999999999d".to_string()),
+        Just("<t:-99999999999999999>".to_string()),
+        Just("<t:9223372036854775807:F>".to_string()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Durations, moments, zones, quiet hours, days and the race's time options: no panic,
+    /// no duration past a year, and every refusal one short sentence.
+    #[test]
+    fn time_text_never_panics_and_refusals_read_well(text in time_text(), now in 0i64..4_000_000_000) {
+        use photofinish::referee::when;
+        let sentence = |msg: String| -> Result<(), TestCaseError> {
+            prop_assert!(!msg.trim().is_empty());
+            prop_assert!(!msg.contains('\n'), "{msg}");
+            prop_assert!(msg.chars().count() <= 300, "{msg}");
+            Ok(())
+        };
+        match when::parse_duration(&text) {
+            Ok(secs) => prop_assert!(secs <= when::MAX_DURATION_SECS),
+            Err(e) => sentence(e.to_string())?,
+        }
+        let now = chrono::DateTime::from_timestamp(now, 0).unwrap();
+        let zone = match when::parse_zone(&text) {
+            Ok(z) => z,
+            Err(e) => {
+                sentence(e.to_string())?;
+                when::parse_zone("Australia/Sydney").unwrap()
+            }
+        };
+        let _ = zone.describe(now);
+        if let Err(e) = when::parse_when(&text, now, zone) {
+            sentence(e.to_string())?;
+        }
+        if let Err(e) = when::parse_quiet(&text) {
+            sentence(e.to_string())?;
+        }
+        if let Err(e) = when::parse_days(&text) {
+            sentence(e.to_string())?;
+        }
+        let mut timing = photofinish::store::Timing { turn_secs: 60, reminders: vec![], resolve_early: true, calendar: Default::default() };
+        for key in ["turn", "reminders", "days", "quiet-cap", "nudge", "zone"] {
+            if let Err(e) = photofinish::referee::timing::apply_timing_text(&mut timing, &format!("{key}={text}")) {
+                sentence(e.to_string())?;
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The calendar never panics, and a deadline never comes before its nominal time nor
+    /// after it by more than a week of days= plus the quiet cap.
+    #[test]
+    fn deadlines_on_the_calendar_stay_in_bounds(
+        opened in -2_000_000_000i64..4_000_000_000,
+        turn in 0u64..=31_536_000,
+        days in 1u8..128,
+        cap in 0u64..=604_800,
+        quiet in proptest::collection::vec((0u32..1440, 1u32..840, 0usize..4), 0..4),
+        zone in 0usize..4,
+    ) {
+        use photofinish::referee::calendar::{Rules, Sleeper, add_turn, deadline};
+        use photofinish::referee::when::{Days, Quiet, parse_zone};
+        let zones = ["Europe/London", "America/New_York", "Australia/Sydney", "+05:30"];
+        let z = |i: usize| parse_zone(zones[i % zones.len()]).unwrap();
+        let rules = Rules { zone: z(zone), days: Days(days), quiet_cap_secs: cap };
+        let sleepers: Vec<Sleeper> = quiet
+            .iter()
+            .map(|&(start, len, zi)| Sleeper { zone: z(zi), quiet: Quiet { start, end: (start + len) % 1440 } })
+            .collect();
+        let opened = chrono::DateTime::from_timestamp(opened, 0).unwrap();
+        let nominal = add_turn(opened, turn, rules.zone).unwrap();
+        let due = deadline(opened, turn, &rules, &sleepers).unwrap();
+        prop_assert!(due >= nominal);
+        let most = chrono::Duration::days(7) + chrono::Duration::hours(2) + chrono::Duration::seconds(cap as i64);
+        prop_assert!(due - nominal <= most, "{nominal} -> {due}");
+    }
+}

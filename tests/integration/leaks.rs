@@ -36,6 +36,7 @@ async fn world(kind: GameKind, players: usize, seed: u64) -> World {
         turn_secs: 3600,
         reminders: vec![],
         resolve_early: true,
+        calendar: Default::default(),
     };
     let referee = Referee::new(
         store.clone(),

@@ -34,3 +34,4 @@ mod referee;
 mod reliability;
 mod security_config;
 mod store;
+mod time;

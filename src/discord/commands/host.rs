@@ -1,7 +1,6 @@
 //! The host's commands once a race runs: `deadline` (and how it reads a moment),
 //! `pause`, `resume`, `replace`, `kick` and `cancel`.
 
-use chrono::{NaiveDateTime, TimeZone};
 use poise::serenity_prelude as serenity;
 
 use super::super::handlers::{note, refusal};
@@ -9,37 +8,29 @@ use super::super::{Ctx, Error};
 use super::{answer, on_race, race_here, who};
 use crate::referee::DeadlineChange;
 use crate::referee::timing::{format_duration, parse_duration};
+use crate::referee::when::{self, Zone};
 use crate::render::escape_markdown;
 use crate::render::markup::quote_typed;
 use crate::render::post::Style;
 use crate::store::{Millis, UserId};
 
-/// Reads a moment: a duration from now (`2h`), a Discord timestamp (`<t:1767225600:F>`),
-/// Unix seconds, or `YYYY-MM-DD HH:MM` in the configured zone.
-pub fn parse_moment(text: &str, now: Millis, zone: chrono::FixedOffset) -> Option<Millis> {
+/// Reads a moment: a duration from now (`2h`, `1h 30m`), Unix seconds, or anything
+/// [`when::parse_when`] reads (`<t:UNIX>`, `2026-12-01 18:00`, `tomorrow 18:00`) in `zone`.
+pub fn parse_moment(text: &str, now: Millis, zone: impl Into<Zone>) -> Option<Millis> {
     let t = text.trim();
     if let Some(secs) = parse_duration(t).filter(|s| *s < 10_000_000) {
-        return Some(now + i64::try_from(secs).ok()?.checked_mul(1000)?);
+        return now.checked_add(i64::try_from(secs).ok()?.checked_mul(1000)?);
     }
-    let inner = t
-        .strip_prefix("<t:")
-        .map(|r| r.trim_end_matches('>').split(':').next().unwrap_or(""))
-        .unwrap_or(t);
-    if inner.len() >= 9
-        && inner.chars().all(|c| c.is_ascii_digit())
-        && let Ok(secs) = inner.parse::<i64>()
+    if t.len() >= 9
+        && t.chars().all(|c| c.is_ascii_digit())
+        && let Ok(secs) = t.parse::<i64>()
     {
         return secs.checked_mul(1000);
     }
-    for format in ["%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S"] {
-        if let Ok(naive) = NaiveDateTime::parse_from_str(t, format) {
-            return zone
-                .from_local_datetime(&naive)
-                .single()
-                .map(|d| d.timestamp_millis());
-        }
-    }
-    None
+    let now = chrono::DateTime::from_timestamp_millis(now)?;
+    when::parse_when(t, now, zone.into())
+        .ok()
+        .map(|at| at.timestamp_millis())
 }
 
 /// Reads `2h`, `+2h` or `-30m` as signed seconds.
@@ -79,7 +70,7 @@ pub(super) async fn deadline(
                 None => {
                     return note(
                         "Not done",
-                        &format!("{} is not a time: use a duration from now (`2h`), a Discord timestamp, or `YYYY-MM-DD HH:MM`.", quote_typed(&s)),
+                        &format!("{} is not a time: use a duration from now (`2h`), a Discord timestamp, `tomorrow 18:00` or `2026-12-01 18:00` ({zone}).", quote_typed(&s)),
                     );
                 }
             },
@@ -252,7 +243,19 @@ mod tests {
             Some(now),
             "local time in the configured zone"
         );
-        assert_eq!(parse_moment("tomorrow", now, utc), None);
+        // Forms people write, read in the zone (issue 17).
+        assert_eq!(parse_moment("1h 30m", now, utc), Some(now + 5_400_000));
+        assert_eq!(
+            parse_moment("tomorrow 18:00", now, plus2),
+            Some(now + (24 + 16) * 3_600_000)
+        );
+        let london = when::parse_zone("Europe/London").unwrap();
+        assert_eq!(
+            parse_moment("2026-07-01 18:00", now, london),
+            Some(1_782_925_200_000),
+            "summer time in London is UTC+1"
+        );
+        assert_eq!(parse_moment("whenever", now, utc), None);
         assert_eq!(parse_signed("-30m"), Some(-1800));
         assert_eq!(parse_signed("+1h"), Some(3600));
         assert_eq!(parse_signed("x"), None);

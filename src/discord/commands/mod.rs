@@ -13,6 +13,7 @@
 mod help;
 mod host;
 mod lobby;
+mod me;
 mod play;
 
 pub use help::help_layout;
@@ -308,7 +309,9 @@ async fn autocomplete_game(_ctx: Ctx<'_>, partial: &str) -> serenity::CreateAuto
         "play::history",
         "play::verify",
         "host::cancel",
-        "help::help"
+        "help::help",
+        "me::me",
+        "me::config"
     ),
     subcommand_required
 )]

@@ -296,6 +296,7 @@ pub fn timing(turn_secs: u64, reminders: Vec<u64>, resolve_early: bool) -> Timin
         turn_secs,
         reminders,
         resolve_early,
+        calendar: Default::default(),
     }
 }
 
