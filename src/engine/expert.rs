@@ -6,7 +6,9 @@
 //! (hands, deck order, future dice). Every candidate order is played in the same worlds
 //! (common random numbers, so candidates are compared on equal luck), the game is played
 //! out with heuristic bots for every seat, and the candidate with the best average result
-//! wins; ties go to the heuristic's own order, which is tried first.
+//! wins, but only if it beats the heuristic's own order (tried first) by more than twice
+//! the standard error of their paired difference: with few worlds, noise would otherwise
+//! pick a worse order than the heuristic.
 //!
 //! The bot reads the real state only through that first resampling, so it cannot peek:
 //! the tests below redraw everything hidden and check the decision does not change.
@@ -34,7 +36,7 @@ pub struct Budget {
 impl Default for Budget {
     fn default() -> Budget {
         Budget {
-            steps: 60_000,
+            steps: 20_000,
             candidates: 16,
             min_worlds: 4,
             max_worlds: 64,
@@ -82,7 +84,10 @@ fn decide<G: Game>(
         return first.clone();
     }
     let worlds = world_count(seen, seat, rng, candidates.len(), budget);
-    let mut totals = vec![0.0f64; candidates.len()];
+    // Per candidate: the sum of its result less the heuristic's in the same world, and of
+    // that difference squared, so a candidate replaces the heuristic's order only when it is
+    // better by more than the noise of so few worlds.
+    let mut diffs = vec![(0.0f64, 0.0f64); candidates.len()];
     for _ in 0..worlds {
         let world = match sight {
             Sight::Fair => seen.resample_hidden(Some(seat), rng),
@@ -90,16 +95,30 @@ fn decide<G: Game>(
             Sight::Cheat => seen.clone(),
         };
         let dice = rng.fork();
-        for (total, order) in totals.iter_mut().zip(&candidates) {
-            let mut w = world.clone();
-            let mut bots = dice.clone();
-            *total += playout(&mut w, seat, order, &mut bots, budget.max_playout).0;
+        let results: Vec<f64> = candidates
+            .iter()
+            .map(|order| {
+                let mut w = world.clone();
+                let mut bots = dice.clone();
+                playout(&mut w, seat, order, &mut bots, budget.max_playout).0
+            })
+            .collect();
+        let base = results.first().copied().unwrap_or(0.0);
+        for (d, r) in diffs.iter_mut().zip(&results) {
+            d.0 += r - base;
+            d.1 += (r - base) * (r - base);
         }
     }
+    let n = f64::from(worlds.max(1));
     let mut best = 0;
-    for (i, t) in totals.iter().enumerate() {
-        if totals.get(best).is_some_and(|b| t > b) {
+    let mut best_mean = 0.0;
+    for (i, (sum, squares)) in diffs.iter().enumerate() {
+        let mean = sum / n;
+        let spread = (squares / n - mean * mean).max(0.0);
+        let error = (spread / n).sqrt();
+        if mean > best_mean && mean > 2.0 * error {
             best = i;
+            best_mean = mean;
         }
     }
     candidates.get(best).unwrap_or(first).clone()
