@@ -202,7 +202,7 @@ impl Game for FifteenHundred {
     fn bot_order(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Order {
         match level {
             BotLevel::Random => self.random_order(seat, rng),
-            BotLevel::Heuristic => sim::heuristic_order(self, seat),
+            BotLevel::Heuristic => sim::heuristic_order(self, seat, rng),
         }
     }
 
