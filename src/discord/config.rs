@@ -18,8 +18,6 @@ use crate::store::Timing;
 
 /// At most this many gateway shards in all: Discord's largest bots run a few thousand.
 pub const MAX_SHARDS: u32 = 16_384;
-/// At most this many reminders per turn in `turns.reminders`.
-pub const MAX_REMINDERS: usize = 10;
 
 /// What a key holds, as TOML writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -648,13 +646,8 @@ fn timing(
             .map(str::trim)
             .filter(|p| !p.is_empty())
             .collect();
-        if parts.len() > MAX_REMINDERS {
-            return Err(bad(
-                "turns.reminders",
-                r,
-                format!("at most {MAX_REMINDERS} reminders"),
-            ));
-        }
+        // How many is `limits.reminders_per_turn`'s to say (checked after the limits are
+        // read, in the sentence a race's options get): one cap, not two.
         let mut list = parts
             .into_iter()
             .map(|p| duration("turns.reminders", r, p))
@@ -814,7 +807,9 @@ mod tests {
             let err = Settings::from_toml(text).unwrap_err().to_string();
             assert!(err.contains("shard"), "{text}: {err}");
         }
-        let many = ["\"1h\""; MAX_REMINDERS + 1].join(",");
+        // One more than the default `limits.reminders_per_turn`.
+        let many: Vec<String> = (1..=6).map(|h| format!("\"{h}h\"")).collect();
+        let many = many.join(",");
         let err = Settings::from_toml(&format!("[turns]\nreminders = [{many}]")).unwrap_err();
         assert!(err.to_string().contains("turns.reminders"), "{err}");
         for tz in [

@@ -8,7 +8,9 @@
 //!
 //! Discord's answers become [`DeliveryError`]s: 50007 is a closed DM, 429 and 5xx (and a
 //! lost connection) are retried with backoff, an edited message that is gone is posted
-//! again, and anything else is given up and logged.
+//! again, a channel that is gone (10003) or forbidden (50013) pauses the race, a post
+//! refused for its picture (50013 without Attach Files) goes again as text, and anything
+//! else is given up and logged.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -28,7 +30,11 @@ use crate::render::post;
 pub mod codes {
     pub const UNKNOWN_CHANNEL: isize = 10003;
     pub const UNKNOWN_MESSAGE: isize = 10008;
+    pub const UNKNOWN_WEBHOOK: isize = 10015;
+    pub const INVALID_WEBHOOK_TOKEN: isize = 50027;
     pub const CANNOT_DM: isize = 50007;
+    pub const MISSING_PERMISSIONS: isize = 50013;
+    pub const THREAD_ARCHIVED: isize = 50083;
 }
 
 /// The outbox's way to Discord.
@@ -58,6 +64,11 @@ pub fn classify(error: &serenity::Error) -> DeliveryError {
                 }
             } else if code == codes::UNKNOWN_MESSAGE {
                 DeliveryError::Gone
+            } else if code == codes::UNKNOWN_CHANNEL || code == codes::MISSING_PERMISSIONS {
+                DeliveryError::ChannelLost {
+                    gone: code == codes::UNKNOWN_CHANNEL,
+                    reason,
+                }
             } else {
                 DeliveryError::Permanent(reason)
             }
@@ -72,6 +83,24 @@ pub fn classify(error: &serenity::Error) -> DeliveryError {
         },
         other => DeliveryError::Permanent(other.to_string()),
     }
+}
+
+/// Discord's JSON error code, when it answered with one.
+fn code_of(error: &serenity::Error) -> Option<isize> {
+    use serenity::http::HttpError;
+    match error {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(resp)) => Some(resp.error.code),
+        _ => None,
+    }
+}
+
+/// True when Discord refuses an interaction's token: it expired (15 minutes after the
+/// interaction) or its webhook is gone.
+pub fn is_token_expired(error: &serenity::Error) -> bool {
+    use serenity::http::HttpError;
+    matches!(error, serenity::Error::Http(HttpError::UnsuccessfulRequest(resp))
+        if resp.error.code == codes::INVALID_WEBHOOK_TOKEN
+            || resp.error.code == codes::UNKNOWN_WEBHOOK)
 }
 
 /// True when Discord says this user takes no DMs from the bot.
@@ -147,13 +176,31 @@ impl DiscordCourier {
         layout: &Layout,
         nonce: i64,
     ) -> Result<Delivered, DeliveryError> {
-        let message = dress::create_message(layout)
-            .nonce(serenity::Nonce::Number(u64::try_from(nonce).unwrap_or(0)))
-            .enforce_nonce(true);
-        let sent = channel
-            .send_message(&*self.http, message)
-            .await
-            .map_err(|e| classify(&e))?;
+        let dressed = |layout: &Layout| {
+            dress::create_message(layout)
+                .nonce(serenity::Nonce::Number(u64::try_from(nonce).unwrap_or(0)))
+                .enforce_nonce(true)
+        };
+        let sent = match channel.send_message(&*self.http, dressed(layout)).await {
+            Ok(sent) => sent,
+            Err(e)
+                if !layout.files.is_empty() && code_of(&e) == Some(codes::MISSING_PERMISSIONS) =>
+            {
+                // The bot may not attach files here (a moderator took Attach Files): the
+                // post goes as text, its picture dropped, rather than not at all.
+                tracing::warn!(
+                    channel = channel.get(),
+                    "missing permission to attach the picture here; posting the text alone"
+                );
+                let mut bare = layout.clone();
+                layout::drop_picture(&mut bare);
+                channel
+                    .send_message(&*self.http, dressed(&bare))
+                    .await
+                    .map_err(|e| classify(&e))?
+            }
+            Err(e) => return Err(classify(&e)),
+        };
         Ok(Delivered {
             external_id: Some(sent.id.get().to_string()),
         })
@@ -173,7 +220,15 @@ impl Courier for DiscordCourier {
                     DeliveryError::Permanent(format!("`{}` is not a Discord user", user.0))
                 })?;
                 let channel = self.dm_channel(user).await.map_err(|e| classify(&e))?;
-                self.post(channel, &layout, parcel.outbox_id).await
+                // A DM that fails is the player's, never the race channel's.
+                self.post(channel, &layout, parcel.outbox_id)
+                    .await
+                    .map_err(|e| match e {
+                        DeliveryError::ChannelLost { reason, .. } => {
+                            DeliveryError::Permanent(reason)
+                        }
+                        other => other,
+                    })
             }
             target => {
                 let channel = snowflake(parcel.channel)
@@ -190,14 +245,29 @@ impl Courier for DiscordCourier {
                     .and_then(snowflake)
                 {
                     Some(message) => {
-                        let edited = channel
-                            .edit_message(
+                        let edit = || {
+                            channel.edit_message(
                                 &*self.http,
                                 MessageId::new(message),
                                 dress::edit_message(&layout),
                             )
-                            .await
-                            .map_err(|e| classify(&e))?;
+                        };
+                        let edited = match edit().await {
+                            Err(e) if code_of(&e) == Some(codes::THREAD_ARCHIVED) => {
+                                // A race thread Discord archived for inactivity: unarchive
+                                // it, then edit.
+                                channel
+                                    .edit_thread(
+                                        &*self.http,
+                                        serenity::EditThread::new().archived(false),
+                                    )
+                                    .await
+                                    .map_err(|e| classify(&e))?;
+                                edit().await
+                            }
+                            other => other,
+                        }
+                        .map_err(|e| classify(&e))?;
                         Ok(Delivered {
                             external_id: Some(edited.id.get().to_string()),
                         })

@@ -6,7 +6,8 @@
 //!
 //! Every interaction is answered within Discord's 3 seconds: when the work takes longer
 //! than [`ACK_GRACE`], it is acknowledged first and answered when done. A duplicate
-//! gateway event (the same interaction or message id) is dropped.
+//! gateway event (the same interaction or message id) is dropped, also when another
+//! process sharing the database had it first ([`Shared::claim`]).
 
 use std::future::Future;
 use std::sync::Arc;
@@ -19,6 +20,7 @@ use super::layout::{self, Action, EmbedSpec, Layout, Pick};
 use super::{Error, Shared, dress};
 use crate::referee::announce::Announcement;
 use crate::referee::{Actor, Receipt, RefereeError};
+use crate::render::markup::{bounded, escape_sentence};
 use crate::render::{code_text, escape_markdown};
 use crate::store::{CampaignId, UserId};
 
@@ -83,9 +85,11 @@ pub fn refusal(e: &RefereeError) -> Layout {
     note("Not done", &sentence(e))
 }
 
-/// The referee's refusal as a sentence.
+/// The referee's refusal as a sentence. A refusal may quote what the player typed (an
+/// order, a value, a name), so it is escaped here, once for every refusal: its code spans
+/// stay, the rest shows as written, and each quote is bounded (`render::markup`).
 pub fn sentence(e: &RefereeError) -> String {
-    capitalise(&e.to_string())
+    escape_sentence(&capitalise(&e.to_string()))
 }
 
 fn capitalise(s: &str) -> String {
@@ -107,7 +111,7 @@ pub fn receipt_text(r: &Receipt) -> String {
         } else {
             "Order received"
         },
-        r.label,
+        escape_markdown(&r.label),
         code_text(&r.order),
         escape_markdown(&r.seat_name),
         r.receipt
@@ -253,6 +257,8 @@ pub enum Answer {
     Update(Layout),
     /// A new message only the clicker sees.
     Reply(Layout),
+    /// Nothing: a duplicate, which another handler (or process) answers.
+    Nothing,
 }
 
 /// Answers a component interaction, acknowledging first if the work is slow.
@@ -281,6 +287,7 @@ async fn answer_component<F: Future<Output = Answer>>(
             )
             .await
         }
+        Some(Answer::Nothing) => Ok(()),
         None => {
             if let Err(e) = c
                 .create_response(http, CreateInteractionResponse::Acknowledge)
@@ -297,6 +304,7 @@ async fn answer_component<F: Future<Output = Answer>>(
                     .create_followup(http, dress::followup(&l, true))
                     .await
                     .map(|_| ()),
+                Answer::Nothing => Ok(()),
             }
         }
     };
@@ -306,20 +314,29 @@ async fn answer_component<F: Future<Output = Answer>>(
 }
 
 async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentInteraction) {
-    if !shared.first_time(c.id.get()) {
-        tracing::debug!(id = c.id.get(), "duplicate interaction dropped");
-        return;
-    }
     let http = &*ctx.http;
     let actor = actor(&c.user, c.member.as_ref());
     let Some(action) = layout::parse_id(&c.data.custom_id) else {
-        answer_component(http, c, async {
-            Answer::Reply(note("Not done", "This button is no longer in use."))
-        })
-        .await;
+        // Changes nothing: a duplicate in this process is all there is to drop.
+        if shared.first_time(c.id.get()) {
+            answer_component(http, c, async {
+                Answer::Reply(note("Not done", "This button is no longer in use."))
+            })
+            .await;
+        }
         return;
     };
     answer_component(http, c, async {
+        // Claimed first (within the answer's time: the database may be slow), so that a
+        // duplicate, here or in another process, changes nothing.
+        match shared.claim(c.id.get()).await {
+            Ok(true) => {}
+            Ok(false) => {
+                tracing::debug!(id = c.id.get(), "duplicate interaction dropped");
+                return Answer::Nothing;
+            }
+            Err(e) => return Answer::Reply(refusal(&RefereeError::Store(e))),
+        }
         if let Action::Join(race) | Action::Leave(race) | Action::Accept { race, .. } = action {
             // These act on the race named in the button: only where that race is, and at
             // the pace of commands.
@@ -348,7 +365,10 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
                         shared.poke();
                         Answer::Reply(note(
                             "Seat taken",
-                            &format!("You run {name} in race {race} from now on."),
+                            &format!(
+                                "You run {} in race {race} from now on.",
+                                escape_markdown(&name)
+                            ),
                         ))
                     }
                     Err(e) => Answer::Reply(refusal(&e)),
@@ -471,13 +491,14 @@ pub fn race_prefix(text: &str) -> (Option<i64>, &str) {
 }
 
 async fn dm_text(ctx: &serenity::Context, shared: &Arc<Shared>, msg: &serenity::Message) {
-    if !shared.first_time(msg.id.get()) {
-        return;
-    }
     let user = UserId::new(msg.author.id.get().to_string());
-    let answer = match shared.referee.pace_command(&user) {
-        Ok(()) => dm_answer(shared, &user, &msg.content).await,
-        Err(e) => refusal(&e),
+    let answer = match shared.claim(msg.id.get()).await {
+        Ok(false) => return,
+        Err(e) => refusal(&RefereeError::Store(e)),
+        Ok(true) => match shared.referee.pace_command(&user) {
+            Ok(()) => dm_answer(shared, &user, &msg.content).await,
+            Err(e) => refusal(&e),
+        },
     };
     // The receipt is not in the outbox: retry a 429 or 5xx here, under the player's
     // message id as nonce, so a retry after a lost answer does not post twice.
@@ -543,7 +564,11 @@ pub async fn dm_answer(shared: &Shared, user: &UserId, text: &str) -> Layout {
                 &format!(
                     "You're running in races {list}. Start your order with the race number, like `#{} {}`.",
                     races.last().map(|r| r.0).unwrap_or(1),
-                    if order.is_empty() { "7" } else { order }
+                    if order.trim().is_empty() {
+                        "7".to_string()
+                    } else {
+                        code_text(&bounded(order))
+                    }
                 ),
             );
         }

@@ -685,6 +685,19 @@ pub fn attach_picture(layout: &mut Layout, name: String, png: Vec<u8>, alt: &str
     });
 }
 
+/// Takes the picture off a post (files and the embed's `attachment://` image).
+pub fn drop_picture(layout: &mut Layout) {
+    layout.files.clear();
+    for e in &mut layout.embeds {
+        if e.image
+            .as_deref()
+            .is_some_and(|i| i.starts_with("attachment://"))
+        {
+            e.image = None;
+        }
+    }
+}
+
 /// Whether a target's message is posted once and then edited in place.
 pub fn edited_in_place(target: &Target) -> bool {
     matches!(target, Target::Status | Target::Lobby)

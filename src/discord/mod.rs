@@ -45,6 +45,9 @@ pub type Ctx<'a> = poise::Context<'a, Arc<Shared>, Error>;
 
 /// How many interaction and message ids are remembered to drop duplicates.
 const SEEN_CAP: usize = 8192;
+/// How long an interaction or DM id stays claimed in the store: longer than Discord keeps
+/// an interaction's token (15 minutes) or sends one event again.
+const CLAIM_MS: i64 = 3_600_000;
 /// How often the delivery worker looks for retries that came due, without a wake-up.
 const DELIVERY_POLL: Duration = Duration::from_secs(2);
 /// The longest the deadline worker sleeps without looking at the clock again.
@@ -82,6 +85,22 @@ impl Shared {
     pub fn poke(&self) {
         self.deadlines.notify_one();
         self.delivery.notify_one();
+    }
+
+    /// Claims an interaction (or a DM's message id) before it changes anything: true for
+    /// the first process to see it, false for a duplicate, in this process (memory) or in
+    /// another sharing the database (the store's `interactions`, as when two processes
+    /// run one shard during a rolling deploy). A host's `deadline extend` or `bots` is
+    /// thereby keyed by its interaction id.
+    pub async fn claim(&self, id: u64) -> Result<bool, StoreError> {
+        if !self.first_time(id) {
+            return Ok(false);
+        }
+        let now = self.referee.clock().now();
+        self.referee
+            .store()
+            .claim_interaction(&id.to_string(), now.saturating_add(CLAIM_MS), now)
+            .await
     }
 
     /// True the first time an id is seen; false for a duplicate.
@@ -407,7 +426,7 @@ fn spawn_client(
     stopped: watch::Receiver<bool>,
 ) -> JoinHandle<Result<(), serenity::Error>> {
     tokio::spawn(async move {
-        match shards {
+        let ended = match shards {
             // serenity's range is inclusive of its end, despite the `Range` type.
             Shards::Range { first, last, total } => {
                 client.start_shard_range(first..last, total).await
@@ -422,8 +441,24 @@ fn spawn_client(
                 shared.gateway.notify_one();
                 client.start_shards(total).await
             }
+        };
+        if let Err(e) = &ended {
+            tracing::error!("{}", gateway_failure(e));
         }
+        ended
     })
+}
+
+/// The operator's line for why the gateway gave up: Discord's close codes that no
+/// reconnection can fix, in words that say what to change.
+pub fn gateway_failure(error: &serenity::Error) -> String {
+    use serenity::GatewayError as G;
+    match error {
+        serenity::Error::Gateway(G::DisallowedGatewayIntents) => "Discord closed the gateway with 4014 (disallowed intents): the bot asked for a privileged intent that is not enabled for it. It needs only Direct Messages; check the application's Bot page (Privileged Gateway Intents) in Discord's Developer Portal, then start the bot again.".into(),
+        serenity::Error::Gateway(G::InvalidGatewayIntents) => "Discord closed the gateway with 4013 (invalid intents): this build asks for intents Discord does not know; update the bot.".into(),
+        serenity::Error::Gateway(G::InvalidAuthentication) => "Discord closed the gateway with 4004 (authentication failed): the bot's token was refused; set a valid token in the configuration.".into(),
+        other => format!("the gateway connection ended: {other}"),
+    }
 }
 
 /// `photofinish run`: starts the bot on the given clock and runs until stopped.

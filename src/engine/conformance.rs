@@ -232,6 +232,22 @@ fn check_views<G: Game>(game: &G, seats: usize, rng: &mut GameRng) -> Result<(),
                 "{seat}'s private view depends on what {seat} cannot see"
             ));
         }
+        check_redraw_is_blind(game, seat, rng)?;
+    }
+    Ok(())
+}
+
+/// A redraw depends only on what the viewer knows: redrawing from a state the viewer
+/// cannot tell apart gives the same world. The expert bot cannot peek because of this.
+fn check_redraw_is_blind<G: Game>(game: &G, seat: Seat, rng: &mut GameRng) -> Result<(), String> {
+    let twin = game.resample_hidden(Some(seat), rng);
+    let mut a = rng.clone();
+    let mut b = rng.clone();
+    rng.next_u64();
+    if game.resample_hidden(Some(seat), &mut a) != twin.resample_hidden(Some(seat), &mut b) {
+        return Err(format!(
+            "redrawing what {seat} cannot see depends on more than {seat} knows"
+        ));
     }
     Ok(())
 }

@@ -24,6 +24,7 @@
 
 pub mod conformance;
 mod error;
+pub mod expert;
 mod options;
 mod outcome;
 mod pending;
@@ -236,11 +237,19 @@ pub trait Game: Data {
     /// A legal order drawn at random: the random bot, and the simulation tests.
     fn random_order(&self, seat: Seat, rng: &mut GameRng) -> Self::Order;
 
+    /// The game's own sound heuristic: the heuristic bot, and the expert's model of
+    /// every other seat. Always legal. Games override this, not `bot_order`.
+    fn heuristic_order(&self, seat: Seat, rng: &mut GameRng) -> Self::Order {
+        let _ = rng;
+        self.default_order(seat)
+    }
+
     /// The order a bot of `level` plays. Always legal.
     fn bot_order(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Self::Order {
         match level {
             BotLevel::Random => self.random_order(seat, rng),
-            BotLevel::Heuristic => self.default_order(seat),
+            BotLevel::Heuristic => self.heuristic_order(seat, rng),
+            BotLevel::Expert => expert::choose(self, seat, rng),
         }
     }
 

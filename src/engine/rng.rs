@@ -194,6 +194,15 @@ impl GameRng {
         }
     }
 
+    /// A new stream drawn from this one: a world's future dice that no seat can know.
+    pub fn fork(&mut self) -> GameRng {
+        let mut bytes = [0u8; 32];
+        for chunk in bytes.chunks_mut(8) {
+            chunk.copy_from_slice(&self.next_u64().to_le_bytes());
+        }
+        GameRng::from_seed(Seed(bytes))
+    }
+
     /// A uniformly chosen element.
     pub fn choose<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
         if items.is_empty() {

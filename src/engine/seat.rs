@@ -41,6 +41,9 @@ pub enum BotLevel {
     /// The game's own sound heuristic.
     #[default]
     Heuristic,
+    /// Decides by simulation: redraws what the seat cannot see and plays each candidate
+    /// forward with heuristic bots (`engine::expert`).
+    Expert,
 }
 
 impl BotLevel {
@@ -48,6 +51,7 @@ impl BotLevel {
         match self {
             BotLevel::Random => "random",
             BotLevel::Heuristic => "heuristic",
+            BotLevel::Expert => "expert",
         }
     }
 
@@ -55,6 +59,7 @@ impl BotLevel {
         match text.trim().to_ascii_lowercase().as_str() {
             "random" | "easy" => Some(BotLevel::Random),
             "heuristic" | "smart" | "normal" => Some(BotLevel::Heuristic),
+            "expert" | "hard" => Some(BotLevel::Expert),
             _ => None,
         }
     }

@@ -8,8 +8,11 @@ pub mod dream_mile;
 pub mod fifteen_hundred;
 pub mod magical_athlete;
 pub mod registry;
+pub mod strength;
 pub mod words;
 
+#[cfg(test)]
+mod expert_tests;
 #[cfg(test)]
 mod replay_seeds;
 #[cfg(test)]
@@ -119,6 +122,11 @@ impl SimBots {
         }
     }
 
+    /// Whether any seat plays at `level`.
+    pub fn has(&self, level: BotLevel) -> bool {
+        matches!(self, SimBots::Each(levels) if levels.contains(&level))
+    }
+
     /// The level of seat `index`, or `None` where the game's own mix decides.
     pub fn level(&self, index: usize) -> Option<BotLevel> {
         match self {
@@ -136,6 +144,10 @@ fn summary<S: std::fmt::Display + serde::Serialize>(s: S) -> Result<(String, Val
 
 /// Runs bots against each other and returns a printable summary and its JSON.
 pub fn sim(kind: GameKind, args: &SimArgs) -> Result<(String, Value), String> {
+    // The expert is measured by its strength: whole games, levels rotating round the table.
+    if args.bots.has(BotLevel::Expert) {
+        return summary(strength::run(kind, args)?);
+    }
     match kind {
         GameKind::DreamMile => summary(dream_mile::sim::run(args)?),
         GameKind::MilleBornes | GameKind::ThousandYards => {

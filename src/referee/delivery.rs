@@ -60,6 +60,10 @@ pub enum DeliveryError {
     /// The message to edit is gone; the next attempt posts a new one.
     #[error("the message to edit was deleted")]
     Gone,
+    /// The race's channel is gone (`gone`: deleted) or the bot may not post there: the
+    /// race pauses and its host is told.
+    #[error("the race's channel is lost: {reason}")]
+    ChannelLost { gone: bool, reason: String },
     /// It will never land.
     #[error("{0}")]
     Permanent(String),
@@ -336,6 +340,16 @@ impl Referee {
                 if let Target::Dm { seat, .. } = target {
                     self.dm_failed(row.campaign, seat).await?;
                 }
+                Ok(Outcome::Settled)
+            }
+            Err(DeliveryError::ChannelLost { gone, reason }) => {
+                tracing::warn!(
+                    race = row.campaign.0,
+                    outbox = row.id,
+                    "the race's channel is lost: {reason}"
+                );
+                store.outbox_failed(row.id, &reason).await?;
+                self.channel_lost(row.campaign, gone).await?;
                 Ok(Outcome::Settled)
             }
             Err(DeliveryError::Permanent(reason)) => {

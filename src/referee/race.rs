@@ -229,6 +229,52 @@ impl Referee {
         .await
     }
 
+    /// The race's channel is gone (`gone`: deleted) or the bot may no longer post in it:
+    /// no one could follow the race, so it pauses, and its host is told by DM. Only a
+    /// running race pauses, so the host is told once, not at every post that fails.
+    pub async fn channel_lost(&self, id: CampaignId, gone: bool) -> Result<(), RefereeError> {
+        self.mutate(id, |w| {
+            if w.campaign.phase != Phase::Running {
+                return Ok(());
+            }
+            let left = w
+                .campaign
+                .deadline_at
+                .map(|d| d.saturating_sub(w.now).max(0));
+            w.campaign.paused_left_ms = left;
+            w.campaign.phase = Phase::Paused;
+            w.unschedule();
+            w.say_status();
+            let race = w.campaign.id;
+            let host = w.campaign.host.clone();
+            let Some(seat) = w
+                .seats
+                .iter()
+                .find(|s| s.user.as_ref() == Some(&host))
+                .map(|s| s.seat)
+            else {
+                tracing::warn!(race = race.0, "the race's channel is lost and its host has no seat to DM");
+                return Ok(());
+            };
+            let text = if gone {
+                format!("I can't find the channel of race #{} any more (was it deleted?), so I paused the race. Nothing is lost.", race.0)
+            } else {
+                format!("I may no longer post in the channel of race #{} (a permission was taken from me), so I paused the race. Nothing is lost: give the permission back, then resume the race.", race.0)
+            };
+            w.say(
+                Target::Dm { user: host, seat },
+                Announcement::Notice {
+                    race,
+                    text,
+                    at: None,
+                    user: None,
+                },
+            );
+            Ok(())
+        })
+        .await
+    }
+
     /// Restarts the clock with the time that was left.
     pub async fn resume(&self, id: CampaignId, actor: &Actor) -> Result<Millis, RefereeError> {
         self.mutate(id, |w| {

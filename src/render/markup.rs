@@ -1,7 +1,10 @@
 //! What players write, made safe for Discord's markdown: [`escape_markdown`] for a name,
 //! a nickname, an option value or an order, and for a sentence a game or the referee
 //! wrote around one (narration, a notice: they hold no markup of their own); and
-//! [`code_text`] for such text inside a code span.
+//! [`code_text`] for such text inside a code span. What a player typed and a message
+//! echoes back (an order, an option value, a time) is also cut to [`TYPED_MAX`]
+//! characters: [`quote_typed`] quotes it in a code span, and [`escape_sentence`] makes a
+//! whole refusal safe, whatever it quotes, keeping the bot's own code spans.
 //!
 //! Discord shows a backslash before any ASCII punctuation as nothing, so an escaped name
 //! reads exactly as it was written, while no link, heading, quote, list, mention or
@@ -38,6 +41,98 @@ pub fn code_text(text: &str) -> String {
         .filter(|c| !is_bidi_control(*c))
         .map(|c| if c == '`' { '\'' } else { c })
         .collect()
+}
+
+/// The most characters of what a player typed that a message shows back.
+pub const TYPED_MAX: usize = 100;
+
+/// `text` cut to [`TYPED_MAX`] characters, ending in "…" when it was cut.
+pub fn bounded(text: &str) -> String {
+    if text.chars().count() <= TYPED_MAX {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(TYPED_MAX).collect();
+    out.push('…');
+    out
+}
+
+/// What a player typed, shown in a code span: bounded, and unable to end the span.
+pub fn quote_typed(text: &str) -> String {
+    let inner = code_text(&bounded(text.trim()));
+    if inner.trim().is_empty() {
+        "(nothing)".to_string()
+    } else {
+        format!("`{inner}`")
+    }
+}
+
+/// A sentence the bot wrote around what a player typed (a refusal from a game or the
+/// referee, which quote orders, values and names as they came): its code spans stay code
+/// spans, their text bounded and unable to end them; everything else is escaped as
+/// [`escape_markdown`] does, and any word longer than [`TYPED_MAX`] is cut. A backtick
+/// the player typed can only move where a span begins or ends: no markup can come of it.
+pub fn escape_sentence(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut line_start = true;
+    let mut i = 0;
+    while i < chars.len() {
+        let plain_end = (i..chars.len())
+            .find(|&j| chars[j] == '`')
+            .unwrap_or(chars.len());
+        if plain_end > i {
+            let plain = cut_long_words(&chars[i..plain_end]);
+            line_start = escape_into(&mut out, &plain, line_start);
+            i = plain_end;
+            continue;
+        }
+        // A backtick at `i`: a span when another follows with text between them.
+        let close = (i + 1..chars.len()).find(|&j| chars[j] == '`');
+        let inner: String = match close {
+            Some(j) => chars[i + 1..j].iter().collect(),
+            None => String::new(),
+        };
+        let inner = code_text(&bounded(&inner));
+        match close {
+            Some(j) if !inner.trim().is_empty() => {
+                out.push('`');
+                out.push_str(&inner);
+                out.push('`');
+                i = j + 1;
+            }
+            Some(j) => {
+                // An empty pair is shown as two backticks.
+                out.push_str("\\`\\`");
+                i = j + 1;
+            }
+            None => {
+                out.push_str("\\`");
+                i += 1;
+            }
+        }
+        line_start = false;
+    }
+    out
+}
+
+/// `chars` with every word (a run without whitespace) longer than [`TYPED_MAX`] cut.
+fn cut_long_words(chars: &[char]) -> Vec<char> {
+    let mut out = Vec::with_capacity(chars.len());
+    let mut run = 0usize;
+    for &c in chars {
+        if c.is_whitespace() {
+            run = 0;
+            out.push(c);
+            continue;
+        }
+        run = run.saturating_add(1);
+        if run <= TYPED_MAX {
+            out.push(c);
+        } else if run == TYPED_MAX + 1 {
+            out.push('…');
+        }
+    }
+    out
 }
 
 /// Escapes `chars` into `out`; `line_start` says whether they begin a line. Returns
@@ -116,6 +211,31 @@ mod tests {
             escape_markdown("Jean-Luc (bot) #2: 1. Ünal 🏃 שלום"),
             "Jean-Luc (bot) #2: 1. Ünal 🏃 שלום"
         );
+    }
+
+    #[test]
+    fn sentences_keep_their_code_and_escape_the_rest() {
+        assert_eq!(
+            escape_sentence("`[a](https://e.co)` is not a number; send `7`"),
+            "`[a](https://e.co)` is not a number; send `7`"
+        );
+        // A backtick in what was quoted moves a span's end, and no more.
+        assert_eq!(
+            escape_sentence("I don't know `x` [a](https://e.co) # `y`"),
+            "I don't know `x` \\[a\\](https\\://e.co) # `y`"
+        );
+        assert_eq!(escape_sentence("a `` b ` c"), "a \\`\\` b \\` c");
+        assert_eq!(
+            escape_sentence("# Heading @everyone"),
+            "\\# Heading \\@everyone"
+        );
+        let long = "x".repeat(500);
+        let quoted = escape_sentence(&format!("`{long}` and {long}"));
+        assert_eq!(quoted.chars().filter(|c| *c == 'x').count(), 2 * TYPED_MAX);
+        assert_eq!(quoted.matches('…').count(), 2);
+        assert_eq!(quote_typed(&long).chars().count(), TYPED_MAX + 3);
+        assert_eq!(quote_typed("a`b"), "`a'b`");
+        assert_eq!(quote_typed("  "), "(nothing)");
     }
 
     #[test]

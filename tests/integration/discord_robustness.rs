@@ -536,3 +536,90 @@ async fn the_host_moves_the_deadline_pauses_hands_over_and_cancels() {
     assert!(text_of(&a).contains("no race here"), "{a}");
     assert!(h.fake.refusals().is_empty(), "{:#?}", h.fake.refusals());
 }
+
+/// Two processes on one shard (a rolling deploy, or a restart that is given an event
+/// again) may both be given one interaction or DM. The second, with its own memory, finds
+/// its id claimed in the shared database and drops it: `/race bots` and `/race deadline
+/// extend` (keyed by their interaction ids) apply once, and a DM order is answered once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_process_given_the_same_interaction_applies_it_once() {
+    let mut h = Harness::start().await;
+    let alice = User::new(301, "Alice");
+    let bob = User::new(302, "Bob");
+    h.open_lobby("dream-mile", "turn=1h", &alice, &[&bob], 0)
+        .await;
+    let race = h.referee().race_in(&CHANNEL.to_string()).await.unwrap();
+    let bots = [("count", json!(1))];
+    let id = h.fake.slash(&alice, CHANNEL, "bots", &bots);
+    let a = h.fake.response(id).await;
+    assert!(text_of(&a).contains("Bots added"), "{a}");
+    h.settle().await;
+    // The next process is given the same event.
+    h.stop_bot().await;
+    h.start_bot().await;
+    h.fake.replay_slash(id, &alice, CHANNEL, "bots", &bots);
+    h.settle().await;
+    let seats = h.referee().overview(race).await.unwrap().seats.len();
+    assert_eq!(seats, 3, "one bot added, not two");
+
+    let a = h.slash(&alice, "start", &[]).await;
+    assert!(text_of(&a).contains("is off"), "{a}");
+    h.fake.wait_dm(alice.id, 2).await;
+    h.settle().await;
+    let due = |h: &Harness| {
+        let r = h.referee();
+        async move { r.overview(race).await.unwrap().deadline.unwrap() }
+    };
+    let before = due(&h).await;
+    let extend = [("extend", json!("1h"))];
+    let id = h.fake.slash(&alice, CHANNEL, "deadline", &extend);
+    let a = h.fake.response(id).await;
+    assert!(text_of(&a).contains("Deadline moved"), "{a}");
+    assert_eq!(due(&h).await, before + 3_600_000);
+    let dm = h.fake.dm(&bob, "5");
+    let receipt = h.fake.wait_dm(bob.id, 3).await;
+    assert!(text_of(&receipt).contains("Order received"), "{receipt}");
+    h.settle().await;
+    let dms = h.fake.dms_to(bob.id).len();
+
+    h.stop_bot().await;
+    h.start_bot().await;
+    h.fake
+        .replay_slash(id, &alice, CHANNEL, "deadline", &extend);
+    h.fake.replay_dm(dm, &bob, "5");
+    h.settle().await;
+    assert_eq!(
+        due(&h).await,
+        before + 3_600_000,
+        "extended once, not twice"
+    );
+    assert_eq!(h.fake.dms_to(bob.id).len(), dms, "the DM was answered once");
+}
+
+/// A command's reply that fails after its work committed is sent again, and never says
+/// "nothing was changed; please try again" (following that advice would apply it twice).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_that_fails_after_the_commit_never_says_nothing_changed() {
+    let h = Harness::start().await;
+    let alice = User::new(311, "Alice");
+    let bob = User::new(312, "Bob");
+    h.open_race("dream-mile", "turn=1h", &alice, &[&bob]).await;
+    let race = h.referee().race_in(&CHANNEL.to_string()).await.unwrap();
+    // The pause's answer meets a 500 once.
+    h.fake
+        .inject("POST", "/interactions/", Fault::Status(500), 1);
+    let id = h.fake.slash(&alice, CHANNEL, "pause", &[]);
+    let a = h.fake.response(id).await;
+    let o = h.referee().overview(race).await.unwrap();
+    assert!(o.paused_left_ms.is_some(), "the pause took");
+    assert!(text_of(&a).contains("is paused"), "{a}");
+    for r in h.fake.requests() {
+        let body = r.body.to_string();
+        assert!(
+            !body.contains("nothing was changed"),
+            "{} {}: {body}",
+            r.method,
+            r.path
+        );
+    }
+}

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use crate::support::backend::{Bench, Kind};
 use crate::support::courier::{Recorder, actor};
-use crate::support::discord::{Harness, Recorded, User, button, text_of};
+use crate::support::discord::{FakeDiscord, Harness, Recorded, User, button, custom_ids, text_of};
 use photofinish::discord::layout::{self, Layout};
 use photofinish::engine::BotLevel;
 use photofinish::games::GameKind;
@@ -130,7 +130,11 @@ async fn play(game: GameKind) -> Vec<(Target, Announcement)> {
         b.referee.resume(id, &host()).await.unwrap();
         deliver(&b, &rec, &mut out).await;
         b.referee.leave(id, &other()).await.unwrap();
-        b.referee.leave(id, &host()).await.unwrap();
+        // Bots may run the rest of the race as soon as the other player leaves.
+        match b.referee.leave(id, &host()).await {
+            Ok(()) | Err(photofinish::referee::RefereeError::Finished) => {}
+            Err(e) => panic!("{game}: {e}"),
+        }
     }
     let mut guard = 0;
     while b.referee.overview(id).await.unwrap().phase == Phase::Running {
@@ -510,5 +514,201 @@ async fn every_message_pings_only_whom_it_means_to() {
         for kind in ["masked link", "link", "heading"] {
             assert!(!made.contains_key(kind), "a {kind}: {t}");
         }
+    }
+}
+
+/// Orders a hostile player might type: markup, a backtick that would end the bot's code
+/// span, mentions, and a long one.
+fn hostile_orders() -> Vec<String> {
+    vec![
+        "[Free Nitro](https://e.co/x) @everyone # Heading".into(),
+        "x` [Free Nitro](https://e.co/x) # Heading `y".into(),
+        "`` @here <@&456> <#789> > quote".into(),
+        "<@999> 7".into(),
+        format!("[a](https://e.co/{})", "A".repeat(400)),
+    ]
+}
+
+/// The kinds of markup a refusal must never make from what a player typed.
+const NEVER: [&str; 6] = [
+    "masked link",
+    "link",
+    "heading",
+    "quote",
+    "mention",
+    "everyone",
+];
+
+/// A refusal's texts, as the bot sends it: the embed, and the bold line above a prompt.
+fn refusal_texts(e: &photofinish::referee::RefereeError) -> Vec<String> {
+    let mut texts = rendered_texts(&photofinish::discord::handlers::refusal(e));
+    texts.push(format!(
+        "**{}**",
+        photofinish::discord::handlers::sentence(e)
+    ));
+    texts
+}
+
+/// A hostile order sent to every game is refused, and the refusal, which quotes what was
+/// typed, makes no link, heading, quote or mention, and shows at most 100 characters of it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_orders_are_refused_without_markup_in_every_game() {
+    for game in GameKind::all() {
+        let b = Bench::new(Kind::Sqlite).await;
+        let id = b.race(game, &host(), "").await;
+        b.referee.join(id, &host(), None, None).await.unwrap();
+        b.referee.join(id, &other(), None, None).await.unwrap();
+        let (min, _) = game.seat_limits(&game.default_options()).unwrap();
+        b.referee
+            .add_bots(id, &host(), min.max(4) - 2, BotLevel::Heuristic)
+            .await
+            .unwrap();
+        b.referee.start(id, &host()).await.unwrap();
+        let mut refused = 0;
+        let mut echoed = 0;
+        for who in [host(), other()] {
+            if b.referee.open_prompt(id, &who.user).await.is_err() {
+                continue;
+            }
+            for order in hostile_orders() {
+                let e = b
+                    .referee
+                    .submit(id, &who.user, &order)
+                    .await
+                    .expect_err(&format!("{game}: {order:?} was taken"));
+                refused += 1;
+                let said = e.to_string().to_lowercase();
+                if ["nitro", "aaaa", "<@999>"].iter().any(|w| said.contains(w)) {
+                    echoed += 1;
+                }
+                let texts = refusal_texts(&e);
+                let made = all_marks(&texts);
+                for kind in NEVER {
+                    assert!(
+                        !made.contains_key(kind),
+                        "{game}: {order:?} makes a {kind} in\n{}",
+                        texts.join("\n--\n")
+                    );
+                }
+                for t in &texts {
+                    assert!(
+                        !t.contains(&"A".repeat(101)),
+                        "{game}: more than 100 typed characters in {t}"
+                    );
+                }
+            }
+        }
+        assert!(refused > 0, "{game}: nobody had an order to send");
+        assert!(
+            echoed > 0,
+            "{game}: no refusal quoted the order, so nothing was tested"
+        );
+    }
+}
+
+/// Through the fake Discord, every answer that echoes what a player typed (an order by
+/// DM or `/race order`, a time for `/race deadline`, a game's name, options, a
+/// preference) makes no link, heading, quote or mention, and shows at most 100
+/// characters of it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_that_echo_typed_text_make_no_markup() {
+    let h = Harness::start().await;
+    let alice = User::new(101, "Alice");
+    let bob = User::new(102, "Bob");
+    h.open_race("dream-mile", "turn=1h", &alice, &[&bob]).await;
+    let mut answers = Vec::new();
+    for order in &hostile_orders() {
+        let before = h.fake.dms_to(alice.id).len();
+        h.fake.dm(&alice, order);
+        answers.push(h.fake.wait_dm(alice.id, before + 1).await);
+        let text = |o: &str| json!(o);
+        answers.push(h.slash(&alice, "order", &[("text", text(order))]).await);
+        answers.push(h.slash(&alice, "deadline", &[("set", text(order))]).await);
+        answers.push(
+            h.slash(&alice, "deadline", &[("extend", text(order))])
+                .await,
+        );
+        answers.push(h.slash(&alice, "new", &[("game", text(order))]).await);
+        answers.push(
+            h.slash(&alice, "settings", &[("change", text(order))])
+                .await,
+        );
+        answers.push(
+            h.slash(&alice, "preference", &[("text", text(order))])
+                .await,
+        );
+    }
+    for a in &answers {
+        let t = text_of(a);
+        let made = marks(&t);
+        for kind in NEVER {
+            assert!(!made.contains_key(kind), "a {kind} in {t}");
+        }
+        assert!(
+            !t.contains(&"A".repeat(101)),
+            "more than 100 typed characters in {t}"
+        );
+    }
+    assert!(
+        answers.iter().any(|a| text_of(a).contains("Nitro")),
+        "no answer quoted what was typed"
+    );
+}
+
+/// The host's answers to `/race replace` and `/race kick`, and the new player's to the
+/// offer's button, name the seat as written, never as markup.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replace_and_kick_answers_show_names_as_written() {
+    let h = Harness::start().await;
+    let alice = User::new(101, "Alice");
+    let bob = User::new(102, "Bob");
+    let carol = User::new(103, "Carol");
+    let name = "[Nitro](https://e.co/x) # Hi";
+    let a = h
+        .slash(
+            &alice,
+            "new",
+            &[("game", json!("dream-mile")), ("options", json!("turn=1h"))],
+        )
+        .await;
+    assert!(text_of(&a).contains("is open"), "{a}");
+    let a = h.slash(&alice, "join", &[]).await;
+    assert!(text_of(&a).contains("You're in"), "{a}");
+    let a = h.slash(&bob, "join", &[("name", json!(name))]).await;
+    assert!(text_of(&a).contains("You're in"), "{a}");
+    let a = h.slash(&alice, "start", &[]).await;
+    assert!(text_of(&a).contains("is off"), "{a}");
+    h.settle().await;
+    let carol_option = FakeDiscord::user_option(&carol);
+    let offered = h
+        .slash(
+            &alice,
+            "replace",
+            &[("seat", json!(name)), ("user", carol_option.clone())],
+        )
+        .await;
+    assert!(text_of(&offered).contains("seat is offered"), "{offered}");
+    let offer = h
+        .fake
+        .wait_message("the offer", |m| {
+            custom_ids(m).iter().any(|c| c.starts_with("pf:accept:"))
+        })
+        .await;
+    let accept = custom_ids(&offer)
+        .into_iter()
+        .find(|c| c.starts_with("pf:accept:"))
+        .unwrap();
+    let accepted = h.click(&carol, &offer, &accept).await;
+    assert!(text_of(&accepted).contains("You run"), "{accepted}");
+    let kicked = h.slash(&alice, "kick", &[("user", carol_option)]).await;
+    assert!(text_of(&kicked).contains("is out of the race"), "{kicked}");
+    for a in [&offered, &accepted, &kicked] {
+        let t = text_of(a);
+        // The bot's own mention of Carol, who is offered the seat, is meant.
+        let made = marks(&t.replace("<@103>", "Carol"));
+        for kind in NEVER {
+            assert!(!made.contains_key(kind), "a {kind} in {t}");
+        }
+        assert!(as_read(&t).contains(name), "the name as written in {t}");
     }
 }

@@ -620,3 +620,35 @@ fn limits_come_from_the_configuration() {
     .unwrap_err();
     assert!(e.to_string().contains("1 reminders at most"), "{e}");
 }
+
+/// One cap on reminders, the configured `limits.reminders_per_turn`, with one sentence,
+/// whether the reminders come from the configuration or from a race's options.
+#[test]
+fn reminders_have_one_cap_the_configured_one() {
+    use photofinish::discord::Settings;
+    use photofinish::referee::timing::apply_timing_text;
+    let twelve: Vec<String> = (1..=12).map(|i| format!("\"{i}h\"")).collect();
+    let turns = format!(
+        "[turns]\nlength = \"2d\"\nreminders = [{}]\n",
+        twelve.join(",")
+    );
+    // Allowed when the configured limit allows it, however many that is.
+    let s = Settings::from_toml(&format!(
+        "[limits]\nreminders_per_turn = 20\nreminder_gap_secs = 60\n{turns}"
+    ))
+    .unwrap();
+    assert_eq!(s.timing.reminders.len(), 12);
+    // Refused beyond the default limit (5), in the sentence a race's options get.
+    let e = Settings::from_toml(&turns).unwrap_err().to_string();
+    let sentence = "a turn can have 5 reminders at most; you asked for 12";
+    assert!(e.contains(sentence), "{e}");
+    let limits = Limits::default();
+    let mut timing = Settings::default().timing;
+    let text = (1..=12)
+        .map(|i| format!("{i}h"))
+        .collect::<Vec<_>>()
+        .join(",");
+    apply_timing_text(&mut timing, &format!("turn=2d reminders={text}")).unwrap();
+    let e = limits.check_timing(&timing).unwrap_err().to_string();
+    assert_eq!(e, sentence);
+}

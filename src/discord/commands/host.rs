@@ -9,6 +9,8 @@ use super::super::{Ctx, Error};
 use super::{answer, on_race, race_here, who};
 use crate::referee::DeadlineChange;
 use crate::referee::timing::{format_duration, parse_duration};
+use crate::render::escape_markdown;
+use crate::render::markup::quote_typed;
 use crate::render::post::Style;
 use crate::store::{Millis, UserId};
 
@@ -77,7 +79,7 @@ pub(super) async fn deadline(
                 None => {
                     return note(
                         "Not done",
-                        &format!("`{s}` is not a time: use a duration from now (`2h`), a Discord timestamp, or `YYYY-MM-DD HH:MM`."),
+                        &format!("{} is not a time: use a duration from now (`2h`), a Discord timestamp, or `YYYY-MM-DD HH:MM`.", quote_typed(&s)),
                     );
                 }
             },
@@ -86,7 +88,7 @@ pub(super) async fn deadline(
                 None => {
                     return note(
                         "Not done",
-                        &format!("`{e}` is not a duration such as 2h or -30m."),
+                        &format!("{} is not a duration such as 2h or -30m.", quote_typed(&e)),
                     );
                 }
             },
@@ -111,7 +113,11 @@ pub(super) async fn deadline(
                     ),
                     (Some(d), None) => note(
                         "Deadline",
-                        &format!("{}: orders are due {}.", o.label, Style::discord().when(d)),
+                        &format!(
+                            "{}: orders are due {}.",
+                            escape_markdown(&o.label),
+                            Style::discord().when(d)
+                        ),
                     ),
                     (None, None) => note("Deadline", "There is no deadline running."),
                 },
@@ -176,7 +182,8 @@ pub(super) async fn replace(
             note(
                 "Seat offered",
                 &format!(
-                    "{name}'s seat is offered to <@{}>; it stays as it is until they accept.",
+                    "{}'s seat is offered to <@{}>; it stays as it is until they accept.",
+                    escape_markdown(&name),
                     user.id.get()
                 ),
             )
@@ -198,7 +205,12 @@ pub(super) async fn kick(
         ctx,
         true,
         |race| async move { referee.kick(race, &actor, &target).await },
-        |_, name| note("Removed", &format!("{name} is out of the race.")),
+        |_, name| {
+            note(
+                "Removed",
+                &format!("{} is out of the race.", escape_markdown(&name)),
+            )
+        },
     )
     .await
 }

@@ -9,6 +9,8 @@ use crate::engine::BotLevel;
 use crate::games::GameKind;
 use crate::referee::timing::{apply_timing_text, describe_timing};
 use crate::referee::{NewRace, RefereeError};
+use crate::render::escape_markdown;
+use crate::render::markup::{escape_sentence, quote_typed};
 
 /// Open a lobby for a new race in this channel.
 #[poise::command(slash_command, rename = "new", guild_only)]
@@ -27,7 +29,11 @@ pub(super) async fn new_race(
             let games: Vec<&str> = GameKind::all().map(GameKind::slug).collect();
             return note(
                 "Not done",
-                &format!("There is no game `{game}`. The games are: {}.", games.join(", ")),
+                &format!(
+                    "There is no game {}. The games are: {}.",
+                    quote_typed(&game),
+                    games.join(", ")
+                ),
             );
         };
         let options = options.unwrap_or_default();
@@ -204,7 +210,10 @@ pub(super) async fn bots(
                 .add_bots(race, &actor, usize::from(count.unwrap_or(1)), level)
                 .await
         },
-        |race, names| note("Bots added", &format!("Race {race}: {}.", names.join(", "))),
+        |race, names| {
+            let names: Vec<String> = names.iter().map(|n| escape_markdown(n)).collect();
+            note("Bots added", &format!("Race {race}: {}.", names.join(", ")))
+        },
     )
     .await
 }
@@ -224,7 +233,12 @@ pub(super) async fn settings(
                 ctx,
                 true,
                 |race| async move { referee.settings(race, &actor, &text).await },
-                |race, now| note("Settings changed", &format!("Race {race}: {now}")),
+                |race, now| {
+                    note(
+                        "Settings changed",
+                        &format!("Race {race}: {}", escape_sentence(&now)),
+                    )
+                },
             )
             .await
         }
@@ -244,8 +258,8 @@ pub(super) async fn settings(
                         &format!("Race {race} settings"),
                         &format!(
                             "{} | {}\n\nThe host changes them with `/race settings change:key=value`. Timing: `turn`, `reminders`, `resolve` (early or deadline). Game options (lobby only):\n{}",
-                            o.options,
-                            describe_timing(&o.timing),
+                            escape_sentence(&o.options),
+                            escape_sentence(&describe_timing(&o.timing)),
                             docs.join("\n")
                         ),
                     )

@@ -50,12 +50,27 @@ pub async fn on_error(error: poise::FrameworkError<'_, Arc<Shared>, Error>) {
             let _ = ctx.send(dress::reply(&layout, true)).await;
         }
         poise::FrameworkError::Command { error, ctx, .. } => {
+            // Only what fails before the request ran gets here ([`answer`] keeps a reply
+            // that fails after it), yet nothing promises that nothing changed.
             tracing::warn!(command = %ctx.command().qualified_name, "command failed: {error}");
             let _ = ctx
                 .send(dress::reply(
                     &note(
                         "Not done",
-                        "Something went wrong on our side, and nothing was changed; please try again.",
+                        "Something went wrong on our side. Check /race status before you try again.",
+                    ),
+                    true,
+                ))
+                .await;
+        }
+        poise::FrameworkError::ArgumentParse { ctx, error, .. } => {
+            // Poise's own answer quotes the input as typed: name no input here.
+            tracing::debug!(command = %ctx.command().qualified_name, "unreadable option: {error}");
+            let _ = ctx
+                .send(dress::reply(
+                    &note(
+                        "Not done",
+                        "I couldn't read one of the command's options; /race help lists them.",
                     ),
                     true,
                 ))
@@ -73,14 +88,29 @@ pub async fn on_error(error: poise::FrameworkError<'_, Arc<Shared>, Error>) {
 struct Checked;
 
 /// Poise's command check: false for an interaction already handled (a duplicate
-/// gateway event), a refusal for a user going too fast, true for every level of a new
-/// one.
+/// gateway event, here or in another process), a refusal for a user going too fast, true
+/// for every level of a new one.
 pub async fn not_a_duplicate(ctx: Ctx<'_>) -> Result<bool, Error> {
     if ctx.invocation_data::<Checked>().await.is_some() {
         return Ok(true);
     }
-    if !ctx.data().first_time(ctx.id()) {
-        return Ok(false);
+    // Claimed in the store, so that another process given the same event drops it; a
+    // slow database gets the interaction acknowledged in time (every answer is ephemeral).
+    let claim = ctx.data().claim(ctx.id());
+    tokio::pin!(claim);
+    let claimed = tokio::select! {
+        c = &mut claim => c,
+        () = tokio::time::sleep(ACK_GRACE) => {
+            if let Err(e) = ctx.defer_ephemeral().await {
+                tracing::warn!("could not acknowledge a command: {e}");
+            }
+            claim.await
+        }
+    };
+    match claimed {
+        Ok(true) => {}
+        Ok(false) => return Ok(false),
+        Err(e) => return Err(Box::new(RefereeError::Store(e))),
     }
     ctx.set_invocation_data(Checked).await;
     // Each command counts once against its user's pace.
@@ -98,17 +128,53 @@ where
     let layout = tokio::select! {
         l = &mut work => l,
         () = tokio::time::sleep(ACK_GRACE) => {
-            if ephemeral {
-                ctx.defer_ephemeral().await?;
+            // The work goes on whatever Discord says: it may be about to commit.
+            let deferred = if ephemeral {
+                ctx.defer_ephemeral().await
             } else {
-                ctx.defer().await?;
+                ctx.defer().await
+            };
+            if let Err(e) = deferred {
+                tracing::warn!("could not acknowledge a command: {e}");
             }
             work.await
         }
     };
-    ctx.send(dress::reply(&layout, ephemeral)).await?;
     ctx.data().poke();
+    send_after_work(ctx, &layout, ephemeral).await;
     Ok(())
+}
+
+/// Sends the answer to work that has run (and may have committed): a failure is retried
+/// once, then logged, and never becomes "nothing was changed". What the work changed is
+/// announced by the outbox in any case.
+async fn send_after_work(ctx: Ctx<'_>, layout: &Layout, ephemeral: bool) {
+    for attempt in 0..2 {
+        match send_answer(ctx, layout, ephemeral).await {
+            Ok(()) => return,
+            Err(e) if attempt == 0 => {
+                tracing::warn!("could not answer a command, retrying: {e}");
+                tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+            }
+            Err(e) => tracing::warn!("could not answer a command after its work: {e}"),
+        }
+    }
+}
+
+/// Sends a command's answer. An interaction's token lasts 15 minutes: an answer that comes
+/// later (a deferred command that took that long) goes to its user by DM, not lost.
+async fn send_answer(ctx: Ctx<'_>, layout: &Layout, ephemeral: bool) -> Result<(), Error> {
+    match ctx.send(dress::reply(layout, ephemeral)).await {
+        Ok(_) => Ok(()),
+        Err(e) if super::courier::is_token_expired(&e) => {
+            tracing::info!("a command's answer came after its interaction expired: sent by DM");
+            ctx.author()
+                .direct_message(ctx.http(), dress::create_message(layout))
+                .await?;
+            Ok(())
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 fn who(ctx: Ctx<'_>) -> crate::referee::Actor {

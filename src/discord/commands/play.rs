@@ -3,12 +3,14 @@
 
 use super::super::handlers::{self, note, refusal};
 use super::super::layout::{self, Layout};
-use super::super::{Ctx, Error, dress};
-use super::{answer, on_race, on_race_or_last, race_here, race_here_or_last, user_of};
+use super::super::{Ctx, Error};
+use super::{answer, on_race, on_race_or_last, race_here, race_here_or_last, send_answer, user_of};
 use crate::referee::RefereeError;
 use crate::referee::announce::{Announcement, SeatState};
 use crate::referee::timing::format_duration;
+use crate::render::markup::escape_sentence;
 use crate::render::post::{Style, present};
+use crate::render::{code_text, escape_markdown};
 
 /// The standings, the track and who has ordered.
 #[poise::command(slash_command)]
@@ -60,9 +62,9 @@ pub(super) async fn orders(ctx: Ctx<'_>) -> Result<(), Error> {
                     .filter(|s| s.state == state)
                     .map(|s| {
                         if s.bot {
-                            format!("{} (bot)", crate::render::escape_markdown(&s.name))
+                            format!("{} (bot)", escape_markdown(&s.name))
                         } else {
-                            crate::render::escape_markdown(&s.name)
+                            escape_markdown(&s.name)
                         }
                     })
                     .collect();
@@ -73,7 +75,7 @@ pub(super) async fn orders(ctx: Ctx<'_>) -> Result<(), Error> {
                 }
             };
             let mut l = note(
-                &format!("Race {race}: {}", o.label),
+                &format!("Race {race}: {}", escape_markdown(&o.label)),
                 &format!(
                     "✓ In: {}\n… Still to order: {}",
                     line(SeatState::Ordered),
@@ -146,7 +148,7 @@ pub(super) async fn preference(
         ctx,
         true,
         |race| async move { referee.set_preference(race, &user, &text).await },
-        |_, answer| note("Preference set", &answer),
+        |_, answer| note("Preference set", &escape_sentence(&answer)),
     )
     .await
 }
@@ -170,8 +172,8 @@ pub(super) async fn history(
                 .map(|o| {
                     format!(
                         "{} `{}` ({}) nonce {} -> {}",
-                        o.name,
-                        o.order,
+                        escape_markdown(&o.name),
+                        code_text(&o.order),
                         o.source.as_str(),
                         o.nonce,
                         o.receipt
@@ -182,10 +184,16 @@ pub(super) async fn history(
                 title: format!(
                     "Race {race}, turn {}: {}{}",
                     h.number,
-                    h.label,
+                    escape_markdown(&h.label),
                     if h.late { " (resolved late)" } else { "" }
                 ),
-                body: h.narration.join("\n"),
+                // Narration is the game's sentences around names: escaped as a post's is.
+                body: h
+                    .narration
+                    .iter()
+                    .map(|n| escape_markdown(n))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
                 track: None,
                 fields: vec![("Orders and receipts".into(), orders.join("\n"))],
                 footer: None,
@@ -238,6 +246,5 @@ pub(super) async fn verify(ctx: Ctx<'_>) -> Result<(), Error> {
         },
         Err(e) => refusal(&e),
     };
-    ctx.send(dress::reply(&layout, true)).await?;
-    Ok(())
+    send_answer(ctx, &layout, true).await
 }

@@ -10,7 +10,7 @@ use super::rules::{OPTION_DOCS, Options};
 use super::views::{PrivateView, PublicView};
 use super::{CardRace, CounterPref, Event, Order, Phase, bot};
 use crate::engine::{
-    BotLevel, Choice, Game, GameRng, Mode, Narration, OptionDoc, OptionsError, Outcome, Pending,
+    Choice, Game, GameRng, Mode, Narration, OptionDoc, OptionsError, Outcome, Pending,
     PreferenceError, Prompt, Seat, SeatSetup, Seed, SetupError, Submitted, Window,
 };
 
@@ -225,11 +225,8 @@ impl Game for CardRace {
             .unwrap_or_else(|| bot::heuristic(self, seat))
     }
 
-    fn bot_order(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Order {
-        match level {
-            BotLevel::Random => self.random_order(seat, rng),
-            BotLevel::Heuristic => bot::heuristic(self, seat),
-        }
+    fn heuristic_order(&self, seat: Seat, _rng: &mut GameRng) -> Order {
+        bot::heuristic(self, seat)
     }
 
     fn apply(&mut self, orders: &[Submitted<Order>]) -> Vec<Event> {
@@ -292,7 +289,11 @@ impl Game for CardRace {
                 pool.append(h);
             }
         }
+        // Sorted first, so the redraw depends only on what the viewer knows (the expert
+        // bot's no-peeking test relies on it); future shuffles are redrawn too.
+        pool.sort_unstable();
         rng.shuffle(&mut pool);
+        g.rng = rng.fork();
         for &s in &hidden {
             let n = self.hand(s).len();
             if let Some(h) = g.hands.get_mut(s.index()) {

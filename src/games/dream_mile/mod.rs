@@ -15,8 +15,8 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::engine::{
-    BotLevel, Choice, Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, Placing,
-    Prompt, Seat, SeatSetup, Seed, SetupError, Submitted,
+    Choice, Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, Placing, Prompt,
+    Seat, SeatSetup, Seed, SetupError, Submitted,
 };
 use adjudicate::{Adjudication, Overtake, TieBreak, adjudicate};
 
@@ -710,11 +710,8 @@ impl Game for DreamMile {
         Speed(rng.below(u32::from(self.cap(seat)) + 1) as u8)
     }
 
-    fn bot_order(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Speed {
-        match level {
-            BotLevel::Random => self.random_order(seat, rng),
-            BotLevel::Heuristic => Speed(sim::pace_bot(self, seat, rng)),
-        }
+    fn heuristic_order(&self, seat: Seat, rng: &mut GameRng) -> Speed {
+        Speed(sim::pace_bot(self, seat, rng))
     }
 
     fn apply(&mut self, orders: &[Submitted<Speed>]) -> Vec<Event> {

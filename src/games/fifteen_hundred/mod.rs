@@ -33,8 +33,8 @@ pub mod views;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{
-    BotLevel, Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, Prompt, Seat,
-    SeatSetup, Seed, SetupError, Submitted,
+    Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, Prompt, Seat, SeatSetup,
+    Seed, SetupError, Submitted,
 };
 use board::Course;
 pub use board::Distance;
@@ -199,11 +199,8 @@ impl Game for FifteenHundred {
         sim::random_order(self, seat, rng)
     }
 
-    fn bot_order(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Order {
-        match level {
-            BotLevel::Random => self.random_order(seat, rng),
-            BotLevel::Heuristic => sim::heuristic_order(self, seat, rng),
-        }
+    fn heuristic_order(&self, seat: Seat, rng: &mut GameRng) -> Order {
+        sim::heuristic_order(self, seat, rng)
     }
 
     fn apply(&mut self, orders: &[Submitted<Order>]) -> Vec<Event> {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::board::{Board, Distance, Spot};
 use super::order::Action;
 use super::{BASE_PACE, FifteenHundred, Step, TOP_BID};
-use crate::engine::{Game, GameRng, Outcome, Placing, Seat, Seed};
+use crate::engine::{Game, GameRng, Outcome, Placing, Seat};
 
 /// One runner as the channel sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -228,12 +228,10 @@ impl FifteenHundred {
     /// last orders and unrevealed cards drawn again.
     pub(super) fn hidden_resampled(&self, viewer: Option<Seat>, rng: &mut GameRng) -> Self {
         let mut g = self.clone();
+        // Sorted first, so the redraw depends only on what the viewer knows.
+        g.robot_deck.sort_unstable();
         rng.shuffle(&mut g.robot_deck);
-        let mut bytes = [0u8; 32];
-        for chunk in bytes.chunks_mut(8) {
-            chunk.copy_from_slice(&rng.next_u64().to_le_bytes());
-        }
-        g.rng = GameRng::from_seed(Seed(bytes));
+        g.rng = rng.fork();
         let mine = viewer.map(Seat::index);
         for i in 0..g.runners.len() {
             if Some(i) == mine {

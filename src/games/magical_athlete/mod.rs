@@ -432,6 +432,8 @@ fn resample_cards(
             .filter(|(s, _)| hidden_from(*s))
             .map(|&(_, k)| k),
     );
+    // Sorted first, so the redraw depends only on what the viewer knows.
+    pool.sort_unstable();
     rng.shuffle(&mut pool);
     let mut it = pool.into_iter();
     for c in deck.iter_mut() {
@@ -839,6 +841,8 @@ impl Game for MagicalAthlete {
 
     fn resample_hidden(&self, viewer: Option<Seat>, rng: &mut GameRng) -> Self {
         let mut g = self.clone();
+        // Future dice are hidden from everyone.
+        g.rng = rng.fork();
         resample_cards(&mut g.deck, &mut g.set_aside, viewer, rng);
         if let Some(race) = g.race.as_mut() {
             resample_cards(&mut race.deck, &mut race.set_aside, viewer, rng);

@@ -3,6 +3,7 @@
 //! rules and live play.
 
 use super::*;
+use crate::engine::BotLevel;
 
 fn occupancy_and_ending(options: Options, players: usize, races: u64) {
     let seats: Vec<SeatSetup> = (0..players)

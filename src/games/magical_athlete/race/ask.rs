@@ -11,6 +11,7 @@ use crate::games::magical_athlete::racers::{Kind, Rid};
 impl Race {
     /// One die for `r`.
     pub(super) fn die(&mut self) -> R<u8> {
+        self.forget_since_roll();
         match &mut self.dice {
             Some(q) => match q.pop_front() {
                 Some(v) => Ok(v.clamp(1, 6)),

@@ -324,6 +324,17 @@ pub struct Race {
     /// Tell nothing: no events are kept (simulation and benchmarks).
     #[serde(default)]
     pub quiet: bool,
+    /// Loops across turns with no die rolled (everyone tripped on Baba Yaga's space while
+    /// a Heckler is thrown back by an arrow): the board and mover at each turn start, and
+    /// the powers resolved, since the last roll. A turn that starts as an earlier one did
+    /// has completed the loop once; from then until a die is rolled, a power that meets
+    /// its own board again is dropped, as within a turn. Cleared by every roll.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    turn_starts: Vec<u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    since_roll: Vec<u64>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    looping: bool,
     // Scratch for the turn in progress.
     stack: Vec<Task>,
     seen: Vec<u64>,
@@ -497,6 +508,9 @@ impl Race {
             quiet: false,
             stack: Vec::new(),
             seen: Vec::new(),
+            turn_starts: Vec::new(),
+            since_roll: Vec::new(),
+            looping: false,
             budget: TASK_BUDGET,
             events: Vec::new(),
             scratch: Scratch::default(),
@@ -674,6 +688,7 @@ impl Race {
         if self.over {
             return;
         }
+        self.forget_since_roll();
         if capped {
             self.capped = true;
             let mut rest: Vec<Rid> = (0..self.racers.len()).filter(|&r| self.racing(r)).collect();

@@ -19,7 +19,7 @@ impl Race {
             }
             self.budget -= 1;
             let sig = self.signature(&t);
-            if self.seen.contains(&sig) {
+            if self.seen.contains(&sig) || (self.looping && self.since_roll.contains(&sig)) {
                 if !self.quiet {
                     let text = self.task_words(&t);
                     self.emit(RaceEvent::LoopEnded { task: text });
@@ -27,6 +27,9 @@ impl Race {
                 continue;
             }
             self.seen.push(sig);
+            if !self.turn_starts.is_empty() {
+                self.since_roll.push(sig);
+            }
             self.exec(t, d)?;
         }
         Ok(())

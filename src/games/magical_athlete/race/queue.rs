@@ -92,6 +92,32 @@ impl Race {
     }
 
     pub(super) fn signature(&self, t: &Task) -> u64 {
+        let mut h = self.board_hash();
+        t.hash(&mut h);
+        h.finish()
+    }
+
+    /// A turn starts for `r`: notes its board, and whether it repeats one since the last
+    /// roll (the loop across turns has completed once).
+    pub(super) fn note_turn_start(&mut self, r: Rid) {
+        let mut h = self.board_hash();
+        h.word(r as u64);
+        let sig = h.finish();
+        if self.turn_starts.contains(&sig) {
+            self.looping = true;
+        } else {
+            self.turn_starts.push(sig);
+        }
+    }
+
+    /// A die was rolled (or the race ended): no loop across turns goes on.
+    pub(super) fn forget_since_roll(&mut self) {
+        self.turn_starts.clear();
+        self.since_roll.clear();
+        self.looping = false;
+    }
+
+    fn board_hash(&self) -> Mix {
         let mut h = Mix(0xcbf2_9ce4_8422_2325);
         for x in &self.racers {
             // One word per racer: space, trip, status and copy target, each in its own bits.
@@ -108,8 +134,7 @@ impl Race {
                     | copying.min(0xffff_ffff) << 32,
             );
         }
-        t.hash(&mut h);
-        h.finish()
+        h
     }
 
     /// Where `actor`'s turn choice `c` puts the racers it warps (Flip Flop's swap,

@@ -160,6 +160,7 @@ impl Race {
 
     pub(super) fn racer_turn(&mut self, r: Rid, extra: Option<Kind>, d: &mut dyn Decider) -> R<()> {
         self.mover = Some(r);
+        self.note_turn_start(r);
         self.seen.clear();
         self.stack.clear();
         self.scratch.tasks.clear();

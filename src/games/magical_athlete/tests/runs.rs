@@ -56,6 +56,19 @@ fn ten_thousand_random_races_end_and_replay_identically() {
     assert_eq!(capped, 0, "{capped} races hit the turn limit");
 }
 
+/// Found by the million-race run (6 racers, Wild Wilds, seed 135566): Egg holds Baba
+/// Yaga's power and everyone else stands tripped on her space; each turn a racer only gets
+/// up, the Heckler moves 2, an arrow throws him back, Baba Yaga trips him, and no die is
+/// ever rolled. The Heckler's move on the same board is a loop across turns: it completes
+/// once and ends, racers roll again, and the race finishes without the turn limit.
+#[test]
+fn a_loop_without_dice_across_turns_completes_once_and_ends() {
+    let race = sim::play_random_race(135_566, 6, Track::Wild);
+    check_race_invariants(&race);
+    assert!(!race.capped, "the race hit the turn limit");
+    assert!(race.placings.len() >= 2, "{:?}", race.placings);
+}
+
 #[test]
 fn conformance_over_thousands_of_seeded_games() {
     // Fast games (decisions answered by policies and defaults) for bulk...

@@ -322,6 +322,14 @@ impl FakeDiscord {
         }
     }
 
+    /// Sends INVALID SESSION (op 9): `resumable` false makes the bot identify anew.
+    pub fn invalid_session(&self, resumable: bool) {
+        let inner = self.shared.inner.lock().unwrap();
+        if let Some(tx) = &inner.gateway {
+            let _ = tx.send(json!({"op": 9, "d": resumable}).to_string());
+        }
+    }
+
     /// How many times the bot resumed its gateway session (op 6).
     pub fn resumes(&self) -> usize {
         self.shared.inner.lock().unwrap().resumes

@@ -84,6 +84,35 @@ impl FakeDiscord {
     /// interaction id.
     pub fn slash(&self, user: &User, channel: u64, sub: &str, options: &[(&str, Value)]) -> u64 {
         let (id, token) = self.new_interaction(channel, None);
+        self.send_slash(id, &token, user, channel, sub, options);
+        id
+    }
+
+    /// Sends the very same slash command's INTERACTION_CREATE again (a duplicate gateway
+    /// event, or one given to a second process on the same shard).
+    pub fn replay_slash(
+        &self,
+        id: u64,
+        user: &User,
+        channel: u64,
+        sub: &str,
+        options: &[(&str, Value)],
+    ) {
+        let token = self.shared.inner.lock().unwrap().interactions[&id]
+            .token
+            .clone();
+        self.send_slash(id, &token, user, channel, sub, options);
+    }
+
+    fn send_slash(
+        &self,
+        id: u64,
+        token: &str,
+        user: &User,
+        channel: u64,
+        sub: &str,
+        options: &[(&str, Value)],
+    ) {
         let mut resolved_users = serde_json::Map::new();
         let mut resolved_members = serde_json::Map::new();
         let opts: Vec<Value> = options
@@ -119,9 +148,8 @@ impl FakeDiscord {
         if !resolved_users.is_empty() {
             data["resolved"] = json!({"users": resolved_users, "members": resolved_members});
         }
-        let v = self.interaction_json(id, &token, 2, user, channel, data, None);
+        let v = self.interaction_json(id, token, 2, user, channel, data, None);
         self.send("INTERACTION_CREATE", v);
-        id
     }
 
     /// A user option's value for [`FakeDiscord::slash`].

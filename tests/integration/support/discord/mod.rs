@@ -4,11 +4,19 @@
 //! REST proxy setting) and the gateway (`/gateway`: HELLO, IDENTIFY, READY, heartbeats and
 //! dispatches), records every request, and behaves like Discord where it matters:
 //! - it enforces Discord's documented message limits and answers 400 when one is broken;
-//! - it answers 403 with code 50007 for users whose DMs are closed;
+//! - it answers 403 with code 50007 for users whose DMs are closed, and 50013 for posts
+//!   in a channel where the bot lost Send Messages or Attach Files ([`Lost`]), and 404
+//!   with 10003 for a channel someone deleted ([`FakeDiscord::delete_channel`]);
+//! - it archives a thread after [`THREAD_ARCHIVE`] without activity on its clock, refuses
+//!   edits in an archived thread (400, 50083), and unarchives it on a new post or a
+//!   `PATCH` with `archived: false`, as Discord does;
 //! - it answers 429 (with `retry_after`) on demand, and 500 after creating a message on
 //!   demand (a lost answer), and honours `enforce_nonce` so a retry does not post twice;
 //! - it answers an interaction's callback only once, and only within 3 seconds on its own
-//!   clock, which only the test moves ([`FakeDiscord::advance`]);
+//!   clock, which only the test moves ([`FakeDiscord::advance`]); follow-ups and edits
+//!   with the interaction's token only within 15 minutes ([`TOKEN_LIFE`]: 401, 50027);
+//! - it checks every REST request against Discord's OpenAPI document ([`spec`]): one that
+//!   does not fit is answered 404/405 or 400 with code 50035, and fails its test;
 //! - it accepts multipart uploads (`payload_json` and `files[n]`), keeps each file's bytes
 //!   ([`Recorded::uploads`]), and lists them as the message's attachments with their
 //!   `description` (alt text) from `payload_json`;
@@ -23,6 +31,7 @@
 //!   drops every session and refuses new ones until [`FakeDiscord::gateway_up`].
 //!
 //! Its parts: [`state`] (what it holds), [`rest`] and [`gateway`] (what it serves),
+//! [`spec`] (Discord's OpenAPI document, checked against every request),
 //! [`limits`] (Discord's rules and injected faults), [`interactions`] (what people do),
 //! [`messages`] (reading what the bot sent), [`harness`] (the bot on a database and a
 //! test clock, against the fake) and [`play`] (a game planned by the engine, then played
@@ -36,6 +45,7 @@ mod limits;
 mod messages;
 mod play;
 mod rest;
+mod spec;
 mod state;
 
 use std::net::SocketAddr;
@@ -58,7 +68,7 @@ pub use messages::*;
 #[allow(unused_imports)]
 pub use play::*;
 #[allow(unused_imports)]
-pub use rest::INTERACTION_WINDOW;
+pub use rest::{INTERACTION_WINDOW, THREAD_ARCHIVE, TOKEN_LIFE};
 use state::{Inner, Shared};
 
 pub const APP_ID: u64 = 900_000_000_000_000_001;
@@ -123,6 +133,16 @@ impl User {
     }
 }
 
+/// Permissions the bot lost in a channel: without them Discord answers its posts 403 with
+/// code 50013 (Missing Permissions).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Lost {
+    /// Every post is refused.
+    pub send_messages: bool,
+    /// Posts with a file are refused.
+    pub attach_files: bool,
+}
+
 /// One request the bot made.
 #[derive(Clone, Debug)]
 pub struct Recorded {
@@ -166,6 +186,20 @@ pub struct FakeDiscord {
 impl Drop for FakeDiscord {
     fn drop(&mut self) {
         self.server.abort();
+        // A request that does not fit Discord's spec fails the test that made it.
+        if std::thread::panicking() {
+            return;
+        }
+        let inner = self.shared.inner.lock().unwrap();
+        let off_spec: Vec<String> = inner
+            .requests
+            .iter()
+            .filter(|r| r.refused.as_deref().is_some_and(|w| w.starts_with("spec:")))
+            .map(|r| format!("{} {} {:?}", r.method, r.path, r.refused))
+            .collect();
+        if !inner.off_spec_expected && !off_spec.is_empty() {
+            panic!("requests that do not fit Discord's spec: {off_spec:#?}");
+        }
     }
 }
 
@@ -264,6 +298,49 @@ impl FakeDiscord {
         self.shared.advance(by);
     }
 
+    /// When the bot next acknowledges an interaction to answer it later (a deferral),
+    /// the fake's clock moves on by `by`, as if the work took that long: past
+    /// [`TOKEN_LIFE`], the follow-up or edit that completes it is refused.
+    pub fn advance_on_ack(&self, by: Duration) {
+        self.shared.inner.lock().unwrap().advance_on_ack = Some(by);
+    }
+
+    /// The bot loses permissions in a channel (a moderator's change).
+    pub fn lose_permission(&self, channel: u64, lost: Lost) {
+        self.shared
+            .inner
+            .lock()
+            .unwrap()
+            .lost_permissions
+            .insert(channel, lost);
+    }
+
+    /// Someone deletes a channel: whatever the bot sends there is answered 404, 10003
+    /// (Unknown Channel).
+    pub fn delete_channel(&self, channel: u64) {
+        self.shared
+            .inner
+            .lock()
+            .unwrap()
+            .deleted_channels
+            .insert(channel);
+    }
+
+    /// The threads the bot created, in order.
+    pub fn threads(&self) -> Vec<u64> {
+        self.shared.inner.lock().unwrap().threads.clone()
+    }
+
+    /// Whether Discord holds a thread archived now.
+    pub fn is_archived(&self, thread: u64) -> bool {
+        self.shared
+            .inner
+            .lock()
+            .unwrap()
+            .archived_threads
+            .contains(&thread)
+    }
+
     /// How many times the bot identified on the gateway.
     pub fn identifies(&self) -> usize {
         self.shared.inner.lock().unwrap().identifies
@@ -287,6 +364,12 @@ impl FakeDiscord {
                     .is_some_and(|w| !w.starts_with("asked:"))
             })
             .collect()
+    }
+
+    /// The test sends off-spec requests on purpose: the fake still refuses them, but does
+    /// not fail the test for them when it ends.
+    pub fn expect_off_spec(&self) {
+        self.shared.inner.lock().unwrap().off_spec_expected = true;
     }
 
     pub fn close_dms(&self, user: u64) {

@@ -13,11 +13,16 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::limits::{before_answer, check_message, limit_headers};
-use super::state::{Inner, Shared};
-use super::{APP_ID, BOT_ID, COMMAND_ID, GUILD_ID, Recorded, Upload, now_iso};
+use super::spec;
+use super::state::{Inner, Interaction, Shared};
+use super::{APP_ID, BOT_ID, CHANNEL, COMMAND_ID, GUILD_ID, Recorded, Upload, now_iso};
 
 /// Discord's window for an interaction's first answer.
 pub const INTERACTION_WINDOW: Duration = Duration::from_secs(3);
+/// How long an interaction's token lasts for follow-ups and edits: 15 minutes.
+pub const TOKEN_LIFE: Duration = Duration::from_secs(15 * 60);
+/// A thread's auto-archive duration (the fake's threads are made with 1440 minutes).
+pub const THREAD_ARCHIVE: Duration = Duration::from_secs(24 * 3600);
 
 /// A response, its status, and why the fake refused it (if it did).
 pub(super) type Answered = (Response, u16, Option<String>);
@@ -39,6 +44,16 @@ fn refuse(status: StatusCode, code: i64, why: &str) -> Answered {
         error(status, code, why),
         status.as_u16(),
         Some(why.to_string()),
+    )
+}
+
+/// Discord's answer to a request that does not fit its spec.
+fn spec_refusal(invalid: &spec::Invalid) -> Answered {
+    let status = StatusCode::from_u16(invalid.status).unwrap_or(StatusCode::BAD_REQUEST);
+    (
+        (status, axum::Json(invalid.body())).into_response(),
+        invalid.status,
+        Some(invalid.summary()),
     )
 }
 
@@ -116,6 +131,7 @@ pub(super) async fn rest(AxState(shared): AxState<Arc<Shared>>, req: Request) ->
         .trim_start_matches("/api/v10")
         .trim_start_matches("/api/v9")
         .to_string();
+    let query = req.uri().query().unwrap_or("").to_string();
     let (body, uploads) = read_body(req, &shared).await;
     let files: Vec<(String, String, usize)> = uploads
         .iter()
@@ -125,17 +141,21 @@ pub(super) async fn rest(AxState(shared): AxState<Arc<Shared>>, req: Request) ->
     let response = {
         // One lock for the answer and its record: whoever sees the one sees the other.
         let mut inner = shared.inner.lock().unwrap();
-        let (mut response, status, refused) = match before_answer(&mut inner, &method, &path) {
-            Some(early) => early,
-            None => {
-                let call = Call {
-                    shared: &shared,
-                    addr,
-                    body: &body,
-                    files: &files,
-                };
-                call.answer(&mut inner, &method, &path)
-            }
+        let checked = spec::check(method.as_str(), &path, &query, &body);
+        let (mut response, status, refused) = match checked {
+            Err(invalid) => spec_refusal(&invalid),
+            Ok(()) => match before_answer(&mut inner, &method, &path) {
+                Some(early) => early,
+                None => {
+                    let call = Call {
+                        shared: &shared,
+                        addr,
+                        body: &body,
+                        files: &files,
+                    };
+                    call.answer(&mut inner, &method, &path)
+                }
+            },
         };
         limit_headers(&inner, &method, &path, &mut response);
         inner.requests.push(Recorded {
@@ -167,6 +187,19 @@ impl Call<'_> {
     fn answer(&self, inner: &mut Inner, method: &Method, path: &str) -> Answered {
         let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
         let addr = self.addr;
+        if let ["channels", channel, ..] = parts.as_slice()
+            && channel
+                .parse::<u64>()
+                .is_ok_and(|c| inner.deleted_channels.contains(&c))
+        {
+            return refuse(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
+        }
+        if let ["channels", channel, ..] = parts.as_slice()
+            && let Ok(c) = channel.parse::<u64>()
+            && let Some(early) = self.archived_thread(inner, method.as_str(), c, parts.len())
+        {
+            return early;
+        }
         match (method.as_str(), parts.as_slice()) {
             ("GET", ["gateway", "bot"] | ["gateway"]) => ok_json(json!({
                 "url": format!("ws://{addr}/gateway"),
@@ -272,6 +305,12 @@ impl Call<'_> {
             entry.response = Some(body.clone());
             entry.original = original;
         }
+        // The test asked for time to pass while the bot works on a deferred answer.
+        if matches!(body["type"].as_u64(), Some(5 | 6))
+            && let Some(by) = inner.advance_on_ack.take()
+        {
+            self.shared.advance(by);
+        }
         (StatusCode::NO_CONTENT.into_response(), 204, None)
     }
 
@@ -286,6 +325,9 @@ impl Call<'_> {
         else {
             return refuse(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
         };
+        if let Some(expired) = self.expired(&it) {
+            return expired;
+        }
         let mid = if which == "@original" {
             it.original
         } else {
@@ -321,11 +363,23 @@ impl Call<'_> {
         else {
             return refuse(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
         };
+        if let Some(expired) = self.expired(&it) {
+            return expired;
+        }
         let mid = self.shared.id();
         let m = message_object(mid, it.channel, self.body, bot_author());
         inner.messages.insert(mid, m.clone());
         inner.message_order.push(mid);
         ok_json(m)
+    }
+
+    /// Discord's answer to a follow-up or edit with a token over [`TOKEN_LIFE`] old.
+    fn expired(&self, it: &Interaction) -> Option<Answered> {
+        (self.shared.now().saturating_sub(it.dispatched) > TOKEN_LIFE).then(|| {
+            let mut answered = refuse(StatusCode::UNAUTHORIZED, 50027, "Invalid Webhook Token");
+            answered.2 = Some("expired: interaction token over 15 minutes old".into());
+            answered
+        })
     }
 
     fn open_dm(&self, inner: &mut Inner) -> Answered {
@@ -367,6 +421,11 @@ impl Call<'_> {
         }
         if let Some(early) = asked_refusal(inner, channel) {
             return early;
+        }
+        if let Some(lost) = inner.lost_permissions.get(&channel)
+            && (lost.send_messages || (lost.attach_files && !self.files.is_empty()))
+        {
+            return refuse(StatusCode::FORBIDDEN, 50013, "Missing Permissions");
         }
         // enforce_nonce: the same nonce in the same channel returns the first message.
         let nonce = match &body["nonce"] {
@@ -436,23 +495,72 @@ impl Call<'_> {
         ok_json(m.clone())
     }
 
+    /// A thread Discord archived (after its auto-archive duration without activity, on
+    /// the fake's clock, or when the test says): a new post unarchives it, as Discord does;
+    /// an edit of a message in it is refused (400, 50083); the bot may unarchive it with
+    /// `PATCH /channels/{id}` `{"archived": false}`.
+    fn archived_thread(
+        &self,
+        inner: &mut Inner,
+        method: &str,
+        channel: u64,
+        depth: usize,
+    ) -> Option<Answered> {
+        let now = self.shared.now();
+        let idle = inner.thread_activity.get(&channel)?;
+        if now.saturating_sub(*idle) > THREAD_ARCHIVE {
+            inner.archived_threads.insert(channel);
+        }
+        let archived = inner.archived_threads.contains(&channel);
+        let answer = match (method, depth) {
+            ("PATCH", 2) => {
+                if self.body["archived"] == false {
+                    inner.archived_threads.remove(&channel);
+                }
+                let archived = inner.archived_threads.contains(&channel);
+                Some(ok_json(thread_object(
+                    channel,
+                    &CHANNEL.to_string(),
+                    "race",
+                    archived,
+                )))
+            }
+            ("PATCH", _) if archived => {
+                Some(refuse(StatusCode::BAD_REQUEST, 50083, "Thread is archived"))
+            }
+            _ => {
+                inner.archived_threads.remove(&channel);
+                None
+            }
+        };
+        inner.thread_activity.insert(channel, now);
+        answer
+    }
+
     fn thread(&self, inner: &mut Inner, parent: &str) -> Answered {
         let id = self.shared.id();
         inner.threads.push(id);
-        ok_json(json!({
-            "id": id.to_string(),
-            "type": 11,
-            "guild_id": GUILD_ID.to_string(),
-            "parent_id": parent,
-            "name": self.body["name"],
-            "owner_id": BOT_ID.to_string(),
-            "thread_metadata": {"archived": false, "auto_archive_duration": 1440,
-                                 "archive_timestamp": now_iso(), "locked": false},
-            "position": 0,
-            "permission_overwrites": [],
-            "nsfw": false,
-        }))
+        inner.thread_activity.insert(id, self.shared.now());
+        let name = self.body["name"].as_str().unwrap_or("race");
+        ok_json(thread_object(id, parent, name, false))
     }
+}
+
+/// A thread as Discord describes it.
+fn thread_object(id: u64, parent: &str, name: &str, archived: bool) -> Value {
+    json!({
+        "id": id.to_string(),
+        "type": 11,
+        "guild_id": GUILD_ID.to_string(),
+        "parent_id": parent,
+        "name": name,
+        "owner_id": BOT_ID.to_string(),
+        "thread_metadata": {"archived": archived, "auto_archive_duration": 1440,
+                             "archive_timestamp": now_iso(), "locked": false},
+        "position": 0,
+        "permission_overwrites": [],
+        "nsfw": false,
+    })
 }
 
 /// What the test asked the fake to refuse a post with: a 429 (`rate_limit_next`), or a

@@ -58,6 +58,17 @@ pub(super) struct Inner {
     /// The `seq` each RESUME carried.
     pub(super) resumed_from: Vec<u64>,
     pub(super) sharding: Sharding,
+    /// The test sends off-spec requests on purpose ([`super::FakeDiscord::expect_off_spec`]).
+    pub(super) off_spec_expected: bool,
+    /// Moves the fake's clock when the next deferred answer is acknowledged.
+    pub(super) advance_on_ack: Option<Duration>,
+    /// Permissions the bot lost in a channel ([`super::FakeDiscord::lose_permission`]).
+    pub(super) lost_permissions: HashMap<u64, super::Lost>,
+    /// Channels someone deleted ([`super::FakeDiscord::delete_channel`]).
+    pub(super) deleted_channels: HashSet<u64>,
+    /// Each thread's last activity, on the fake's clock.
+    pub(super) thread_activity: HashMap<u64, Duration>,
+    pub(super) archived_threads: HashSet<u64>,
 }
 
 /// The gateway's shards: who holds which, and what was identified.

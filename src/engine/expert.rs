@@ -1,0 +1,233 @@
+//! The expert bot ([`BotLevel::Expert`](super::BotLevel)): decides by simulation, as the
+//! engines are fast enough to play whole games in microseconds.
+//!
+//! It is determinized Monte Carlo. The seat's own view is fixed by one
+//! [`Game::resample_hidden`]; each "world" then redraws everything the seat cannot see
+//! (hands, deck order, future dice). Every candidate order is played in the same worlds
+//! (common random numbers, so candidates are compared on equal luck), the game is played
+//! out with heuristic bots for every seat, and the candidate with the best average result
+//! wins; ties go to the heuristic's own order, which is tried first.
+//!
+//! The bot reads the real state only through that first resampling, so it cannot peek:
+//! the tests below redraw everything hidden and check the decision does not change.
+//!
+//! Cost is counted in engine steps, never in time, so a decision replays identically on
+//! any machine. The knob is [`Budget::steps`]: the default is sized for at most 50 ms a
+//! decision in a release build on one core (docs/performance.md, "Expert bot").
+
+use super::{Game, GameRng, Outcome, Seat, Submitted};
+
+/// How much the expert may simulate for one decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Engine steps (one `apply`) shared by all candidates and worlds.
+    pub steps: u64,
+    /// At most this many candidate orders are compared.
+    pub candidates: usize,
+    /// At least and at most this many worlds.
+    pub min_worlds: u32,
+    pub max_worlds: u32,
+    /// A playout longer than this is cut off (it scores as last place).
+    pub max_playout: u32,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            steps: 60_000,
+            candidates: 16,
+            min_worlds: 4,
+            max_worlds: 64,
+            max_playout: 3_000,
+        }
+    }
+}
+
+/// The expert's order for `seat` with the default budget. Always legal.
+pub fn choose<G: Game>(game: &G, seat: Seat, rng: &mut GameRng) -> G::Order {
+    choose_with(game, seat, rng, &Budget::default())
+}
+
+/// The expert's order for `seat` within `budget`. Always legal.
+pub fn choose_with<G: Game>(game: &G, seat: Seat, rng: &mut GameRng, budget: &Budget) -> G::Order {
+    // Everything below reads `seen`, never `game`, except the final legality check.
+    let seen = game.resample_hidden(Some(seat), rng);
+    decide(game, &seen, seat, rng, budget, Sight::Fair)
+}
+
+/// Whether worlds redraw what the seat cannot see. Only a test builds a cheat.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sight {
+    Fair,
+    #[cfg(test)]
+    Cheat,
+}
+
+fn decide<G: Game>(
+    game: &G,
+    seen: &G,
+    seat: Seat,
+    rng: &mut GameRng,
+    budget: &Budget,
+    sight: Sight,
+) -> G::Order {
+    let candidates: Vec<G::Order> = candidates(seen, seat, rng, budget.candidates)
+        .into_iter()
+        .filter(|o| game.validate(seat, o).is_ok())
+        .collect();
+    let Some(first) = candidates.first() else {
+        return game.default_order(seat);
+    };
+    if candidates.len() == 1 {
+        return first.clone();
+    }
+    let worlds = world_count(seen, seat, rng, candidates.len(), budget);
+    let mut totals = vec![0.0f64; candidates.len()];
+    for _ in 0..worlds {
+        let world = match sight {
+            Sight::Fair => seen.resample_hidden(Some(seat), rng),
+            #[cfg(test)]
+            Sight::Cheat => seen.clone(),
+        };
+        let dice = rng.fork();
+        for (total, order) in totals.iter_mut().zip(&candidates) {
+            let mut w = world.clone();
+            let mut bots = dice.clone();
+            *total += playout(&mut w, seat, order, &mut bots, budget.max_playout).0;
+        }
+    }
+    let mut best = 0;
+    for (i, t) in totals.iter().enumerate() {
+        if totals.get(best).is_some_and(|b| t > b) {
+            best = i;
+        }
+    }
+    candidates.get(best).unwrap_or(first).clone()
+}
+
+/// How many worlds fit the step budget, judged by one pilot playout.
+fn world_count<G: Game>(
+    seen: &G,
+    seat: Seat,
+    rng: &mut GameRng,
+    candidates: usize,
+    budget: &Budget,
+) -> u32 {
+    let mut pilot = seen.resample_hidden(Some(seat), rng);
+    let mut bots = rng.fork();
+    let order = pilot.heuristic_order(seat, &mut bots);
+    let steps = u64::from(playout(&mut pilot, seat, &order, &mut bots, budget.max_playout).1);
+    let per_world = steps.max(1).saturating_mul(candidates as u64);
+    let worlds = budget.steps / per_world;
+    u32::try_from(worlds)
+        .unwrap_or(u32::MAX)
+        .clamp(budget.min_worlds, budget.max_worlds.max(budget.min_worlds))
+}
+
+/// The orders worth comparing: the heuristic's, the default, then what the prompt offers,
+/// then (if the prompt cannot list every order) random legal ones. No repeats.
+fn candidates<G: Game>(seen: &G, seat: Seat, rng: &mut GameRng, cap: usize) -> Vec<G::Order> {
+    let mut out: Vec<G::Order> = Vec::new();
+    let mut texts: Vec<String> = Vec::new();
+    let mut push = |order: G::Order, out: &mut Vec<G::Order>| {
+        let text = seen.format_order(seat, &order);
+        if out.len() < cap && !texts.contains(&text) && seen.validate(seat, &order).is_ok() {
+            texts.push(text);
+            out.push(order);
+        }
+    };
+    let mut bots = rng.fork();
+    push(seen.heuristic_order(seat, &mut bots), &mut out);
+    push(seen.default_order(seat), &mut out);
+    let prompt = seen.prompt(seat);
+    for choice in &prompt.choices {
+        if let Ok(order) = seen.parse_order(seat, &choice.order) {
+            push(order, &mut out);
+        }
+    }
+    if !prompt.complete {
+        for _ in 0..cap {
+            push(seen.random_order(seat, rng), &mut out);
+        }
+    }
+    out
+}
+
+/// Plays `first` for `seat`, then heuristic bots for everyone to the end. Returns the
+/// seat's result and the steps it took.
+fn playout<G: Game>(
+    w: &mut G,
+    seat: Seat,
+    first: &G::Order,
+    bots: &mut GameRng,
+    max_steps: u32,
+) -> (f64, u32) {
+    let pending = w.pending();
+    let orders: Vec<Submitted<G::Order>> = pending
+        .seats
+        .iter()
+        .map(|&s| {
+            let order = if s == seat {
+                first.clone()
+            } else {
+                w.heuristic_order(s, bots)
+            };
+            Submitted::new(s, order)
+        })
+        .collect();
+    w.apply(&orders);
+    let mut steps = 1;
+    while steps < max_steps {
+        if let Some(outcome) = w.outcome() {
+            return (utility(&outcome, seat), steps);
+        }
+        let pending = w.pending();
+        if pending.seats.is_empty() {
+            break;
+        }
+        let orders: Vec<Submitted<G::Order>> = pending
+            .seats
+            .iter()
+            .map(|&s| Submitted::new(s, w.heuristic_order(s, bots)))
+            .collect();
+        w.apply(&orders);
+        steps += 1;
+    }
+    (w.outcome().map_or(0.0, |o| utility(&o, seat)), steps)
+}
+
+/// Winning is what counts; a better place breaks ties between orders that win equally
+/// often.
+fn utility(outcome: &Outcome, seat: Seat) -> f64 {
+    let n = outcome.placings.len().max(1) as f64;
+    match outcome.rank_of(seat) {
+        Some(1) => 1.0,
+        Some(rank) => 0.01 * (n - f64::from(rank)).max(0.0) / n,
+        None => 0.0,
+    }
+}
+
+/// The no-peeking check, generic over games: a decision must not change when everything
+/// the seat cannot see is redrawn. Returns the first state where it did.
+#[cfg(test)]
+pub(crate) fn peeks<G: Game>(
+    game: &G,
+    seat: Seat,
+    seed: u64,
+    budget: &Budget,
+    cheat: bool,
+) -> Option<(String, String)> {
+    let decide_on = |g: &G| {
+        let mut rng = GameRng::seeded(seed);
+        let order = if cheat {
+            // A bot that cheats: it plays out the real state, hands and dice.
+            decide(g, g, seat, &mut rng, budget, Sight::Cheat)
+        } else {
+            choose_with(g, seat, &mut rng, budget)
+        };
+        g.format_order(seat, &order)
+    };
+    let redrawn = game.resample_hidden(Some(seat), &mut GameRng::seeded(seed ^ 0x5eed));
+    let (a, b) = (decide_on(game), decide_on(&redrawn));
+    (a != b).then_some((a, b))
+}
