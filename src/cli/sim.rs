@@ -332,14 +332,14 @@ fn fifteen_hundred(md: &mut String, count: u64, seed: u64) {
         kind: GameKind::FifteenHundred,
         players: None,
         options: "",
-        mixed: true,
+        mixed: false,
     };
     let _ = writeln!(
         md,
         "\n## 1500m: win rate by start lane\n\n`{}`\n\n\
-         A full field on the default board (1500 m), heuristic and random bots alternating: the\n\
-         heuristic bot has no randomness and 1500m no dice, so eight of them run one race again\n\
-         and again. Gold % is the share of that lane's runners who won.",
+         A full field of heuristic bots on the default board (1500 m); each varies its bids and\n\
+         cards from the race's seed, so races differ (docs/rules/1500m.md, *Fair starts*).\n\
+         Gold % is the share of that lane's runners who won.",
         run.command(count, seed)
     );
     let json = match run.json(count, seed) {

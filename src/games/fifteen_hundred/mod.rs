@@ -199,8 +199,8 @@ impl Game for FifteenHundred {
         sim::random_order(self, seat, rng)
     }
 
-    fn heuristic_order(&self, seat: Seat, _rng: &mut GameRng) -> Order {
-        sim::heuristic_order(self, seat)
+    fn heuristic_order(&self, seat: Seat, rng: &mut GameRng) -> Order {
+        sim::heuristic_order(self, seat, rng)
     }
 
     fn apply(&mut self, orders: &[Submitted<Order>]) -> Vec<Event> {

@@ -141,17 +141,24 @@ pub fn random_order(game: &FifteenHundred, seat: Seat, rng: &mut GameRng) -> Ord
     }
 }
 
+/// How far below the most its budget allows the heuristic bot may bid.
+const BID_SPREAD: i64 = 3;
+
 /// The heuristic's plan for a round: spread mental strength over the rounds left, run at
-/// the highest pace that budget pays for, bid what is left over, sprint at the end.
-pub fn heuristic_plan(game: &FifteenHundred, i: usize) -> RoundOrder {
+/// the highest pace that budget pays for, bid what is left over, sprint at the end. The
+/// race's seeded `rng` varies its estimates, bid and card a little, so that a field of
+/// heuristic bots does not run one identical race (docs/rules/1500m.md, *Fair starts*).
+pub fn heuristic_plan(game: &FifteenHundred, i: usize, rng: &mut GameRng) -> RoundOrder {
     let mut plan = game.default_round_order(i);
     let Some(r) = game.runner(i) else {
         return plan;
     };
     let o = &game.options;
     let to_go = (game.course.length() - game.course.progress(r.spot)).max(1);
-    // About 18 spaces a round at the start, a little more as the pace rises.
-    let rounds_left = i64::from(to_go).div_euclid(18).max(0) + 1;
+    // About 18 spaces a round at the start, a little more as the pace rises; each bot's
+    // guess differs by a couple of spaces.
+    let per_round = rng.range(16, 20);
+    let rounds_left = i64::from(to_go).div_euclid(per_round).max(0) + 1;
     let s = i64::from(r.strength);
     let budget = s / rounds_left;
     let top = o.top_pace().min(r.pace.saturating_add(1));
@@ -169,11 +176,18 @@ pub fn heuristic_plan(game: &FifteenHundred, i: usize) -> RoundOrder {
         PaceIntent::Level(level)
     };
     let spare = budget - i64::from(o.pace_change_cost(r.pace, level));
-    plan.bid = (r.strength > 0).then(|| spare.clamp(1, i64::from(TOP_BID).min(s)) as u8);
+    // A bid drawn from the top few the budget allows: with equal bids the worse placed
+    // chooses first, which at a level start is always the outer lane, so equal bids would
+    // hand out the actions by start lane (docs/rules/1500m.md, *Fair starts*).
+    plan.bid = (r.strength > 0).then(|| {
+        let hi = spare.clamp(1, i64::from(TOP_BID).min(s));
+        rng.range(hi.saturating_sub(BID_SPREAD).max(1), hi) as u8
+    });
     plan.card = if rounds_left <= 1 {
         r.hand.iter().max().copied().unwrap_or(plan.card)
     } else {
-        options_card(&r.hand)
+        // Every card is played once before the hand refills: the order is a matter of taste.
+        rng.choose(&r.hand).copied().unwrap_or(plan.card)
     };
     plan.actions = if s < 25 {
         Preferences {
@@ -204,9 +218,9 @@ pub fn heuristic_plan(game: &FifteenHundred, i: usize) -> RoundOrder {
 }
 
 /// The heuristic bot's order for the step at hand.
-pub fn heuristic_order(game: &FifteenHundred, seat: Seat) -> Order {
+pub fn heuristic_order(game: &FifteenHundred, seat: Seat, rng: &mut GameRng) -> Order {
     let i = seat.index();
-    let plan = heuristic_plan(game, i);
+    let plan = heuristic_plan(game, i, rng);
     match game.step {
         Step::Orders | Step::Over => Order::Round(plan),
         Step::Bids => Order::Bid {

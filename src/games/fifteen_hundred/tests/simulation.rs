@@ -176,3 +176,102 @@ fn the_lane_table_counts_one_gold_a_race_and_every_lane_once() {
         "{text}"
     );
 }
+
+fn heuristic_field(count: u64, options: &str) -> sim::LaneTable {
+    let args = crate::games::SimArgs {
+        count,
+        seed: 1,
+        players: Some(8),
+        options: options.into(),
+        bots: crate::games::SimBots::Each(vec![BotLevel::Heuristic]),
+    };
+    sim::by_lane(&args).unwrap()
+}
+
+/// Eight heuristic bots once ran one identical race whatever the lanes drawn (lane 6 won
+/// every one): the race's seeded RNG now varies their bids, cards and estimates.
+#[test]
+fn a_field_of_heuristic_bots_runs_different_races() {
+    for options in ["", "distance=800"] {
+        let t = heuristic_field(40, options);
+        let winners = t.lanes.values().filter(|l| l.gold > 0).count();
+        let most = t.lanes.values().map(|l| l.gold).max().unwrap();
+        assert!(winners >= 5, "{options}: {t}");
+        assert!(most <= 12, "{options}: {t}");
+    }
+}
+
+/// The variety comes from the race's seed: the same seed runs the same race.
+#[test]
+fn heuristic_races_are_reproducible_from_the_seed() {
+    let seats: Vec<SeatSetup> = (0..8).map(|i| SeatSetup::named(format!("B{i}"))).collect();
+    let run = |n: u64| {
+        let seed = Seed::from_u64(n);
+        let mut rng = GameRng::from_seed(seed.derive("sim"));
+        let mut g = FifteenHundred::setup(&Options::default(), &seats, seed).unwrap();
+        while g.outcome().is_none() {
+            let orders: Vec<Submitted<Order>> = g
+                .pending()
+                .seats
+                .iter()
+                .map(|&s| Submitted::new(s, g.bot_order(s, BotLevel::Heuristic, &mut rng)))
+                .collect();
+            g.apply(&orders);
+        }
+        g
+    };
+    assert_eq!(run(7), run(7));
+    assert_ne!(run(7).finish_order(), run(8).finish_order());
+}
+
+/// A debugging aid: one race of heuristic bots, round by round, by start lane:
+/// `PF_SEED=N PF_OPTIONS=distance=800 cargo test --lib trace_race -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn trace_race() {
+    let seed: u64 = std::env::var("PF_SEED")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1);
+    let options: Options = crate::engine::apply_option_text(
+        &Options::default(),
+        &std::env::var("PF_OPTIONS").unwrap_or_default(),
+    )
+    .unwrap();
+    let seats: Vec<SeatSetup> = (0..8).map(|i| SeatSetup::named(format!("B{i}"))).collect();
+    let seed = Seed::from_u64(seed);
+    let mut rng = GameRng::from_seed(seed.derive("sim"));
+    let mut g = FifteenHundred::setup(&options, &seats, seed).unwrap();
+    let mut lanes: Vec<(u8, usize)> = g
+        .runners()
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.spot.lane, i))
+        .collect();
+    lanes.sort();
+    while g.outcome().is_none() {
+        let orders: Vec<Submitted<Order>> = g
+            .pending()
+            .seats
+            .iter()
+            .map(|&s| Submitted::new(s, g.bot_order(s, BotLevel::Heuristic, &mut rng)))
+            .collect();
+        let events = g.apply(&orders);
+        println!("round {}", g.round());
+        for e in &events {
+            let n = g.narrate(e);
+            println!("  {}", n.text);
+        }
+        for &(lane, i) in &lanes {
+            let r = &g.runners()[i];
+            println!(
+                "  start {lane}: {:<28} prog {:>4} ms {:>3} pace {:>2} place {:?}",
+                g.course().describe(r.spot),
+                g.course().progress(r.spot),
+                r.strength,
+                r.pace,
+                r.place
+            );
+        }
+    }
+}
