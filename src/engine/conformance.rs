@@ -118,6 +118,9 @@ fn one_game<G: Game>(spec: &SimSpec<G>, n: u64) -> Result<(usize, Vec<Seat>), Vi
             check_orders(&game, seat, &mut rng).map_err(|p| fail(step, p))?;
         }
         let orders = choose_orders(&game, &pending, spec.miss_percent, &mut rng);
+        if spec.view_check_every > 0 && step % spec.view_check_every == 0 {
+            check_resampled_step(&game, &orders, &mut rng).map_err(|p| fail(step, p))?;
+        }
         let new_events = game.apply(&orders);
         for e in &new_events {
             let _ = game.narrate(e);
@@ -247,6 +250,56 @@ fn check_redraw_is_blind<G: Game>(game: &G, seat: Seat, rng: &mut GameRng) -> Re
     if game.resample_hidden(Some(seat), &mut a) != twin.resample_hidden(Some(seat), &mut b) {
         return Err(format!(
             "redrawing what {seat} cannot see depends on more than {seat} knows"
+        ));
+    }
+    Ok(())
+}
+
+/// The public half of a step cannot depend on what the public cannot see. A twin whose
+/// hidden information is redrawn from the public's side (`resample_hidden(None, …)`) has
+/// the same `pending()`; and the events the step produces, narrated by the state after the
+/// step and by its publicly resampled twin, read the same wherever the audience is public.
+///
+/// Rule: the events are the real step's, not the twin's. Applying the orders to a twin
+/// resampled before the step legitimately differs in every game with hidden cards: a
+/// coup fourré comes from a hidden hand, movement cards and powers are drawn from a hidden
+/// deck, and the step reveals them. What must not happen is a public sentence that reads
+/// hidden state beyond what its event carries.
+fn check_resampled_step<G: Game>(
+    game: &G,
+    orders: &[Submitted<G::Order>],
+    rng: &mut GameRng,
+) -> Result<(), String> {
+    let twin = game.resample_hidden(None, rng);
+    if twin.pending() != game.pending() {
+        return Err(format!(
+            "pending() depends on hidden information: {:?} vs {:?}",
+            game.pending(),
+            twin.pending()
+        ));
+    }
+    let mut after = game.clone();
+    let events = after.apply(orders);
+    let twin_after = after.resample_hidden(None, rng);
+    if twin_after.pending() != after.pending() {
+        return Err(format!(
+            "pending() after the step depends on hidden information: {:?} vs {:?}",
+            after.pending(),
+            twin_after.pending()
+        ));
+    }
+    let public = |g: &G| -> Vec<String> {
+        events
+            .iter()
+            .map(|e| g.narrate(e))
+            .filter(|n| n.audience == super::Audience::Public && !n.text.is_empty())
+            .map(|n| n.text)
+            .collect()
+    };
+    let (said, twin_said) = (public(&after), public(&twin_after));
+    if said != twin_said {
+        return Err(format!(
+            "the public narration depends on hidden information:\n{said:?}\nvs\n{twin_said:?}"
         ));
     }
     Ok(())

@@ -534,3 +534,80 @@ async fn every_command_by_everyone() {
     }
     assert!(w.h.fake.refusals().is_empty(), "{:#?}", w.h.fake.refusals());
 }
+
+/// Components, not only slash commands: a seat's prompt buttons (and select menu, when the
+/// prompt has one) pressed by the seat, the host, a manager and another member. Only the
+/// seat's own press is taken, and its order lands on that seat, never on the presser's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prompt_components_by_everyone() {
+    let h = Harness::start().await;
+    let (host, seated) = (alice(), User::new(2, "Bob"));
+    h.slash(
+        &host,
+        "new",
+        &[
+            ("game", json!("dream-mile")),
+            ("options", json!("turn=1h reminders=none")),
+        ],
+    )
+    .await;
+    h.slash(&host, "join", &[]).await;
+    h.slash(&seated, "join", &[]).await;
+    h.slash(&host, "start", &[]).await;
+    let prompt = h.fake.wait_dm(seated.id, 2).await;
+    h.settle().await;
+    let referee = h.referee();
+    let race = referee.race_in(&CHANNEL.to_string()).await.unwrap();
+    let states = || async {
+        let o = referee.overview(race).await.unwrap();
+        o.seats
+            .iter()
+            .map(|s| (s.name.clone(), s.state))
+            .collect::<Vec<_>>()
+    };
+    let before = states().await;
+    let press = button(&prompt, "7");
+    let selects: Vec<(String, String)> = components(&prompt)
+        .iter()
+        .filter(|c| c["type"] == 3)
+        .filter_map(|c| {
+            let id = c["custom_id"].as_str()?.to_string();
+            let value = c["options"][0]["value"].as_str()?.to_string();
+            Some((id, value))
+        })
+        .collect();
+    for someone in [host.clone(), carol(), dan()] {
+        let a = h.click(&someone, &prompt, &press).await;
+        assert!(
+            !text_of(&a).contains("Order received"),
+            "{} pressed Bob's button and it was taken: {a}",
+            someone.name
+        );
+        for (id, value) in &selects {
+            let it = h.fake.select(&someone, &prompt, id, value);
+            let a = h.fake.response(it).await;
+            assert!(
+                !text_of(&a).contains("Order received"),
+                "{} chose in Bob's menu and it was taken: {a}",
+                someone.name
+            );
+        }
+        assert_eq!(
+            states().await,
+            before,
+            "{}'s press changed a seat",
+            someone.name
+        );
+    }
+    // Bob's own press lands on Bob's seat, and only there.
+    let a = h.click(&seated, &prompt, &press).await;
+    assert!(text_of(&a).contains("Order received"), "{a}");
+    let after = states().await;
+    for ((name, was), (_, now)) in before.iter().zip(&after) {
+        if name == "Bob" {
+            assert_eq!(*now, photofinish::referee::announce::SeatState::Ordered);
+        } else {
+            assert_eq!(now, was, "Bob's press moved {name}'s seat");
+        }
+    }
+}
