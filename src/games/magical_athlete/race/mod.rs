@@ -53,7 +53,7 @@ pub const TURN_QUESTION: &str = "roll, or use its power";
 /// At most this many tasks resolve in one turn; the rest are dropped.
 pub const TASK_BUDGET: u32 = 4_000;
 /// A race that reaches this many racer turns ends, placed by position.
-pub const TURN_CAP: u32 = 500;
+pub const TURN_CAP: u32 = 2000;
 
 /// Where a racer is in the race.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -69,6 +69,16 @@ fn a_loop_without_dice_across_turns_completes_once_and_ends() {
     assert!(race.placings.len() >= 2, "{:?}", race.placings);
 }
 
+/// Found by the million-race run (10 racers, Wild Wilds, seed 651092): no loop, only a
+/// slow field (Gunk, Stickler, Sisyphus, Huge Baby, swaps and warps) that needs 701 racer
+/// turns. The last resort's cap is for loops, so it sits far above any real race.
+#[test]
+fn a_slow_ten_racer_race_finishes_by_its_own_rules() {
+    let race = sim::play_random_race(651_092, 10, Track::Wild);
+    assert!(!race.capped, "the race hit the turn limit");
+    assert!(race.turns_played > 500, "{}", race.turns_played);
+}
+
 #[test]
 fn conformance_over_thousands_of_seeded_games() {
     // Fast games (decisions answered by policies and defaults) for bulk...
