@@ -441,11 +441,9 @@ fn round_by_round(md: &mut String, json: &Value, fair: f64) {
     };
     let _ = writeln!(
         md,
-        "
-Round by round, by each team's place in the round's turn order (1 opened the round);          a round is won by the most points scored in it:
-
-         | place | rounds | round win % | x fair share | mean round score |
-|---|---:|---:|---:|---:|"
+        "\nRound by round, by each team's place in the round's turn order (1 opened the round); \
+         a round is won by the most points scored in it:\n\n\
+         | place | rounds | round win % | x fair share | mean round score |\n|---|---:|---:|---:|---:|"
     );
     for (i, t) in places.iter().enumerate() {
         let rounds = num(t, "seats");
@@ -464,8 +462,7 @@ Round by round, by each team's place in the round's turn order (1 opened the rou
     }
     let _ = writeln!(
         md,
-        "
-The first player's advantage per round: {:.2} (1.00 is fair).",
+        "\nThe first player's advantage per round: {:.2} (1.00 is fair).",
         num(json, "first_player_advantage")
     );
 }
