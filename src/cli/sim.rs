@@ -429,10 +429,41 @@ fn card_race(md: &mut String, kind: GameKind, count: u64, seed: u64) {
                 win / fair
             );
         }
+        round_by_round(md, &json, fair);
     }
-    pending(
+}
+
+/// The first player's advantage round by round: each round's points won by the team that
+/// opened it, the next in turn order, and so on (the sim's `by_position`).
+fn round_by_round(md: &mut String, json: &Value, fair: f64) {
+    let Some(places) = json.get("by_position").and_then(Value::as_array) else {
+        return pending(md, "the sim does not report `by_position`");
+    };
+    let _ = writeln!(
         md,
-        "the first player's advantage round by round (who opened each round, who won it) needs per-round output from the sim",
+        "\nRound by round, by each team's place in the round's turn order (1 opened the round); \
+         a round is won by the most points scored in it:\n\n\
+         | place | rounds | round win % | x fair share | mean round score |\n|---|---:|---:|---:|---:|"
+    );
+    for (i, t) in places.iter().enumerate() {
+        let rounds = num(t, "seats");
+        let win = pct(num(t, "wins"), rounds);
+        let mean = if rounds > 0.0 {
+            num(t, "score_sum") / rounds
+        } else {
+            0.0
+        };
+        let _ = writeln!(
+            md,
+            "| {} | {rounds} | {win:.1} | {:.2} | {mean:.0} |",
+            i + 1,
+            win / fair
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\nThe first player's advantage per round: {:.2} (1.00 is fair).",
+        num(json, "first_player_advantage")
     );
 }
 
@@ -461,9 +492,13 @@ mod tests {
         ] {
             assert!(md.contains(heading), "missing {heading}:\n{md}");
         }
-        // The tables every sim reports today are filled in, not pending.
-        let before_cards = md.split("## 1000 miles").next().unwrap_or("");
-        assert!(!before_cards.contains("pending"), "{md}");
+        // Every table is filled in, none pending, the card races' round-by-round one too.
+        assert!(!md.contains("pending"), "{md}");
+        assert!(md.contains("| place | rounds | round win % |"), "{md}");
+        assert!(
+            md.contains("The first player's advantage per round:"),
+            "{md}"
+        );
         assert_eq!(md, balance(2, 5), "the same seed prints the same file");
     }
 }
