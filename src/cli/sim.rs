@@ -62,6 +62,11 @@ pub fn run(
         (true, GameKind::FifteenHundred) => by_lane_table(&args),
         (true, _) => Err("--by-lane is for 1500m only".to_string()),
     };
+    print_report(result, json)
+}
+
+/// Prints a sim's report as text or JSON; a refusal is one line and exit code 2.
+fn print_report(result: Result<(String, Value), String>, json: bool) -> ExitCode {
     match result {
         Ok((text, value)) => {
             if json {
@@ -124,20 +129,7 @@ fn pace_run(
         seed,
         model,
     };
-    match pace::report(&spec) {
-        Ok((text, value)) => {
-            if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&value).unwrap_or_default()
-                );
-            } else {
-                println!("{text}");
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => refuse(e),
-    }
+    print_report(pace::report(&spec), json)
 }
 
 /// `sim 1500m --by-lane`: golds by start lane.
