@@ -38,7 +38,9 @@ pub(super) struct Inner {
     pub(super) closed_dms: HashSet<u64>,
     pub(super) rate_limits: usize,
     pub(super) lose_answers: usize,
-    pub(super) nonces: HashMap<(u64, String), u64>,
+    /// Each nonce seen per channel: the message it made, and when (the fake's clock);
+    /// forgotten after [`super::rest::NONCE_WINDOW`], as Discord does.
+    pub(super) nonces: HashMap<(u64, String), (u64, Duration)>,
     pub(super) interactions: HashMap<u64, Interaction>,
     pub(super) gateway: Option<mpsc::UnboundedSender<String>>,
     pub(super) seq: u64,
