@@ -232,6 +232,21 @@ impl DiscordCourier {
         Ok(id)
     }
 
+    /// True when Discord answers a cheap REST call: a sign of life for the outage hold
+    /// when no shard is connected.
+    pub async fn probe(&self) -> bool {
+        match self.http.get_current_user().await {
+            Ok(user) => {
+                if let Ok(mut me) = self.me.lock() {
+                    *me = Some(user.id.get());
+                }
+                true
+            }
+            // Any answer but a server error or none is Discord answering.
+            Err(e) => !matches!(classify(&e), DeliveryError::Retry { .. }),
+        }
+    }
+
     /// The channel a parcel goes to: the race's channel, or the seat's DM channel.
     async fn channel_of(&self, parcel: &Parcel<'_>) -> Result<ChannelId, DeliveryError> {
         match parcel.target {

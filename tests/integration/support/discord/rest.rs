@@ -491,19 +491,24 @@ impl Call<'_> {
                 _ => {}
             }
         }
-        let mut ids: Vec<u64> = inner
+        let here = channel.to_string();
+        let mut all: Vec<(u64, Value)> = inner
             .message_order
             .iter()
-            .copied()
-            .filter(|id| {
-                inner
-                    .messages
-                    .get(id)
-                    .is_some_and(|m| m["channel_id"] == channel.to_string().as_str())
+            .filter_map(|id| inner.messages.get(id).map(|m| (*id, m.clone())))
+            .chain(inner.user_messages.iter().filter_map(|m| {
+                let id = m["id"].as_str()?.parse::<u64>().ok()?;
+                Some((id, m.clone()))
+            }))
+            .filter(|(id, m)| {
+                m["channel_id"] == here.as_str()
+                    && before.is_none_or(|b| *id < b)
+                    && after.is_none_or(|a| *id > a)
             })
-            .filter(|id| before.is_none_or(|b| *id < b) && after.is_none_or(|a| *id > a))
             .collect();
-        ids.sort_unstable();
+        all.sort_by_key(|(id, _)| *id);
+        let ids: Vec<u64> = all.iter().map(|(id, _)| *id).collect();
+        let found: std::collections::HashMap<u64, Value> = all.into_iter().collect();
         let picked: Vec<u64> = if after.is_some() && before.is_none() {
             ids.into_iter().take(limit).collect()
         } else {
@@ -513,7 +518,7 @@ impl Call<'_> {
         let page: Vec<Value> = picked
             .iter()
             .rev()
-            .filter_map(|id| inner.messages.get(id).cloned())
+            .filter_map(|id| found.get(id).cloned())
             .map(|mut m| {
                 if let Some(o) = m.as_object_mut() {
                     o.remove("nonce");

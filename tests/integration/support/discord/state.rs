@@ -71,6 +71,11 @@ pub(super) struct Inner {
     /// Each thread's last activity, on the fake's clock.
     pub(super) thread_activity: HashMap<u64, Duration>,
     pub(super) archived_threads: HashSet<u64>,
+    /// What users wrote to the bot by DM, kept in their DM channel's history (apart from
+    /// [`Inner::messages`], which holds what the bot made).
+    pub(super) user_messages: Vec<Value>,
+    /// The next RESUME is refused (op 9, not resumable): the bot identifies anew.
+    pub(super) refuse_resume: bool,
 }
 
 /// The gateway's shards: who holds which, and what was identified.
