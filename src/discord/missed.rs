@@ -83,7 +83,7 @@ async fn read(
     let channel = shared.courier.dm_channel(user).await?;
     let who = UserId::new(user.to_string());
     let last = match shared.referee.store().dm_seen(&who).await {
-        Ok(l) => l.and_then(|m| m.parse::<u64>().ok()),
+        Ok(l) => l.and_then(|m| m.parse::<u64>().ok()).filter(|m| *m != 0),
         Err(e) => {
             tracing::warn!(user, "cannot read the last DM handled: {e}");
             return Ok(0);

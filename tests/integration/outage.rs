@@ -148,9 +148,10 @@ async fn orders_at(h: &crate::support::discord::Harness, step: i64) -> Vec<(Stri
     rows
 }
 
-/// A DM written while the gateway was away, whose session then could not resume (READY,
-/// not RESUMED: Discord never sends it), is read back from the DM channel and handled
-/// once; the players' older DMs, handled before, are not played again.
+/// DMs written while the bot could not hear them, then a session that could not resume
+/// (READY, not RESUMED: Discord never sends them): read back from the DM channels and
+/// handled once; the players' older DMs, handled before, are not played again, even by a
+/// fresh process whose memory of handled ids is empty.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dm_missed_while_the_gateway_could_not_resume_is_handled_once() {
     use crate::support::discord::*;
@@ -167,43 +168,58 @@ async fn a_dm_missed_while_the_gateway_could_not_resume_is_handled_once() {
     h.fake.wait_dm(bob.id, n + 1).await;
     h.settle().await;
     assert_eq!(orders_at(&h, 0).await.len(), 2);
-    // Two hours on (the claims of those DMs have expired), the gateway goes away; Alice
-    // writes her next order; the session cannot resume.
+    let is_receipt = |m: &serde_json::Value| text_of(m).contains("Receipt `");
+    let receipts =
+        |h: &Harness, user: u64| h.fake.dms_to(user).iter().filter(|m| is_receipt(m)).count();
+    let (alice_receipts, bob_receipts) = (receipts(&h, alice.id), receipts(&h, bob.id));
+
+    // Two hours on (the store's claims of those DMs have expired), the bot goes down;
+    // Alice writes her next order meanwhile; a fresh process connects (READY).
     h.advance(2 * 3600);
     h.settle().await;
-    let identifies = h.fake.identifies();
-    let before = h.fake.dms_to(alice.id).len();
-    h.fake.gateway_down();
+    h.stop_bot().await;
     h.fake.dm(&alice, "6");
+    h.start_bot().await;
+    h.fake
+        .wait_dm_matching(alice.id, "the receipt of the missed order", |m| {
+            is_receipt(m) && text_of(m).contains("`6`")
+        })
+        .await;
+    h.settle().await;
+    assert_eq!(
+        orders_at(&h, 1).await,
+        vec![(alice.id.to_string(), "6".to_string())],
+        "Alice's missed order, and nothing old of Bob's"
+    );
+    assert_eq!(receipts(&h, alice.id), alice_receipts + 1);
+    assert_eq!(
+        receipts(&h, bob.id),
+        bob_receipts,
+        "Bob's old DM is not played again"
+    );
+
+    // The gateway goes away; Bob writes; the session cannot resume.
+    let identifies = h.fake.identifies();
+    h.fake.gateway_down();
+    h.fake.dm(&bob, "2");
     h.fake.refuse_next_resume();
     h.fake.gateway_up();
     h.fake.wait_reconnected(usize::MAX, identifies + 1).await;
     h.fake
-        .wait_dm_matching(alice.id, "the receipt of the missed order", |m| {
-            text_of(m).to_lowercase().contains("receipt")
+        .wait_dm_matching(bob.id, "the receipt of Bob's missed order", |m| {
+            is_receipt(m) && text_of(m).contains("`2`")
         })
         .await;
     h.settle().await;
-    let step1 = orders_at(&h, 1).await;
-    assert_eq!(
-        step1,
-        vec![(alice.id.to_string(), "6".to_string())],
-        "Alice's missed order, and nothing old of Bob's"
-    );
-    let receipts = |h: &Harness| {
-        h.fake.dms_to(alice.id)[before..]
-            .iter()
-            .filter(|m| text_of(m).to_lowercase().contains("receipt"))
-            .count()
-    };
-    assert_eq!(receipts(&h), 1);
+    assert_eq!(orders_at(&h, 1).await.len(), 2, "the turn has both orders");
+    assert_eq!(receipts(&h, bob.id), bob_receipts + 1);
     // Another session that cannot resume: nothing is handled again.
     let identifies = h.fake.identifies();
     h.fake.disconnect(None);
     h.fake.refuse_next_resume();
     h.fake.wait_reconnected(usize::MAX, identifies + 1).await;
     h.settle().await;
-    assert_eq!(receipts(&h), 1, "handled once");
-    assert_eq!(orders_at(&h, 1).await.len(), 1);
+    assert_eq!(receipts(&h, alice.id), alice_receipts + 1, "handled once");
+    assert_eq!(receipts(&h, bob.id), bob_receipts + 1, "handled once");
     h.stop_bot().await;
 }
