@@ -223,3 +223,70 @@ async fn a_dm_missed_while_the_gateway_could_not_resume_is_handled_once() {
     assert_eq!(receipts(&h, bob.id), bob_receipts + 1, "handled once");
     h.stop_bot().await;
 }
+
+/// Through the fake Discord: the gateway and REST both down for three hours with the
+/// turn's deadline inside them. The bot holds the deadline; when Discord is back the
+/// channel gets one notice with the outage's length and the new deadline, and the turn
+/// resolves once, at its new time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_down_for_three_hours_holds_the_deadline() {
+    use crate::support::discord::*;
+    let h = Harness::start().await;
+    let alice = User::new(1601, "Alice");
+    let bob = User::new(1602, "Bob");
+    h.open_race("dream-mile", "turn=1h resolve=deadline", &alice, &[&bob])
+        .await;
+    let race = h.referee().race_in(&CHANNEL.to_string()).await.unwrap();
+    let due = h.referee().overview(race).await.unwrap().deadline.unwrap();
+    let step = |h: &Harness| {
+        let r = h.referee();
+        async move { r.overview(race).await.unwrap().label }
+    };
+    let first = step(&h).await;
+    h.fake.gateway_down();
+    h.fake.rest_down();
+    // Three hours in five-minute steps: each wakes the workers, as time would.
+    for _ in 0..36 {
+        h.advance(300);
+        h.fake.settle(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(h.clock.now_ms() > due + 3_600_000);
+    assert_eq!(step(&h).await, first, "no deadline fired during the outage");
+    let notice =
+        |m: &serde_json::Value| in_channel(m) && text_of(m).contains("could not be reached");
+    assert!(!h.fake.messages().iter().any(|m| notice(m)));
+    // Discord is back.
+    let identifies = h.fake.identifies();
+    h.fake.rest_up();
+    h.fake.gateway_up();
+    h.fake.wait_reconnected(usize::MAX, identifies + 1).await;
+    for _ in 0..4 {
+        h.advance(300);
+        h.settle().await;
+    }
+    let told: Vec<serde_json::Value> = h
+        .fake
+        .messages()
+        .into_iter()
+        .filter(|m| notice(m))
+        .collect();
+    assert_eq!(told.len(), 1, "one notice");
+    assert!(
+        text_of(&told[0]).contains("about 3 hours"),
+        "{}",
+        text_of(&told[0])
+    );
+    let held = h.referee().overview(race).await.unwrap().deadline.unwrap();
+    assert!(
+        held > h.clock.now_ms(),
+        "the deadline moved on by the outage"
+    );
+    assert_eq!(step(&h).await, first);
+    h.advance((held - h.clock.now_ms()) / 1000 + 1);
+    h.settle().await;
+    h.advance(60);
+    h.settle().await;
+    assert_ne!(step(&h).await, first, "the held deadline fired");
+    let told = h.fake.messages().into_iter().filter(|m| notice(m)).count();
+    assert_eq!(told, 1, "told once");
+}

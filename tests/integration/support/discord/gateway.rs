@@ -334,6 +334,16 @@ impl FakeDiscord {
         }
     }
 
+    /// Every REST request is answered 503 until [`FakeDiscord::rest_up`] (with
+    /// [`FakeDiscord::gateway_down`]: Discord cannot be reached at all).
+    pub fn rest_down(&self) {
+        self.shared.inner.lock().unwrap().rest_down = true;
+    }
+
+    pub fn rest_up(&self) {
+        self.shared.inner.lock().unwrap().rest_down = false;
+    }
+
     /// The bot's next RESUME is refused with INVALID SESSION (not resumable), as when
     /// Discord dropped the session: what was sent meanwhile is never replayed.
     pub fn refuse_next_resume(&self) {

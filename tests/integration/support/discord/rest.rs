@@ -149,6 +149,15 @@ pub(super) async fn rest(AxState(shared): AxState<Arc<Shared>>, req: Request) ->
         let checked = spec::check(method.as_str(), &path, &query, &body);
         let (mut response, status, refused) = match checked {
             Err(invalid) => spec_refusal(&invalid),
+            Ok(()) if inner.rest_down => (
+                error(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    0,
+                    "503: Service Unavailable",
+                ),
+                503,
+                Some("asked: Discord is down".into()),
+            ),
             Ok(()) => match before_answer(&mut inner, &method, &path) {
                 Some(early) => early,
                 None => {

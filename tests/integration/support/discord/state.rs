@@ -76,6 +76,8 @@ pub(super) struct Inner {
     pub(super) user_messages: Vec<Value>,
     /// The next RESUME is refused (op 9, not resumable): the bot identifies anew.
     pub(super) refuse_resume: bool,
+    /// Every REST request is answered 503 ([`super::FakeDiscord::rest_down`]).
+    pub(super) rest_down: bool,
 }
 
 /// The gateway's shards: who holds which, and what was identified.
