@@ -254,7 +254,7 @@ async fn discord_down_for_three_hours_holds_the_deadline() {
     assert_eq!(step(&h).await, first, "no deadline fired during the outage");
     let notice =
         |m: &serde_json::Value| in_channel(m) && text_of(m).contains("could not be reached");
-    assert!(!h.fake.messages().iter().any(|m| notice(m)));
+    assert!(!h.fake.messages().iter().any(notice));
     // Discord is back.
     let identifies = h.fake.identifies();
     h.fake.rest_up();
