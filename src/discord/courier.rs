@@ -96,53 +96,6 @@ pub fn mark(layout: &mut Layout, outbox_id: i64) {
     });
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::discord::layout::{EmbedSpec, limits};
-
-    fn one(description: usize, footer: Option<&str>) -> Layout {
-        Layout {
-            embeds: vec![EmbedSpec {
-                title: "t".into(),
-                description: "d".repeat(description),
-                footer: footer.map(String::from),
-                ..EmbedSpec::default()
-            }],
-            ..Layout::default()
-        }
-    }
-
-    #[test]
-    fn the_marker_follows_the_footer_within_every_limit() {
-        let mut l = one(10, Some("Due Thu 01 Jan 00:00 UTC."));
-        mark(&mut l, 42);
-        assert_eq!(
-            l.embeds[0].footer.as_deref(),
-            Some("Due Thu 01 Jan 00:00 UTC. · ref 42")
-        );
-        let mut l = one(10, None);
-        mark(&mut l, 7);
-        assert_eq!(l.embeds[0].footer.as_deref(), Some("ref 7"));
-        // A message at the total limit: the footer's own text gives way.
-        let mut l = one(limits::EMBED_TOTAL - 40, Some(&"f".repeat(38)));
-        mark(&mut l, 123);
-        let size: usize = l.embeds.iter().map(EmbedSpec::size).sum();
-        assert!(size <= limits::EMBED_TOTAL, "{size}");
-        assert!(
-            l.embeds[0]
-                .footer
-                .as_deref()
-                .unwrap()
-                .ends_with(" · ref 123")
-        );
-        // No room at all: unmarked, never over the limit.
-        let mut l = one(limits::EMBED_TOTAL - 1, None);
-        mark(&mut l, 123);
-        assert_eq!(l.embeds[0].footer, None);
-    }
-}
-
 /// True when a message's first embed carries this outbox id's marker.
 fn carries(message: &serenity::Message, outbox_id: i64) -> bool {
     let tag = marker(outbox_id);
@@ -511,5 +464,52 @@ impl Courier for DiscordCourier {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discord::layout::{EmbedSpec, limits};
+
+    fn one(description: usize, footer: Option<&str>) -> Layout {
+        Layout {
+            embeds: vec![EmbedSpec {
+                title: "t".into(),
+                description: "d".repeat(description),
+                footer: footer.map(String::from),
+                ..EmbedSpec::default()
+            }],
+            ..Layout::default()
+        }
+    }
+
+    #[test]
+    fn the_marker_follows_the_footer_within_every_limit() {
+        let mut l = one(10, Some("Due Thu 01 Jan 00:00 UTC."));
+        mark(&mut l, 42);
+        assert_eq!(
+            l.embeds[0].footer.as_deref(),
+            Some("Due Thu 01 Jan 00:00 UTC. · ref 42")
+        );
+        let mut l = one(10, None);
+        mark(&mut l, 7);
+        assert_eq!(l.embeds[0].footer.as_deref(), Some("ref 7"));
+        // A message at the total limit: the footer's own text gives way.
+        let mut l = one(limits::EMBED_TOTAL - 40, Some(&"f".repeat(38)));
+        mark(&mut l, 123);
+        let size: usize = l.embeds.iter().map(EmbedSpec::size).sum();
+        assert!(size <= limits::EMBED_TOTAL, "{size}");
+        assert!(
+            l.embeds[0]
+                .footer
+                .as_deref()
+                .unwrap()
+                .ends_with(" · ref 123")
+        );
+        // No room at all: unmarked, never over the limit.
+        let mut l = one(limits::EMBED_TOTAL - 1, None);
+        mark(&mut l, 123);
+        assert_eq!(l.embeds[0].footer, None);
     }
 }
