@@ -80,6 +80,8 @@ pub const KEYS: &[Key] = &[
     key("turns.resolve", Kind::Text, "early"),
     key("log.level", Kind::Text, "info"),
     key("log.ansi", Kind::Bool, "false"),
+    // How long without any answer from Discord makes an outage (deadlines held).
+    key("outage_after", Kind::Text, "3m"),
     // Quotas and rate limits (docs/reliability.md, "Quotas"); 0 turns one off.
     key("limits.lobbies_per_user", Kind::Number, "3"),
     key("limits.running_per_user", Kind::Number, "10"),
@@ -444,6 +446,9 @@ pub struct Settings {
     pub log_ansi: bool,
     /// Quotas and rate limits.
     pub limits: crate::referee::Limits,
+    /// Seconds without any answer from Discord that make an outage: deadlines are held
+    /// (docs/reliability.md).
+    pub outage_after_secs: u64,
 }
 
 impl Default for Settings {
@@ -459,6 +464,7 @@ impl Default for Settings {
             log_level: "info".into(),
             log_ansi: false,
             limits: crate::referee::Limits::default(),
+            outage_after_secs: 180,
         }
     }
 }
@@ -520,6 +526,9 @@ impl Settings {
         if let Some(r) = get("log.ansi") {
             s.log_ansi = boolean("log.ansi", r)?;
         }
+        if let Some(r) = get("outage_after") {
+            s.outage_after_secs = duration("outage_after", r, &r.text)?.max(1);
+        }
         s.limits = limits(&get)?;
         s.limits
             .check_timing(&s.timing)
@@ -536,6 +545,13 @@ impl Settings {
     /// Reads one file's text alone (tests, and the example's check).
     pub fn from_toml(text: &str) -> Result<Settings, ConfigError> {
         Settings::from_values(&read_file(text, "the configuration")?)
+    }
+
+    /// [`Settings::outage_after_secs`] in milliseconds.
+    pub fn outage_after_ms(&self) -> i64 {
+        i64::try_from(self.outage_after_secs)
+            .unwrap_or(i64::MAX / 1000)
+            .saturating_mul(1000)
     }
 
     /// The referee's settings drawn from these.

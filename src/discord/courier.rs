@@ -1,7 +1,11 @@
 //! Delivers the referee's outbox to Discord: channel posts, the status and lobby messages
 //! edited in place, and DMs. Each new message carries its outbox id as a `nonce` with
-//! `enforce_nonce`, so a redelivery after a crash (posted, but not yet marked delivered)
-//! returns the first message instead of posting twice.
+//! `enforce_nonce`, so a redelivery soon after a crash (posted, but not yet marked
+//! delivered) returns the first message instead of posting twice. Discord forgets a nonce
+//! after a few minutes, and does not show it in a channel's history, so each message also
+//! carries its outbox id in its first embed's footer ([`mark`]: `ref 123`), and
+//! [`Courier::find`] reads the channel's (or DM's) recent messages for it before a create
+//! whose earlier attempt ended unknown goes out again.
 //!
 //! A turn's post and the final result each carry one PNG (see [`attach`]) in the same
 //! multipart request, shown as the embed's image, with the standings as its alt text.
@@ -43,6 +47,70 @@ pub struct DiscordCourier {
     zone: Zone,
     /// DM channels opened so far: one request per user per run, not per DM.
     dm_channels: Mutex<HashMap<u64, ChannelId>>,
+    /// The bot's own user id, once asked: only its messages can carry a marker.
+    me: Mutex<Option<u64>>,
+}
+
+/// Messages read per page of history when looking for an earlier attempt.
+const HISTORY_PAGE: u8 = 100;
+/// Pages read at most: the marker is looked for among the newest 1,000 messages.
+const HISTORY_PAGES: usize = 10;
+/// How far before the first attempt the search reaches (clocks differ).
+const HISTORY_SLACK_MS: i64 = 600_000;
+/// Discord's epoch, in Unix milliseconds: a snowflake's time is counted from it.
+const DISCORD_EPOCH_MS: i64 = 1_420_070_400_000;
+
+/// The marker an outbox row's message carries, at the end of its first embed's footer.
+fn marker(outbox_id: i64) -> String {
+    format!("ref {outbox_id}")
+}
+
+/// Marks a message with its outbox id, quietly: ` · ref 123` after its first embed's
+/// footer (or the footer alone), within Discord's limits (the footer's own text gives way).
+pub fn mark(layout: &mut Layout, outbox_id: i64) {
+    let tag = marker(outbox_id);
+    let total: usize = layout.embeds.iter().map(layout::EmbedSpec::size).sum();
+    let Some(first) = layout.embeds.first_mut() else {
+        return;
+    };
+    let own = first.footer.take().unwrap_or_default();
+    let own_chars = own.chars().count();
+    let others = total.saturating_sub(own_chars);
+    if others.saturating_add(tag.chars().count()) > layout::limits::EMBED_TOTAL {
+        // A message already at Discord's limit goes unmarked (its nonce still guards a
+        // quick retry) rather than be refused.
+        first.footer = (!own.is_empty()).then_some(own);
+        return;
+    }
+    // Room for the footer's own text: the footer limit, and the message's total.
+    let room = layout::limits::FOOTER
+        .min(layout::limits::EMBED_TOTAL.saturating_sub(others))
+        .saturating_sub(tag.chars().count() + 3);
+    first.footer = Some(if own.is_empty() || room == 0 {
+        tag
+    } else if own_chars > room {
+        let cut: String = own.chars().take(room.saturating_sub(1)).collect();
+        format!("{cut}… · {tag}")
+    } else {
+        format!("{own} · {tag}")
+    });
+}
+
+/// True when a message's first embed carries this outbox id's marker.
+fn carries(message: &serenity::Message, outbox_id: i64) -> bool {
+    let tag = marker(outbox_id);
+    message
+        .embeds
+        .first()
+        .and_then(|e| e.footer.as_ref())
+        .is_some_and(|f| f.text == tag || f.text.ends_with(&format!(" · {tag}")))
+}
+
+/// A snowflake's time, in Unix milliseconds.
+fn snowflake_ms(id: u64) -> i64 {
+    i64::try_from(id >> 22)
+        .unwrap_or(i64::MAX)
+        .saturating_add(DISCORD_EPOCH_MS)
 }
 
 /// Reads a Discord error the way the outbox needs it.
@@ -152,7 +220,91 @@ impl DiscordCourier {
             http,
             zone,
             dm_channels: Mutex::new(HashMap::new()),
+            me: Mutex::new(None),
         }
+    }
+
+    /// The bot's own user id, asked of Discord once.
+    async fn me(&self) -> Result<u64, serenity::Error> {
+        if let Ok(me) = self.me.lock()
+            && let Some(id) = *me
+        {
+            return Ok(id);
+        }
+        let id = self.http.get_current_user().await?.id.get();
+        if let Ok(mut me) = self.me.lock() {
+            *me = Some(id);
+        }
+        Ok(id)
+    }
+
+    /// True when Discord answers a cheap REST call: a sign of life for the outage hold
+    /// when no shard is connected.
+    pub async fn probe(&self) -> bool {
+        match self.http.get_current_user().await {
+            Ok(user) => {
+                if let Ok(mut me) = self.me.lock() {
+                    *me = Some(user.id.get());
+                }
+                true
+            }
+            // Any answer but a server error or none is Discord answering.
+            Err(e) => !matches!(classify(&e), DeliveryError::Retry { .. }),
+        }
+    }
+
+    /// The channel a parcel goes to: the race's channel, or the seat's DM channel.
+    async fn channel_of(&self, parcel: &Parcel<'_>) -> Result<ChannelId, DeliveryError> {
+        match parcel.target {
+            Target::Dm { user, .. } => {
+                let user = snowflake(&user.0).ok_or_else(|| {
+                    DeliveryError::Permanent(format!("`{}` is not a Discord user", user.0))
+                })?;
+                self.dm_channel(user).await.map_err(|e| classify(&e))
+            }
+            _ => snowflake(parcel.channel)
+                .map(ChannelId::new)
+                .ok_or_else(|| {
+                    DeliveryError::Permanent(format!(
+                        "`{}` is not a Discord channel",
+                        parcel.channel
+                    ))
+                }),
+        }
+    }
+
+    /// Reads a channel's messages from the newest back to `since` (less some slack), at
+    /// most [`HISTORY_PAGES`] pages, for the bot's message marked with `outbox_id`.
+    async fn look_back(
+        &self,
+        channel: ChannelId,
+        outbox_id: i64,
+        since: i64,
+    ) -> Result<Option<MessageId>, serenity::Error> {
+        let me = self.me().await?;
+        let floor = since.saturating_sub(HISTORY_SLACK_MS);
+        let mut before: Option<MessageId> = None;
+        for _ in 0..HISTORY_PAGES {
+            let mut ask = serenity::GetMessages::new().limit(HISTORY_PAGE);
+            if let Some(b) = before {
+                ask = ask.before(b);
+            }
+            let page = channel.messages(&*self.http, ask).await?;
+            if let Some(found) = page
+                .iter()
+                .find(|m| m.author.id.get() == me && carries(m, outbox_id))
+            {
+                return Ok(Some(found.id));
+            }
+            let Some(oldest) = page.iter().map(|m| m.id).min() else {
+                return Ok(None);
+            };
+            if page.len() < usize::from(HISTORY_PAGE) || snowflake_ms(oldest.get()) < floor {
+                return Ok(None);
+            }
+            before = Some(oldest);
+        }
+        Ok(None)
     }
 
     /// The DM channel with a user, opened once and remembered.
@@ -210,8 +362,43 @@ impl DiscordCourier {
 
 #[async_trait]
 impl Courier for DiscordCourier {
+    async fn find(
+        &self,
+        parcel: Parcel<'_>,
+        since: i64,
+    ) -> Result<Option<Delivered>, DeliveryError> {
+        let channel = self.channel_of(&parcel).await?;
+        let found = match self.look_back(channel, parcel.outbox_id, since).await {
+            Ok(found) => found,
+            Err(e) if code_of(&e) == Some(codes::MISSING_PERMISSIONS) => {
+                // Without Read Message History the bot cannot look; the nonce is all
+                // that is left, as before.
+                tracing::warn!(
+                    channel = channel.get(),
+                    outbox = parcel.outbox_id,
+                    "cannot read this channel's history (Read Message History); posting again \
+                     relies on Discord's nonce alone"
+                );
+                None
+            }
+            Err(e) => {
+                return Err(match (classify(&e), parcel.target) {
+                    // A DM that fails is the player's, never the race channel's.
+                    (DeliveryError::ChannelLost { reason, .. }, Target::Dm { .. }) => {
+                        DeliveryError::Permanent(reason)
+                    }
+                    (other, _) => other,
+                });
+            }
+        };
+        Ok(found.map(|id| Delivered {
+            external_id: Some(id.get().to_string()),
+        }))
+    }
+
     async fn deliver(&self, parcel: Parcel<'_>) -> Result<Delivered, DeliveryError> {
         let mut layout = layout::announcement(parcel.announcement, self.zone);
+        mark(&mut layout, parcel.outbox_id);
         if layout.picture.is_some() && !matches!(parcel.target, Target::Dm { .. }) {
             attach(&mut layout, parcel.announcement, parcel.outbox_id).await;
         }
@@ -277,5 +464,52 @@ impl Courier for DiscordCourier {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discord::layout::{EmbedSpec, limits};
+
+    fn one(description: usize, footer: Option<&str>) -> Layout {
+        Layout {
+            embeds: vec![EmbedSpec {
+                title: "t".into(),
+                description: "d".repeat(description),
+                footer: footer.map(String::from),
+                ..EmbedSpec::default()
+            }],
+            ..Layout::default()
+        }
+    }
+
+    #[test]
+    fn the_marker_follows_the_footer_within_every_limit() {
+        let mut l = one(10, Some("Due Thu 01 Jan 00:00 UTC."));
+        mark(&mut l, 42);
+        assert_eq!(
+            l.embeds[0].footer.as_deref(),
+            Some("Due Thu 01 Jan 00:00 UTC. · ref 42")
+        );
+        let mut l = one(10, None);
+        mark(&mut l, 7);
+        assert_eq!(l.embeds[0].footer.as_deref(), Some("ref 7"));
+        // A message at the total limit: the footer's own text gives way.
+        let mut l = one(limits::EMBED_TOTAL - 40, Some(&"f".repeat(38)));
+        mark(&mut l, 123);
+        let size: usize = l.embeds.iter().map(EmbedSpec::size).sum();
+        assert!(size <= limits::EMBED_TOTAL, "{size}");
+        assert!(
+            l.embeds[0]
+                .footer
+                .as_deref()
+                .unwrap()
+                .ends_with(" · ref 123")
+        );
+        // No room at all: unmarked, never over the limit.
+        let mut l = one(limits::EMBED_TOTAL - 1, None);
+        mark(&mut l, 123);
+        assert_eq!(l.embeds[0].footer, None);
     }
 }

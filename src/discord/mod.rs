@@ -21,6 +21,7 @@ pub mod courier;
 pub mod dress;
 pub mod handlers;
 pub mod layout;
+pub mod missed;
 
 use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -52,6 +53,8 @@ const CLAIM_MS: i64 = 3_600_000;
 const DELIVERY_POLL: Duration = Duration::from_secs(2);
 /// The longest the deadline worker sleeps without looking at the clock again.
 const DEADLINE_POLL_MS: i64 = 60_000;
+/// How often the deadline worker looks whether Discord is back during an outage.
+const OUTAGE_POLL_MS: i64 = 5_000;
 /// How often the heartbeat worker looks at the shards' stages (cheap: in memory).
 const GATEWAY_POLL: Duration = Duration::from_secs(1);
 
@@ -274,9 +277,15 @@ pub async fn start_scaled(
     let (sh, st) = (shared.clone(), stopped.clone());
     let (sh2, st2) = (shared.clone(), stopped.clone());
     let (sh3, st3, sm) = (shared.clone(), stopped.clone(), shard_manager.clone());
+    let sm1 = shard_manager.clone();
+    // From here on, a Discord that answers nothing holds the deadlines (referee::outage).
+    shared
+        .referee
+        .reach()
+        .watch(shared.settings.outage_after_ms());
     let workers = vec![
         supervise("deadlines", store.clone(), me.clone(), move || {
-            deadline_worker(sh.clone(), st.clone())
+            deadline_worker(sh.clone(), sm1.clone(), st.clone())
         }),
         supervise("delivery", store.clone(), me.clone(), move || {
             delivery_worker(sh2.clone(), st2.clone())
@@ -352,7 +361,20 @@ fn framework(
                     ) {
                         fw.user_data.gateway.notify_one();
                     }
-                    handlers::event(fw, event).await
+                    if let serenity::FullEvent::Ready { .. } = event {
+                        // A new session, not resumed: DMs written meanwhile were never
+                        // sent to us (missed.rs).
+                        let (ctx, shared) = (fw.serenity_context.clone(), fw.user_data.clone());
+                        tokio::spawn(missed::catch_up(ctx, shared));
+                    }
+                    let result = handlers::event(fw, event).await;
+                    if let serenity::FullEvent::Message { new_message: m } = event
+                        && m.guild_id.is_none()
+                        && !m.author.bot
+                    {
+                        missed::seen(fw.user_data, m.author.id.get(), m.id.get()).await;
+                    }
+                    result
                 })
             },
             initialize_owners: false,
@@ -558,9 +580,30 @@ async fn heartbeat_worker(
     }
 }
 
-async fn deadline_worker(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
+/// Tells the referee whether Discord answers, before a tick: a shard connected, or else a
+/// cheap REST call (`GET /users/@me`) answered, is a sign of life (referee::outage).
+async fn sense_reach(shared: &Shared, manager: &serenity::ShardManager) {
+    let connected = manager
+        .runners
+        .lock()
+        .await
+        .values()
+        .any(|info| info.stage == serenity::ConnectionStage::Connected);
+    let answered = connected || shared.courier.probe().await;
+    if answered {
+        let now = shared.referee.clock().now();
+        shared.referee.reach().contact(now);
+    }
+}
+
+async fn deadline_worker(
+    shared: Arc<Shared>,
+    manager: Arc<serenity::ShardManager>,
+    mut stop: watch::Receiver<bool>,
+) {
     let referee = shared.referee.clone();
     loop {
+        sense_reach(&shared, &manager).await;
         match referee.tick().await {
             Ok(0) => {}
             Ok(n) => {
@@ -570,6 +613,8 @@ async fn deadline_worker(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
             Err(e) => tracing::warn!("deadline tick failed: {e}"),
         }
         let wait_ms = match referee.next_due().await {
+            // Held by an outage: look again soon, not at the overdue deadline.
+            _ if referee.reach().held() => OUTAGE_POLL_MS,
             Ok(Some(due)) => (due - referee.clock().now()).clamp(0, DEADLINE_POLL_MS),
             Ok(None) => DEADLINE_POLL_MS,
             Err(e) => {

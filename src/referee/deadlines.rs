@@ -6,9 +6,12 @@
 //! are told once, through the outbox), and a deadline that fails for a passing reason is
 //! tried again later, each time later up to [`MAX_RETRY_MS`], instead of at once. A wall
 //! clock that jumps forward by more than [`CLOCK_JUMP_MS`] is an outage, not time that
-//! passed: every open deadline is held back by the jump, and each race is told.
+//! passed: every open deadline is held back by the jump, and each race is told. While
+//! Discord cannot be reached nothing fires, and when it is back every open deadline moves
+//! on by the outage, each race told once (`outage.rs`).
 
 use super::announce::{Announcement, Target};
+use super::outage::{Standing, about};
 use super::{Referee, RefereeError};
 use crate::store::{CampaignId, DeadlineKind, DeadlineRow, Millis, Phase, SeatRow, StoreError};
 
@@ -44,6 +47,16 @@ impl Referee {
     pub async fn tick(&self) -> Result<usize, RefereeError> {
         let now = self.clock.now();
         self.hold_after_jump(now).await;
+        match self.reach.standing(now) {
+            Standing::Held => {
+                // Discord cannot be reached: players can neither see a prompt nor order.
+                tracing::debug!("Discord cannot be reached; deadlines are held");
+                self.tell_quarantines().await;
+                return Ok(0);
+            }
+            Standing::Back { lost, back } => self.hold_after_outage(lost, back).await,
+            Standing::Normal => {}
+        }
         let due = self
             .store
             .claim_due_deadlines(now, TICK_BATCH, &self.instance, now + DEADLINE_CLAIM_MS)
@@ -176,14 +189,45 @@ impl Referee {
                 return;
             }
         };
+        let minutes = jump / 60_000;
+        let why = format!(
+            "The bot's clock jumped ahead by about {minutes} minutes; that time does not count."
+        );
         for race in open {
-            if let Err(e) = self.hold_race(race, jump).await {
+            if let Err(e) = self.hold_race(race, jump, &why).await {
                 tracing::warn!(race = race.0, error = %e.operator_detail(), "cannot hold a deadline");
             }
         }
     }
 
-    async fn hold_race(&self, race: CampaignId, jump: Millis) -> Result<(), RefereeError> {
+    /// Discord came back after an outage from `lost` (the last answer before it) to
+    /// `back`: every open deadline moves on by its length, and each race is told once.
+    async fn hold_after_outage(&self, lost: Millis, back: Millis) {
+        let length = back.saturating_sub(lost);
+        tracing::warn!(
+            outage_ms = length,
+            "Discord can be reached again; open deadlines move on by the outage"
+        );
+        let open = match self.store.open_campaigns().await {
+            Ok(o) => o,
+            Err(e) => {
+                tracing::warn!("cannot hold deadlines after an outage: {e}");
+                return;
+            }
+        };
+        let why = format!(
+            "Discord could not be reached for {}; that time does not count.",
+            about(length)
+        );
+        for race in open {
+            if let Err(e) = self.hold_race(race, length, &why).await {
+                tracing::warn!(race = race.0, error = %e.operator_detail(), "cannot hold a deadline");
+            }
+        }
+    }
+
+    /// Moves a race's open deadline on by `by` and tells its channel why, in one notice.
+    async fn hold_race(&self, race: CampaignId, by: Millis, why: &str) -> Result<(), RefereeError> {
         self.mutate(race, |w| {
             let Some(deadline) = w.campaign.deadline_at else {
                 return Ok(());
@@ -192,18 +236,14 @@ impl Referee {
                 return Ok(());
             }
             let at = deadline
-                .checked_add(jump)
+                .checked_add(by)
                 .ok_or(RefereeError::OutOfRange("the held deadline"))?;
             w.schedule(at);
-            let minutes = jump / 60_000;
             w.say(
                 Target::Channel,
                 Announcement::Notice {
                     race,
-                    text: format!(
-                        "The bot's clock jumped ahead by about {minutes} minutes; that time \
-                         does not count. The deadline is held: it is now {{at}}."
-                    ),
+                    text: format!("{why} The deadline is held: it is now {{at}}."),
                     at: Some(at),
                     user: None,
                 },

@@ -1,9 +1,14 @@
 //! Delivering the outbox: an adapter implements [`Courier`]; [`Referee::deliver`] hands it
 //! each ready announcement, and marks it delivered only after the adapter says it landed.
 //!
-//! A crash between landing and marking would deliver twice; the outbox id is passed to
-//! the courier as a nonce so an adapter can make delivery idempotent (Discord's
-//! `enforce_nonce`).
+//! A crash between landing and marking would deliver twice. The outbox id is passed to
+//! the courier as a nonce (Discord's `enforce_nonce`), but Discord remembers a nonce for a
+//! few minutes only. So each attempt to create a message is recorded in its row before it
+//! goes out ([`crate::store::Store::outbox_create_attempt`]), and a row retried after an
+//! attempt whose outcome is unknown first asks the courier whether its message is there
+//! already ([`Courier::find`]: Discord's adapter reads the channel's recent messages for
+//! the outbox id it marks each message with). If it is, the row is marked delivered with
+//! that message; it is never posted twice, however late the restart.
 //!
 //! Delivery never gives up while the race and its channel exist: a failed attempt is
 //! retried after a capped backoff with jitter ([`backoff_ms`], at most [`MAX_BACKOFF_MS`]),
@@ -73,6 +78,19 @@ pub enum DeliveryError {
 #[async_trait]
 pub trait Courier: Send + Sync {
     async fn deliver(&self, parcel: Parcel<'_>) -> Result<Delivered, DeliveryError>;
+
+    /// Already posted? Looks for the message of a parcel whose earlier attempt to create
+    /// it began at `since` and ended unknown (a crash, a lost answer): `Some` with the
+    /// message when it is there, so that it is not created again. The default cannot
+    /// look and says `None`: an adapter without history relies on its nonce alone.
+    async fn find(
+        &self,
+        parcel: Parcel<'_>,
+        since: Millis,
+    ) -> Result<Option<Delivered>, DeliveryError> {
+        let _ = (parcel, since);
+        Ok(None)
+    }
 }
 
 /// The longest wait between two attempts at one announcement.
@@ -261,6 +279,54 @@ impl Referee {
         Ok(Some((target, announcement, address)))
     }
 
+    /// One attempt: an edit goes straight out; a create is recorded first, and when an
+    /// earlier attempt to create it ended unknown, the courier looks for it before it is
+    /// created again.
+    async fn attempt(
+        &self,
+        courier: &dyn Courier,
+        parcel: Parcel<'_>,
+        now: Millis,
+    ) -> Result<Result<Delivered, DeliveryError>, RefereeError> {
+        let since = match parcel.edit {
+            Some(_) => None,
+            None => {
+                self.store()
+                    .outbox_create_attempt(parcel.outbox_id, now)
+                    .await?
+            }
+        };
+        let Some(since) = since else {
+            return Ok(self.sent(courier, parcel).await);
+        };
+        let found = courier.find(parcel.clone(), since).await;
+        self.reached(!matches!(found, Err(DeliveryError::Retry { .. })));
+        Ok(match found {
+            Ok(Some(done)) => {
+                tracing::info!(
+                    race = parcel.race.0,
+                    outbox = parcel.outbox_id,
+                    "an earlier attempt had landed; marked delivered, not posted again"
+                );
+                Ok(done)
+            }
+            Ok(None) => self.sent(courier, parcel).await,
+            Err(e) => Err(e),
+        })
+    }
+
+    /// Hands a parcel to the courier; any answer but "try again" is a sign of life for
+    /// the outage hold.
+    async fn sent(
+        &self,
+        courier: &dyn Courier,
+        parcel: Parcel<'_>,
+    ) -> Result<Delivered, DeliveryError> {
+        let sent = courier.deliver(parcel).await;
+        self.reached(!matches!(sent, Err(DeliveryError::Retry { .. })));
+        sent
+    }
+
     async fn deliver_one(
         &self,
         courier: &dyn Courier,
@@ -285,7 +351,7 @@ impl Referee {
             attempts: row.attempts,
         };
         let now = self.clock().now();
-        match courier.deliver(parcel).await {
+        match self.attempt(courier, parcel, now).await? {
             Ok(done) => {
                 crate::fault::point("mid-delivery");
                 let fresh = done.external_id.is_some() && done.external_id.as_deref() != edit;

@@ -21,6 +21,7 @@ pub mod delivery;
 mod error;
 pub mod limits;
 mod orders;
+pub mod outage;
 mod queries;
 mod race;
 mod seat_time;
@@ -122,6 +123,8 @@ pub struct Referee {
     /// The wall and monotonic clocks at the last tick, to tell a clock jump from time
     /// that passed.
     last_tick: std::sync::Mutex<Option<(crate::store::Millis, crate::store::Millis)>>,
+    /// Whether Discord answers, for the outage hold (`outage.rs`).
+    reach: outage::Reach,
 }
 
 /// A name no other referee has: host, process and a random tag (two referees in one
@@ -198,6 +201,7 @@ impl Referee {
             instance: instance_name(),
             pacer: limits::RateLimiter::default(),
             last_tick: std::sync::Mutex::new(None),
+            reach: outage::Reach::default(),
         }
     }
 

@@ -27,6 +27,7 @@ mod codec;
 mod commit;
 mod dialect;
 mod migrations;
+mod once;
 pub mod postgres;
 mod prefs;
 mod queries;
@@ -803,4 +804,16 @@ pub trait Store: Send + Sync {
     fn backend(&self) -> Backend;
     /// Closes the connections, waiting for them to finish.
     async fn close(&self);
+    /// Records an attempt to create outbox row `id`'s message, before the request goes
+    /// out; returns the first attempt's time when an earlier attempt was recorded (its
+    /// outcome unknown: the message may be there already).
+    async fn outbox_create_attempt(
+        &self,
+        id: i64,
+        at: Millis,
+    ) -> Result<Option<Millis>, StoreError>;
+    /// The newest DM message handled from `user` (a Discord snowflake), if any.
+    async fn dm_seen(&self, user: &UserId) -> Result<Option<String>, StoreError>;
+    /// Remembers `message` as the newest DM handled from `user` (an older one is ignored).
+    async fn set_dm_seen(&self, user: &UserId, message: u64, at: Millis) -> Result<(), StoreError>;
 }

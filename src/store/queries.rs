@@ -791,4 +791,20 @@ impl<DB: Dialect> Store for SqlStore<DB> {
     async fn close(&self) {
         self.pool.close().await;
     }
+
+    async fn outbox_create_attempt(
+        &self,
+        id: i64,
+        at: Millis,
+    ) -> Result<Option<Millis>, StoreError> {
+        self.record_create_attempt(id, at).await
+    }
+
+    async fn dm_seen(&self, user: &UserId) -> Result<Option<String>, StoreError> {
+        self.read_dm_seen(user).await
+    }
+
+    async fn set_dm_seen(&self, user: &UserId, message: u64, at: Millis) -> Result<(), StoreError> {
+        self.write_dm_seen(user, message, at).await
+    }
 }

@@ -115,6 +115,21 @@ impl Courier for Sink {
             external_id: Some(format!("m{id}")),
         })
     }
+
+    /// The channel's history: a message created for this outbox id, however long ago.
+    async fn find(
+        &self,
+        parcel: Parcel<'_>,
+        _since: i64,
+    ) -> Result<Option<Delivered>, DeliveryError> {
+        let id = parcel.outbox_id;
+        let posted = Sink::lines(&self.path)
+            .iter()
+            .any(|(what, seen, _)| what == "post" && *seen == id);
+        Ok(posted.then(|| Delivered {
+            external_id: Some(format!("m{id}")),
+        }))
+    }
 }
 
 fn env(name: &str) -> String {
@@ -536,9 +551,9 @@ on_both!(
 );
 
 /// A crash between a post and its `delivered` mark, restarted after the channel forgot the
-/// nonce. Issue 14: the referee relies on Discord's nonce alone, so this posts twice.
+/// nonce: the referee recorded the attempt, so the restart first looks for the message in
+/// the channel's history, finds it, and marks it delivered instead of posting again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "issue 14, open: exactly-once beyond the nonce window is not built (the referee relies on enforce_nonce); fails with 'posted twice'"]
 async fn a_crash_in_the_middle_of_delivery_does_not_post_twice_after_the_nonce_window() {
     drill(Kind::Sqlite, "mid-delivery", None, LATE_RESTART_MS).await;
     for game in [(GameKind::MilleBornes, 3), (GameKind::MagicalAthlete, 2)] {

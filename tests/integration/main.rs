@@ -28,6 +28,7 @@ mod fuzz_orders;
 mod health;
 mod hostile_names;
 mod leaks;
+mod outage;
 mod pictures;
 mod quotas;
 mod referee;

@@ -500,3 +500,86 @@ on_both!(
     a_clock_jump_holds_the_deadlines,
     time_and_option_arithmetic_never_wraps,
 );
+
+/// The outbox id each message the bot made carries (`ref N` in its first embed's footer),
+/// counted over every channel and DM of the fake Discord.
+fn marked(fake: &crate::support::discord::FakeDiscord) -> std::collections::HashMap<String, usize> {
+    let mut out = std::collections::HashMap::new();
+    for m in fake.messages() {
+        let footer = m["embeds"][0]["footer"]["text"].as_str().unwrap_or("");
+        if let Some((_, id)) = footer.rsplit_once("ref ") {
+            *out.entry(id.to_string()).or_insert(0) += 1;
+        }
+    }
+    out
+}
+
+/// Discord creates a message but its answer is lost, and the retry comes after Discord
+/// forgot the nonce (5 minutes on the fake's clock): the courier finds the message in the
+/// channel's, or the DM's, history by its outbox id and marks it delivered; nothing is
+/// posted twice. Before (nonce alone), the retry posted a second copy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lost_answer_retried_after_the_nonce_window_is_found_not_posted_again() {
+    use crate::support::discord::*;
+    let h = Harness::start().await;
+    let alice = User::new(1401, "Alice");
+    h.open_lobby("dream-mile", "turn=1h resolve=deadline", &alice, &[], 1)
+        .await;
+    h.slash(&alice, "start", &[]).await;
+    h.fake.wait_dm(alice.id, 2).await;
+    h.settle().await;
+
+    // A channel post: the pause notice.
+    h.fake.lose_next_answers(1);
+    let a = h.slash(&alice, "pause", &[]).await;
+    assert!(text_of(&a).contains("paused"), "{a}");
+    h.settle().await;
+    h.fake.advance(NONCE_WINDOW * 2);
+    for secs in [2, 4, 8] {
+        h.advance(secs);
+        h.settle().await;
+    }
+    // The next turn's post and Alice's DM prompt.
+    let a = h.slash(&alice, "resume", &[]).await;
+    assert!(!text_of(&a).is_empty(), "{a}");
+    h.settle().await;
+    let dms = h.fake.dms_to(alice.id).len();
+    h.fake.lose_next_answers(2);
+    h.advance(3 * 3600);
+    h.settle().await;
+    h.fake.advance(NONCE_WINDOW * 2);
+    for secs in [2, 4, 8, 16, 32] {
+        h.advance(secs);
+        h.settle().await;
+    }
+    let lost = h
+        .fake
+        .requests()
+        .iter()
+        .filter(|r| r.method == "POST" && r.path.ends_with("/messages") && r.status == 500)
+        .count();
+    assert_eq!(lost, 3, "every lost answer was used");
+    assert!(h.fake.dms_to(alice.id).len() > dms, "the next prompt came");
+    let twice: Vec<(String, usize)> = marked(&h.fake)
+        .into_iter()
+        .filter(|(_, n)| *n > 1)
+        .collect();
+    assert!(
+        twice.is_empty(),
+        "posted twice (outbox id, copies): {twice:?}"
+    );
+    let looked: Vec<String> = h
+        .fake
+        .requests()
+        .iter()
+        .filter(|r| r.method == "GET" && r.path.ends_with("/messages"))
+        .map(|r| r.path.clone())
+        .collect();
+    let dm = h.fake.dm_channel(alice.id).unwrap();
+    assert!(
+        looked.contains(&format!("/channels/{CHANNEL}/messages"))
+            && looked.contains(&format!("/channels/{dm}/messages")),
+        "looked in the channel and the DM: {looked:?}"
+    );
+    assert!(h.fake.refusals().is_empty(), "{:?}", h.fake.refusals());
+}

@@ -89,6 +89,10 @@ async fn session(socket: WebSocket, shared: Arc<Shared>) {
                 let Ok(v) = serde_json::from_str::<Value>(&text) else { continue };
                 let replies = match v["op"].as_u64() {
                     Some(1) => vec![json!({"op": 11}).to_string()],
+                    Some(6) if shared.inner.lock().unwrap().refuse_resume => {
+                        shared.inner.lock().unwrap().refuse_resume = false;
+                        vec![json!({"op": 9, "d": false}).to_string()]
+                    }
                     Some(6) => resume(&shared, &v, &tx),
                     Some(2) => vec![identify(&shared, &v, &tx)],
                     _ => Vec::new(),
@@ -328,6 +332,22 @@ impl FakeDiscord {
         if let Some(tx) = &inner.gateway {
             let _ = tx.send(json!({"op": 9, "d": resumable}).to_string());
         }
+    }
+
+    /// Every REST request is answered 503 until [`FakeDiscord::rest_up`] (with
+    /// [`FakeDiscord::gateway_down`]: Discord cannot be reached at all).
+    pub fn rest_down(&self) {
+        self.shared.inner.lock().unwrap().rest_down = true;
+    }
+
+    pub fn rest_up(&self) {
+        self.shared.inner.lock().unwrap().rest_down = false;
+    }
+
+    /// The bot's next RESUME is refused with INVALID SESSION (not resumable), as when
+    /// Discord dropped the session: what was sent meanwhile is never replayed.
+    pub fn refuse_next_resume(&self) {
+        self.shared.inner.lock().unwrap().refuse_resume = true;
     }
 
     /// How many times the bot resumed its gateway session (op 6).

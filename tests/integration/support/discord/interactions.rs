@@ -216,6 +216,12 @@ impl FakeDiscord {
             "pinned": false,
             "type": 0,
         });
+        {
+            let mut inner = self.shared.inner.lock().unwrap();
+            if !inner.user_messages.iter().any(|m| m["id"] == v["id"]) {
+                inner.user_messages.push(v.clone());
+            }
+        }
         self.send("MESSAGE_CREATE", v);
     }
 

@@ -21,6 +21,11 @@ use super::{APP_ID, BOT_ID, CHANNEL, COMMAND_ID, GUILD_ID, Recorded, Upload, now
 pub const INTERACTION_WINDOW: Duration = Duration::from_secs(3);
 /// How long an interaction's token lasts for follow-ups and edits: 15 minutes.
 pub const TOKEN_LIFE: Duration = Duration::from_secs(15 * 60);
+/// How long Discord remembers a message's nonce for `enforce_nonce`: a few minutes.
+pub const NONCE_WINDOW: Duration = Duration::from_secs(5 * 60);
+/// Messages a history request returns unless it asks for a number (Discord's default).
+const HISTORY_DEFAULT: usize = 50;
+
 /// A thread's auto-archive duration (the fake's threads are made with 1440 minutes).
 pub const THREAD_ARCHIVE: Duration = Duration::from_secs(24 * 3600);
 
@@ -144,6 +149,15 @@ pub(super) async fn rest(AxState(shared): AxState<Arc<Shared>>, req: Request) ->
         let checked = spec::check(method.as_str(), &path, &query, &body);
         let (mut response, status, refused) = match checked {
             Err(invalid) => spec_refusal(&invalid),
+            Ok(()) if inner.rest_down => (
+                error(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    0,
+                    "503: Service Unavailable",
+                ),
+                503,
+                Some("asked: Discord is down".into()),
+            ),
             Ok(()) => match before_answer(&mut inner, &method, &path) {
                 Some(early) => early,
                 None => {
@@ -151,6 +165,7 @@ pub(super) async fn rest(AxState(shared): AxState<Arc<Shared>>, req: Request) ->
                         shared: &shared,
                         addr,
                         body: &body,
+                        query: &query,
                         files: &files,
                     };
                     call.answer(&mut inner, &method, &path)
@@ -179,6 +194,8 @@ struct Call<'a> {
     shared: &'a Shared,
     addr: SocketAddr,
     body: &'a Value,
+    /// The query string, without its `?`.
+    query: &'a str,
     /// Uploaded files: (form field, file name, size).
     files: &'a [(String, String, usize)],
 }
@@ -218,6 +235,7 @@ impl Call<'_> {
             ("POST", ["webhooks", _, token]) => self.follow_up(inner, token),
             ("POST", ["users", "@me", "channels"]) => self.open_dm(inner),
             ("POST", ["channels", channel, "messages"]) => self.post_message(inner, channel),
+            ("GET", ["channels", channel, "messages"]) => self.history(inner, channel),
             ("PATCH", ["channels", _, "messages", mid]) => self.edit_message(inner, mid),
             ("POST", ["channels", parent, "threads"]) => self.thread(inner, parent),
             _ => refuse(StatusCode::NOT_FOUND, 0, "not served by the fake"),
@@ -433,9 +451,11 @@ impl Call<'_> {
             Value::Number(n) => Some(n.to_string()),
             _ => None,
         };
+        let now = self.shared.now();
         if body["enforce_nonce"] == true
             && let Some(n) = &nonce
-            && let Some(existing) = inner.nonces.get(&(channel, n.clone()))
+            && let Some((existing, at)) = inner.nonces.get(&(channel, n.clone()))
+            && now.saturating_sub(*at) < NONCE_WINDOW
             && let Some(m) = inner.messages.get(existing)
         {
             return ok_json(m.clone());
@@ -446,7 +466,7 @@ impl Call<'_> {
         inner.messages.insert(mid, m.clone());
         inner.message_order.push(mid);
         if let Some(n) = nonce {
-            inner.nonces.insert((channel, n), mid);
+            inner.nonces.insert((channel, n), (mid, now));
         }
         if inner.lose_answers > 0 {
             inner.lose_answers -= 1;
@@ -461,6 +481,61 @@ impl Call<'_> {
             );
         }
         ok_json(m)
+    }
+
+    /// A channel's (or DM's) messages, newest first, as Discord serves them: `limit` (1 to
+    /// 100, else 50) of them, before or after a message id, or the newest. Discord keeps
+    /// no nonce in its history, so none is shown.
+    fn history(&self, inner: &mut Inner, channel: &str) -> Answered {
+        let Ok(channel) = channel.parse::<u64>() else {
+            return refuse(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
+        };
+        let mut limit = HISTORY_DEFAULT;
+        let (mut before, mut after) = (None, None);
+        for (key, value) in self.query.split('&').filter_map(|kv| kv.split_once('=')) {
+            match key {
+                "limit" => limit = value.parse().unwrap_or(HISTORY_DEFAULT).clamp(1, 100),
+                "before" => before = value.parse::<u64>().ok(),
+                "after" => after = value.parse::<u64>().ok(),
+                _ => {}
+            }
+        }
+        let here = channel.to_string();
+        let mut all: Vec<(u64, Value)> = inner
+            .message_order
+            .iter()
+            .filter_map(|id| inner.messages.get(id).map(|m| (*id, m.clone())))
+            .chain(inner.user_messages.iter().filter_map(|m| {
+                let id = m["id"].as_str()?.parse::<u64>().ok()?;
+                Some((id, m.clone()))
+            }))
+            .filter(|(id, m)| {
+                m["channel_id"] == here.as_str()
+                    && before.is_none_or(|b| *id < b)
+                    && after.is_none_or(|a| *id > a)
+            })
+            .collect();
+        all.sort_by_key(|(id, _)| *id);
+        let ids: Vec<u64> = all.iter().map(|(id, _)| *id).collect();
+        let found: std::collections::HashMap<u64, Value> = all.into_iter().collect();
+        let picked: Vec<u64> = if after.is_some() && before.is_none() {
+            ids.into_iter().take(limit).collect()
+        } else {
+            let skip = ids.len().saturating_sub(limit);
+            ids.into_iter().skip(skip).collect()
+        };
+        let page: Vec<Value> = picked
+            .iter()
+            .rev()
+            .filter_map(|id| found.get(id).cloned())
+            .map(|mut m| {
+                if let Some(o) = m.as_object_mut() {
+                    o.remove("nonce");
+                }
+                m
+            })
+            .collect();
+        ok_json(Value::Array(page))
     }
 
     /// The uploaded files as the message's attachments, each with the alt text the
@@ -528,6 +603,8 @@ impl Call<'_> {
             ("PATCH", _) if archived => {
                 Some(refuse(StatusCode::BAD_REQUEST, 50083, "Thread is archived"))
             }
+            // Reading a thread's history neither unarchives it nor counts as activity.
+            ("GET", _) => return None,
             _ => {
                 inner.archived_threads.remove(&channel);
                 None

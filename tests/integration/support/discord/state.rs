@@ -38,7 +38,9 @@ pub(super) struct Inner {
     pub(super) closed_dms: HashSet<u64>,
     pub(super) rate_limits: usize,
     pub(super) lose_answers: usize,
-    pub(super) nonces: HashMap<(u64, String), u64>,
+    /// Each nonce seen per channel: the message it made, and when (the fake's clock);
+    /// forgotten after [`super::rest::NONCE_WINDOW`], as Discord does.
+    pub(super) nonces: HashMap<(u64, String), (u64, Duration)>,
     pub(super) interactions: HashMap<u64, Interaction>,
     pub(super) gateway: Option<mpsc::UnboundedSender<String>>,
     pub(super) seq: u64,
@@ -69,6 +71,13 @@ pub(super) struct Inner {
     /// Each thread's last activity, on the fake's clock.
     pub(super) thread_activity: HashMap<u64, Duration>,
     pub(super) archived_threads: HashSet<u64>,
+    /// What users wrote to the bot by DM, kept in their DM channel's history (apart from
+    /// [`Inner::messages`], which holds what the bot made).
+    pub(super) user_messages: Vec<Value>,
+    /// The next RESUME is refused (op 9, not resumable): the bot identifies anew.
+    pub(super) refuse_resume: bool,
+    /// Every REST request is answered 503 ([`super::FakeDiscord::rest_down`]).
+    pub(super) rest_down: bool,
 }
 
 /// The gateway's shards: who holds which, and what was identified.

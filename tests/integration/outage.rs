@@ -1,0 +1,292 @@
+//! While Discord cannot be reached, deadlines are held, not fired; when it is back, each
+//! race is told once how long the outage was and where its deadline now falls, and the
+//! deadlines move on by the outage (issue 14, docs/reliability.md). On the test clock, the
+//! adapter's signs of life played by hand (`Reach::contact`), as the Discord adapter gives
+//! them (a shard connected, a REST call answered); deliveries count as signs too.
+
+use crate::support::backend::{Bench, Kind};
+use crate::support::courier::{Recorder, alice, bob, carol};
+use photofinish::games::GameKind;
+use photofinish::referee::NewRace;
+use photofinish::store::CampaignId;
+
+const HOUR: i64 = 3_600_000;
+const MINUTE: i64 = 60_000;
+
+/// A started Dream Mile race of Alice, Bob and Carol with a one-hour turn.
+async fn race(b: &Bench, channel: &str) -> CampaignId {
+    let id = b
+        .referee
+        .create(NewRace {
+            kind: GameKind::DreamMile,
+            options: "turn=1h resolve=deadline".into(),
+            channel: channel.into(),
+            guild: None,
+            host: alice(),
+        })
+        .await
+        .unwrap();
+    for a in [alice(), bob(), carol()] {
+        b.referee.join(id, &a, None, None).await.unwrap();
+    }
+    b.referee.start(id, &alice()).await.unwrap();
+    id
+}
+
+async fn step_of(b: &Bench, id: CampaignId) -> i64 {
+    b.count("SELECT step FROM campaigns WHERE id = ?", id).await
+}
+
+/// The outage notices queued for a race.
+async fn notices(b: &Bench, id: CampaignId) -> Vec<String> {
+    b.store
+        .outbox_of(id)
+        .await
+        .unwrap()
+        .iter()
+        .filter_map(|r| r.payload["text"].as_str().map(String::from))
+        .filter(|t| t.contains("could not be reached"))
+        .collect()
+}
+
+/// Three hours without Discord, with both races' deadlines inside them: nothing fires
+/// during the outage; afterwards each race gets one notice and a deadline three hours
+/// later; each deadline then fires once.
+async fn a_three_hour_outage_holds_the_deadlines_and_tells_each_race_once(kind: Kind) {
+    let b = Bench::new(kind).await;
+    let courier = Recorder::default();
+    let one = race(&b, "chan-1").await;
+    let two = race(&b, "chan-2").await;
+    let reach = b.referee.reach();
+    reach.watch(3 * MINUTE);
+    reach.contact(b.clock.now_ms());
+    b.referee.deliver(&courier).await.unwrap();
+    let due_one = b.referee.overview(one).await.unwrap().deadline.unwrap();
+    let due_two = b.referee.overview(two).await.unwrap().deadline.unwrap();
+
+    // Twenty minutes in, Discord goes: no sign of life from here on.
+    b.clock.advance_secs(20 * 60);
+    reach.contact(b.clock.now_ms());
+    b.referee.tick().await.unwrap();
+    let lost = b.clock.now_ms();
+    for _ in 0..36 {
+        // Five-minute ticks through three hours, past both deadlines.
+        b.clock.advance_secs(5 * 60);
+        assert_eq!(b.referee.tick().await.unwrap(), 0, "nothing fires");
+    }
+    assert!(b.clock.now_ms() > due_one && b.clock.now_ms() > due_two);
+    for id in [one, two] {
+        assert_eq!(
+            step_of(&b, id).await,
+            0,
+            "no deadline fired during the outage"
+        );
+        assert!(notices(&b, id).await.is_empty());
+    }
+    // Discord is back.
+    let back = b.clock.now_ms();
+    reach.contact(back);
+    b.referee.tick().await.unwrap();
+    b.referee.tick().await.unwrap();
+    let outage = back - lost;
+    assert_eq!(outage, 3 * HOUR);
+    for (id, due) in [(one, due_one), (two, due_two)] {
+        let told = notices(&b, id).await;
+        assert_eq!(told.len(), 1, "one notice per race: {told:?}");
+        assert!(told[0].contains("about 3 hours"), "{}", told[0]);
+        let now_due = b.referee.overview(id).await.unwrap().deadline.unwrap();
+        assert_eq!(now_due, due + outage, "the deadline moved on by the outage");
+        assert_eq!(step_of(&b, id).await, 0);
+    }
+    // Each held deadline fires once, when its new time comes.
+    b.clock.advance_secs((due_one + outage - back) / 1000 + 1);
+    reach.contact(b.clock.now_ms());
+    b.referee.tick().await.unwrap();
+    b.clock.advance_secs(60);
+    reach.contact(b.clock.now_ms());
+    b.referee.tick().await.unwrap();
+    b.referee.tick().await.unwrap();
+    for id in [one, two] {
+        assert_eq!(step_of(&b, id).await, 1, "the held deadline fired, once");
+        let log = b.store.log(id).await.unwrap();
+        assert_eq!(log.len(), 1, "step 0 resolved once");
+        assert_eq!(notices(&b, id).await.len(), 1, "told once");
+    }
+}
+
+/// A referee nobody watches Discord for (the terminal, the other tests) is never held: a
+/// deadline three hours late fires at once.
+async fn an_unwatched_referee_is_never_held(kind: Kind) {
+    let b = Bench::new(kind).await;
+    let id = race(&b, "chan-1").await;
+    b.referee.reach().contact(b.clock.now_ms());
+    b.clock.advance_secs(3 * 3600);
+    b.referee.tick().await.unwrap();
+    assert_eq!(step_of(&b, id).await, 1);
+}
+
+on_both!(
+    a_three_hour_outage_holds_the_deadlines_and_tells_each_race_once,
+    an_unwatched_referee_is_never_held,
+);
+
+/// Orders a seat of race 1 holds for `step`, by user id (read from the database).
+async fn orders_at(h: &crate::support::discord::Harness, step: i64) -> Vec<(String, String)> {
+    use sqlx::Connection;
+    let url = format!("sqlite://{}", h.db().display());
+    let mut c = sqlx::sqlite::SqliteConnection::connect(&url).await.unwrap();
+    let rows: Vec<(String, String)> = sqlx::query_as(
+        "SELECT s.user_id, o.text FROM orders o JOIN seats s \
+         ON s.campaign_id = o.campaign_id AND s.seat = o.seat \
+         WHERE o.campaign_id = 1 AND o.step = ? AND o.superseded = 0 ORDER BY s.seat",
+    )
+    .bind(step)
+    .fetch_all(&mut c)
+    .await
+    .unwrap();
+    let _ = c.close().await;
+    rows
+}
+
+/// DMs written while the bot could not hear them, then a session that could not resume
+/// (READY, not RESUMED: Discord never sends them): read back from the DM channels and
+/// handled once; the players' older DMs, handled before, are not played again, even by a
+/// fresh process whose memory of handled ids is empty.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dm_missed_while_the_gateway_could_not_resume_is_handled_once() {
+    use crate::support::discord::*;
+    let mut h = Harness::start().await;
+    let alice = User::new(1501, "Alice");
+    let bob = User::new(1502, "Bob");
+    h.open_race("dream-mile", "turn=24h", &alice, &[&bob]).await;
+    // Turn 1, live: both order, and the turn resolves.
+    let n = h.fake.dms_to(alice.id).len();
+    h.fake.dm(&alice, "4");
+    h.fake.wait_dm(alice.id, n + 1).await;
+    let n = h.fake.dms_to(bob.id).len();
+    h.fake.dm(&bob, "3");
+    h.fake.wait_dm(bob.id, n + 1).await;
+    h.settle().await;
+    assert_eq!(orders_at(&h, 0).await.len(), 2);
+    let is_receipt = |m: &serde_json::Value| text_of(m).contains("Receipt `");
+    let receipts =
+        |h: &Harness, user: u64| h.fake.dms_to(user).iter().filter(|m| is_receipt(m)).count();
+    let (alice_receipts, bob_receipts) = (receipts(&h, alice.id), receipts(&h, bob.id));
+
+    // Two hours on (the store's claims of those DMs have expired), the bot goes down;
+    // Alice writes her next order meanwhile; a fresh process connects (READY).
+    h.advance(2 * 3600);
+    h.settle().await;
+    h.stop_bot().await;
+    h.fake.dm(&alice, "6");
+    h.start_bot().await;
+    h.fake
+        .wait_dm_matching(alice.id, "the receipt of the missed order", |m| {
+            is_receipt(m) && text_of(m).contains("`6`")
+        })
+        .await;
+    h.settle().await;
+    assert_eq!(
+        orders_at(&h, 1).await,
+        vec![(alice.id.to_string(), "6".to_string())],
+        "Alice's missed order, and nothing old of Bob's"
+    );
+    assert_eq!(receipts(&h, alice.id), alice_receipts + 1);
+    assert_eq!(
+        receipts(&h, bob.id),
+        bob_receipts,
+        "Bob's old DM is not played again"
+    );
+
+    // The gateway goes away; Bob writes; the session cannot resume.
+    let identifies = h.fake.identifies();
+    h.fake.gateway_down();
+    h.fake.dm(&bob, "2");
+    h.fake.refuse_next_resume();
+    h.fake.gateway_up();
+    h.fake.wait_reconnected(usize::MAX, identifies + 1).await;
+    h.fake
+        .wait_dm_matching(bob.id, "the receipt of Bob's missed order", |m| {
+            is_receipt(m) && text_of(m).contains("`2`")
+        })
+        .await;
+    h.settle().await;
+    assert_eq!(orders_at(&h, 1).await.len(), 2, "the turn has both orders");
+    assert_eq!(receipts(&h, bob.id), bob_receipts + 1);
+    // Another session that cannot resume: nothing is handled again.
+    let identifies = h.fake.identifies();
+    h.fake.disconnect(None);
+    h.fake.refuse_next_resume();
+    h.fake.wait_reconnected(usize::MAX, identifies + 1).await;
+    h.settle().await;
+    assert_eq!(receipts(&h, alice.id), alice_receipts + 1, "handled once");
+    assert_eq!(receipts(&h, bob.id), bob_receipts + 1, "handled once");
+    h.stop_bot().await;
+}
+
+/// Through the fake Discord: the gateway and REST both down for three hours with the
+/// turn's deadline inside them. The bot holds the deadline; when Discord is back the
+/// channel gets one notice with the outage's length and the new deadline, and the turn
+/// resolves once, at its new time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_down_for_three_hours_holds_the_deadline() {
+    use crate::support::discord::*;
+    let h = Harness::start().await;
+    let alice = User::new(1601, "Alice");
+    let bob = User::new(1602, "Bob");
+    h.open_race("dream-mile", "turn=1h resolve=deadline", &alice, &[&bob])
+        .await;
+    let race = h.referee().race_in(&CHANNEL.to_string()).await.unwrap();
+    let due = h.referee().overview(race).await.unwrap().deadline.unwrap();
+    let step = |h: &Harness| {
+        let r = h.referee();
+        async move { r.overview(race).await.unwrap().label }
+    };
+    let first = step(&h).await;
+    h.fake.gateway_down();
+    h.fake.rest_down();
+    // Three hours in five-minute steps: each wakes the workers, as time would.
+    for _ in 0..36 {
+        h.advance(300);
+        h.fake.settle(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(h.clock.now_ms() > due + 3_600_000);
+    assert_eq!(step(&h).await, first, "no deadline fired during the outage");
+    let notice =
+        |m: &serde_json::Value| in_channel(m) && text_of(m).contains("could not be reached");
+    assert!(!h.fake.messages().iter().any(notice));
+    // Discord is back.
+    let identifies = h.fake.identifies();
+    h.fake.rest_up();
+    h.fake.gateway_up();
+    h.fake.wait_reconnected(usize::MAX, identifies + 1).await;
+    for _ in 0..4 {
+        h.advance(300);
+        h.settle().await;
+    }
+    let told: Vec<serde_json::Value> = h
+        .fake
+        .messages()
+        .into_iter()
+        .filter(|m| notice(m))
+        .collect();
+    assert_eq!(told.len(), 1, "one notice");
+    assert!(
+        text_of(&told[0]).contains("about 3 hours"),
+        "{}",
+        text_of(&told[0])
+    );
+    let held = h.referee().overview(race).await.unwrap().deadline.unwrap();
+    assert!(
+        held > h.clock.now_ms(),
+        "the deadline moved on by the outage"
+    );
+    assert_eq!(step(&h).await, first);
+    h.advance((held - h.clock.now_ms()) / 1000 + 1);
+    h.settle().await;
+    h.advance(60);
+    h.settle().await;
+    assert_ne!(step(&h).await, first, "the held deadline fired");
+    let told = h.fake.messages().into_iter().filter(|m| notice(m)).count();
+    assert_eq!(told, 1, "told once");
+}
