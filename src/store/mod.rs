@@ -23,6 +23,7 @@
 //! `fired_at`, an announcement's `delivered_at`), so a process that dies holding a claim
 //! costs a delay of one lease, never a lost or doubled step.
 
+mod archive;
 mod codec;
 mod commit;
 mod dialect;
@@ -803,4 +804,12 @@ pub trait Store: Send + Sync {
     fn backend(&self) -> Backend;
     /// Closes the connections, waiting for them to finish.
     async fn close(&self);
+    /// A server's races in any phase, newest first: at most `limit`, numbered below
+    /// `before` when given (`/race archive`).
+    async fn races_of_guild(
+        &self,
+        guild: &str,
+        before: Option<CampaignId>,
+        limit: u32,
+    ) -> Result<Vec<CampaignId>, StoreError>;
 }

@@ -791,4 +791,13 @@ impl<DB: Dialect> Store for SqlStore<DB> {
     async fn close(&self) {
         self.pool.close().await;
     }
+
+    async fn races_of_guild(
+        &self,
+        guild: &str,
+        before: Option<CampaignId>,
+        limit: u32,
+    ) -> Result<Vec<CampaignId>, StoreError> {
+        self.read_races_of_guild(guild, before, limit).await
+    }
 }

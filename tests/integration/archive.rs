@@ -1,0 +1,385 @@
+//! Races after their end (issue 19): the export of a race, its offline check (a tampered
+//! order, receipt or seed is named), `replay` and `render` of the file, the refusal of a
+//! race that is not over, and a server's archive.
+
+use std::process::Command;
+
+use crate::support::backend;
+use crate::support::courier::{alice, bob, carol};
+use backend::{Bench, Kind};
+use photofinish::engine::BotLevel;
+use photofinish::games::GameKind;
+use photofinish::referee::archive::{Export, read_export};
+use photofinish::referee::verify::verify_export;
+use photofinish::referee::{NewRace, RefereeError};
+use photofinish::store::{CampaignId, Phase};
+use serde_json::Value;
+
+fn photofinish() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_photofinish"))
+}
+
+/// A race of `game`: Alice and bots; Alice leaves once it starts, so the bots play it out.
+async fn a_race_of_bots(b: &Bench, game: GameKind) -> CampaignId {
+    let id = b.race(game, &alice(), "").await;
+    b.referee.join(id, &alice(), None, None).await.unwrap();
+    let (min, _) = game.seat_limits(&game.default_options()).unwrap();
+    b.referee
+        .add_bots(id, &alice(), min.max(4) - 1, BotLevel::Heuristic)
+        .await
+        .unwrap();
+    b.referee.start(id, &alice()).await.unwrap();
+    b.referee.leave(id, &alice()).await.unwrap();
+    let mut guard = 0;
+    while b.referee.overview(id).await.unwrap().phase != Phase::Finished {
+        b.clock.advance_secs(7200);
+        b.referee.tick().await.unwrap();
+        guard += 1;
+        assert!(guard < 200, "{game} did not finish");
+    }
+    id
+}
+
+/// A Dream Mile race of Alice, Bob and Carol, played by hand: Carol misses turn 2.
+async fn a_race_of_three(b: &Bench) -> CampaignId {
+    let id = b.race(GameKind::DreamMile, &alice(), "").await;
+    for p in [alice(), bob(), carol()] {
+        b.referee.join(id, &p, None, None).await.unwrap();
+    }
+    b.referee.start(id, &alice()).await.unwrap();
+    for turn in 0..7 {
+        b.referee.submit(id, &alice().user, "5").await.unwrap();
+        b.referee.submit(id, &bob().user, "4").await.unwrap();
+        if turn == 1 {
+            // Carol misses the deadline: her default order is played.
+            b.clock.advance_secs(7200);
+            b.referee.tick().await.unwrap();
+        } else {
+            b.referee.submit(id, &carol().user, "6").await.unwrap();
+        }
+    }
+    assert_eq!(b.referee.overview(id).await.unwrap().phase, Phase::Finished);
+    id
+}
+
+/// Through the file's text, as a user would hold it.
+fn round_trip(x: &Export) -> Export {
+    read_export(&serde_json::to_string_pretty(x).unwrap()).unwrap()
+}
+
+async fn every_game_exports_and_its_file_verifies(kind: Kind) {
+    for game in GameKind::all() {
+        let b = Bench::new(kind).await;
+        let id = a_race_of_bots(&b, game).await;
+        let x = round_trip(&b.referee.export(id).await.unwrap());
+        assert_eq!((x.format.as_str(), x.version), ("photofinish-race", 1));
+        assert_eq!(x.game, game);
+        assert!(x.seats.iter().filter(|s| s.bot.is_some()).count() >= 3);
+        assert!(x.result.is_some(), "{game}: the result");
+        let report = verify_export(&x);
+        assert!(report.ok(), "{game}: {report:?}");
+        assert_eq!(report.steps_checked, x.steps.len());
+        assert!(report.receipts_checked > 0);
+        // The database's own check agrees, and checks the receipts too.
+        let stored = b.referee.verify(id).await.unwrap();
+        assert!(stored.ok(), "{game}: {stored:?}");
+        assert_eq!(stored.receipts_checked, report.receipts_checked);
+        eprintln!("{game}: {} steps in the export", x.steps.len());
+    }
+}
+
+async fn a_tampered_order_receipt_or_seed_is_named(kind: Kind) {
+    let b = Bench::new(kind).await;
+    let id = a_race_of_three(&b).await;
+    let x = round_trip(&b.referee.export(id).await.unwrap());
+    assert!(verify_export(&x).ok());
+    let missed = &x.steps[1].orders;
+    assert!(
+        missed
+            .iter()
+            .any(|o| o.source == photofinish::store::OrderSource::Default),
+        "{missed:?}"
+    );
+
+    // One order's text changed: its receipt no longer matches, and the file says where.
+    let mut t = x.clone();
+    let o = t.steps[2]
+        .orders
+        .iter_mut()
+        .find(|o| o.text == "5")
+        .unwrap();
+    o.text = "9".into();
+    let r = verify_export(&t);
+    assert!(!r.ok());
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.starts_with("Turn 3 of 8 (step 3): Alice's receipt") && p.contains("`9`")),
+        "{r:?}"
+    );
+
+    // The order the step applies changed too: the replayed events differ from the file's.
+    let mut t = x.clone();
+    let bobs = t.steps[0].orders[1].order.clone();
+    t.steps[2].orders[0].order = bobs;
+    let r = verify_export(&t);
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.starts_with("Turn 3 of 8 (step 3)") && p.contains("events differ")),
+        "{r:?}"
+    );
+
+    // One receipt changed.
+    let mut t = x.clone();
+    t.steps[4].orders[1].receipt = "0123456789".into();
+    let r = verify_export(&t);
+    assert_eq!(
+        r.problems,
+        vec![format!(
+            "Turn 5 of 8 (step 5): Bob's receipt 0123456789 is not the hash of the order `4` with nonce {}",
+            t.steps[4].orders[1].nonce
+        )]
+    );
+
+    // Another seed: it does not match the commitment published at the start.
+    let mut t = x.clone();
+    t.seed = "00".repeat(32);
+    let r = verify_export(&t);
+    assert!(!r.commitment_matches);
+    assert!(
+        r.problems
+            .contains(&"the seed does not match the commitment published at the start".into()),
+        "{r:?}"
+    );
+
+    // A result that is not the replayed one.
+    let mut t = x.clone();
+    if let Some(result) = t.result.as_mut() {
+        result.swap(0, 1);
+    }
+    let r = verify_export(&t);
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.contains("recorded result differs")),
+        "{r:?}"
+    );
+}
+
+async fn a_race_that_is_not_over_is_refused(kind: Kind) {
+    let b = Bench::new(kind).await;
+    let lobby = b.race(GameKind::DreamMile, &alice(), "").await;
+    b.referee.join(lobby, &alice(), None, None).await.unwrap();
+    b.referee.join(lobby, &bob(), None, None).await.unwrap();
+    let refused = |r: Result<Export, RefereeError>| match r {
+        Err(RefereeError::Invalid(why)) => why,
+        other => panic!("{other:?}"),
+    };
+    let why = refused(b.referee.export(lobby).await);
+    assert_eq!(
+        why,
+        format!(
+            "race {lobby} is not over yet; it can be exported once it has finished or been cancelled"
+        )
+    );
+    b.referee.start(lobby, &alice()).await.unwrap();
+    b.referee.submit(lobby, &alice().user, "5").await.unwrap();
+    let why = refused(b.referee.export(lobby).await);
+    assert!(why.contains("not over yet"), "{why}");
+    // Cancelled: over, so the seed is revealed and the file verifies up to the cancel.
+    b.referee.cancel(lobby, &alice()).await.unwrap();
+    let x = b.referee.export(lobby).await.unwrap();
+    assert_eq!(x.phase, Phase::Cancelled);
+    assert!(x.started && x.result.is_none());
+    assert!(verify_export(&round_trip(&x)).ok());
+
+    // Cancelled in its lobby: nothing was set up, and the seed still matches.
+    let never = b.race(GameKind::DreamMile, &alice(), "").await;
+    b.referee.cancel(never, &alice()).await.unwrap();
+    let x = b.referee.export(never).await.unwrap();
+    assert!(!x.started && x.steps.is_empty());
+    let r = verify_export(&round_trip(&x));
+    assert!(r.ok(), "{r:?}");
+}
+
+async fn a_server_archive_lists_its_races_and_refuses_another_servers(kind: Kind) {
+    let b = Bench::new(kind).await;
+    let first = a_race_of_three(&b).await;
+    // The channel opens its next lobby: the finished race stays reachable.
+    let second = b.race(GameKind::MilleBornes, &alice(), "").await;
+    let elsewhere = b
+        .referee
+        .create(NewRace {
+            kind: GameKind::DreamMile,
+            options: String::new(),
+            channel: "chan-9".into(),
+            guild: Some("guild-9".into()),
+            host: bob(),
+        })
+        .await
+        .unwrap();
+    let listed = b.referee.archive("guild-1", None).await.unwrap();
+    let ids: Vec<CampaignId> = listed.iter().map(|e| e.race).collect();
+    assert_eq!(ids, vec![second, first]);
+    let result = b.referee.export(first).await.unwrap().result.unwrap();
+    let winners: Vec<String> = result
+        .iter()
+        .filter(|p| p.rank == 1)
+        .map(|p| p.name.clone())
+        .collect();
+    assert!(!winners.is_empty());
+    assert_eq!(listed[1].winners, winners);
+    assert_eq!(listed[1].phase, Phase::Finished);
+    assert_eq!(listed[0].phase, Phase::Lobby);
+    assert!(listed[0].winners.is_empty());
+    // A page further back.
+    let older = b.referee.archive("guild-1", Some(second)).await.unwrap();
+    assert_eq!(
+        older.iter().map(|e| e.race).collect::<Vec<_>>(),
+        vec![first]
+    );
+    let user = alice().user;
+    assert_eq!(
+        b.referee
+            .race_of_server(first, Some("guild-1"), &user)
+            .await
+            .unwrap(),
+        first
+    );
+    match b
+        .referee
+        .race_of_server(elsewhere, Some("guild-1"), &user)
+        .await
+    {
+        Err(RefereeError::Invalid(why)) => assert_eq!(
+            why,
+            format!("race {elsewhere} was not run on this server, so it can't be shown here")
+        ),
+        other => panic!("{other:?}"),
+    }
+    // An old turn of the first race, with the picture's view after it.
+    let past = b.referee.past_turn(first, 2).await.unwrap();
+    assert_eq!(past.entry.number, 2);
+    assert!(past.view.is_some());
+    let steps = u32::try_from(b.referee.export(first).await.unwrap().steps.len()).unwrap();
+    let last = b.referee.past_turn(first, steps).await.unwrap().view;
+    let now = b.referee.overview(first).await.unwrap().view;
+    assert_eq!(last, now, "the last turn's view is the final one");
+}
+
+on_both!(
+    every_game_exports_and_its_file_verifies,
+    a_tampered_order_receipt_or_seed_is_named,
+    a_race_that_is_not_over_is_refused,
+    a_server_archive_lists_its_races_and_refuses_another_servers,
+);
+
+/// The command line: `export`, then `verify --file`, `replay` and `render` of the file;
+/// a tampered file exits 1 and says what and where.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_command_line_exports_and_checks_a_file_offline() {
+    let b = Bench::new(Kind::Sqlite).await;
+    let id = a_race_of_three(&b).await;
+    let running = b.race(GameKind::DreamMile, &bob(), "").await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("race.json");
+    let out = photofinish()
+        .args(["export", &id.0.to_string(), "--db", &b.db.url, "--out"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A lobby is refused in one line, exit 2, and no file.
+    let out = photofinish()
+        .args(["export", &running.0.to_string(), "--db", &b.db.url])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("not over yet"), "{err}");
+    assert!(out.stdout.is_empty());
+
+    // Offline: no database at all.
+    let verify = |path: &std::path::Path| {
+        photofinish()
+            .args(["verify", "--file"])
+            .arg(path)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let out = verify(&file);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let x: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let orders: usize = x["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["orders"].as_array().unwrap().len())
+        .sum();
+    let steps = x["steps"].as_array().unwrap().len();
+    assert!(
+        text.contains(&format!("{steps} steps and"))
+            && text.contains(&format!("{orders} receipts checked")),
+        "{text}"
+    );
+    assert!(text.contains("verified: every random outcome"), "{text}");
+
+    // `replay` prints every step and the result; `render` draws every turn and the chart.
+    let out = photofinish().arg("replay").arg(&file).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["steps"].as_array().unwrap().len(), steps);
+    assert_eq!(json["finished"], true);
+    assert_eq!(json["result"], x["result"]);
+    let pictures = dir.path().join("pictures");
+    let out = photofinish()
+        .arg("render")
+        .arg(&file)
+        .arg("--out")
+        .arg(&pictures)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(pictures.join("turn-01.png").exists());
+    assert!(pictures.join("race-chart.png").exists());
+
+    // One receipt tampered with: exit 1, and the report names the turn and the seat.
+    let mut x: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    x["steps"][3]["orders"][0]["receipt"] = "ffffffffff".into();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, serde_json::to_string(&x).unwrap()).unwrap();
+    let out = verify(&bad);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("problem: Turn 4 of 8 (step 4): Alice's receipt ffffffffff is not the hash of the order `5`"),
+        "{text}"
+    );
+    assert!(text.contains("NOT verified"), "{text}");
+    // `replay` refuses it: a tampered file would draw a race that never was.
+    let out = photofinish().arg("replay").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not verify"));
+    // Not an export at all, and a newer version: one line each, exit 2.
+    let other = dir.path().join("other.json");
+    std::fs::write(&other, r#"{"format": "photofinish-race", "version": 7}"#).unwrap();
+    let out = verify(&other);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("export version 7"));
+}
