@@ -383,3 +383,132 @@ async fn the_command_line_exports_and_checks_a_file_offline() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("export version 7"));
 }
+
+mod discord {
+    //! The archive in Discord, through the fake Discord on loopback.
+
+    use crate::support::discord::*;
+    use photofinish::referee::archive::read_export;
+    use photofinish::referee::verify::verify_export;
+    use photofinish::store::{CampaignId, Phase, UserId};
+    use serde_json::{Value, json};
+
+    /// The files the bot uploaded with its answers since request `from` (not the
+    /// channel's posts).
+    fn answer_uploads(h: &Harness, from: usize) -> Vec<Upload> {
+        h.fake
+            .requests()
+            .into_iter()
+            .skip(from)
+            .filter(|r| !r.path.starts_with("/channels/"))
+            .flat_map(|r| r.uploads)
+            .collect()
+    }
+
+    /// Runs a slash command and returns its answer and the files that came with it.
+    async fn slash_with_files(
+        h: &Harness,
+        user: &User,
+        sub: &str,
+        options: &[(&str, Value)],
+    ) -> (Value, Vec<Upload>) {
+        h.settle().await;
+        let from = h.fake.request_count();
+        let answer = h.slash(user, sub, options).await;
+        (answer, answer_uploads(h, from))
+    }
+
+    /// Race #1: Alice against one bot, Dream Mile, played to the end (Alice's orders go
+    /// straight to the referee: how they arrive is other tests' business).
+    async fn a_finished_race(h: &Harness, alice: &User) {
+        h.open_lobby("dream-mile", "", alice, &[], 1).await;
+        let a = h.slash(alice, "start", &[]).await;
+        assert!(text_of(&a).contains("is off"), "{a}");
+        let me = UserId::new(alice.id.to_string());
+        let referee = h.referee();
+        let mut guard = 0;
+        while referee.overview(CampaignId(1)).await.unwrap().phase != Phase::Finished {
+            referee.submit(CampaignId(1), &me, "5").await.unwrap();
+            guard += 1;
+            assert!(guard < 10, "the race did not finish");
+        }
+        h.settle().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn old_races_stay_reachable_after_a_new_lobby_opens() {
+        let h = Harness::start().await;
+        let alice = User::new(101, "Alice");
+        let bob = User::new(102, "Bob");
+        a_finished_race(&h, &alice).await;
+        // The channel's next race opens: race #1 is no longer "the race here".
+        let a = h.slash(&bob, "new", &[("game", json!("1500m"))]).await;
+        assert!(text_of(&a).contains("race #2 is open"), "{a}");
+
+        // The archive lists both, newest first, with game, result and channel.
+        let a = h.slash(&bob, "archive", &[]).await;
+        assert!(is_ephemeral(&a));
+        let t = text_of(&a);
+        let two = t.find("Race #2 · 1500m").expect(&t);
+        let one = t.find("Race #1 · Dream Mile").expect(&t);
+        assert!(two < one, "{t}");
+        assert!(t.contains("in its lobby"), "{t}");
+        assert!(t.contains("won by **"), "{t}");
+        assert!(t.contains(&format!("<#{CHANNEL}>")), "{t}");
+
+        // History of the old race: its standings as text and the picture of that turn.
+        let (a, files) = slash_with_files(
+            &h,
+            &bob,
+            "history",
+            &[("turn", json!(2)), ("race", json!(1))],
+        )
+        .await;
+        let t = text_of(&a);
+        assert!(t.contains("Race #1, turn 2"), "{t}");
+        assert!(t.contains("Orders and receipts"), "{t}");
+        assert!(t.contains("Alice"), "{t}");
+        assert_eq!(files.len(), 1, "{a}");
+        assert_eq!(files[0].filename, "race-1-turn-02.png");
+        assert!(files[0].bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+        // Without race:, the channel's race is the new lobby, with no turn played.
+        let a = h.slash(&bob, "history", &[("turn", json!(2))]).await;
+        assert!(text_of(&a).contains("hasn't been played yet"), "{a}");
+
+        // Export and verify of the old race; the lobby's export is refused.
+        let (a, files) = slash_with_files(&h, &bob, "export", &[("race", json!(1))]).await;
+        assert!(is_ephemeral(&a));
+        assert!(text_of(&a).contains("Race #1 exported"), "{a}");
+        assert_eq!(files.len(), 1, "{a}");
+        assert_eq!(files[0].filename, "race-1.json");
+        let x = read_export(std::str::from_utf8(&files[0].bytes).unwrap()).unwrap();
+        assert_eq!(x.race, 1);
+        assert!(x.seats.iter().any(|s| s.bot.is_some()));
+        let report = verify_export(&x);
+        assert!(report.ok(), "{report:?}");
+        let a = h.slash(&bob, "export", &[]).await;
+        assert!(text_of(&a).contains("Race #2 is not over yet"), "{a}");
+        let a = h.slash(&bob, "verify", &[("race", json!(1))]).await;
+        assert!(text_of(&a).contains("Verified"), "{a}");
+
+        // Another server's member cannot reach race #1 by its number.
+        let id = h
+            .fake
+            .slash_in_guild(&bob, CHANNEL, 900, "export", &[("race", json!(1))]);
+        let a = h.fake.response(id).await;
+        assert!(
+            text_of(&a).contains("Race #1 was not run on this server"),
+            "{a}"
+        );
+        let id = h.fake.slash_in_guild(
+            &bob,
+            CHANNEL,
+            900,
+            "history",
+            &[("turn", json!(1)), ("race", json!(1))],
+        );
+        let a = h.fake.response(id).await;
+        assert!(text_of(&a).contains("not run on this server"), "{a}");
+        assert_discord_was_happy(&h);
+    }
+}
