@@ -512,3 +512,160 @@ mod discord {
         assert_discord_was_happy(&h);
     }
 }
+
+mod round_trip {
+    //! The export round trip as a property, over random races of every game on the engine
+    //! alone: a race's file reads back as itself, verifies, replays every step, and a
+    //! receipt or order changed anywhere is caught and named by its step.
+    //! (`PROPTEST_CASES` raises the number of cases.)
+
+    use photofinish::engine::{BotLevel, GameRng, Mode, Seat, SeatSetup, Seed, Submitted};
+    use photofinish::games::GameKind;
+    use photofinish::referee::archive::{
+        EXPORT_FORMAT, EXPORT_VERSION, Export, ExportOrder, ExportPlacing, ExportSeat, ExportStep,
+        read_export,
+    };
+    use photofinish::referee::verify::{replay_export, verify_export};
+    use photofinish::referee::work::receipt_for;
+    use photofinish::store::{OrderSource, Phase};
+    use proptest::prelude::*;
+
+    /// A whole race of random bots, one in five orders missed (the default played), as
+    /// its export.
+    fn random_race(kind: GameKind, seed: u64) -> Export {
+        let options = kind.default_options();
+        let (min, max) = kind.seat_limits(&options).unwrap();
+        let n = 3usize.clamp(min, max);
+        let seats: Vec<SeatSetup> = (0..n).map(|i| SeatSetup::named(format!("P{i}"))).collect();
+        let revealed = Seed::from_u64(seed);
+        let mut game = kind.setup(&options, &seats, revealed).unwrap();
+        let mut rng = GameRng::from_seed(revealed.derive("round-trip"));
+        let race = i64::try_from(seed % 1000).unwrap() + 1;
+        let mut steps = Vec::new();
+        while game.outcome().is_none() {
+            assert!(steps.len() < 5000, "{kind} did not end");
+            let step = u32::try_from(steps.len()).unwrap();
+            let pending = game.pending();
+            let who: Vec<Seat> = match pending.mode {
+                Mode::All => pending.seats.clone(),
+                Mode::Any => pending.seats.first().copied().into_iter().collect(),
+            };
+            let mut orders = Vec::new();
+            for seat in who {
+                let (order, source) = if rng.below(5) == 0 {
+                    (game.default_order(seat), OrderSource::Default)
+                } else {
+                    (
+                        game.bot_order(seat, BotLevel::Random, &mut rng),
+                        OrderSource::Bot,
+                    )
+                };
+                let text = game.format_order(seat, &order);
+                let nonce = format!("{:016x}", rng.next_u64());
+                orders.push(ExportOrder {
+                    seat,
+                    receipt: receipt_for(race, step, seat, &text, &nonce),
+                    text,
+                    order,
+                    source,
+                    nonce,
+                });
+            }
+            let submitted: Vec<_> = orders
+                .iter()
+                .map(|o| Submitted {
+                    seat: o.seat,
+                    order: o.order.clone(),
+                    missed: o.source == OrderSource::Default,
+                })
+                .collect();
+            let events = game.apply(&submitted);
+            steps.push(ExportStep {
+                step,
+                label: pending.label.clone(),
+                late: false,
+                opened_at: 0,
+                resolved_at: Some(0),
+                orders,
+                events,
+            });
+        }
+        let name = |s: Seat| format!("P{}", s.0);
+        Export {
+            format: EXPORT_FORMAT.into(),
+            version: EXPORT_VERSION,
+            generator: "test".into(),
+            race,
+            game: kind,
+            options_text: kind.describe_options(&options),
+            options,
+            phase: Phase::Finished,
+            created_at: 0,
+            ended_at: Some(0),
+            started: true,
+            seats: (0..n)
+                .map(|i| ExportSeat {
+                    seat: Seat(u8::try_from(i).unwrap()),
+                    name: format!("P{i}"),
+                    bot: Some(BotLevel::Random),
+                    human: false,
+                    choice: None,
+                })
+                .collect(),
+            commitment: revealed.commitment(),
+            seed: revealed.to_hex(),
+            preferences: Vec::new(),
+            steps,
+            result: game.outcome().map(|o| {
+                o.placings
+                    .iter()
+                    .map(|p| ExportPlacing {
+                        seat: p.seat,
+                        name: name(p.seat),
+                        rank: p.rank,
+                        score: p.score,
+                    })
+                    .collect()
+            }),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(40))]
+
+        #[test]
+        fn an_export_verifies_replays_and_catches_a_change(
+            which in 0usize..5,
+            seed in any::<u64>(),
+            pick in any::<u64>(),
+        ) {
+            let kind = GameKind::all().nth(which).unwrap();
+            let x = random_race(kind, seed);
+            let text = serde_json::to_string(&x).unwrap();
+            let back = read_export(&text).unwrap();
+            prop_assert_eq!(&back, &x);
+            let report = verify_export(&back);
+            prop_assert!(report.ok(), "{}: {:?}", kind, report);
+            prop_assert_eq!(report.steps_checked, x.steps.len());
+            let mut replayed = 0;
+            replay_export(&back, |_, _, _| replayed += 1);
+            prop_assert_eq!(replayed, x.steps.len());
+
+            // One receipt changed, in a random step that has orders.
+            let with_orders: Vec<usize> = (0..x.steps.len())
+                .filter(|&i| !x.steps[i].orders.is_empty())
+                .collect();
+            prop_assume!(!with_orders.is_empty());
+            let i = with_orders[usize::try_from(pick % with_orders.len() as u64).unwrap()];
+            let mut t = back.clone();
+            t.steps[i].orders[0].receipt = "zzzzzzzzzz".into();
+            let r = verify_export(&t);
+            let at = format!("{} (step {})", t.steps[i].label, i + 1);
+            prop_assert!(!r.ok());
+            prop_assert!(
+                r.problems.iter().any(|p| p.starts_with(&at) && p.contains("receipt zzzzzzzzzz")),
+                "{:?}", r.problems
+            );
+        }
+    }
+}
