@@ -24,6 +24,7 @@ pub mod limits;
 mod orders;
 mod queries;
 mod race;
+pub mod ratings;
 mod seat_time;
 mod seats;
 pub mod supervise;

@@ -268,7 +268,58 @@ async fn a_server_archive_lists_its_races_and_refuses_another_servers(kind: Kind
     assert_eq!(last, now, "the last turn's view is the final one");
 }
 
+async fn ratings_recomputed_from_scratch_are_the_same(kind: Kind) {
+    let b = Bench::new(kind).await;
+    let first = a_race_of_three(&b).await;
+    let after_one = b
+        .referee
+        .ratings("guild-1", GameKind::DreamMile)
+        .await
+        .unwrap();
+    assert_eq!(after_one.len(), 3);
+    assert!(after_one.iter().all(|r| r.races == 1 && !r.bot));
+    let second = a_race_of_three(&b).await;
+    assert!(second > first);
+    // Another game and another server count apart.
+    assert!(
+        b.referee
+            .ratings("guild-1", GameKind::MilleBornes)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        b.referee
+            .ratings("guild-9", GameKind::DreamMile)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let table = b
+        .referee
+        .ratings("guild-1", GameKind::DreamMile)
+        .await
+        .unwrap();
+    assert!(table.iter().all(|r| r.races == 2), "{table:?}");
+    // The winner of both (the same orders twice) tops the table, with two wins.
+    let result = b.referee.export(first).await.unwrap().result.unwrap();
+    assert_eq!(table[0].name, result[0].name, "{table:?}");
+    assert_eq!(table[0].wins, 2);
+    assert!(table[0].mu > after_one[0].mu, "a second win raises it");
+    // From scratch, by another referee over the same database: the very same numbers.
+    let again = photofinish::referee::Referee::new(
+        b.store.clone(),
+        b.clock.clone(),
+        photofinish::referee::Config::default(),
+    );
+    assert_eq!(
+        again.ratings("guild-1", GameKind::DreamMile).await.unwrap(),
+        table
+    );
+}
+
 on_both!(
+    ratings_recomputed_from_scratch_are_the_same,
     every_game_exports_and_its_file_verifies,
     a_tampered_order_receipt_or_seed_is_named,
     a_race_that_is_not_over_is_refused,
@@ -490,6 +541,24 @@ mod discord {
         assert!(text_of(&a).contains("Race #2 is not over yet"), "{a}");
         let a = h.slash(&bob, "verify", &[("race", json!(1))]).await;
         assert!(text_of(&a).contains("Verified"), "{a}");
+
+        // The leaderboard: Alice and the bot, one race each, the bot marked.
+        let a = h
+            .slash(&bob, "leaderboard", &[("game", json!("dream-mile"))])
+            .await;
+        let t = text_of(&a);
+        assert!(t.contains("Dream Mile: ratings on this server"), "{t}");
+        assert!(t.contains("**Alice** "), "{t}");
+        assert!(t.contains("**Bot 1** (bot)"), "{t}");
+        assert_eq!(t.matches("(1 race,").count(), 2, "{t}");
+        assert_eq!(t.matches(" 1 win)").count(), 1, "{t}");
+        let a = h
+            .slash(&bob, "leaderboard", &[("game", json!("1500m"))])
+            .await;
+        assert!(
+            text_of(&a).contains("No race of this game has finished"),
+            "{a}"
+        );
 
         // Another server's member cannot reach race #1 by its number.
         let id = h

@@ -1,14 +1,17 @@
 //! Races after their end (issue 19): `/race archive` (the server's races), and
 //! `history`, `verify` and `export`, which take any race number of this server (`race:`)
 //! and otherwise this channel's race or its last one. Another server's race is refused in
-//! one sentence. Answers are ephemeral.
+//! one sentence; and `/race leaderboard`, the server's ratings in one game
+//! (`referee::ratings`). Answers are ephemeral.
 
 use super::super::handlers::{note, refusal};
 use super::super::layout::{self, Layout, limits};
 use super::super::{Ctx, Error};
-use super::{answer, race_here_or_last, send_answer, user_of};
+use super::{answer, autocomplete_game, race_here_or_last, send_answer, user_of};
+use crate::games::GameKind;
 use crate::referee::RefereeError;
 use crate::referee::archive::{ARCHIVE_PAGE, ArchiveEntry, PastTurn};
+use crate::referee::ratings::Rating;
 use crate::render::post::{Picture, Post, draw_picture};
 use crate::render::{code_text, escape_markdown, track_text};
 use crate::store::{CampaignId, Phase};
@@ -292,4 +295,70 @@ pub(super) async fn export(
         l
     })
     .await
+}
+
+/// The most entrants a leaderboard shows.
+const LEADERBOARD: usize = 15;
+
+/// This server's best ratings in one game, with their races (bots marked).
+#[poise::command(slash_command)]
+pub(super) async fn leaderboard(
+    ctx: Ctx<'_>,
+    #[description = "The game"]
+    #[autocomplete = "autocomplete_game"]
+    game: String,
+) -> Result<(), Error> {
+    let referee = ctx.data().referee.clone();
+    let guild = ctx.guild_id().map(|g| g.get().to_string());
+    answer(ctx, true, async move {
+        let Some(guild) = guild else {
+            return note(
+                "Not done",
+                "Ratings are kept per server: use /race leaderboard in one of its channels.",
+            );
+        };
+        let Some(kind) = GameKind::from_slug(&game) else {
+            return note(
+                "Not done",
+                "I don't know that game; /race help lists the games.",
+            );
+        };
+        match referee.ratings(&guild, kind).await {
+            Ok(table) => leaderboard_layout(kind, &table),
+            Err(e) => refusal(&e),
+        }
+    })
+    .await
+}
+
+fn leaderboard_layout(kind: GameKind, table: &[Rating]) -> Layout {
+    let title = format!("{kind}: ratings on this server");
+    if table.is_empty() {
+        return note(
+            &title,
+            "No race of this game has finished on this server yet.",
+        );
+    }
+    let mut lines: Vec<String> = table
+        .iter()
+        .take(LEADERBOARD)
+        .enumerate()
+        .map(|(i, r)| {
+            format!(
+                "{}. **{}**{} {:.1} ({} race{}, {} win{})",
+                i + 1,
+                escape_markdown(&r.name),
+                if r.bot { " (bot)" } else { "" },
+                r.shown(),
+                r.races,
+                if r.races == 1 { "" } else { "s" },
+                r.wins,
+                if r.wins == 1 { "" } else { "s" },
+            )
+        })
+        .collect();
+    lines.push(
+        "Weng-Lin (OpenSkill) over every finished race, oldest first; shown is mu - 3 sigma, so it grows with races played.".into(),
+    );
+    note(&title, &lines.join("\n"))
 }

@@ -289,6 +289,7 @@ async fn autocomplete_game(_ctx: Ctx<'_>, partial: &str) -> serenity::CreateAuto
         "archive::verify",
         "archive::export",
         "archive::archive",
+        "archive::leaderboard",
         "host::cancel",
         "help::help",
         "me::me",
