@@ -6,6 +6,7 @@
 
 mod bench;
 pub mod config;
+mod export;
 pub mod health;
 mod pace;
 mod play;
@@ -115,23 +116,38 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Check a finished race's dice against its revealed seed.
+    /// Check a finished race's dice against its revealed seed: from the database, or
+    /// offline from an export (`--file`).
     Verify {
-        /// The race number.
-        campaign: i64,
+        /// The race number (in the database).
+        #[arg(required_unless_present = "file", conflicts_with = "file")]
+        campaign: Option<i64>,
+        /// An export (`photofinish export`, `/race export`), checked with no database.
+        #[arg(long)]
+        file: Option<std::path::PathBuf>,
         #[command(flatten)]
         flags: config::Flags,
         #[arg(long)]
         json: bool,
     },
-    /// Run a scripted race with no database and print JSON on stdout.
+    /// Write a race that is over as one JSON file (docs/export.md).
+    Export {
+        /// The race number.
+        campaign: i64,
+        /// Where to write it (default: standard output).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        flags: config::Flags,
+    },
+    /// Run a scripted race, or an export, with no database and print JSON on stdout.
     Replay {
-        /// The script (JSON); see docs/replay.md.
+        /// The script (JSON; see docs/replay.md), or an export (docs/export.md).
         script: std::path::PathBuf,
     },
-    /// Draw the pictures the channel would get for each turn of a replay script.
+    /// Draw the pictures the channel would get for each turn of a replay script or export.
     Render {
-        /// The script (JSON), as for `replay`.
+        /// The script or export (JSON), as for `replay`.
         script: std::path::PathBuf,
         /// Where to write turn-01.png, ... and race-chart.png.
         #[arg(long, default_value = ".")]
@@ -266,9 +282,19 @@ pub fn main() -> ExitCode {
         } => config::check(&flags),
         Command::Verify {
             campaign,
+            file,
             flags,
             json,
-        } => verify::run(campaign, &flags, json),
+        } => match (file, campaign) {
+            (Some(file), _) => verify::run_file(&file, json),
+            (None, Some(campaign)) => verify::run(campaign, &flags, json),
+            (None, None) => refuse(&"verify takes a race number or --file FILE"),
+        },
+        Command::Export {
+            campaign,
+            out,
+            flags,
+        } => export::run(campaign, out.as_deref(), &flags),
         Command::Bench {
             dir,
             database,

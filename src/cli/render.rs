@@ -1,28 +1,50 @@
 //! `photofinish render SCRIPT.json --out DIR`: the pictures the channel would get for each
-//! turn of a replay script (`turn-01.png`, ...), and the race chart if the race ends.
+//! turn of a replay script (`turn-01.png`, ...), and the race chart if the race ends; an
+//! export (docs/export.md) draws alike, once it verifies.
 
 use std::path::Path;
 use std::process::ExitCode;
 
+use crate::games::AnyPublicView;
 use crate::render::{alt_text, picture};
 
 pub fn run(script: &Path, out: &Path) -> ExitCode {
-    let text = match super::script::read(script) {
-        Ok(t) => t,
+    let (views, finished) = match views_of(script) {
+        Ok(v) => v,
         Err(e) => return super::refuse(&e),
     };
-    let replay = match crate::games::replay(&text) {
-        Ok(r) => r,
-        Err(e) => return super::refuse(&super::script::explain(&e.to_string(), &text)),
-    };
+    draw(&views, finished, out)
+}
+
+/// The public view after each step, and whether the race ends: from an export (once it
+/// verifies) or a replay script.
+fn views_of(path: &Path) -> Result<(Vec<AnyPublicView>, bool), String> {
+    if let Some(export) = super::export::sniff(path)? {
+        let steps = super::export::replayed(path, &export)?;
+        let views = steps.iter().map(|(_, g)| g.public_view()).collect();
+        return Ok((views, export.result.is_some()));
+    }
+    let text = super::script::read(path)?;
+    let replay =
+        crate::games::replay(&text).map_err(|e| super::script::explain(&e.to_string(), &text))?;
+    let finished = replay
+        .output
+        .get("finished")
+        .and_then(serde_json::Value::as_bool)
+        .unwrap_or(false);
+    Ok((replay.views, finished))
+}
+
+/// Writes a picture per step whose view changed, and the race chart at the end.
+fn draw(views: &[AnyPublicView], finished: bool, out: &Path) -> ExitCode {
     if let Err(e) = std::fs::create_dir_all(out) {
         eprintln!("cannot create {}: {e}", out.display());
         return ExitCode::FAILURE;
     }
     let mut files = Vec::new();
-    for (i, view) in replay.views.iter().enumerate() {
+    for (i, view) in views.iter().enumerate() {
         // A step that changed nothing the public sees would draw the same picture twice.
-        if replay.views.get(i + 1) == Some(view) {
+        if views.get(i + 1) == Some(view) {
             continue;
         }
         files.push((
@@ -31,12 +53,7 @@ pub fn run(script: &Path, out: &Path) -> ExitCode {
             alt_text(view),
         ));
     }
-    let finished = replay
-        .output
-        .get("finished")
-        .and_then(serde_json::Value::as_bool)
-        .unwrap_or(false);
-    if let (true, Some(last)) = (finished, replay.views.last()) {
+    if let (true, Some(last)) = (finished, views.last()) {
         files.push((
             "race-chart.png".to_string(),
             picture::race_chart_png(last),

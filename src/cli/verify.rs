@@ -2,13 +2,20 @@
 //! random outcome against the seed it revealed. It reads the database the configuration
 //! names (as every command does) and never creates or migrates one: a database that is
 //! missing, or not at this binary's migrations, is refused.
+//!
+//! `photofinish verify --file FILE` checks an export (docs/export.md) with no database:
+//! the seed against its commitment, every receipt against its order and nonce, and every
+//! step replayed to the same events and result.
 
+use std::io::Read;
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use super::config::{self, Flags};
 use super::refuse;
-use crate::referee::verify::VerifyReport;
+use crate::referee::archive::{Export, MAX_EXPORT_BYTES, read_export};
+use crate::referee::verify::{VerifyReport, verify_export};
 use crate::referee::{Config, Referee, SystemClock};
 use crate::store::CampaignId;
 use crate::store::postgres::redact;
@@ -35,24 +42,69 @@ pub fn run(race: i64, flags: &Flags, json: bool) -> ExitCode {
             Ok(r) => r,
             Err(e) => return refuse(&e),
         };
-        if json {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&report).unwrap_or_default()
-            );
-        } else {
-            print(&report);
-        }
-        if report.ok() {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::FAILURE
-        }
+        show(&report, json)
     })
+}
+
+/// Checks an export file offline: exit 0 when it verifies, 1 when it does not, 2 when it
+/// cannot be read as an export.
+pub fn run_file(path: &Path, json: bool) -> ExitCode {
+    let export = match read_file(path) {
+        Ok(x) => x,
+        Err(e) => return refuse(&e),
+    };
+    show(&verify_export(&export), json)
+}
+
+/// Reads an export, bounded in size; the error is the one line to print.
+pub(super) fn read_file(path: &Path) -> Result<Export, String> {
+    let file = std::fs::File::open(path)
+        .map_err(|e| format!("cannot read {}: {}", path.display(), e.kind()))?;
+    let mut text = String::new();
+    file.take(MAX_EXPORT_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| format!("cannot read {}: {}", path.display(), e.kind()))?;
+    if text.len() as u64 > MAX_EXPORT_BYTES {
+        return Err(format!(
+            "{} is larger than {} MB: no race export is that long",
+            path.display(),
+            MAX_EXPORT_BYTES / (1024 * 1024)
+        ));
+    }
+    read_export(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Prints a report as text or JSON and turns it into the exit code.
+fn show(report: &VerifyReport, json: bool) -> ExitCode {
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(report).unwrap_or_default()
+        );
+    } else {
+        print(report);
+    }
+    if report.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }
 
 /// Opens the database as it is (no creation, no migration) and verifies the race.
 async fn verify(database: &str, race: i64) -> Result<VerifyReport, String> {
+    let referee = open_referee(database).await?;
+    let report = referee
+        .verify(CampaignId(race))
+        .await
+        .map_err(|e| e.to_string());
+    referee.store().close().await;
+    report
+}
+
+/// A referee over the database as it is: never created, never migrated, and refused
+/// unless it is at this binary's migrations (`verify`, `export`).
+pub(super) async fn open_referee(database: &str) -> Result<Referee, String> {
     let shown = redact(database);
     let store = crate::store::connect(database)
         .await
@@ -67,13 +119,11 @@ async fn verify(database: &str, race: i64) -> Result<VerifyReport, String> {
             "the database {shown} is not at this version's migrations (photofinish health says why)"
         ));
     }
-    let referee = Referee::new(store.clone(), Arc::new(SystemClock), Config::default());
-    let report = referee
-        .verify(CampaignId(race))
-        .await
-        .map_err(|e| e.to_string());
-    store.close().await;
-    report
+    Ok(Referee::new(
+        store,
+        Arc::new(SystemClock),
+        Config::default(),
+    ))
 }
 
 fn print(report: &VerifyReport) {
@@ -88,8 +138,8 @@ fn print(report: &VerifyReport) {
         }
     );
     println!(
-        "{} steps and {} events replayed",
-        report.steps_checked, report.events_checked
+        "{} steps and {} events replayed, {} receipts checked",
+        report.steps_checked, report.events_checked, report.receipts_checked
     );
     for p in &report.problems {
         println!("problem: {p}");

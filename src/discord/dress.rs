@@ -201,6 +201,10 @@ pub fn reply(layout: &Layout, ephemeral: bool) -> poise::CreateReply {
     if let Some(r) = &layout.rows {
         m = m.components(rows(r));
     }
+    // A file with an answer: `/race history`'s picture, `/race export`'s JSON.
+    for f in files(layout) {
+        m = m.attachment(f);
+    }
     m
 }
 

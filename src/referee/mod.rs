@@ -14,6 +14,7 @@
 //! `orders.rs` (intake and receipts), `deadlines.rs`, and read-only `queries.rs`.
 
 pub mod announce;
+pub mod archive;
 pub mod calendar;
 pub mod clock;
 mod deadlines;
@@ -24,6 +25,7 @@ mod orders;
 pub mod outage;
 mod queries;
 mod race;
+pub mod ratings;
 mod seat_time;
 mod seats;
 pub mod supervise;

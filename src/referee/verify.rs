@@ -1,14 +1,21 @@
-//! `photofinish verify`: recompute a finished campaign from its stored log and check that
-//! every random outcome matches the revealed seed.
+//! `photofinish verify`: recompute a race that is over from its log and check that every
+//! random outcome matches the revealed seed, and every receipt its order.
 //!
-//! The game is set up again from the revealed seed (whose SHA-256 must match the
-//! commitment published at the start), every preference and order is applied again in
-//! the order it was, and each step's events (dice, shuffles, draws are all events) must
-//! equal the stored ones, and the final state the stored state.
+//! One check serves the database and an export file alike: the stored rows are read as
+//! an [`Export`] first ([`archive::export_of`]). The game is set up again from the
+//! revealed seed (whose SHA-256 must match the commitment published at the start); each
+//! order's receipt must be the hash of its text and nonce, and its text the order it
+//! carries; every preference and order is applied again in the order it was, and each
+//! step's events (dice, shuffles and draws are all events) must equal the recorded ones,
+//! and the result the recorded result. From the database, the final state must also
+//! equal the stored state.
 
 use serde::Serialize;
 
+use super::archive::{self, Export, ExportPlacing, ExportStep};
+use super::work::receipt_for;
 use crate::engine::{SeatSetup, Seed, Submitted, commitment_matches};
+use crate::games::{AnyEvent, AnyGame};
 use crate::store::{CampaignRow, OrderSource, PreferenceRow, SeatRow, StepLog};
 
 /// What verification found.
@@ -20,6 +27,10 @@ pub struct VerifyReport {
     pub commitment_matches: bool,
     pub steps_checked: usize,
     pub events_checked: usize,
+    /// Orders whose receipt was recomputed from their text and nonce.
+    pub receipts_checked: usize,
+    /// From the database: the replayed final state is the stored one. From a file: the
+    /// replayed result is the recorded one.
     pub final_state_matches: bool,
     /// Each difference found, in words.
     pub problems: Vec<String>,
@@ -32,80 +43,18 @@ impl VerifyReport {
     }
 }
 
-/// Replays a campaign's log from its seed.
+/// Replays a campaign's stored log from its seed.
 pub fn verify(
     campaign: &CampaignRow,
     seats: &[SeatRow],
     log: &[StepLog],
     prefs: &[PreferenceRow],
 ) -> VerifyReport {
-    let mut report = VerifyReport {
-        race: campaign.id.0,
-        seed: campaign.seed.clone(),
-        commitment: campaign.commitment.clone(),
-        commitment_matches: false,
-        steps_checked: 0,
-        events_checked: 0,
-        final_state_matches: false,
-        problems: Vec::new(),
-    };
-    let Some(seed) = Seed::from_hex(&campaign.seed) else {
-        report
-            .problems
-            .push("the revealed seed is not 32 bytes of hex".into());
+    let export = archive::export_of(campaign, seats, log, prefs);
+    let (mut report, game) = check(&export);
+    let Some(game) = game else {
         return report;
     };
-    report.commitment_matches = commitment_matches(&seed, &campaign.commitment);
-    if !report.commitment_matches {
-        report
-            .problems
-            .push("the seed does not match the commitment published at the start".into());
-    }
-    let setups: Vec<SeatSetup> = seats
-        .iter()
-        .map(|s| SeatSetup {
-            name: s.name.clone(),
-            choice: s.choice.clone(),
-        })
-        .collect();
-    let mut game = match campaign.kind.setup(&campaign.options, &setups, seed) {
-        Ok(g) => g,
-        Err(e) => {
-            report
-                .problems
-                .push(format!("the game cannot be set up again: {e}"));
-            return report;
-        }
-    };
-    let mut prefs = prefs.iter().peekable();
-    for step in log {
-        while let Some(p) = prefs.next_if(|p| p.step <= step.turn.step) {
-            // A preference that was refused at the time was never stored, so this applies.
-            let _ = game.set_preference(p.seat, &p.text);
-        }
-        let orders: Vec<Submitted<_>> = step
-            .orders
-            .iter()
-            .map(|o| Submitted {
-                seat: o.seat,
-                order: o.parsed.clone(),
-                missed: o.source == OrderSource::Default,
-            })
-            .collect();
-        let events = game.apply(&orders);
-        report.steps_checked += 1;
-        report.events_checked += events.len();
-        if events != step.events {
-            report.problems.push(format!(
-                "{} (step {}): the replayed events differ from the stored ones",
-                step.turn.label,
-                step.turn.step + 1
-            ));
-        }
-    }
-    for p in prefs {
-        let _ = game.set_preference(p.seat, &p.text);
-    }
     report.final_state_matches = campaign.state.as_ref() == Some(&game);
     if !report.final_state_matches {
         report
@@ -113,4 +62,186 @@ pub fn verify(
             .push("the replayed final state differs from the stored one".into());
     }
     report
+}
+
+/// Checks an export on its own, with no database: the seed, every receipt, every step and
+/// the result.
+pub fn verify_export(export: &Export) -> VerifyReport {
+    let (mut report, game) = check(export);
+    let Some(game) = game else {
+        return report;
+    };
+    let replayed = result_of(export, &game);
+    report.final_state_matches = replayed == export.result;
+    if !report.final_state_matches {
+        report.problems.push(match (&export.result, &replayed) {
+            (None, Some(_)) => "the file records no result, yet the replayed race finishes".into(),
+            (Some(_), None) => {
+                "the file records a result, yet the replayed race does not finish".into()
+            }
+            _ => {
+                "the recorded result differs from the replayed one (places, names or scores)".into()
+            }
+        });
+    }
+    report
+}
+
+/// The result the replayed game reached, named as the export names its seats.
+fn result_of(export: &Export, game: &AnyGame) -> Option<Vec<ExportPlacing>> {
+    game.outcome().map(|o| {
+        o.placings
+            .iter()
+            .map(|p| ExportPlacing {
+                seat: p.seat,
+                name: name_of(export, p.seat),
+                rank: p.rank,
+                score: p.score,
+            })
+            .collect()
+    })
+}
+
+fn name_of(export: &Export, seat: crate::engine::Seat) -> String {
+    export
+        .seats
+        .iter()
+        .find(|s| s.seat == seat)
+        .map_or_else(|| format!("seat {}", seat.0), |s| s.name.clone())
+}
+
+/// The checks both sources share. The game comes back when it could be replayed (a race
+/// cancelled in its lobby has none, and then nothing else to check).
+fn check(export: &Export) -> (VerifyReport, Option<AnyGame>) {
+    let mut report = VerifyReport {
+        race: export.race,
+        seed: export.seed.clone(),
+        commitment: export.commitment.clone(),
+        commitment_matches: false,
+        steps_checked: 0,
+        events_checked: 0,
+        receipts_checked: 0,
+        final_state_matches: false,
+        problems: Vec::new(),
+    };
+    let Some(seed) = Seed::from_hex(&export.seed) else {
+        report
+            .problems
+            .push("the revealed seed is not 32 bytes of hex".into());
+        return (report, None);
+    };
+    report.commitment_matches = commitment_matches(&seed, &export.commitment);
+    if !report.commitment_matches {
+        report
+            .problems
+            .push("the seed does not match the commitment published at the start".into());
+    }
+    if !export.started {
+        // Cancelled in its lobby: no game, so nothing was drawn.
+        report.final_state_matches = export.steps.is_empty() && export.result.is_none();
+        if !report.final_state_matches {
+            report
+                .problems
+                .push("a race that never started records steps or a result".into());
+        }
+        return (report, None);
+    }
+    let mut problems = Vec::new();
+    let (steps, events, receipts, game) = replay(export, seed, &mut problems, |_, _, _| {});
+    report.problems.extend(problems);
+    report.steps_checked = steps;
+    report.events_checked = events;
+    report.receipts_checked = receipts;
+    (report, game)
+}
+
+/// Replays an export step by step without checking it, calling `each` after every step
+/// with the step, the game after it and the replayed events (`replay` and `render` of a
+/// file, the picture of a past turn). Nothing is called if the game cannot be set up.
+pub fn replay_export(export: &Export, each: impl FnMut(&ExportStep, &AnyGame, &[AnyEvent])) {
+    let Some(seed) = Seed::from_hex(&export.seed) else {
+        return;
+    };
+    let mut ignored = Vec::new();
+    let _ = replay(export, seed, &mut ignored, each);
+}
+
+/// The one replay loop: returns the steps, events and receipts checked, and the final game.
+fn replay(
+    export: &Export,
+    seed: Seed,
+    problems: &mut Vec<String>,
+    mut each: impl FnMut(&ExportStep, &AnyGame, &[AnyEvent]),
+) -> (usize, usize, usize, Option<AnyGame>) {
+    let setups: Vec<SeatSetup> = export
+        .seats
+        .iter()
+        .map(|s| SeatSetup {
+            name: s.name.clone(),
+            choice: s.choice.clone(),
+        })
+        .collect();
+    let mut game = match export.game.setup(&export.options, &setups, seed) {
+        Ok(g) => g,
+        Err(e) => {
+            problems.push(format!("the game cannot be set up again: {e}"));
+            return (0, 0, 0, None);
+        }
+    };
+    let (mut steps, mut events_checked, mut receipts) = (0usize, 0usize, 0usize);
+    let mut prefs = export.preferences.iter().peekable();
+    for step in &export.steps {
+        while let Some(p) = prefs.next_if(|p| p.step <= step.step) {
+            // A preference that was refused at the time was never stored, so this applies.
+            let _ = game.set_preference(p.seat, &p.text);
+        }
+        let at = format!("{} (step {})", step.label, u64::from(step.step) + 1);
+        for o in &step.orders {
+            let who = name_of(export, o.seat);
+            receipts += 1;
+            if receipt_for(export.race, step.step, o.seat, &o.text, &o.nonce) != o.receipt {
+                problems.push(format!(
+                    "{at}: {who}'s receipt {} is not the hash of the order `{}` with nonce {}",
+                    o.receipt, o.text, o.nonce
+                ));
+            }
+            if game.format_order(o.seat, &o.order) != o.text {
+                problems.push(format!(
+                    "{at}: {who}'s order text `{}` is not the order the step applies (`{}`)",
+                    o.text,
+                    game.format_order(o.seat, &o.order)
+                ));
+            }
+        }
+        let orders: Vec<Submitted<_>> = step
+            .orders
+            .iter()
+            .map(|o| Submitted {
+                seat: o.seat,
+                order: o.order.clone(),
+                missed: o.source == OrderSource::Default,
+            })
+            .collect();
+        let events = game.apply(&orders);
+        steps += 1;
+        events_checked += events.len();
+        if events != step.events {
+            let first = events
+                .iter()
+                .zip(&step.events)
+                .position(|(a, b)| a != b)
+                .unwrap_or(events.len().min(step.events.len()));
+            problems.push(format!(
+                "{at}: the replayed events differ from the stored ones (from event {} of {} recorded, {} replayed)",
+                first + 1,
+                step.events.len(),
+                events.len()
+            ));
+        }
+        each(step, &game, &events);
+    }
+    for p in prefs {
+        let _ = game.set_preference(p.seat, &p.text);
+    }
+    (steps, events_checked, receipts, Some(game))
 }

@@ -46,6 +46,11 @@ pub(super) const SQLITE: &[Embedded] = &[
         "once",
         include_str!("../../migrations/sqlite/0009_once.sql"),
     ),
+    (
+        13,
+        "archive",
+        include_str!("../../migrations/sqlite/0013_archive.sql"),
+    ),
 ];
 
 pub(super) const POSTGRES: &[Embedded] = &[
@@ -83,6 +88,11 @@ pub(super) const POSTGRES: &[Embedded] = &[
         9,
         "once",
         include_str!("../../migrations/postgres/0009_once.sql"),
+    ),
+    (
+        13,
+        "archive",
+        include_str!("../../migrations/postgres/0013_archive.sql"),
     ),
 ];
 
@@ -142,6 +152,6 @@ mod tests {
     fn migrators_keep_every_file_in_order() {
         let m = migrator(SQLITE);
         let versions: Vec<i64> = m.iter().map(|m| m.version).collect();
-        assert_eq!(versions, vec![1, 2, 3, 4, 5, 8, 9]);
+        assert_eq!(versions, vec![1, 2, 3, 4, 5, 8, 9, 13]);
     }
 }

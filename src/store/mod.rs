@@ -23,6 +23,7 @@
 //! `fired_at`, an announcement's `delivered_at`), so a process that dies holding a claim
 //! costs a delay of one lease, never a lost or doubled step.
 
+mod archive;
 mod codec;
 mod commit;
 mod dialect;
@@ -816,4 +817,12 @@ pub trait Store: Send + Sync {
     async fn dm_seen(&self, user: &UserId) -> Result<Option<String>, StoreError>;
     /// Remembers `message` as the newest DM handled from `user` (an older one is ignored).
     async fn set_dm_seen(&self, user: &UserId, message: u64, at: Millis) -> Result<(), StoreError>;
+    /// A server's races in any phase, newest first: at most `limit`, numbered below
+    /// `before` when given (`/race archive`).
+    async fn races_of_guild(
+        &self,
+        guild: &str,
+        before: Option<CampaignId>,
+        limit: u32,
+    ) -> Result<Vec<CampaignId>, StoreError>;
 }

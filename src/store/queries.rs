@@ -807,4 +807,13 @@ impl<DB: Dialect> Store for SqlStore<DB> {
     async fn set_dm_seen(&self, user: &UserId, message: u64, at: Millis) -> Result<(), StoreError> {
         self.write_dm_seen(user, message, at).await
     }
+
+    async fn races_of_guild(
+        &self,
+        guild: &str,
+        before: Option<CampaignId>,
+        limit: u32,
+    ) -> Result<Vec<CampaignId>, StoreError> {
+        self.read_races_of_guild(guild, before, limit).await
+    }
 }

@@ -28,7 +28,7 @@ Orders come by DM: press a button or reply with the order as text (`7`; `#12 7` 
 `/race deadline set extend` show or move the deadline (host)
 `/race pause` / `/race resume` stop and restart the clock (host)
 `/race bots` `/race replace` (an offer the member accepts) `/race kick` `/race settings` `/race cancel` (host)
-`/race history turn` an earlier turn; `/race verify` check the dice after the end
+`/race history turn race` an earlier turn, drawn; `/race verify race` check the dice after the end; `/race export race` the race as a file; `/race archive` this server's races; `/race leaderboard game` its ratings
 Host commands: the race's host, or anyone with Manage Server.";
     let one = game.and_then(GameKind::from_slug);
     let mut post = crate::render::post::Post {

@@ -8,8 +8,9 @@
 //!
 //! This module owns what every command shares (finding the race, answering in time, the
 //! duplicate check) and the `/race` root; the commands live by group: `lobby.rs`,
-//! `play.rs`, `host.rs` and `help.rs`.
+//! `play.rs`, `host.rs`, `help.rs` and `archive.rs` (races after their end).
 
+mod archive;
 mod help;
 mod host;
 mod lobby;
@@ -256,28 +257,6 @@ where
     .await
 }
 
-/// [`on_race`] for commands that still work after the end (history).
-async fn on_race_or_last<T, F, Fut>(
-    ctx: Ctx<'_>,
-    request: F,
-    done: impl FnOnce(CampaignId, T) -> Layout,
-) -> Result<(), Error>
-where
-    F: FnOnce(CampaignId) -> Fut,
-    Fut: Future<Output = Result<T, RefereeError>>,
-{
-    answer(ctx, true, async move {
-        match race_here_or_last(ctx).await {
-            Ok(race) => match request(race).await {
-                Ok(value) => done(race, value),
-                Err(e) => refusal(&e),
-            },
-            Err(e) => refusal(&e),
-        }
-    })
-    .await
-}
-
 async fn autocomplete_game(_ctx: Ctx<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
     let p = partial.to_ascii_lowercase();
     GameKind::all()
@@ -306,8 +285,11 @@ async fn autocomplete_game(_ctx: Ctx<'_>, partial: &str) -> serenity::CreateAuto
         "host::kick",
         "lobby::settings",
         "play::preference",
-        "play::history",
-        "play::verify",
+        "archive::history",
+        "archive::verify",
+        "archive::export",
+        "archive::archive",
+        "archive::leaderboard",
         "host::cancel",
         "help::help",
         "me::me",

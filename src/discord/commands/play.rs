@@ -1,16 +1,16 @@
-//! The players' commands during and after a race: `status`, `orders`, `order`,
-//! `preference`, `history` and `verify`.
+//! The players' commands during a race: `status`, `orders`, `order` and `preference`
+//! (`history` and `verify` are in `archive.rs`).
 
 use super::super::handlers::{self, note, refusal};
 use super::super::layout::{self, Layout};
 use super::super::{Ctx, Error};
-use super::{answer, on_race, on_race_or_last, race_here, race_here_or_last, send_answer, user_of};
+use super::{answer, on_race, race_here, user_of};
 use crate::referee::RefereeError;
 use crate::referee::announce::{Announcement, SeatState};
 use crate::referee::timing::format_duration;
+use crate::render::escape_markdown;
 use crate::render::markup::escape_sentence;
 use crate::render::post::{Style, present};
-use crate::render::{code_text, escape_markdown};
 
 /// The standings, the track and who has ordered.
 #[poise::command(slash_command)]
@@ -151,100 +151,4 @@ pub(super) async fn preference(
         |_, answer| note("Preference set", &escape_sentence(&answer)),
     )
     .await
-}
-
-/// An earlier turn's result, with its revealed orders.
-#[poise::command(slash_command)]
-pub(super) async fn history(
-    ctx: Ctx<'_>,
-    #[description = "The turn's number (1 is the first)"]
-    #[min = 1]
-    turn: u32,
-) -> Result<(), Error> {
-    let referee = ctx.data().referee.clone();
-    on_race_or_last(
-        ctx,
-        |race| async move { referee.history(race, turn).await },
-        |race, h| {
-            let orders: Vec<String> = h
-                .orders
-                .iter()
-                .map(|o| {
-                    format!(
-                        "{} `{}` ({}) nonce {} -> {}",
-                        escape_markdown(&o.name),
-                        code_text(&o.order),
-                        o.source.as_str(),
-                        o.nonce,
-                        o.receipt
-                    )
-                })
-                .collect();
-            let post = crate::render::post::Post {
-                title: format!(
-                    "Race {race}, turn {}: {}{}",
-                    h.number,
-                    escape_markdown(&h.label),
-                    if h.late { " (resolved late)" } else { "" }
-                ),
-                // Narration is the game's sentences around names: escaped as a post's is.
-                body: h
-                    .narration
-                    .iter()
-                    .map(|n| escape_markdown(n))
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-                track: None,
-                fields: vec![("Orders and receipts".into(), orders.join("\n"))],
-                footer: None,
-                choices: vec![],
-                view: None,
-                picture: crate::render::post::Picture::None,
-            };
-            Layout {
-                embeds: layout::embeds(&post, None),
-                ..Layout::default()
-            }
-        },
-    )
-    .await
-}
-
-/// After the end: the revealed seed, and the check of every roll against it.
-#[poise::command(slash_command)]
-pub(super) async fn verify(ctx: Ctx<'_>) -> Result<(), Error> {
-    let shared = ctx.data().clone();
-    // Replaying a whole race may take a moment: defer straight away.
-    ctx.defer_ephemeral().await?;
-    let race = race_here_or_last(ctx).await;
-    let layout = match race {
-        Ok(race) => match shared.referee.verify(race).await {
-            Ok(r) => {
-                let mut text = format!(
-                    "Seed `{}`\nCommitment `{}` {}\n{} steps and {} events replayed from the seed.",
-                    r.seed,
-                    r.commitment,
-                    if r.commitment_matches {
-                        "matches the seed's SHA-256"
-                    } else {
-                        "DOES NOT match the seed"
-                    },
-                    r.steps_checked,
-                    r.events_checked
-                );
-                for p in r.problems.iter().take(10) {
-                    text.push_str(&format!("\nProblem: {p}"));
-                }
-                text.push_str(if r.ok() {
-                    "\n**Verified:** every random outcome matches the seed."
-                } else {
-                    "\n**Not verified.**"
-                });
-                note(&format!("Race #{} checked", r.race), &text)
-            }
-            Err(e) => refusal(&e),
-        },
-        Err(e) => refusal(&e),
-    };
-    send_answer(ctx, &layout, true).await
 }
