@@ -14,6 +14,7 @@
 //! `orders.rs` (intake and receipts), `deadlines.rs`, and read-only `queries.rs`.
 
 pub mod announce;
+pub mod bank;
 pub mod calendar;
 pub mod clock;
 mod deadlines;

@@ -118,6 +118,7 @@ impl Referee {
             if !w.campaign.step_open || !pending.includes(seat) {
                 return Err(RefereeError::Order(OrderError::NotYourTurn));
             }
+            w.refuse_after_bank(seat)?;
             let order = game.read_order(seat, &text)?;
             let canonical = game.format_order(seat, &order);
             // The same order again (a double click, a resent DM) changes nothing.
