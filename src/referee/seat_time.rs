@@ -11,7 +11,7 @@ use super::calendar::{self, DEFAULT_QUIET_CAP_SECS, Rules, Sleeper};
 use super::when::{self, Days, Zone};
 use super::work::{MAX_DEADLINE_AHEAD_MS, Work};
 use crate::engine::{Mode, Pending, Seat, Window};
-use crate::store::{Millis, SeatClock, UserId};
+use crate::store::{Millis, Phase, SeatClock, UserId};
 
 impl Work {
     /// The race's zone.
@@ -318,6 +318,18 @@ impl Work {
         self.seat_clock(seat)
             .filter(|c| !c.ran_out)
             .and_then(|c| c.due_at)
+    }
+
+    /// After an order: the step's deadline row follows the next bank still running.
+    pub fn follow_clocks(&mut self) {
+        if !self.clocks_running() || self.campaign.phase != Phase::Running {
+            return;
+        }
+        if let Some(next) = self.next_clock_due()
+            && self.campaign.deadline_at != Some(next)
+        {
+            self.schedule(next);
+        }
     }
 
     /// The step's deadline is being set to `deadline` (a pause ending, the host moving

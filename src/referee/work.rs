@@ -597,6 +597,7 @@ impl Work {
                 break;
             }
         }
+        self.follow_clocks();
         // Prompts only for a step that is open: a chain that yielded prompts when it
         // opens its next step.
         let prompt = opened_any && self.campaign.step_open;
