@@ -453,15 +453,22 @@ impl Work {
             });
         };
         let running = self.clocks_running();
+        let paused = self.campaign.phase == Phase::Paused;
+        // A pause stopped every bank when it began: the next bank's end less the time
+        // that was left then.
+        let now = match (paused, self.next_clock_due(), self.campaign.paused_left_ms) {
+            (true, Some(next), Some(left)) => next.saturating_sub(left),
+            _ => self.now,
+        };
         let order = self.orders.iter().find(|o| o.seat == seat);
         let left_ms = match (running, c.since, order) {
             (true, Some(since), Some(o)) => c.bank.left_after(o.submitted_at.saturating_sub(since)),
-            (true, Some(since), None) => c.bank.left_after(self.now.saturating_sub(since)),
+            (true, Some(since), None) => c.bank.left_after(now.saturating_sub(since)),
             _ => c.bank.left_ms,
         };
         Some(BankShown {
             left_ms,
-            due: if running && order.is_none() {
+            due: if running && !paused && order.is_none() {
                 c.due_at.filter(|_| !c.ran_out)
             } else {
                 None

@@ -427,6 +427,58 @@ async fn clocks_with_quiet_hours_across_sydneys_fall_back(kind: Kind) {
     assert_eq!(left, vec![24 * H, 24 * H, 2 * H]);
 }
 
+/// `/race pause` stops every bank and `/race resume` restarts them with what they had;
+/// `/race deadline extend:` moves every running bank's end, uncharged.
+async fn a_pause_stops_the_banks(kind: Kind) {
+    use photofinish::referee::DeadlineChange;
+    let b = Bench::with_timing(kind, timing(86_400, vec![], true)).await;
+    b.clock.set(ms("2026-01-05T00:00:00Z"));
+    let id = race(&b, "clock=10h+1h").await;
+    b.clock.set(ms("2026-01-05T04:00:00Z"));
+    b.referee.submit(id, &alice().user, "5").await.unwrap();
+    b.clock.set(ms("2026-01-05T06:00:00Z"));
+    b.referee.pause(id, &alice()).await.unwrap();
+    b.clock.set(ms("2026-01-06T06:00:00Z"));
+    assert_eq!(
+        banks(&b, id).await,
+        vec![
+            bank("Alice", 6, None, false),
+            bank("Bob", 4, None, false),
+            bank("Carol", 4, None, false),
+        ],
+        "stopped at the pause"
+    );
+    b.referee.resume(id, &alice()).await.unwrap();
+    let back = "2026-01-06T10:00:00Z";
+    assert_eq!(
+        banks(&b, id).await,
+        vec![
+            bank("Alice", 6, None, false),
+            bank("Bob", 4, Some(back), false),
+            bank("Carol", 4, Some(back), false),
+        ]
+    );
+    b.clock.set(ms("2026-01-06T07:00:00Z"));
+    b.referee
+        .move_deadline(id, &alice(), DeadlineChange::Extend(2 * 3600))
+        .await
+        .unwrap();
+    let later = "2026-01-06T12:00:00Z";
+    assert_eq!(
+        b.referee.overview(id).await.unwrap().deadline,
+        Some(ms(later))
+    );
+    // Bob orders at 11:00: 11 hours since the opening, less the day paused, of which
+    // the 2 hours given are not charged: 9h.
+    b.clock.set(ms("2026-01-06T11:00:00Z"));
+    b.referee.submit(id, &bob().user, "5").await.unwrap();
+    b.clock.set(ms(later));
+    assert_eq!(b.referee.tick().await.unwrap(), 1);
+    let left: Vec<i64> = banks(&b, id).await.iter().map(|x| x.1).collect();
+    // Alice 10-4+1; Bob 10-9+1; Carol ran out: 1.
+    assert_eq!(left, vec![7 * H, 2 * H, H]);
+}
+
 async fn bad_clocks_change_nothing(kind: Kind) {
     let b = Bench::new(kind).await;
     let r = &b.referee;
@@ -462,6 +514,7 @@ on_both!(
     clocks_on_weekdays_across_new_yorks_fall_back,
     clocks_with_quiet_hours_across_sydneys_fall_back,
     bad_clocks_change_nothing,
+    a_pause_stops_the_banks,
     nudges_name_only_the_seats_owing_and_awake,
     quiet_hours_in_two_zones_move_the_deadline,
     weekdays_only_in_the_servers_zone,
