@@ -77,8 +77,7 @@ fn latest_status(h: &Harness) -> String {
         .fake
         .messages_in(CHANNEL)
         .into_iter()
-        .filter(|m| text_of(m).contains("Deadline") || text_of(m).contains("bank"))
-        .next_back()
+        .rfind(|m| text_of(m).contains("Deadline") || text_of(m).contains("bank"))
         .unwrap();
     text_of(&m)
 }
