@@ -260,7 +260,7 @@ impl Referee {
             label: pending.label.clone(),
             view: game.private_view(seat_row.seat),
             prompt: game.prompt(seat_row.seat),
-            deadline: w.campaign.deadline_at,
+            deadline: w.seat_due(seat_row.seat).or(w.campaign.deadline_at),
             current: w
                 .orders
                 .iter()
