@@ -6,13 +6,15 @@ use crate::referee::announce::BankShown;
 use crate::referee::when::format_duration;
 
 /// ` · bank 2d11h, ends <when>` while it runs, ` · bank 2d11h` once stopped, or that it
-/// ran out. Shown to the minute.
+/// ran out. Shown to the minute, and to the second in the last hour.
 pub fn bank_text(b: &BankShown, style: &Style) -> String {
     if b.ran_out {
         return " · bank ran out: the default order plays".into();
     }
-    let minutes = u64::try_from(b.left_ms.max(0) / 60_000).unwrap_or(0);
-    let left = format_duration(minutes.saturating_mul(60));
+    let secs = u64::try_from(b.left_ms.max(0) / 1000).unwrap_or(0);
+    // To the minute, and to the second in the last hour.
+    let shown = if secs < 3600 { secs } else { secs - secs % 60 };
+    let left = format_duration(shown);
     match b.due {
         Some(due) => format!(" · bank {left}, ends {}", style.when(due)),
         None => format!(" · bank {left}"),
@@ -45,6 +47,12 @@ mod tests {
             ..running
         };
         assert_eq!(bank_text(&stopped, &london), " · bank 2d11h");
+        let last = BankShown {
+            left_ms: 599_999,
+            due: None,
+            ran_out: false,
+        };
+        assert_eq!(bank_text(&last, &london), " · bank 9m59s");
         let out = BankShown {
             left_ms: 0,
             due: None,
