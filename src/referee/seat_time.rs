@@ -305,6 +305,7 @@ impl Work {
             .seats
             .iter()
             .filter(|c| !c.ran_out && c.since.is_some())
+            .filter(|c| self.seat_row(c.seat).is_some_and(|s| s.bot.is_none()))
             .filter(|c| !self.orders.iter().any(|o| o.seat == c.seat))
             .filter_map(|c| c.due_at)
             .min()
@@ -386,7 +387,8 @@ impl Work {
         if all_in {
             return Ok(true);
         }
-        match self.next_clock_due() {
+        // A bank left that ended already cannot be waited for (never expected).
+        match self.next_clock_due().filter(|next| *next > now) {
             Some(next) => {
                 self.schedule(next);
                 self.say_status();

@@ -479,6 +479,24 @@ async fn a_pause_stops_the_banks(kind: Kind) {
     assert_eq!(left, vec![7 * H, 2 * H, H]);
 }
 
+/// A player who leaves mid-step hands their seat to the bot: its bank is not waited for,
+/// and the step ends with the last human bank.
+async fn a_seat_handed_to_the_bot_is_not_waited_for(kind: Kind) {
+    let b = Bench::with_timing(kind, timing(86_400, vec![], true)).await;
+    b.clock.set(ms("2026-01-05T00:00:00Z"));
+    let id = race(&b, "clock=1h+30m").await;
+    b.referee.submit(id, &alice().user, "5").await.unwrap();
+    b.referee.leave(id, &carol()).await.unwrap();
+    let label = b.referee.overview(id).await.unwrap().label;
+    b.clock.set(ms("2026-01-05T01:00:00Z"));
+    assert_eq!(b.referee.tick().await.unwrap(), 1);
+    assert_eq!(b.referee.tick().await.unwrap(), 0, "nothing left to fire");
+    let o = b.referee.overview(id).await.unwrap();
+    assert_ne!(o.label, label, "the step resolved when Bob's bank ran out");
+    // Bob's refill of 30m is the next bank to end.
+    assert_eq!(o.deadline, Some(ms("2026-01-05T01:30:00Z")));
+}
+
 async fn bad_clocks_change_nothing(kind: Kind) {
     let b = Bench::new(kind).await;
     let r = &b.referee;
@@ -515,6 +533,7 @@ on_both!(
     clocks_with_quiet_hours_across_sydneys_fall_back,
     bad_clocks_change_nothing,
     a_pause_stops_the_banks,
+    a_seat_handed_to_the_bot_is_not_waited_for,
     nudges_name_only_the_seats_owing_and_awake,
     quiet_hours_in_two_zones_move_the_deadline,
     weekdays_only_in_the_servers_zone,
