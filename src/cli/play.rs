@@ -208,7 +208,9 @@ async fn command(referee: &Referee, race: CampaignId, you: &Actor, line: &str) -
                         crate::referee::announce::SeatState::Waiting => "…",
                         crate::referee::announce::SeatState::Idle => "·",
                     };
-                    println!("{mark} {}", s.name);
+                    let style = Style::plain(terminal_zone(std::env::var("TZ").ok().as_deref()));
+                    let bank = s.bank.map(|b| crate::render::bank::bank_text(&b, &style));
+                    println!("{mark} {}{}", s.name, bank.unwrap_or_default());
                 }
             }
             Err(e) => eprintln!("{e}"),

@@ -49,6 +49,21 @@ pub struct StatusSeat {
     pub bot: bool,
     /// The public receipt of the order in, if any.
     pub receipt: Option<String>,
+    /// The seat's time bank, in a race with `clock=`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank: Option<BankShown>,
+}
+
+/// A seat's time bank as the status shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BankShown {
+    /// What is left now (stopped once the seat has ordered).
+    pub left_ms: i64,
+    /// When it runs out, while it runs.
+    pub due: Option<Millis>,
+    /// It ran out in this step: the seat's default order plays.
+    #[serde(default)]
+    pub ran_out: bool,
 }
 
 /// An order that missed its deadline, and what was played instead.

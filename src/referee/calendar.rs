@@ -104,6 +104,25 @@ pub fn deadline(
     Some(after_quiet(on_day, rules.quiet_cap_secs, owing))
 }
 
+/// When a seat's bank of `left_ms`, running from `since`, runs out: the bank is elapsed
+/// time (a chess clock: 3 days are 72 hours across a change of clocks), then `days=`
+/// and the seat's own quiet hours move it, as they move a turn's deadline. The bank is
+/// not charged for the time they add (`bank.rs`).
+pub fn bank_deadline(
+    since: DateTime<Utc>,
+    left_ms: i64,
+    rules: &Rules,
+    sleeper: Option<&Sleeper>,
+) -> Option<DateTime<Utc>> {
+    let end = since.checked_add_signed(Duration::milliseconds(left_ms.max(0)))?;
+    let on_day = on_allowed_day(end, rules.days, rules.zone)?;
+    Some(after_quiet(
+        on_day,
+        rules.quiet_cap_secs,
+        sleeper.map(std::slice::from_ref).unwrap_or(&[]),
+    ))
+}
+
 /// `at` moved past the quiet hours of every seat in `owing`, by at most `cap_secs`.
 pub fn after_quiet(at: DateTime<Utc>, cap_secs: u64, owing: &[Sleeper]) -> DateTime<Utc> {
     let cap = i64::try_from(cap_secs).unwrap_or(i64::MAX / 2000);
@@ -290,6 +309,44 @@ mod tests {
                 "{zone} {opened}"
             );
         }
+    }
+
+    #[test]
+    fn banks_are_elapsed_time_then_the_calendar_rules() {
+        let h = 3_600_000;
+        // 3 days from 18:00 GMT on 27 Mar 2026 across London's spring forward: 72 hours,
+        // 19:00 BST.
+        let london = rules("Europe/London", "all", 12);
+        assert_eq!(
+            bank_deadline(t("2026-03-27T18:00:00Z"), 72 * h, &london, None),
+            Some(t("2026-03-30T19:00:00+01:00"))
+        );
+        // mon-fri in New York: Friday 18:00 EST + 1 day is Saturday; Monday 18:00 EDT.
+        let ny = rules("America/New_York", "mon-fri", 12);
+        assert_eq!(
+            bank_deadline(t("2026-03-06T18:00:00-05:00"), 24 * h, &ny, None),
+            Some(t("2026-03-09T18:00:00-04:00"))
+        );
+        // Only the seat's own quiet hours move its bank's end.
+        let carol = sleeper("Australia/Sydney", "23:00-07:00");
+        let sydney = rules("Australia/Sydney", "all", 12);
+        assert_eq!(
+            bank_deadline(
+                t("2026-04-03T23:30:00+11:00"),
+                26 * h,
+                &sydney,
+                Some(&carol)
+            ),
+            Some(t("2026-04-05T07:00:00+10:00"))
+        );
+        assert_eq!(
+            bank_deadline(t("2026-04-03T23:30:00+11:00"), 26 * h, &sydney, None),
+            Some(t("2026-04-05T00:30:00+10:00"))
+        );
+        assert_eq!(
+            bank_deadline(DateTime::<Utc>::MAX_UTC, i64::MAX, &sydney, None),
+            None
+        );
     }
 
     #[test]

@@ -15,6 +15,7 @@
 
 pub mod announce;
 pub mod archive;
+pub mod bank;
 pub mod calendar;
 pub mod clock;
 mod deadlines;

@@ -118,6 +118,7 @@ impl Referee {
             if !w.campaign.step_open || !pending.includes(seat) {
                 return Err(RefereeError::Order(OrderError::NotYourTurn));
             }
+            w.refuse_after_bank(seat)?;
             let order = game.read_order(seat, &text)?;
             let canonical = game.format_order(seat, &order);
             // The same order again (a double click, a resent DM) changes nothing.
@@ -259,7 +260,7 @@ impl Referee {
             label: pending.label.clone(),
             view: game.private_view(seat_row.seat),
             prompt: game.prompt(seat_row.seat),
-            deadline: w.campaign.deadline_at,
+            deadline: w.seat_due(seat_row.seat).or(w.campaign.deadline_at),
             current: w
                 .orders
                 .iter()

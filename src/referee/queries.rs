@@ -93,6 +93,7 @@ impl Referee {
                     },
                     bot: s.bot.is_some(),
                     receipt: live.map(|o| o.receipt.clone()),
+                    bank: w.bank_shown(s.seat),
                 }
             })
             .collect();

@@ -1,5 +1,5 @@
-//! Turn lengths, reminders and the resolve rule, read from `key=value` text beside a
-//! game's own options (`turn=24h reminders=12h,1h resolve=early`).
+//! Turn lengths, clocks, reminders and the resolve rule, read from `key=value` text beside
+//! a game's own options (`turn=24h reminders=12h,1h resolve=early`, `clock=3d+12h`).
 
 use super::RefereeError;
 use super::when;
@@ -17,6 +17,8 @@ const KEYS: &[&str] = &[
     "days",
     "quiet-cap",
     "nudge",
+    "clock",
+    "clock-cap",
 ];
 
 /// Reads a duration in seconds in any form [`when::parse_duration`] reads (`90`, `90s`,
@@ -28,7 +30,31 @@ pub fn parse_duration(text: &str) -> Option<u64> {
 pub use super::when::format_duration;
 
 /// Takes the timing keys out of `text` into `timing`, and returns the rest (game options).
+/// A refusal leaves `timing` as it was.
 pub fn apply_timing_text(timing: &mut Timing, text: &str) -> Result<String, RefereeError> {
+    let mut changed = timing.clone();
+    let rest = read_timing_text(&mut changed, text)?;
+    check_clock(&changed)?;
+    *timing = changed;
+    Ok(rest)
+}
+
+/// `clock-cap=` below the clock's bank is refused: the bank could not start full.
+fn check_clock(t: &Timing) -> Result<(), RefereeError> {
+    let c = &t.calendar;
+    if let (Some(bank), Some(cap)) = (c.clock_secs, c.clock_cap_secs)
+        && cap < bank
+    {
+        return Err(RefereeError::Invalid(format!(
+            "`clock-cap` {} is less than the clock's bank {}; the cap must be at least the bank",
+            format_duration(cap),
+            format_duration(bank)
+        )));
+    }
+    Ok(())
+}
+
+fn read_timing_text(timing: &mut Timing, text: &str) -> Result<String, RefereeError> {
     let mut rest = Vec::new();
     for pair in text
         .split(|c: char| c.is_whitespace() || c == ';')
@@ -93,6 +119,31 @@ pub fn apply_timing_text(timing: &mut Timing, text: &str) -> Result<String, Refe
                 };
                 timing.calendar.nudge_secs = (secs > 0).then_some(secs);
             }
+            "clock" => {
+                if matches!(value.trim(), "off" | "none") {
+                    timing.calendar.clock_secs = None;
+                    timing.calendar.clock_increment_secs = None;
+                } else {
+                    let c = when::parse_clock(value).map_err(|e| invalid(&key, &e))?;
+                    timing.calendar.clock_secs = Some(c.bank_secs);
+                    timing.calendar.clock_increment_secs =
+                        (c.increment_secs > 0).then_some(c.increment_secs);
+                }
+            }
+            "clock-cap" => {
+                timing.calendar.clock_cap_secs = if matches!(value.trim(), "off" | "none") {
+                    None
+                } else {
+                    let secs = when::parse_duration(value).map_err(|e| invalid(&key, &e))?;
+                    if secs == 0 {
+                        return Err(bad(
+                            &key,
+                            "a duration at least the clock's bank, such as 4d",
+                        ));
+                    }
+                    Some(secs)
+                };
+            }
             _ => {
                 timing.resolve_early = match value.trim().to_ascii_lowercase().as_str() {
                     "early" | "yes" | "true" | "on" => true,
@@ -147,6 +198,16 @@ pub fn describe_timing(t: &Timing) -> String {
     }
     if let Some(nudge) = c.nudge_secs {
         out.push_str(&format!(" nudge={}", format_duration(nudge)));
+    }
+    if let Some(bank) = c.clock_secs {
+        let clock = when::ClockText {
+            bank_secs: bank,
+            increment_secs: c.clock_increment_secs.unwrap_or(0),
+        };
+        out.push_str(&format!(" clock={clock}"));
+    }
+    if let Some(cap) = c.clock_cap_secs {
+        out.push_str(&format!(" clock-cap={}", format_duration(cap)));
     }
     out
 }
@@ -221,5 +282,48 @@ mod tests {
             "turn=2h reminders=1h,10m resolve=deadline zone=America/New_York days=mon,tue,wed,thu,fri quiet-cap=6h nudge=1h30m"
         );
         assert!(apply_timing_text(&mut t, "resolve=maybe").is_err());
+    }
+
+    #[test]
+    fn clocks_are_read_and_bad_ones_change_nothing() {
+        let mut t = Timing {
+            turn_secs: 86_400,
+            reminders: vec![],
+            resolve_early: true,
+            calendar: Default::default(),
+        };
+        let before = t.clone();
+        for text in [
+            "clock=0",
+            "clock=0+12h",
+            "clock=soon",
+            "clock=400d",
+            "clock=3d+400d",
+            "clock=3d+12h clock-cap=1d",
+            "clock-cap=1d clock=3d",
+            "clock=3d+12h clock-cap=0",
+            "turn=2h clock=nonsense",
+        ] {
+            let err = apply_timing_text(&mut t, text).unwrap_err().to_string();
+            assert!(!err.contains('\n'), "{err}");
+            assert_eq!(t, before, "{text}");
+        }
+        let err = apply_timing_text(&mut t, "clock=3d+12h clock-cap=1d")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "`clock-cap` 1d is less than the clock's bank 3d; the cap must be at least the bank"
+        );
+        let rest = apply_timing_text(&mut t, "clock=3d+12h clock-cap=5d track=x").unwrap();
+        assert_eq!(rest, "track=x");
+        assert_eq!(t.calendar.clock_secs, Some(259_200));
+        assert_eq!(t.calendar.clock_increment_secs, Some(43_200));
+        assert_eq!(
+            describe_timing(&t),
+            "turn=1d reminders=none resolve=early clock=3d+12h clock-cap=5d"
+        );
+        apply_timing_text(&mut t, "clock=off clock-cap=off").unwrap();
+        assert_eq!(t, before);
     }
 }

@@ -49,6 +49,56 @@ pub enum TimeError {
     QuietTooLong(String),
     #[error("`{0}` names no day of the week; write days such as mon-fri, sat,sun or mon,wed,fri")]
     Days(String),
+    #[error(
+        "`{0}` is not a clock; write a bank and what each move adds, such as 3d+12h, or a bank alone, such as 2d"
+    )]
+    Clock(String),
+    #[error("a clock's bank must be at least 10 seconds; write one such as 3d+12h")]
+    ClockZero,
+}
+
+/// A clock as written: each seat's starting bank, and what it gains after each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockText {
+    pub bank_secs: u64,
+    pub increment_secs: u64,
+}
+
+impl fmt::Display for ClockText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&format_duration(self.bank_secs))?;
+        if self.increment_secs > 0 {
+            write!(f, "+{}", format_duration(self.increment_secs))?;
+        }
+        Ok(())
+    }
+}
+
+/// Reads a clock: `3d+12h` (a bank of 3 days, 12 hours more after each move), `2d` (no
+/// increment), each part a duration [`parse_duration`] reads. A bank under 10 seconds is
+/// refused, as is either part over a year.
+pub fn parse_clock(text: &str) -> Result<ClockText, TimeError> {
+    let bad = || TimeError::Clock(shorten(text));
+    let (bank, increment) = match text.split_once('+') {
+        Some((b, i)) => (b, Some(i)),
+        None => (text, None),
+    };
+    let part = |t: &str| match parse_duration(t) {
+        Err(TimeError::Duration(_)) => Err(bad()),
+        other => other,
+    };
+    let bank_secs = part(bank)?;
+    let increment_secs = match increment {
+        Some(i) => part(i)?,
+        None => 0,
+    };
+    if bank_secs < 10 {
+        return Err(TimeError::ClockZero);
+    }
+    Ok(ClockText {
+        bank_secs,
+        increment_secs,
+    })
 }
 
 /// Reads a duration in seconds. A bare number is seconds (as before); parts may be glued
@@ -664,6 +714,33 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn clocks_read_and_print() {
+        for (text, bank, inc, shown) in [
+            ("3d+12h", 259_200, 43_200, "3d+12h"),
+            ("3d + 12 hours", 259_200, 43_200, "3d+12h"),
+            ("2d", 172_800, 0, "2d"),
+            ("1h30m+30s", 5400, 30, "1h30m+30s"),
+            ("1d+0", 86_400, 0, "1d"),
+        ] {
+            let c = parse_clock(text).unwrap();
+            assert_eq!((c.bank_secs, c.increment_secs), (bank, inc), "{text}");
+            assert_eq!(c.to_string(), shown);
+        }
+        assert_eq!(parse_clock("0+1h"), Err(TimeError::ClockZero));
+        assert_eq!(parse_clock("0"), Err(TimeError::ClockZero));
+        for text in ["", "soon", "3d+", "+12h", "3d+12h+1h", "3d-12h"] {
+            assert!(
+                matches!(parse_clock(text), Err(TimeError::Clock(_))),
+                "{text}"
+            );
+        }
+        assert!(matches!(parse_clock("400d+1h"), Err(TimeError::TooLong(_))));
+        assert!(matches!(parse_clock("1d+400d"), Err(TimeError::TooLong(_))));
+        let msg = parse_clock("soon").unwrap_err().to_string();
+        assert!(msg.contains("3d+12h") && !msg.contains('\n'), "{msg}");
     }
 
     #[test]

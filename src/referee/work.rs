@@ -318,6 +318,7 @@ impl Work {
                     state,
                     bot: s.bot.is_some(),
                     receipt: live.map(|o| o.receipt.clone()),
+                    bank: self.bank_shown(s.seat),
                 }
             })
             .collect();
@@ -355,6 +356,7 @@ impl Work {
 
     /// Sets the open step's deadline (and its reminders) to `deadline`.
     pub fn schedule(&mut self, deadline: Millis) {
+        self.shift_clocks(deadline);
         let step = self.campaign.step;
         let window = deadline.saturating_sub(self.now);
         let mut rows = vec![NewDeadline {
@@ -362,7 +364,13 @@ impl Work {
             kind: DeadlineKind::Deadline,
             due_at: deadline,
         }];
-        for &offset in &self.campaign.timing.reminders {
+        // With clocks each seat's time differs: the prompt and status show it, no reminder.
+        let reminders: &[u64] = if self.clocks_running() {
+            &[]
+        } else {
+            &self.campaign.timing.reminders
+        };
+        for &offset in reminders {
             let offset_ms = i64::try_from(offset)
                 .unwrap_or(i64::MAX / 2)
                 .saturating_mul(1000);
@@ -374,7 +382,8 @@ impl Work {
                 });
             }
         }
-        if let Some(nudge) = self.campaign.timing.calendar.nudge_secs {
+        let nudged = self.clocks_running() && self.campaign.clocks.nudged;
+        if let Some(nudge) = self.campaign.timing.calendar.nudge_secs.filter(|_| !nudged) {
             let nudge_ms = i64::try_from(nudge)
                 .unwrap_or(i64::MAX / 2)
                 .saturating_mul(1000);
@@ -413,7 +422,10 @@ impl Work {
         let step = self.campaign.step;
         let deadline = match pending.window {
             // A turn falls on the calendar: the race's zone, days=, quiet hours.
-            Window::Turn => self.turn_deadline(&pending),
+            Window::Turn => match self.open_clocks(&pending) {
+                Some(first_out) => first_out,
+                None => self.turn_deadline(&pending),
+            },
             Window::Seconds(_) => self.now.saturating_add(self.window_ms(pending.window)),
         };
         self.commit.turns.push(TurnRow {
@@ -469,12 +481,13 @@ impl Work {
                 let all_in = pending
                     .seats
                     .iter()
-                    .all(|s| self.orders.iter().any(|o| o.seat == *s));
+                    .all(|s| self.orders.iter().any(|o| o.seat == *s) || self.ran_out(*s));
                 let all_bots = pending
                     .seats
                     .iter()
                     .all(|s| self.seat_row(*s).is_some_and(|r| r.bot.is_some()));
-                all_in && (self.campaign.timing.resolve_early || all_bots)
+                // A seat that ordered stopped its bank: a clock step waits for no one.
+                all_in && (self.campaign.timing.resolve_early || all_bots || self.clocks_running())
             }
         })
     }
@@ -485,6 +498,7 @@ impl Work {
         let game = self.game()?.clone();
         let pending = game.pending();
         let chosen = orders_to_apply(&game, &pending, &self.orders);
+        self.settle_clocks();
         let mut submitted = Vec::new();
         for (sub, row) in chosen {
             let row = match row {
@@ -583,6 +597,7 @@ impl Work {
                 break;
             }
         }
+        self.follow_clocks();
         // Prompts only for a step that is open: a chain that yielded prompts when it
         // opens its next step.
         let prompt = opened_any && self.campaign.step_open;
@@ -601,6 +616,9 @@ impl Work {
 
     /// Resolves the open step at its deadline, then carries on.
     pub fn resolve_at_deadline(&mut self, due_at: Millis) -> Result<(), RefereeError> {
+        if self.clocks_running() && !self.banks_ran_out()? {
+            return Ok(()); // other banks still run
+        }
         let late = self.now.saturating_sub(due_at) > LATE_AFTER_MS;
         self.resolve_step(late)?;
         self.advance()
@@ -668,7 +686,7 @@ impl Work {
                     label: pending.label.clone(),
                     view,
                     prompt: game.prompt(s.seat),
-                    deadline: self.campaign.deadline_at,
+                    deadline: self.seat_due(s.seat).or(self.campaign.deadline_at),
                     notes: my_notes,
                 };
                 self.say(target, announcement);

@@ -523,7 +523,9 @@ fn status(
                 .map(|r| format!(" receipt {r}"))
                 .unwrap_or_default();
             let bot = if s.bot { " (bot)" } else { "" };
-            format!("{mark} {}{bot}{receipt}", style.user(&s.name))
+            let bank = s.bank.map(|b| super::bank::bank_text(&b, style));
+            let bank = bank.unwrap_or_default();
+            format!("{mark} {}{bot}{receipt}{bank}", style.user(&s.name))
         })
         .collect();
     let state = match phase {

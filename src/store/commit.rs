@@ -112,13 +112,14 @@ async fn write_campaign<DB: Dialect>(
         "UPDATE campaigns SET options = $1, phase = $2, turn_secs = $3, reminders = $4,
              resolve_early = $5, step = $6, step_open = $7, deadline_at = $8,
              paused_left_ms = $9, host = $10, updated_at = $11, ended_at = $12,
-             version = version + 1, calendar = $15, state = $16, state_format = $17
+             version = version + 1, calendar = $15, clocks = $16, state = $17,
+             state_format = $18
          WHERE id = $13 AND version = $14"
     } else {
         "UPDATE campaigns SET options = $1, phase = $2, turn_secs = $3, reminders = $4,
              resolve_early = $5, step = $6, step_open = $7, deadline_at = $8,
              paused_left_ms = $9, host = $10, updated_at = $11, ended_at = $12,
-             version = version + 1, calendar = $15
+             version = version + 1, calendar = $15, clocks = $16
          WHERE id = $13 AND version = $14"
     };
     let mut stmt = Stmt::<DB>::new(sql)
@@ -136,7 +137,8 @@ async fn write_campaign<DB: Dialect>(
         .bind(c.ended_at)
         .bind(c.id.0)
         .bind(expected_version)
-        .bind(to_json(&c.timing.calendar)?);
+        .bind(to_json(&c.timing.calendar)?)
+        .bind(to_json(&c.clocks)?);
     if state_changed {
         let state = match &c.state {
             Some(s) => Some(to_json(s)?),

@@ -51,6 +51,11 @@ pub(super) const SQLITE: &[Embedded] = &[
         "archive",
         include_str!("../../migrations/sqlite/0013_archive.sql"),
     ),
+    (
+        11,
+        "clocks",
+        include_str!("../../migrations/sqlite/0011_clocks.sql"),
+    ),
 ];
 
 pub(super) const POSTGRES: &[Embedded] = &[
@@ -93,6 +98,11 @@ pub(super) const POSTGRES: &[Embedded] = &[
         13,
         "archive",
         include_str!("../../migrations/postgres/0013_archive.sql"),
+    ),
+    (
+        11,
+        "clocks",
+        include_str!("../../migrations/postgres/0011_clocks.sql"),
     ),
 ];
 
@@ -152,6 +162,6 @@ mod tests {
     fn migrators_keep_every_file_in_order() {
         let m = migrator(SQLITE);
         let versions: Vec<i64> = m.iter().map(|m| m.version).collect();
-        assert_eq!(versions, vec![1, 2, 3, 4, 5, 8, 9, 13]);
+        assert_eq!(versions, vec![1, 2, 3, 4, 5, 8, 9, 11, 13]);
     }
 }

@@ -150,6 +150,61 @@ pub struct CalendarOptions {
     /// `nudge=`: when this much time is left, the channel names the seats still owing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nudge_secs: Option<u64>,
+    /// `clock=`: each seat's starting bank, in seconds (a clock replaces `turn=`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_secs: Option<u64>,
+    /// `clock=BANK+INCREMENT`: what a seat's bank gains after each of its moves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_increment_secs: Option<u64>,
+    /// `clock-cap=`: the most a bank can hold; `None`: the starting bank.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_cap_secs: Option<u64>,
+}
+
+/// Each seat's time bank in a race with `clock=` (issue 17), stored as JSON; empty
+/// otherwise. The arithmetic is `referee::bank`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clocks {
+    /// The step whose banks are running.
+    #[serde(default)]
+    pub step: u32,
+    /// Whether the step's nudge was sent (a clock step's deadline is set again after
+    /// each bank that runs out, and the nudge is sent once per step).
+    #[serde(default)]
+    pub nudged: bool,
+    /// Whether that step runs on the banks (a turn of every seat at once); a short
+    /// decision window keeps its own length.
+    #[serde(default)]
+    pub running: bool,
+    #[serde(default)]
+    pub seats: Vec<SeatClock>,
+}
+
+/// One seat's bank, and whether it runs in the open step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatClock {
+    pub seat: Seat,
+    pub bank: Bank,
+    /// When the bank started running in the open step; `None`: stopped.
+    #[serde(default)]
+    pub since: Option<Millis>,
+    /// When it runs out in the open step, after the calendar's rules; `None`: stopped.
+    #[serde(default)]
+    pub due_at: Option<Millis>,
+    /// It ran out in the open step: the default order plays, and no order is taken.
+    #[serde(default)]
+    pub ran_out: bool,
+}
+
+/// A time bank in milliseconds, with the totals that must balance:
+/// `start + earned == used + left`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bank {
+    pub left_ms: i64,
+    pub used_ms: i64,
+    pub earned_ms: i64,
+    /// Times it ran out (and the default order played).
+    pub expiries: u32,
 }
 
 /// A player's own time settings, as they gave them (checked when set).
@@ -195,6 +250,8 @@ pub struct CampaignRow {
     pub created_at: Millis,
     pub updated_at: Millis,
     pub ended_at: Option<Millis>,
+    /// The seats' time banks (`clock=`); empty without one.
+    pub clocks: Clocks,
 }
 
 /// What a new campaign starts with.

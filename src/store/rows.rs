@@ -136,6 +136,7 @@ pub(super) fn campaign<R: Get>(r: &R) -> Result<CampaignRow, StoreError> {
             created_at: r.int("created_at")?,
             updated_at: r.int("updated_at")?,
             ended_at: r.opt_int("ended_at")?,
+            clocks: json("clocks", &r.text("clocks")?)?,
         })
     })
 }

@@ -171,10 +171,26 @@ proptest! {
         if let Err(e) = when::parse_days(&text) {
             sentence(e.to_string())?;
         }
+        match when::parse_clock(&text) {
+            Ok(c) => {
+                prop_assert!((10..=when::MAX_DURATION_SECS).contains(&c.bank_secs));
+                prop_assert!(c.increment_secs <= when::MAX_DURATION_SECS);
+            }
+            Err(e) => sentence(e.to_string())?,
+        }
         let mut timing = photofinish::store::Timing { turn_secs: 60, reminders: vec![], resolve_early: true, calendar: Default::default() };
-        for key in ["turn", "reminders", "days", "quiet-cap", "nudge", "zone"] {
+        for key in ["turn", "reminders", "days", "quiet-cap", "nudge", "zone", "clock", "clock-cap"] {
+            let before = timing.clone();
             if let Err(e) = photofinish::referee::timing::apply_timing_text(&mut timing, &format!("{key}={text}")) {
                 sentence(e.to_string())?;
+                prop_assert_eq!(&timing, &before, "a refusal changes nothing");
+            }
+        }
+        // A clock and a cap together: the cap is never below the bank.
+        if photofinish::referee::timing::apply_timing_text(&mut timing, &format!("clock={text} clock-cap={text}")).is_ok() {
+            let c = &timing.calendar;
+            if let (Some(bank), Some(cap)) = (c.clock_secs, c.clock_cap_secs) {
+                prop_assert!(cap >= bank);
             }
         }
     }
@@ -183,8 +199,8 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
-    /// The calendar never panics, and a deadline never comes before its nominal time nor
-    /// after it by more than a week of days= plus the quiet cap.
+    /// The calendar never panics, and a deadline (a turn's, or a bank's end) never comes
+    /// before its nominal time nor after it by more than a week of days= plus the quiet cap.
     #[test]
     fn deadlines_on_the_calendar_stay_in_bounds(
         opened in -2_000_000_000i64..4_000_000_000,
@@ -209,5 +225,10 @@ proptest! {
         prop_assert!(due >= nominal);
         let most = chrono::Duration::days(7) + chrono::Duration::hours(2) + chrono::Duration::seconds(cap as i64);
         prop_assert!(due - nominal <= most, "{nominal} -> {due}");
+        // A seat's bank: elapsed time, then days= and its own quiet hours, as bounded.
+        let left_ms = i64::try_from(turn).unwrap() * 1000;
+        let end = opened + chrono::Duration::milliseconds(left_ms);
+        let out = photofinish::referee::calendar::bank_deadline(opened, left_ms, &rules, sleepers.first()).unwrap();
+        prop_assert!(out >= end && out - end <= most, "{end} -> {out}");
     }
 }

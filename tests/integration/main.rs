@@ -19,6 +19,7 @@ mod crash;
 mod discord_1500m;
 mod discord_authz;
 mod discord_card_race;
+mod discord_clock;
 mod discord_failures;
 mod discord_faults;
 mod discord_magical_athlete;
