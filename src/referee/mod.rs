@@ -14,6 +14,8 @@
 //! `orders.rs` (intake and receipts), `deadlines.rs`, and read-only `queries.rs`.
 
 pub mod announce;
+pub mod autopilot;
+pub mod away;
 pub mod calendar;
 pub mod clock;
 mod deadlines;

@@ -17,6 +17,7 @@ const KEYS: &[&str] = &[
     "days",
     "quiet-cap",
     "nudge",
+    "away-cap",
 ];
 
 /// Reads a duration in seconds in any form [`when::parse_duration`] reads (`90`, `90s`,
@@ -93,6 +94,7 @@ pub fn apply_timing_text(timing: &mut Timing, text: &str) -> Result<String, Refe
                 };
                 timing.calendar.nudge_secs = (secs > 0).then_some(secs);
             }
+            "away-cap" => timing.calendar.away_cap_days = super::away::parse_cap(value)?,
             _ => {
                 timing.resolve_early = match value.trim().to_ascii_lowercase().as_str() {
                     "early" | "yes" | "true" | "on" => true,
@@ -147,6 +149,9 @@ pub fn describe_timing(t: &Timing) -> String {
     }
     if let Some(nudge) = c.nudge_secs {
         out.push_str(&format!(" nudge={}", format_duration(nudge)));
+    }
+    if let Some(cap) = c.away_cap_days {
+        out.push_str(&format!(" away-cap={cap}"));
     }
     out
 }

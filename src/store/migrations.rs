@@ -41,6 +41,11 @@ pub(super) const SQLITE: &[Embedded] = &[
         "time",
         include_str!("../../migrations/sqlite/0008_time.sql"),
     ),
+    (
+        12,
+        "autopilot",
+        include_str!("../../migrations/sqlite/0012_autopilot.sql"),
+    ),
 ];
 
 pub(super) const POSTGRES: &[Embedded] = &[
@@ -73,6 +78,11 @@ pub(super) const POSTGRES: &[Embedded] = &[
         8,
         "time",
         include_str!("../../migrations/postgres/0008_time.sql"),
+    ),
+    (
+        12,
+        "autopilot",
+        include_str!("../../migrations/postgres/0012_autopilot.sql"),
     ),
 ];
 
@@ -132,6 +142,6 @@ mod tests {
     fn migrators_keep_every_file_in_order() {
         let m = migrator(SQLITE);
         let versions: Vec<i64> = m.iter().map(|m| m.version).collect();
-        assert_eq!(versions, vec![1, 2, 3, 4, 5, 8]);
+        assert_eq!(versions, vec![1, 2, 3, 4, 5, 8, 12]);
     }
 }

@@ -11,6 +11,7 @@
 #[macro_use]
 mod support;
 
+mod autopilot;
 mod cli;
 mod cli_run;
 mod cluster;
