@@ -207,7 +207,10 @@ async fn a_bot_seat_plays_at_once_and_is_told(kind: Kind) {
         "{notes:?}"
     );
     let r = b.referee.submit(id, &user(&bob()), "6").await.unwrap();
-    assert!(r.resolved, "the bot's order is in: Bob's completes the turn");
+    assert!(
+        r.resolved,
+        "the bot's order is in: Bob's completes the turn"
+    );
     let out = delivered(&b, &rec).await;
     // The next turn: Alice's bot plays at once again, she is not asked; Bob is.
     assert!(!prompted(&out, &alice()));
@@ -234,13 +237,15 @@ async fn one_absence_covers_two_races_of_different_games(kind: Kind) {
     let out = delivered(&b, &rec).await;
     let told = notices(&out);
     assert_eq!(
-        told.iter().filter(|n| n.contains("Alice is away until")).count(),
+        told.iter()
+            .filter(|n| n.contains("Alice is away until"))
+            .count(),
         2,
         "{told:?}"
     );
     assert!(
-        told.iter()
-            .all(|n| !n.contains("away until") || n.contains("Tue 6 Jan 00:00 (UTC); their runner is on autopilot.")),
+        told.iter().all(|n| !n.contains("away until")
+            || n.contains("Tue 6 Jan 00:00 (UTC); their runner is on autopilot.")),
         "{told:?}"
     );
     // Both seats play without asking, step after step, and no channel is told again.
@@ -291,7 +296,10 @@ async fn one_absence_covers_two_races_of_different_games(kind: Kind) {
     let r = b.referee.submit(dream, &user(&bob()), "1").await.unwrap();
     assert!(r.resolved, "Alice's order for this step was in already");
     let out = delivered(&b, &rec).await;
-    assert!(prompted(&out, &alice()), "back: the next step prompts again");
+    assert!(
+        prompted(&out, &alice()),
+        "back: the next step prompts again"
+    );
     assert!(matches!(
         b.referee.back(&alice()).await,
         Err(RefereeError::Invalid(_))
@@ -301,7 +309,14 @@ async fn one_absence_covers_two_races_of_different_games(kind: Kind) {
 async fn bad_absences_are_refused_and_change_nothing(kind: Kind) {
     let b = Bench::new(kind).await;
     let capped = two_seats(&b, DM, "c-cap", "away-cap=7").await;
-    let version = b.store.load(capped).await.unwrap().unwrap().campaign.version;
+    let version = b
+        .store
+        .load(capped)
+        .await
+        .unwrap()
+        .unwrap()
+        .campaign
+        .version;
     for (until, days) in [
         (Some("yesterday 10:00"), None),
         (Some("soon-ish"), None),
@@ -318,7 +333,13 @@ async fn bad_absences_are_refused_and_change_nothing(kind: Kind) {
         assert!(!text.is_empty() && !text.contains('\n'), "{text}");
     }
     assert_eq!(
-        b.store.load(capped).await.unwrap().unwrap().campaign.version,
+        b.store
+            .load(capped)
+            .await
+            .unwrap()
+            .unwrap()
+            .campaign
+            .version,
         version,
         "nothing changed"
     );

@@ -10,6 +10,8 @@
 //! duplicate check) and the `/race` root; the commands live by group: `lobby.rs`,
 //! `play.rs`, `host.rs` and `help.rs`.
 
+mod autopilot;
+mod away;
 mod help;
 mod host;
 mod lobby;
@@ -311,7 +313,10 @@ async fn autocomplete_game(_ctx: Ctx<'_>, partial: &str) -> serenity::CreateAuto
         "host::cancel",
         "help::help",
         "me::me",
-        "me::config"
+        "me::config",
+        "autopilot::autopilot",
+        "away::away",
+        "away::back"
     ),
     subcommand_required
 )]
