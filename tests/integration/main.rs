@@ -18,6 +18,7 @@ mod cluster;
 mod crash;
 mod discord_1500m;
 mod discord_authz;
+mod discord_autopilot;
 mod discord_card_race;
 mod discord_failures;
 mod discord_faults;
