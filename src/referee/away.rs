@@ -142,57 +142,58 @@ impl Referee {
             Err(_) => Zone::UTC,
         }
     }
+}
 
-    /// When an absence asked for as `until` (a date, in the user's zone) or `days` ends;
-    /// bad input is refused in one sentence.
-    fn away_until(
-        &self,
-        until: Option<&str>,
-        days: Option<u32>,
-        now: Millis,
-        zone: Zone,
-    ) -> Result<Millis, RefereeError> {
-        let latest = now.saturating_add(Millis::from(MAX_AWAY_DAYS).saturating_mul(DAY_MS));
-        let at = match (until.map(str::trim).filter(|t| !t.is_empty()), days) {
-            (Some(_), Some(_)) => {
-                return Err(invalid(
-                    "give either `until:` or `days:`, not both, such as `days:5`",
-                ));
-            }
-            (None, None) => {
-                return Err(invalid(
-                    "say how long you are away: `until:` a date such as 2026-12-05, or `days:` such as 5",
-                ));
-            }
-            (None, Some(d)) => {
-                if d == 0 || d > MAX_AWAY_DAYS {
-                    return Err(invalid(format!(
-                        "`days:` is from 1 to {MAX_AWAY_DAYS}, such as 5"
-                    )));
-                }
-                now.saturating_add(Millis::from(d).saturating_mul(DAY_MS))
-            }
-            (Some(text), None) => {
-                let now_at = DateTime::from_timestamp_millis(now)
-                    .ok_or_else(|| invalid("the clock is unreadable"))?;
-                when::parse_when(text, now_at, zone)
-                    .map_err(|e| invalid(e.to_string()))?
-                    .timestamp_millis()
-            }
-        };
-        if at <= now {
+/// When an absence asked for as `until` (a date, in the user's zone) or `days` ends;
+/// bad input is refused in one sentence.
+pub fn absence_end(
+    until: Option<&str>,
+    days: Option<u32>,
+    now: Millis,
+    zone: Zone,
+) -> Result<Millis, RefereeError> {
+    let latest = now.saturating_add(Millis::from(MAX_AWAY_DAYS).saturating_mul(DAY_MS));
+    let at = match (until.map(str::trim).filter(|t| !t.is_empty()), days) {
+        (Some(_), Some(_)) => {
             return Err(invalid(
-                "that date has passed; give a date to come, such as `until:2026-12-05`",
+                "give either `until:` or `days:`, not both, such as `days:5`",
             ));
         }
-        if at > latest {
-            return Err(invalid(format!(
-                "an absence lasts at most {MAX_AWAY_DAYS} days"
-            )));
+        (None, None) => {
+            return Err(invalid(
+                "say how long you are away: `until:` a date such as 2026-12-05, or `days:` such as 5",
+            ));
         }
-        Ok(at)
+        (None, Some(d)) => {
+            if d == 0 || d > MAX_AWAY_DAYS {
+                return Err(invalid(format!(
+                    "`days:` is from 1 to {MAX_AWAY_DAYS}, such as 5"
+                )));
+            }
+            now.saturating_add(Millis::from(d).saturating_mul(DAY_MS))
+        }
+        (Some(text), None) => {
+            let now_at = DateTime::from_timestamp_millis(now)
+                .ok_or_else(|| invalid("the clock is unreadable"))?;
+            when::parse_when(text, now_at, zone)
+                .map_err(|e| invalid(e.to_string()))?
+                .timestamp_millis()
+        }
+    };
+    if at <= now {
+        return Err(invalid(
+            "that date has passed; give a date to come, such as `until:2026-12-05`",
+        ));
     }
+    if at > latest {
+        return Err(invalid(format!(
+            "an absence lasts at most {MAX_AWAY_DAYS} days"
+        )));
+    }
+    Ok(at)
+}
 
+impl Referee {
     /// `/race away`: the user's seats in every race in play are played without them until
     /// the absence ends. Refused, changing nothing, on bad input or an absence longer than a
     /// race's `away-cap=`.
@@ -205,7 +206,7 @@ impl Referee {
         self.pace_action(&actor.user)?;
         let now = self.clock.now();
         let zone = self.zone_of(&actor.user).await;
-        let at = self.away_until(until, days, now, zone)?;
+        let at = absence_end(until, days, now, zone)?;
         let races = self.store.campaigns_of_user(&actor.user).await?;
         if races.is_empty() {
             return Err(invalid("you have no race in play to be away from"));
@@ -285,6 +286,25 @@ mod tests {
         assert_eq!(days_in(DAY_MS), 1);
         assert_eq!(days_in(DAY_MS + 1), 2);
         assert_eq!(crate::store::SeatAway::default().until, 0);
+    }
+
+    proptest::proptest! {
+        /// Any text or number is an end within a year after now, or one sentence.
+        #[test]
+        fn any_absence_is_an_end_within_a_year_or_a_sentence(
+            text in "\\PC{0,40}",
+            days in proptest::option::of(0u32..2_000),
+            now in 0i64..4_000_000_000_000,
+        ) {
+            match absence_end(Some(&text), days, now, Zone::UTC) {
+                Ok(at) => proptest::prop_assert!(
+                    at > now && at <= now + Millis::from(MAX_AWAY_DAYS) * DAY_MS
+                ),
+                Err(RefereeError::Invalid(why)) => proptest::prop_assert!(!why.contains('\n')),
+                Err(e) => proptest::prop_assert!(false, "{e:?}"),
+            }
+            let _ = parse_cap(&text);
+        }
     }
 
     #[test]
