@@ -189,7 +189,7 @@ async fn command(referee: &Referee, race: CampaignId, you: &Actor, line: &str) -
     match word.to_ascii_lowercase().as_str() {
         "" => {}
         "help" | "?" => println!(
-            "Type an order as you would DM it (e.g. `7`). Commands: status, prompt, history N, pref TEXT, pause, resume, quit."
+            "Type an order as you would DM it (e.g. `7`). Commands: status, prompt, history N, pref TEXT, autopilot [ask|auto|bot], away DAYS (or a date), back, pause, resume, quit."
         ),
         "quit" | "exit" => {
             if let Err(e) = referee.cancel(race, you).await {
@@ -233,6 +233,28 @@ async fn command(referee: &Referee, race: CampaignId, you: &Actor, line: &str) -
         },
         "pref" => match referee.set_preference(race, &you.user, rest).await {
             Ok(msg) => println!("{msg}"),
+            Err(e) => eprintln!("{e}"),
+        },
+        "autopilot" => {
+            let setting = Some(rest.trim()).filter(|r| !r.is_empty());
+            match referee.set_autopilot(race, &you.user, setting).await {
+                Ok(set) => println!("{}", crate::referee::autopilot::describe(set)),
+                Err(e) => eprintln!("{e}"),
+            }
+        }
+        "away" => {
+            let rest = rest.trim();
+            let (until, days) = match rest.parse::<u32>() {
+                Ok(d) => (None, Some(d)),
+                Err(_) => (Some(rest), None),
+            };
+            match referee.away(you, until, days).await {
+                Ok(report) => println!("{}", crate::referee::away::describe(&report)),
+                Err(e) => eprintln!("{e}"),
+            }
+        }
+        "back" => match referee.back(you).await {
+            Ok(_) => println!("Welcome back: the next step asks you again."),
             Err(e) => eprintln!("{e}"),
         },
         "pause" => {

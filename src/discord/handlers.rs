@@ -153,13 +153,15 @@ pub async fn prompt_layout(
         notes: Vec::new(),
     };
     let mut out = layout::announcement(&announcement, shared.settings.time_zone);
-    out.rows = Some(layout::choice_rows(
+    let mut rows = layout::choice_rows(
         race,
         open.step,
         open.seat,
         &open.prompt.choices,
         chosen.as_deref(),
-    ));
+    );
+    layout::with_autopilot_button(&mut rows, race);
+    out.rows = Some(rows);
     let field = match (receipt, &open.current) {
         (Some(r), _) => Some(("Your order".to_string(), receipt_text(r))),
         (None, Some(current)) => Some((
@@ -380,6 +382,18 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
                 seat,
                 pick,
             } => order_from_component(shared, &actor, race, step, seat, pick).await,
+            // Acts on the presser's own seat only, so it is safe from any DM.
+            Action::Autopilot { race, setting } => match shared
+                .referee
+                .set_autopilot(race, &actor.user, Some(setting.name()))
+                .await
+            {
+                Ok(set) => {
+                    shared.poke();
+                    Answer::Reply(note("Autopilot", crate::referee::autopilot::describe(set)))
+                }
+                Err(e) => Answer::Reply(refusal(&e)),
+            },
             Action::OrderMenu { race, step, seat } => {
                 let pick = match &c.data.kind {
                     ComponentInteractionDataKind::StringSelect { values } => {

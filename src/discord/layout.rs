@@ -322,6 +322,11 @@ pub enum Action {
         step: u32,
         seat: Seat,
     },
+    /// Sets the presser's autopilot in a race (the DM prompt's button).
+    Autopilot {
+        race: CampaignId,
+        setting: crate::engine::Autopilot,
+    },
 }
 
 /// Which choice: its order text, or its place in the prompt's list (for long orders).
@@ -343,6 +348,28 @@ pub fn leave_id(race: CampaignId) -> String {
 
 pub fn accept_id(race: CampaignId, seat: Seat) -> String {
     format!("{PREFIX}:accept:{}:{}", race.0, seat.0)
+}
+
+pub fn autopilot_id(race: CampaignId, setting: crate::engine::Autopilot) -> String {
+    format!("{PREFIX}:ap:{}:{}", race.0, setting.name())
+}
+
+/// Adds the prompt's autopilot button ("Let the bot play for me") beside its choices:
+/// in the last row of buttons when it has room, else in a row of its own when Discord
+/// allows one more; otherwise `/race autopilot` (named in `/race help`) does the same.
+pub fn with_autopilot_button(rows: &mut Vec<Row>, race: CampaignId) {
+    let button = ButtonSpec {
+        custom_id: autopilot_id(race, crate::engine::Autopilot::Bot),
+        label: "Let the bot play for me".into(),
+        style: ButtonStyle::Secondary,
+    };
+    if let Some(Row::Buttons(last)) = rows.last_mut()
+        && last.len() < limits::BUTTONS_PER_ROW
+    {
+        last.push(button);
+    } else if rows.len() < limits::ROWS {
+        rows.push(Row::Buttons(vec![button]));
+    }
 }
 
 /// A button's id for a choice: its order text when that fits, else its index.
@@ -397,6 +424,13 @@ pub fn parse_id(id: &str) -> Option<Action> {
                 .next()
                 .is_none()
                 .then_some(Action::Accept { race, seat });
+        }
+        "ap" => {
+            let setting = crate::engine::Autopilot::parse(parts.next()?)?;
+            return parts
+                .next()
+                .is_none()
+                .then_some(Action::Autopilot { race, setting });
         }
         _ => {}
     }
@@ -616,7 +650,9 @@ pub fn announcement(a: &Announcement, zone: impl Into<Zone>) -> Layout {
             prompt,
             ..
         } => {
-            layout.rows = Some(choice_rows(*race, *step, *seat, &prompt.choices, None));
+            let mut rows = choice_rows(*race, *step, *seat, &prompt.choices, None);
+            with_autopilot_button(&mut rows, *race);
+            layout.rows = Some(rows);
         }
         Announcement::Status { .. } => layout.rows = Some(Vec::new()),
         Announcement::SeatOffer {

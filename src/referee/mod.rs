@@ -16,6 +16,8 @@
 pub mod announce;
 pub mod archive;
 pub mod bank;
+pub mod autopilot;
+pub mod away;
 pub mod calendar;
 pub mod clock;
 mod deadlines;

@@ -83,6 +83,8 @@ impl Referee {
                 dm_ok: true,
                 view_hash: None,
                 offer: None,
+                autopilot: Default::default(),
+                away: None,
             });
             w.touch_seats();
             w.say_lobby();
@@ -198,6 +200,8 @@ impl Referee {
                     dm_ok: true,
                     view_hash: None,
                     offer: None,
+                    autopilot: Default::default(),
+                    away: None,
                 });
             }
             w.touch_seats();

@@ -19,6 +19,7 @@ const KEYS: &[&str] = &[
     "nudge",
     "clock",
     "clock-cap",
+    "away-cap",
 ];
 
 /// Reads a duration in seconds in any form [`when::parse_duration`] reads (`90`, `90s`,
@@ -144,6 +145,7 @@ fn read_timing_text(timing: &mut Timing, text: &str) -> Result<String, RefereeEr
                     Some(secs)
                 };
             }
+            "away-cap" => timing.calendar.away_cap_days = super::away::parse_cap(value)?,
             _ => {
                 timing.resolve_early = match value.trim().to_ascii_lowercase().as_str() {
                     "early" | "yes" | "true" | "on" => true,
@@ -208,6 +210,9 @@ pub fn describe_timing(t: &Timing) -> String {
     }
     if let Some(cap) = c.clock_cap_secs {
         out.push_str(&format!(" clock-cap={}", format_duration(cap)));
+    }
+    if let Some(cap) = c.away_cap_days {
+        out.push_str(&format!(" away-cap={cap}"));
     }
     out
 }

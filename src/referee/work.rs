@@ -468,8 +468,15 @@ impl Work {
                 submitted_at: self.now,
             });
         }
+        // Seats on autopilot, with the bot, or away order at once too (`autopilot.rs`).
+        self.autoplay_open_step()?;
         self.touch();
         Ok(())
+    }
+
+    /// A private note for `seat`'s next DM (an order played for it).
+    pub(super) fn note_for(&mut self, seat: Seat, text: String) {
+        self.told.private_notes.entry(seat).or_default().push(text);
     }
 
     /// Whether the open step can resolve now, before its deadline.
@@ -482,10 +489,10 @@ impl Work {
                     .seats
                     .iter()
                     .all(|s| self.orders.iter().any(|o| o.seat == *s) || self.ran_out(*s));
-                let all_bots = pending
-                    .seats
-                    .iter()
-                    .all(|s| self.seat_row(*s).is_some_and(|r| r.bot.is_some()));
+                // Nobody would change a bot's order, nor one played without asking.
+                let all_bots = pending.seats.iter().all(|s| {
+                    self.seat_row(*s).is_some_and(|r| r.bot.is_some()) || self.autoplayed(*s)
+                });
                 // A seat that ordered stopped its bank: a clock step waits for no one.
                 all_in && (self.campaign.timing.resolve_early || all_bots || self.clocks_running())
             }
@@ -676,7 +683,7 @@ impl Work {
                 .unwrap_or_default();
             let my_notes = notes.remove(&s.seat).unwrap_or_default();
             let target = Target::Dm { user, seat: s.seat };
-            if opened && pending.includes(s.seat) {
+            if opened && pending.includes(s.seat) && !self.autoplayed(s.seat) {
                 let announcement = Announcement::Prompt {
                     race: self.campaign.id,
                     game: self.campaign.kind,

@@ -169,8 +169,8 @@ async fn write_seats<DB: Dialect>(
     for s in seats {
         Stmt::<DB>::new(
             "INSERT INTO seats (campaign_id, seat, user_id, name, bot, choice, dm_ok, view_hash,
-                 offer_to)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                 offer_to, autopilot, away)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         )
         .bind(id.0)
         .bind(i64::from(s.seat.0))
@@ -181,6 +181,8 @@ async fn write_seats<DB: Dialect>(
         .bind(s.dm_ok)
         .bind(&s.view_hash)
         .bind(s.offer.as_ref().map(|u| u.0.as_str()))
+        .bind(s.autopilot.name())
+        .bind(s.away.as_ref().and_then(|a| serde_json::to_string(a).ok()))
         .execute(tx)
         .await?;
     }

@@ -56,6 +56,11 @@ pub(super) const SQLITE: &[Embedded] = &[
         "clocks",
         include_str!("../../migrations/sqlite/0011_clocks.sql"),
     ),
+    (
+        12,
+        "autopilot",
+        include_str!("../../migrations/sqlite/0012_autopilot.sql"),
+    ),
 ];
 
 pub(super) const POSTGRES: &[Embedded] = &[
@@ -103,6 +108,11 @@ pub(super) const POSTGRES: &[Embedded] = &[
         11,
         "clocks",
         include_str!("../../migrations/postgres/0011_clocks.sql"),
+    ),
+    (
+        12,
+        "autopilot",
+        include_str!("../../migrations/postgres/0012_autopilot.sql"),
     ),
 ];
 
@@ -162,6 +172,6 @@ mod tests {
     fn migrators_keep_every_file_in_order() {
         let m = migrator(SQLITE);
         let versions: Vec<i64> = m.iter().map(|m| m.version).collect();
-        assert_eq!(versions, vec![1, 2, 3, 4, 5, 8, 9, 11, 13]);
+        assert_eq!(versions, vec![1, 2, 3, 4, 5, 8, 9, 11, 12, 13]);
     }
 }

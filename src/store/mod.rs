@@ -159,6 +159,9 @@ pub struct CalendarOptions {
     /// `clock-cap=`: the most a bank can hold; `None`: the starting bank.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock_cap_secs: Option<u64>,
+    /// `away-cap=`: the most days of absence one seat may book in this race.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub away_cap_days: Option<u32>,
 }
 
 /// Each seat's time bank in a race with `clock=` (issue 17), stored as JSON; empty
@@ -283,6 +286,25 @@ pub struct SeatRow {
     /// A member the host offered this seat to, until they accept it.
     #[serde(default)]
     pub offer: Option<UserId>,
+    /// Who decides for the seat: asked always, autopilot (the default), or the bot.
+    #[serde(default)]
+    pub autopilot: crate::engine::Autopilot,
+    /// The player's absence in this race (`/race away`), if any was ever set.
+    #[serde(default)]
+    pub away: Option<SeatAway>,
+}
+
+/// A seat's absence in one race (`/race away`), stored as JSON.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatAway {
+    /// Away until this moment; at or before `now` the absence is over.
+    pub until: Millis,
+    /// Absence booked in this race so far, in milliseconds (against `away-cap=`).
+    #[serde(default)]
+    pub used_ms: Millis,
+    /// The host was told the seat passed the race's cap (told once).
+    #[serde(default)]
+    pub cap_told: bool,
 }
 
 /// How an order came to be.
@@ -293,6 +315,9 @@ pub enum OrderSource {
     Bot,
     /// Played for a missed deadline.
     Default,
+    /// Played for the player without asking (their autopilot, their `bot` setting, or
+    /// their absence): counted as their own order, never as a missed one.
+    Auto,
 }
 
 impl OrderSource {
@@ -301,6 +326,7 @@ impl OrderSource {
             OrderSource::Player => "player",
             OrderSource::Bot => "bot",
             OrderSource::Default => "default",
+            OrderSource::Auto => "auto",
         }
     }
 
@@ -309,6 +335,7 @@ impl OrderSource {
             "player" => OrderSource::Player,
             "bot" => OrderSource::Bot,
             "default" => OrderSource::Default,
+            "auto" => OrderSource::Auto,
             _ => return None,
         })
     }

@@ -12,7 +12,7 @@ use super::{
     OrderSource, OutboxRow, Phase, PreferenceRow, Quarantine, STATE_FORMAT, SeatRow, StoreError,
     Timing, TurnRow, UserId, WorkerStatus,
 };
-use crate::engine::{BotLevel, Seat};
+use crate::engine::{Autopilot, BotLevel, Seat};
 use crate::games::{AnyEvent, GameKind};
 
 /// Why a row could not be read, before it is tied to its table and key.
@@ -155,6 +155,8 @@ pub(super) fn seat_row<R: Get>(r: &R) -> Result<SeatRow, StoreError> {
             dm_ok: r.flag("dm_ok")?,
             view_hash: r.opt_text("view_hash")?,
             offer: r.opt_text("offer_to")?.map(UserId),
+            autopilot: named("autopilot", &r.text("autopilot")?, Autopilot::parse)?,
+            away: opt_json("away", r.opt_text("away")?)?,
         })
     })
 }

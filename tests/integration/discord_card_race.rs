@@ -150,6 +150,11 @@ async fn open_with_a_preference(h: &Harness, alice: &User, bob: &User, seed: &Se
         .await;
     assert!(is_ephemeral(&a));
     assert!(text_of(&a).contains("dirty-trick ask"), "{a}");
+    // The plan prompts every human step, forced ones too: both play on `ask`.
+    for u in [alice, bob] {
+        let a = h.slash(u, "autopilot", &[("setting", json!("ask"))]).await;
+        assert!(text_of(&a).contains("Autopilot `ask`"), "{a}");
+    }
     fix_seed(h, 1, seed).await;
     let a = h.slash(alice, "start", &[]).await;
     assert!(text_of(&a).contains("is off"), "{a}");

@@ -124,6 +124,11 @@ async fn a_game_of_magical_athlete_with_a_draft_and_every_way_of_answering() {
     assert!(text_of(&a).contains("You're in race #1"), "{a}");
     let a = h.slash(&alice, "bots", &[("count", json!(2))]).await;
     assert!(text_of(&a).contains("Bots added"), "{a}");
+    // The plan prompts every human step, forced ones too: Alice plays on `ask`.
+    let a = h
+        .slash(&alice, "autopilot", &[("setting", json!("ask"))])
+        .await;
+    assert!(text_of(&a).contains("Autopilot `ask`"), "{a}");
     fix_seed(&h, 1, &seed).await;
     let a = h.slash(&alice, "start", &[]).await;
     assert!(text_of(&a).contains("is off"), "{a}");
@@ -158,9 +163,14 @@ async fn a_game_of_magical_athlete_with_a_draft_and_every_way_of_answering() {
         .unwrap();
     let t = text_of(&live.prompt);
     assert!(t.contains("Reroll (Magician)?"), "{t}");
+    // The choices, then the autopilot button every prompt carries (issue 16).
     assert_eq!(
         labels(&live.prompt),
-        vec!["Yes".to_string(), "No".to_string()]
+        vec![
+            "Yes".to_string(),
+            "No".to_string(),
+            "Let the bot play for me".to_string()
+        ]
     );
     assert!(
         posts

@@ -200,10 +200,16 @@ async fn start_the_race(h: &Harness, p: &[User], lobby: &Value) -> String {
         t.contains(":F>") && t.contains(":R>"),
         "deadline as Discord timestamps: {t}"
     );
+    let ids = custom_ids(&alice_prompt);
     assert_eq!(
-        custom_ids(&alice_prompt).len(),
+        ids.iter().filter(|id| !id.starts_with("pf:ap:")).count(),
         11,
         "a button for each legal speed, 0 to 10"
+    );
+    // ...and the autopilot button (issue 16).
+    assert_eq!(
+        button(&alice_prompt, "Let the bot play for me"),
+        "pf:ap:1:bot"
     );
     // Frank's prompt DM fails, and the channel is told how he can order.
     let notice = h
@@ -263,7 +269,14 @@ async fn order_turn_one(h: &Harness, p: &[User]) {
     h.fake.dm(dave, "fast");
     let r = h.fake.wait_dm(dave.id, 3).await;
     assert!(r["content"].as_str().unwrap().contains("fast"), "{r}");
-    assert_eq!(custom_ids(&r).len(), 11, "re-prompted with buttons");
+    assert_eq!(
+        custom_ids(&r)
+            .iter()
+            .filter(|id| !id.starts_with("pf:ap:"))
+            .count(),
+        11,
+        "re-prompted with buttons"
+    );
     h.fake.dm(dave, "12");
     let r = h.fake.wait_dm(dave.id, 4).await;
     assert!(

@@ -12,12 +12,14 @@
 mod support;
 
 mod archive;
+mod autopilot;
 mod cli;
 mod cli_run;
 mod cluster;
 mod crash;
 mod discord_1500m;
 mod discord_authz;
+mod discord_autopilot;
 mod discord_card_race;
 mod discord_clock;
 mod discord_failures;

@@ -49,6 +49,8 @@ fn seat(n: u8, user: Option<&str>) -> SeatRow {
         dm_ok: true,
         view_hash: None,
         offer: None,
+        autopilot: Default::default(),
+        away: None,
     }
 }
 
@@ -668,7 +670,7 @@ async fn migrations_are_reported_and_applied_once(kind: Kind) {
     }
     let status = store::migrate(&db.url).await.unwrap();
     assert!(status.is_current(), "{status:?}");
-    assert_eq!(status.applied, vec![1, 2, 3, 4, 5, 8, 9, 11, 13]);
+    assert_eq!(status.applied, vec![1, 2, 3, 4, 5, 8, 9, 11, 12, 13]);
     // Twice is harmless, and several processes opening at once migrate once.
     let (x, y, z) = tokio::join!(db.open(), db.open(), store::migrate(&db.url));
     assert!(z.unwrap().is_current());

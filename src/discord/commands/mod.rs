@@ -11,6 +11,8 @@
 //! `play.rs`, `host.rs`, `help.rs` and `archive.rs` (races after their end).
 
 mod archive;
+mod autopilot;
+mod away;
 mod help;
 mod host;
 mod lobby;
@@ -293,7 +295,10 @@ async fn autocomplete_game(_ctx: Ctx<'_>, partial: &str) -> serenity::CreateAuto
         "host::cancel",
         "help::help",
         "me::me",
-        "me::config"
+        "me::config",
+        "autopilot::autopilot",
+        "away::away",
+        "away::back"
     ),
     subcommand_required
 )]
