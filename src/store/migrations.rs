@@ -47,11 +47,6 @@ pub(super) const SQLITE: &[Embedded] = &[
         include_str!("../../migrations/sqlite/0009_once.sql"),
     ),
     (
-        13,
-        "archive",
-        include_str!("../../migrations/sqlite/0013_archive.sql"),
-    ),
-    (
         11,
         "clocks",
         include_str!("../../migrations/sqlite/0011_clocks.sql"),
@@ -60,6 +55,11 @@ pub(super) const SQLITE: &[Embedded] = &[
         12,
         "autopilot",
         include_str!("../../migrations/sqlite/0012_autopilot.sql"),
+    ),
+    (
+        13,
+        "archive",
+        include_str!("../../migrations/sqlite/0013_archive.sql"),
     ),
 ];
 
@@ -100,11 +100,6 @@ pub(super) const POSTGRES: &[Embedded] = &[
         include_str!("../../migrations/postgres/0009_once.sql"),
     ),
     (
-        13,
-        "archive",
-        include_str!("../../migrations/postgres/0013_archive.sql"),
-    ),
-    (
         11,
         "clocks",
         include_str!("../../migrations/postgres/0011_clocks.sql"),
@@ -113,6 +108,11 @@ pub(super) const POSTGRES: &[Embedded] = &[
         12,
         "autopilot",
         include_str!("../../migrations/postgres/0012_autopilot.sql"),
+    ),
+    (
+        13,
+        "archive",
+        include_str!("../../migrations/postgres/0013_archive.sql"),
     ),
 ];
 
