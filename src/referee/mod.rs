@@ -15,9 +15,9 @@
 
 pub mod announce;
 pub mod archive;
-pub mod bank;
 pub mod autopilot;
 pub mod away;
+pub mod bank;
 pub mod calendar;
 pub mod clock;
 mod deadlines;

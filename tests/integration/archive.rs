@@ -544,7 +544,7 @@ mod discord {
 
         // The leaderboard: Alice and the bot, one race each, the bot marked.
         let a = h
-            .slash(&bob, "leaderboard", &[("game", json!("dream-mile"))])
+            .slash(&bob, "archive", &[("game", json!("dream-mile"))])
             .await;
         let t = text_of(&a);
         assert!(t.contains("Dream Mile: ratings on this server"), "{t}");
@@ -552,9 +552,7 @@ mod discord {
         assert!(t.contains("**Bot 1** (bot)"), "{t}");
         assert_eq!(t.matches("(1 race,").count(), 2, "{t}");
         assert_eq!(t.matches(" 1 win)").count(), 1, "{t}");
-        let a = h
-            .slash(&bob, "leaderboard", &[("game", json!("1500m"))])
-            .await;
+        let a = h.slash(&bob, "archive", &[("game", json!("1500m"))]).await;
         assert!(
             text_of(&a).contains("No race of this game has finished"),
             "{a}"

@@ -55,7 +55,7 @@ async fn autopilot_by_command_and_button_and_absence() {
         .slash(&bob, "away", &[("until", json!("not a date"))])
         .await;
     assert!(!text_of(&a).contains("You are away"), "{a}");
-    let a = h.slash(&bob, "back", &[]).await;
+    let a = h.slash(&bob, "away", &[("back", json!(true))]).await;
     assert!(text_of(&a).contains("the next step asks you again"), "{a}");
     h.settle().await;
     let texts = channel_texts(&h);

@@ -1,7 +1,7 @@
 //! Races after their end (issue 19): `/race archive` (the server's races), and
 //! `history`, `verify` and `export`, which take any race number of this server (`race:`)
 //! and otherwise this channel's race or its last one. Another server's race is refused in
-//! one sentence; and `/race leaderboard`, the server's ratings in one game
+//! one sentence; and `/race archive game:`, the server's ratings in one game
 //! (`referee::ratings`). Answers are ephemeral.
 
 use super::super::handlers::{note, refusal};
@@ -30,14 +30,21 @@ async fn pick(ctx: Ctx<'_>, race: Option<i64>) -> Result<CampaignId, RefereeErro
     }
 }
 
-/// This server's races, newest first: game, date, result and channel.
+// One subcommand for the archive and the leaderboard: Discord allows 25 under `/race`.
+/// This server's races, newest first; with game:, that game's leaderboard.
 #[poise::command(slash_command)]
 pub(super) async fn archive(
     ctx: Ctx<'_>,
     #[description = "Show races older than this race number"]
     #[min = 1]
     before: Option<i64>,
+    #[description = "A game: show its leaderboard on this server instead"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<String>,
 ) -> Result<(), Error> {
+    if let Some(game) = game {
+        return leaderboard(ctx, game).await;
+    }
     let referee = ctx.data().referee.clone();
     let guild = ctx.guild_id().map(|g| g.get().to_string());
     answer(ctx, true, async move {
@@ -300,21 +307,16 @@ pub(super) async fn export(
 /// The most entrants a leaderboard shows.
 const LEADERBOARD: usize = 15;
 
-/// This server's best ratings in one game, with their races (bots marked).
-#[poise::command(slash_command)]
-pub(super) async fn leaderboard(
-    ctx: Ctx<'_>,
-    #[description = "The game"]
-    #[autocomplete = "autocomplete_game"]
-    game: String,
-) -> Result<(), Error> {
+/// This server's best ratings in one game, with their races (bots marked):
+/// `/race archive game:`.
+async fn leaderboard(ctx: Ctx<'_>, game: String) -> Result<(), Error> {
     let referee = ctx.data().referee.clone();
     let guild = ctx.guild_id().map(|g| g.get().to_string());
     answer(ctx, true, async move {
         let Some(guild) = guild else {
             return note(
                 "Not done",
-                "Ratings are kept per server: use /race leaderboard in one of its channels.",
+                "Ratings are kept per server: use /race archive game: in one of its channels.",
             );
         };
         let Some(kind) = GameKind::from_slug(&game) else {

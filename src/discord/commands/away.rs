@@ -1,4 +1,4 @@
-//! Absence (issue 17): `/race away until:` or `days:` and `/race back`, for every race
+//! Absence (issue 17): `/race away until:` or `days:` and `/race away back:True`, for every race
 //! the player is seated in. Answers are ephemeral; each race's channel is told by the
 //! outbox.
 
@@ -18,7 +18,11 @@ pub(super) async fn away(
     #[min = 1]
     #[max = 366]
     days: Option<u32>,
+    #[description = "True: you are back; the next step asks you again"] back: Option<bool>,
 ) -> Result<(), Error> {
+    if back == Some(true) {
+        return back_now(ctx).await;
+    }
     let referee = ctx.data().referee.clone();
     let actor = who(ctx);
     answer(ctx, true, async move {
@@ -30,9 +34,9 @@ pub(super) async fn away(
     .await
 }
 
-/// End your absence: the next step asks you again.
-#[poise::command(slash_command)]
-pub(super) async fn back(ctx: Ctx<'_>) -> Result<(), Error> {
+/// End your absence (`/race away back:True`; Discord allows 25 subcommands under `/race`):
+/// the next step asks you again.
+async fn back_now(ctx: Ctx<'_>) -> Result<(), Error> {
     let referee = ctx.data().referee.clone();
     let actor = who(ctx);
     answer(ctx, true, async move {

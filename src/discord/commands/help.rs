@@ -28,9 +28,9 @@ Orders come by DM: press a button or reply with the order as text (`7`; `#12 7` 
 `/race deadline set extend` show or move the deadline (host)
 `/race pause` / `/race resume` stop and restart the clock (host)
 `/race bots` `/race replace` (an offer the member accepts) `/race kick` `/race settings` `/race cancel` (host)
-`/race history turn race` an earlier turn, drawn; `/race verify race` check the dice after the end; `/race export race` the race as a file; `/race archive` this server's races; `/race leaderboard game` its ratings
+`/race history turn race` an earlier turn, drawn; `/race verify race` check the dice after the end; `/race export race` the race as a file; `/race archive` this server's races; `/race archive game` its ratings
 `/race autopilot setting` who decides for your seat: `ask` (every decision asked), `auto` (default: orders with one legal choice, and the game's obvious ones, are played for you and your DM says what), `bot` (the bot plays, you watch); also the prompt's button
-`/race away until days` be away: in all your races, forced and obvious orders by autopilot, the rest by the bot, at once; each channel is told; `/race back` ends it
+`/race away until days` be away: in all your races, forced and obvious orders by autopilot, the rest by the bot, at once; each channel is told; `/race away back:True` ends it
 Host commands: the race's host, or anyone with Manage Server.";
     let one = game.and_then(GameKind::from_slug);
     let mut post = crate::render::post::Post {

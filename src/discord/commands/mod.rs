@@ -291,14 +291,12 @@ async fn autocomplete_game(_ctx: Ctx<'_>, partial: &str) -> serenity::CreateAuto
         "archive::verify",
         "archive::export",
         "archive::archive",
-        "archive::leaderboard",
         "host::cancel",
         "help::help",
         "me::me",
         "me::config",
         "autopilot::autopilot",
-        "away::away",
-        "away::back"
+        "away::away"
     ),
     subcommand_required
 )]
