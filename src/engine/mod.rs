@@ -37,7 +37,7 @@ use std::fmt::Debug;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-pub use autopilot::{Autopilot, Autoplay, autopilot, forced_order};
+pub use autopilot::{Autopilot, Autoplay, autopilot, autopilot_note, forced_order};
 pub use error::{OptionsError, OrderError, PreferenceError, SetupError};
 pub use options::{OptionDoc, apply_option_text, option_text};
 pub use outcome::{Audience, Narration, Outcome, Placing};
@@ -291,6 +291,14 @@ pub trait Game: Data {
     /// obvious rule (`docs/rules/<game>.md`); `None` when the decision matters. Autopilot
     /// ([`autopilot()`]) plays it without asking, as it plays forced orders.
     fn obvious_order(&self, seat: Seat) -> Option<Self::Order> {
+        let _ = seat;
+        None
+    }
+
+    /// The order the seat's own standing plays decide here (the card races' `standing`
+    /// rules), with the rule's name; `None`: they do not decide it (no rule covers the
+    /// step, or a rule sees two equally good plays). Autopilot plays it under `auto` only.
+    fn standing_order(&self, seat: Seat) -> Option<(Self::Order, String)> {
         let _ = seat;
         None
     }
