@@ -8,6 +8,10 @@ use super::card_race::{
     Card, CardRace, Order as CardOrder, Phase as CardPhase, StandingRule,
 };
 use super::dream_mile::Speed;
+use super::magical_athlete::Order as MaOrder;
+use super::magical_athlete::decide::{Question, TurnChoice};
+use super::magical_athlete::racers::Kind as MaKind;
+use super::magical_athlete::track::Track;
 use super::{AnyGame, AnyOrder, GameKind};
 use crate::engine::{Autoplay, BotLevel, GameRng, Seat, SeatSetup, Seed, Submitted};
 
@@ -50,6 +54,9 @@ fn check(game: &AnyGame, seat: Seat, order: &AnyOrder, why: Autoplay) -> Result<
                         "`{text}` is not an immunity for a problem in force"
                     ))
             }
+            (AnyGame::MagicalAthlete(g), AnyOrder::MagicalAthlete(o)) => ma_obvious(g, o)
+                .then_some(())
+                .ok_or(format!("`{text}` meets no obvious rule of Magical Athlete")),
             _ => Err(format!(
                 "`{text}` claims an obvious rule the game does not have"
             )),
@@ -250,13 +257,46 @@ fn fifteen_hundred_autopilot_plays_only_forced_orders() {
 }
 
 #[test]
-fn magical_athlete_autopilot_plays_only_forced_orders() {
-    let (forced, _) = property(GameKind::MagicalAthlete, "", &[2, 3, 4, 5, 6], 1000);
-    assert!(forced > 0);
+fn magical_athlete_autopilot_plays_only_forced_or_obvious_orders() {
+    let (forced, obvious) = property(GameKind::MagicalAthlete, "", &[2, 3, 4, 5, 6], 1000);
+    assert!(forced > 0 && obvious > 0, "{forced} {obvious}");
     property(
         GameKind::MagicalAthlete,
         "races=1 auto-roll=no",
         &[2, 4, 6],
         500,
     );
+}
+
+/// Magical Athlete's obvious rules, restated from docs/rules/magical-athlete.md.
+fn ma_obvious(g: &super::magical_athlete::MagicalAthlete, o: &MaOrder) -> bool {
+    let (Some(w), Some(race)) = (g.waiting(), g.race()) else {
+        return false;
+    };
+    let Some(me) = w.question.racer().and_then(|r| race.racers.get(r)) else {
+        return false;
+    };
+    let pos = |r: usize| race.racers.get(r).map_or(0, |x| x.pos);
+    let mild = race.track == Track::Mild;
+    let plain = mild && me.pos + 13 < 30;
+    let power = w.question.racer().and_then(|r| race.power(r));
+    match (&w.question, o) {
+        (Question::Turn { choices, .. }, MaOrder::Guess(n)) => {
+            choices.contains(&TurnChoice::Guess(*n))
+        }
+        (Question::Turn { choices, .. }, MaOrder::Roll) => {
+            choices.iter().all(|c| match *c {
+                TurnChoice::Roll => true,
+                TurnChoice::Flip(r) | TurnChoice::Hypnotize(r) => pos(r) <= me.pos,
+                _ => false,
+            }) && choices.len() > 1
+        }
+        (Question::Reroll { roll: 6, .. }, MaOrder::No) => plain && power != Some(MaKind::Sisyphus),
+        (Question::Reroll { roll: 1, .. }, MaOrder::Yes) => {
+            plain && power != Some(MaKind::Alchemist)
+        }
+        (Question::Transmute { .. }, MaOrder::Yes) => plain,
+        (Question::Ride { to, .. }, MaOrder::No) => mild && *to <= me.pos,
+        _ => false,
+    }
 }

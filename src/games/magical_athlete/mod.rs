@@ -29,6 +29,7 @@ pub mod draft;
 mod flow;
 mod names;
 mod narrate;
+mod obvious;
 mod orders;
 pub mod race;
 pub mod racers;
@@ -905,6 +906,11 @@ impl Game for MagicalAthlete {
             let _ = writeln!(out, "Policy set: {s}.");
         }
         Ok(out.trim_end().to_string())
+    }
+
+    /// Autopilot's obvious answers: docs/rules/magical-athlete.md, *Autopilot*.
+    fn obvious_order(&self, seat: Seat) -> Option<Order> {
+        self.obvious(seat)
     }
 
     fn preference_help() -> Option<&'static str> {
