@@ -133,37 +133,3 @@ fn the_doc_has_every_preset_its_commands_and_the_acceptance() {
         assert!(md.contains(want), "missing {want}:\n{md}");
     }
 }
-
-#[test]
-#[ignore = "analysis"]
-fn zz_ma_topics() {
-    use crate::games::AnyGame;
-    use std::collections::BTreeMap;
-    let options = GameKind::MagicalAthlete.apply_options(None, "").unwrap();
-    let mut tally: BTreeMap<String, u64> = BTreeMap::new();
-    for seed in 0..60u64 {
-        let seats: Vec<SeatSetup> = (1..=4).map(|i| SeatSetup::named(format!("P{i}"))).collect();
-        let mut game = GameKind::MagicalAthlete.setup(&options, &seats, Seed::from_u64(seed)).unwrap();
-        let mut bots = GameRng::seeded(seed);
-        for _ in 0..20000 {
-            let p = game.pending();
-            if p.is_empty() { break; }
-            let mut orders = Vec::new();
-            for &s in &p.seats {
-                if game.autopilot(s).is_none() {
-                    let key = match &game {
-                        AnyGame::MagicalAthlete(g) => match g.waiting() {
-                            Some(w) => { let t = format!("{:?}", w.question); t.split(|c: char| c == '{' ).next().unwrap().to_string() + &match &w.question { crate::games::magical_athlete::decide::Question::Reroll{roll, power, ..} => format!("{power:?} {roll}"), crate::games::magical_athlete::decide::Question::Turn{choices, ..} => format!("{:?}", choices.get(1)).chars().take(14).collect(), _ => String::new() } }
-                            None => "draft/pick".into(),
-                        },
-                        _ => unreachable!(),
-                    };
-                    *tally.entry(key).or_default() += 1;
-                }
-                orders.push(Submitted::new(s, game.bot_order(s, BotLevel::Heuristic, &mut bots)));
-            }
-            game.apply(&orders);
-        }
-    }
-    for (k, v) in &tally { println!("{v:6} {k}"); }
-}

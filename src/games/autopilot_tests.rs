@@ -4,9 +4,7 @@
 //! (the card races' `standing` rules, checked here from their definitions).
 
 use super::card_race::cards::Kind as CardKind;
-use super::card_race::{
-    Card, CardRace, Order as CardOrder, Phase as CardPhase, StandingRule,
-};
+use super::card_race::{Card, CardRace, Order as CardOrder, Phase as CardPhase, StandingRule};
 use super::dream_mile::Speed;
 use super::magical_athlete::Order as MaOrder;
 use super::magical_athlete::decide::{Question, TurnChoice};
@@ -63,7 +61,9 @@ fn check(game: &AnyGame, seat: Seat, order: &AnyOrder, why: Autoplay) -> Result<
         },
         Autoplay::Standing => match (game, order) {
             (AnyGame::CardRace(g), AnyOrder::CardRace(o)) => standing_holds(g, seat, o),
-            _ => Err(format!("`{text}` claims standing plays the game does not have")),
+            _ => Err(format!(
+                "`{text}` claims standing plays the game does not have"
+            )),
         },
     }
 }
@@ -102,10 +102,14 @@ fn standing_holds(g: &CardRace, seat: Seat, o: &CardOrder) -> Result<(), String>
                 !team.counterflow() && plays.iter().any(|(c, _)| c.distance().is_some())
             }
             StandingRule::Safety => plays.iter().any(|(c, _)| c.is_safety()),
-            StandingRule::Remedy => !team.rolling() && plays.iter().any(|(c, _)| {
-                c.kind() == CardKind::Go
-                    || c.fixes().is_some_and(|p| p.is_battle_attack() && team.has(p))
-            }),
+            StandingRule::Remedy => {
+                !team.rolling()
+                    && plays.iter().any(|(c, _)| {
+                        c.kind() == CardKind::Go
+                            || c.fixes()
+                                .is_some_and(|p| p.is_battle_attack() && team.has(p))
+                    })
+            }
             // Attack and the junk rules may apply and still not decide (a tie, no dead
             // card): they are checked by what they play.
             _ => false,
@@ -136,10 +140,18 @@ fn meets(
         (StandingRule::Remedy, CardOrder::Play { card, .. }) => {
             (!team.rolling()
                 && (card == Card::Go
-                    || card.fixes().is_some_and(|p| p.is_battle_attack() && team.has(p))))
+                    || card
+                        .fixes()
+                        .is_some_and(|p| p.is_battle_attack() && team.has(p))))
                 || (team.counterflow() && card == Card::EndOfCounterflow)
         }
-        (StandingRule::Attack, CardOrder::Play { card, target: Some(t) }) => {
+        (
+            StandingRule::Attack,
+            CardOrder::Play {
+                card,
+                target: Some(t),
+            },
+        ) => {
             let best = g
                 .teams()
                 .iter()

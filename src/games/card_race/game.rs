@@ -7,8 +7,8 @@ use super::narrate::capitalise;
 use super::reading::SyntaxError;
 use super::rules::RuleData;
 use super::rules::{OPTION_DOCS, Options};
-use super::views::{PrivateView, PublicView};
 use super::standing::{self, Decision, StandingPlays, StandingText};
+use super::views::{PrivateView, PublicView};
 use super::{CardRace, CounterPref, Event, Order, Phase, bot};
 use crate::engine::{
     Choice, Game, GameRng, Mode, Narration, OptionDoc, OptionsError, Outcome, Pending,
@@ -80,7 +80,9 @@ impl CardRace {
         let parsed =
             StandingPlays::parse(text).map_err(|e| PreferenceError::Invalid(e.to_string()))?;
         if seat.index() >= n {
-            return Err(PreferenceError::Invalid("you have no seat in this game".into()));
+            return Err(PreferenceError::Invalid(
+                "you have no seat in this game".into(),
+            ));
         }
         // A state saved before standing plays has none: give every seat its slot.
         if self.standing.len() < n {
@@ -96,9 +98,11 @@ impl CardRace {
             }
         };
         if plays.rules().is_empty() {
-            return Ok("Standing plays: none. On `auto` you are asked every turn that is not \
+            return Ok(
+                "Standing plays: none. On `auto` you are asked every turn that is not \
                 forced or obvious. `standing help` lists the rules."
-                .into());
+                    .into(),
+            );
         }
         let lines: Vec<String> = plays
             .rules()

@@ -582,10 +582,7 @@ impl CardRace {
 
     /// The seat's standing plays (none for a seat of a state saved before them).
     pub fn standing(&self, seat: Seat) -> StandingPlays {
-        self.standing
-            .get(seat.index())
-            .cloned()
-            .unwrap_or_default()
+        self.standing.get(seat.index()).cloned().unwrap_or_default()
     }
 
     pub fn pref(&self, seat: Seat) -> CounterPref {

@@ -84,11 +84,21 @@ impl Rule {
                 Rule::Remedy
             }
             "attack" | "attacks" | "attack the leader" | "attack leader" => Rule::Attack,
-            "distance" | "largest" | "largest distance" | "play the largest distance"
-            | "play the largest distance that fits" | "miles" | "yards" => Rule::Distance,
+            "distance"
+            | "largest"
+            | "largest distance"
+            | "play the largest distance"
+            | "play the largest distance that fits"
+            | "miles"
+            | "yards" => Rule::Distance,
             "safety" | "safeties" | "safety early" | "immunity" | "protection" => Rule::Safety,
-            "keep safety" | "keep safeties" | "keep immunity" | "keep protection"
-            | "keep a safety" | "keep a safety for a dirty trick" | "keep" => Rule::KeepSafety,
+            "keep safety"
+            | "keep safeties"
+            | "keep immunity"
+            | "keep protection"
+            | "keep a safety"
+            | "keep a safety for a dirty trick"
+            | "keep" => Rule::KeepSafety,
             "junk" | "junk duplicates" | "junk duplicates first" | "discard" => Rule::Junk,
             _ => return None,
         })
@@ -285,7 +295,11 @@ fn apply(rule: Rule, g: &CardRace, seat: Seat, legal: &[Order]) -> Applies {
             _ => None,
         })
         .collect();
-    let distances = || plays.iter().filter_map(|&(c, _)| c.distance().map(|v| (c, v)));
+    let distances = || {
+        plays
+            .iter()
+            .filter_map(|&(c, _)| c.distance().map(|v| (c, v)))
+    };
     match rule {
         Rule::Finish if !team.counterflow() => distances()
             .find(|&(_, v)| team.distance.saturating_add(v) == g.target())
@@ -293,7 +307,8 @@ fn apply(rule: Rule, g: &CardRace, seat: Seat, legal: &[Order]) -> Applies {
         Rule::Remedy if !team.rolling() => {
             let remedy = plays.iter().find(|(c, _)| {
                 c.kind() == Kind::Remedy
-                    && c.fixes().is_some_and(|p| p.is_battle_attack() && team.has(p))
+                    && c.fixes()
+                        .is_some_and(|p| p.is_battle_attack() && team.has(p))
             });
             match remedy {
                 Some(&(c, _)) => play(c),
@@ -301,7 +316,9 @@ fn apply(rule: Rule, g: &CardRace, seat: Seat, legal: &[Order]) -> Applies {
                 None => Applies::No,
             }
         }
-        Rule::Remedy if team.counterflow() && plays.iter().any(|&(c, _)| c == Card::EndOfCounterflow) => {
+        Rule::Remedy
+            if team.counterflow() && plays.iter().any(|&(c, _)| c == Card::EndOfCounterflow) =>
+        {
             play(Card::EndOfCounterflow)
         }
         Rule::Attack => attack_leader(g, seat, &plays),
@@ -344,7 +361,11 @@ fn attack_leader(g: &CardRace, seat: Seat, plays: &[(Card, Option<u8>)]) -> Appl
             .map(|&(c, _)| c)
             .collect()
     };
-    let attackable: Vec<u8> = leaders.iter().copied().filter(|&t| !on(t).is_empty()).collect();
+    let attackable: Vec<u8> = leaders
+        .iter()
+        .copied()
+        .filter(|&t| !on(t).is_empty())
+        .collect();
     let target = match attackable.as_slice() {
         [] => return Applies::No,
         [one] => *one,
@@ -361,13 +382,9 @@ fn attack_leader(g: &CardRace, seat: Seat, plays: &[(Card, Option<u8>)]) -> Appl
             .sum();
         on_table + g.discard().iter().filter(|&&c| c == remedy).count()
     };
-    let card = on(target).into_iter().max_by_key(|&c| {
-        (
-            c.is_battle_attack(),
-            seen(c),
-            std::cmp::Reverse(c),
-        )
-    });
+    let card = on(target)
+        .into_iter()
+        .max_by_key(|&c| (c.is_battle_attack(), seen(c), std::cmp::Reverse(c)));
     match card {
         Some(card) => Applies::Play(Order::Play {
             card,
@@ -386,28 +403,30 @@ fn junk(rule: Rule, g: &CardRace, seat: Seat, plays: &[(Card, Option<u8>)]) -> A
         return Applies::No;
     }
     let hand = g.hand(seat);
-    let least = |cards: &mut dyn Iterator<Item = Card>| {
-        cards.min_by_key(|&c| (keep_value(g, seat, c), c))
-    };
-    let card = match rule {
-        Rule::KeepSafety => {
-            if !hand.iter().any(|c| c.is_safety()) {
-                return Applies::No;
+    let least =
+        |cards: &mut dyn Iterator<Item = Card>| cards.min_by_key(|&c| (keep_value(g, seat, c), c));
+    let card =
+        match rule {
+            Rule::KeepSafety => {
+                if !hand.iter().any(|c| c.is_safety()) {
+                    return Applies::No;
+                }
+                least(&mut hand.iter().copied().filter(|c| !c.is_safety()))
             }
-            least(&mut hand.iter().copied().filter(|c| !c.is_safety()))
-        }
-        _ => {
-            let dead = least(&mut hand.iter().copied().filter(|&c| keep_value(g, seat, c) <= 2));
-            dead.or_else(|| {
-                least(
+            _ => {
+                let dead = least(
                     &mut hand
                         .iter()
                         .copied()
-                        .filter(|&c| !c.is_safety() && hand.iter().filter(|&&d| d == c).count() > 1),
-                )
-            })
-        }
-    };
+                        .filter(|&c| keep_value(g, seat, c) <= 2),
+                );
+                dead.or_else(|| {
+                    least(&mut hand.iter().copied().filter(|&c| {
+                        !c.is_safety() && hand.iter().filter(|&&d| d == c).count() > 1
+                    }))
+                })
+            }
+        };
     card.map_or(Applies::No, |card| Applies::Play(Order::Junk { card }))
 }
 

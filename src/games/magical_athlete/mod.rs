@@ -639,12 +639,23 @@ impl Game for MagicalAthlete {
             }
             ("hypnotize" | "hypnotise", r) if !r.is_empty() => one(r).map(Order::Hypnotize),
             ("guess", r) => number(r).map(Order::Guess),
-            ("warp", r) => number(r.trim_start_matches("to ")).map(Order::Warp),
+            // `warp 9` (Third Wheel), `warp sisyphus` / `warp sisyphus here` (Hypnotist).
+            ("warp", r) => {
+                let r = r.trim_start_matches("to ").trim();
+                match number(r) {
+                    Ok(n) => Ok(Order::Warp(n)),
+                    Err(e) => match Kind::parse(r.trim_end_matches(" here").trim()) {
+                        Some(k) => Ok(Order::Hypnotize(k)),
+                        None => Err(e),
+                    },
+                }
+            }
             ("predict" | "copy" | "take" | "pick" | "first", r) if !r.is_empty() => {
                 one(r).map(Order::Racer)
             }
             _ => match Kind::parse(t) {
-                Some(k) => Ok(Order::Racer(k)),
+                // A racer's name on a turn names the one swap or warp that takes it.
+                Some(k) => Ok(self.turn_order_naming(k).unwrap_or(Order::Racer(k))),
                 None => Err(SyntaxError::Unreadable {
                     got: text.trim().chars().take(40).collect(),
                     hint: "send `roll`, `yes`, `no`, or a racer's name".into(),
