@@ -61,6 +61,9 @@ fn check(game: &AnyGame, seat: Seat, order: &AnyOrder, why: Autoplay) -> Result<
         },
         Autoplay::Standing => match (game, order) {
             (AnyGame::CardRace(g), AnyOrder::CardRace(o)) => standing_holds(g, seat, o),
+            (AnyGame::MagicalAthlete(g), AnyOrder::MagicalAthlete(o)) => {
+                ma_default_policy(g, seat, o)
+            }
             _ => Err(format!(
                 "`{text}` claims standing plays the game does not have"
             )),
@@ -232,7 +235,10 @@ fn property(kind: GameKind, options: &str, players: &[usize], games: u64) -> (u6
         }
         assert!(game.outcome().is_some(), "{kind:?} game {i} did not end");
     }
-    if !matches!(kind, GameKind::MilleBornes | GameKind::ThousandYards) {
+    if !matches!(
+        kind,
+        GameKind::MilleBornes | GameKind::ThousandYards | GameKind::MagicalAthlete
+    ) {
         assert_eq!(standing, 0, "{kind:?} has no standing plays");
     }
     (forced, obvious + standing)
@@ -311,4 +317,45 @@ fn ma_obvious(g: &super::magical_athlete::MagicalAthlete, o: &MaOrder) -> bool {
         (Question::Ride { to, .. }, MaOrder::No) => mild && *to <= me.pos,
         _ => false,
     }
+}
+
+/// Magical Athlete under `auto`: a power that asks every turn, about which the seat set no
+/// policy and did not ask to be asked, answered by the topic's documented default policy.
+fn ma_default_policy(
+    g: &super::magical_athlete::MagicalAthlete,
+    seat: Seat,
+    o: &MaOrder,
+) -> Result<(), String> {
+    use super::magical_athlete::decide::Topic;
+    let every_turn = [
+        Topic::Magician,
+        Topic::Dicemonger,
+        Topic::Rocket,
+        Topic::Alchemist,
+        Topic::Genius,
+        Topic::Legs,
+        Topic::FlipFlop,
+        Topic::Hypnotist,
+        Topic::ThirdWheel,
+        Topic::Cheerleader,
+        Topic::Suckerfish,
+        Topic::Duelist,
+    ];
+    let (w, race) = g.waiting().zip(g.race()).ok_or("no question")?;
+    let topic = w.question.topic().ok_or("a question without a topic")?;
+    if !g.options().auto_policies || !every_turn.contains(&topic) {
+        return Err(format!("{topic:?} is not answered by a default policy"));
+    }
+    let player = g.players().get(seat.index()).ok_or("no player")?;
+    if player.asked.contains(&topic) || player.policies.iter().any(|p| p.topic() == topic) {
+        return Err(format!("the seat chose its own {topic:?} answer"));
+    }
+    let want = race.policy_answer(&w.question, None);
+    // The seat has no policy on the topic, so its default order is the default policy's.
+    let default = crate::engine::Game::default_order(g, seat);
+    (w.question.allows(&want) && *o == default)
+        .then_some(())
+        .ok_or(format!(
+            "{o:?} is not the default policy's answer {want:?} ({default:?})"
+        ))
 }

@@ -3,7 +3,7 @@
 //! Each rule is narrow on purpose: on the Wild Wilds or near the finish (arrows, rocks,
 //! Stickler) where a space matters, the question is asked.
 
-use super::decide::{Question, TurnChoice};
+use super::decide::{Policy, Question, Topic, TurnChoice};
 use super::race::Race;
 use super::racers::Kind;
 use super::track::{FINISH, Track};
@@ -55,11 +55,53 @@ impl MagicalAthlete {
         self.validate_answer(seat, &answer).then_some(answer)
     }
 
+    /// Under `auto` (option `auto-policies`), a question about a power that asks every
+    /// turn is answered by the topic's documented default policy, unless the seat set a
+    /// policy (the game then does not ask at all) or `<topic> ask`.
+    pub(super) fn auto_policy(&self, seat: Seat) -> Option<(Order, String)> {
+        if !self.options.auto_policies || self.phase != Phase::Racing {
+            return None;
+        }
+        if self.waiting_seat() != Some(seat) {
+            return None;
+        }
+        let q = self.question()?;
+        let topic = q.topic().filter(|t| EVERY_TURN.contains(t))?;
+        let player = self.players.get(seat.index())?;
+        if player.asked.contains(&topic) || player.policy(topic).is_some() {
+            return None;
+        }
+        let race = self.question_race()?;
+        let order = self.order_of(q, &race.policy_answer(q, None));
+        if !self.validate_answer(seat, &order) {
+            return None;
+        }
+        Some((order, Policy::default_for(topic).text()))
+    }
+
     fn validate_answer(&self, seat: Seat, order: &Order) -> bool {
         use crate::engine::Game;
         self.validate(seat, order).is_ok()
     }
 }
+
+/// The powers that ask every turn (or every roll): their default policies answer a seat on
+/// `auto`. One-off choices (Egg, Twin, Copycat, Mastermind, the double racers' order) are
+/// still asked.
+pub const EVERY_TURN: [Topic; 12] = [
+    Topic::Magician,
+    Topic::Dicemonger,
+    Topic::Rocket,
+    Topic::Alchemist,
+    Topic::Genius,
+    Topic::Legs,
+    Topic::FlipFlop,
+    Topic::Hypnotist,
+    Topic::ThirdWheel,
+    Topic::Cheerleader,
+    Topic::Suckerfish,
+    Topic::Duelist,
+];
 
 /// Genius's guess: 4 when offered (as the default policy), else the first offered.
 fn guess(choices: &[TurnChoice]) -> Option<u8> {
