@@ -520,8 +520,9 @@ const MODEL_TEXT: &str = "\
   prompt the game sends is a question; under `auto` the orders autopilot plays (forced:
   the only legal order; obvious: the game's documented rule, `docs/rules/<game>.md`) are
   played at once and are not questions; under `bot` nobody is asked and nothing waits.
-  Standing preferences (Magical Athlete's policies, the dirty-trick setting) are each
-  game's defaults, and game options such as Magical Athlete's `auto-roll` (on) apply in
+  Standing preferences (Magical Athlete's policies, the dirty-trick setting, the card
+  races' standing plays) are each game's defaults; standing plays and Magical Athlete's
+  default policies for every-turn powers apply under `auto` only. Game options such as Magical Athlete's `auto-roll` (on) apply in
   every row, so `ask` counts the prompts the game sends at its defaults.
 - **Answer times.** Each answer is drawn on its own from a log-normal distribution with
   a median of 4 hours (`--pace-median`) and sigma 1.0 for the log (the tail: one answer in
@@ -539,10 +540,12 @@ const MODEL_TEXT: &str = "\
 ";
 
 const NOTES_TEXT: &str = "
-The card races' two checks wait for their **standing plays** (issue 16: remedy a block at
-once, play the largest distance that fits, attack the leader...): with only forced and
-obvious orders (`docs/rules/1000-miles.md`, *Autopilot*), nearly every card play is a real
-choice, so `auto` asks almost as often as `ask`, and one step waits on one player.
+Under `auto`, the card races play each seat's **standing plays** (a new seat starts with
+`finish, remedy, attack, distance, keep-safety, junk`, race option `standing-plays`;
+`docs/rules/1000-miles.md`, *Standing plays*), and Magical Athlete answers a power that asks
+every turn by its documented default policy (option `auto-policies`;
+`docs/rules/magical-athlete.md`, *Autopilot*). The draft and the racer picks (about 7 a
+seat in the four-race game) are always asked.
 ";
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 //! An order is played for a seat only when it is **forced** (the prompt lists every legal
 //! choice, and there is one) or **obvious** by the game's own documented rule
 //! ([`super::Game::obvious_order`], written in `docs/rules/<game>.md`). Everything else
-//! is a decision that matters, and the seat is asked.
+//! is a decision that matters, and the seat is asked, unless the seat's own **standing
+//! plays** decide it ([`super::Game::standing_order`]: the card races' `standing` rules).
 
 use serde::{Deserialize, Serialize};
 
@@ -51,6 +52,18 @@ pub enum Autoplay {
     Forced,
     /// The game's documented obvious rule.
     Obvious,
+    /// The seat's own standing plays.
+    Standing,
+}
+
+impl Autoplay {
+    pub fn name(self) -> &'static str {
+        match self {
+            Autoplay::Forced => "forced",
+            Autoplay::Obvious => "obvious",
+            Autoplay::Standing => "standing",
+        }
+    }
 }
 
 /// The only legal order of `seat`, when its prompt lists every legal choice and there is
@@ -79,13 +92,28 @@ pub fn forced_order<G: Game>(game: &G, seat: Seat) -> Option<G::Order> {
 
 /// The order `auto` plays for `seat` without asking, and why; `None`: ask.
 pub fn autopilot<G: Game>(game: &G, seat: Seat) -> Option<(G::Order, Autoplay)> {
+    autopilot_note(game, seat).map(|(order, why, _)| (order, why))
+}
+
+/// As [`autopilot()`], with a note for the seat's DM: "the only legal order", "obvious",
+/// or "by your standing play `attack`".
+pub fn autopilot_note<G: Game>(game: &G, seat: Seat) -> Option<(G::Order, Autoplay, String)> {
     if let Some(order) = forced_order(game, seat) {
-        return Some((order, Autoplay::Forced));
+        return Some((order, Autoplay::Forced, "the only legal order".into()));
     }
-    let order = game.obvious_order(seat)?;
-    // An obvious order is still an order: never play one that would not validate.
+    // Obvious and standing orders are still orders: never play one that would not validate.
+    if let Some(order) = game.obvious_order(seat)
+        && game.validate(seat, &order).is_ok()
+    {
+        return Some((order, Autoplay::Obvious, "obvious (docs/rules)".into()));
+    }
+    let (order, rule) = game.standing_order(seat)?;
     game.validate(seat, &order).ok()?;
-    Some((order, Autoplay::Obvious))
+    Some((
+        order,
+        Autoplay::Standing,
+        format!("by your standing play `{rule}`"),
+    ))
 }
 
 #[cfg(test)]

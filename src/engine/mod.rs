@@ -37,7 +37,7 @@ use std::fmt::Debug;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-pub use autopilot::{Autopilot, Autoplay, autopilot, forced_order};
+pub use autopilot::{Autopilot, Autoplay, autopilot, autopilot_note, forced_order};
 pub use error::{OptionsError, OrderError, PreferenceError, SetupError};
 pub use options::{OptionDoc, apply_option_text, option_text};
 pub use outcome::{Audience, Narration, Outcome, Placing};
@@ -295,6 +295,14 @@ pub trait Game: Data {
         None
     }
 
+    /// The order the seat's own standing plays decide here (the card races' `standing`
+    /// rules), with the rule's name; `None`: they do not decide it (no rule covers the
+    /// step, or a rule sees two equally good plays). Autopilot plays it under `auto` only.
+    fn standing_order(&self, seat: Seat) -> Option<(Self::Order, String)> {
+        let _ = seat;
+        None
+    }
+
     /// A one-paragraph reminder of how to play, for `/race help`.
     fn rules_summary() -> &'static str;
 }
@@ -304,10 +312,40 @@ pub fn read_order<G: Game>(game: &G, seat: Seat, text: &str) -> Result<G::Order,
     if !game.pending().includes(seat) {
         return Err(OrderError::NotYourTurn);
     }
-    let order = game
-        .parse_order(seat, text)
-        .map_err(|e| OrderError::Syntax(e.to_string()))?;
+    // Every label a prompt shows (a button, a select option, the terminal's `Choices:`)
+    // reads back as its choice, whatever the game's own order syntax.
+    let order = match label_choice(game, seat, text) {
+        Some(order) => order,
+        None => game
+            .parse_order(seat, text)
+            .map_err(|e| OrderError::Syntax(e.to_string()))?,
+    };
     game.validate(seat, &order)
         .map_err(|e| OrderError::Illegal(e.to_string()))?;
     Ok(order)
+}
+
+/// The choice of `seat`'s prompt whose label is `text` (case and spacing aside), read as
+/// its order text; `None` when no label matches, or two choices share it.
+fn label_choice<G: Game>(game: &G, seat: Seat, text: &str) -> Option<G::Order> {
+    let squash = |t: &str| {
+        t.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let wanted = squash(text);
+    if wanted.is_empty() {
+        return None;
+    }
+    let prompt = game.prompt(seat);
+    let mut found: Option<G::Order> = None;
+    for c in prompt.choices.iter().filter(|c| squash(&c.label) == wanted) {
+        let order = game.parse_order(seat, &c.order).ok()?;
+        match &found {
+            Some(f) if *f != order => return None,
+            _ => found = Some(order),
+        }
+    }
+    found
 }

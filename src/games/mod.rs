@@ -16,6 +16,8 @@ mod autopilot_tests;
 #[cfg(test)]
 mod expert_tests;
 #[cfg(test)]
+mod label_tests;
+#[cfg(test)]
 mod replay_seeds;
 #[cfg(test)]
 mod sim_bots;

@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::engine::{
     Autoplay, BotLevel, Game, GameRng, Narration, OptionDoc, OptionsError, OrderError, Outcome,
     Pending, PreferenceError, Prompt, Seat, SeatSetup, Seed, SetupError, Submitted,
-    apply_option_text, autopilot, read_order,
+    apply_option_text, autopilot, autopilot_note, read_order,
 };
 
 /// A game as players name it.
@@ -377,6 +377,10 @@ macro_rules! registry {
             /// The order `auto` plays for `seat` without asking, and why (`None`: ask).
             pub fn autopilot(&self, seat: Seat) -> Option<(AnyOrder, Autoplay)> {
                 match self { $(AnyGame::$variant(g) => autopilot(g, seat).map(|(o, why)| (AnyOrder::$variant(o), why))),+ }
+            }
+            /// As [`AnyGame::autopilot`], with a note for the DM ("by your standing play `attack`").
+            pub fn autopilot_note(&self, seat: Seat) -> Option<(AnyOrder, Autoplay, String)> {
+                match self { $(AnyGame::$variant(g) => autopilot_note(g, seat).map(|(o, why, note)| (AnyOrder::$variant(o), why, note))),+ }
             }
         }
     };

@@ -176,7 +176,7 @@ fn turn(g: &CardRace, seat: Seat) -> Order {
 }
 
 /// How much a card is worth keeping; the lowest is junked.
-fn keep_value(g: &CardRace, seat: Seat, card: Card) -> i32 {
+pub(super) fn keep_value(g: &CardRace, seat: Seat, card: Card) -> i32 {
     let Some(team) = g.team_of(seat) else {
         return 0;
     };

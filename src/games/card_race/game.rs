@@ -7,6 +7,7 @@ use super::narrate::capitalise;
 use super::reading::SyntaxError;
 use super::rules::RuleData;
 use super::rules::{OPTION_DOCS, Options};
+use super::standing::{self, Decision, StandingPlays, StandingText};
 use super::views::{PrivateView, PublicView};
 use super::{CardRace, CounterPref, Event, Order, Phase, bot};
 use crate::engine::{
@@ -40,10 +41,28 @@ pub const YARDS_SEAT_CHOICE: &str = "counter auto (the default) or counter ask";
 
 pub const MILES_PREFERENCE_HELP: &str = "`dirty-trick auto` (default): your immunity is played \
     the instant a matching attack lands. `dirty-trick ask`: you get a button and a short window \
-    to answer; your delay can reveal your hand.";
+    to answer; your delay can reveal your hand. Standing plays (on `auto`, a turn they decide \
+    is played for you; the first that applies plays): `standing finish, remedy, attack, \
+    distance, keep-safety, junk` (the default). Rules: `finish` (complete the trip exactly), \
+    `remedy` (when stopped, the remedy, then the green light), `attack` (the opposing team \
+    furthest on), `distance` (the largest that fits), `safety` (play an immunity at once), \
+    `keep-safety` (keep immunities for a dirty trick; junk instead), `junk` (with nothing to \
+    play, a useless card, else a duplicate). Two leaders level, or a turn no rule covers, is \
+    asked. `standing` shows yours; `standing none` asks every turn.";
 pub const YARDS_PREFERENCE_HELP: &str = "`counter auto` (default): your protection is played \
     the instant a matching trouble lands. `counter ask`: you get a button and a short window \
-    to answer; your delay can reveal your hand.";
+    to answer; your delay can reveal your hand. Standing plays (on `auto`, a turn they decide \
+    is played for you; the first that applies plays): `standing finish, remedy, attack, \
+    distance, keep-safety, junk` (the default). Rules: `finish` (reach the goal exactly), \
+    `remedy` (when stopped, the fix, then a go), `attack` (the opposing team furthest on), \
+    `distance` (the largest race card that fits), `safety` (play a protection at once), \
+    `keep-safety` (keep protections for a counter; junk instead), `junk` (with nothing to \
+    play, a useless card, else a duplicate). Two leaders level, or a turn no rule covers, is \
+    asked. `standing` shows yours; `standing none` asks every turn.";
+
+fn normalise_help(text: &str) -> bool {
+    super::cards::normalise(text).ends_with("help")
+}
 
 pub(super) fn choice_error(rules: &RuleData) -> String {
     if rules.yards_names {
@@ -54,6 +73,56 @@ pub(super) fn choice_error(rules: &RuleData) -> String {
 }
 
 impl CardRace {
+    /// Sets or shows a seat's standing plays (`standing ...`).
+    fn set_standing(&mut self, seat: Seat, text: &str) -> Result<String, PreferenceError> {
+        let yards = self.rules().yards_names;
+        let n = self.players();
+        let parsed =
+            StandingPlays::parse(text).map_err(|e| PreferenceError::Invalid(e.to_string()))?;
+        if seat.index() >= n {
+            return Err(PreferenceError::Invalid(
+                "you have no seat in this game".into(),
+            ));
+        }
+        // A state saved before standing plays has none: give every seat its slot.
+        if self.standing.len() < n {
+            self.standing.resize(n, StandingPlays::none());
+        }
+        let plays = match parsed {
+            StandingText::Show => self.standing(seat),
+            StandingText::Set(p) => {
+                if let Some(slot) = self.standing.get_mut(seat.index()) {
+                    *slot = p.clone();
+                }
+                p
+            }
+        };
+        if plays.rules().is_empty() {
+            return Ok(
+                "Standing plays: none. On `auto` you are asked every turn that is not \
+                forced or obvious. `standing help` lists the rules."
+                    .into(),
+            );
+        }
+        let lines: Vec<String> = plays
+            .rules()
+            .iter()
+            .enumerate()
+            .map(|(i, r)| format!("{}. `{}`: {}", i + 1, r.word(), r.explain(yards)))
+            .collect();
+        let help = if normalise_help(text) {
+            format!("\n{}", standing::help(yards))
+        } else {
+            String::new()
+        };
+        Ok(format!(
+            "Standing plays (`{}`), tried in this order on your turn when you are on `auto`; \
+             the first that applies plays for you, and anything else is asked:\n{}{help}",
+            plays.text(),
+            lines.join("\n")
+        ))
+    }
+
     /// The prompt's hint: only the orders this game has (1000 Yards has no extension).
     fn order_hint(&self) -> String {
         let r = self.rules();
@@ -321,6 +390,9 @@ impl Game for CardRace {
     }
 
     fn set_preference(&mut self, seat: Seat, text: &str) -> Result<String, PreferenceError> {
+        if StandingPlays::is_standing_text(text) {
+            return self.set_standing(seat, text);
+        }
         let yards = self.rules().yards_names;
         let (key, card) = if yards {
             ("counter", "protection")
@@ -354,6 +426,14 @@ impl Game for CardRace {
 
     fn preference_help() -> Option<&'static str> {
         Some(MILES_PREFERENCE_HELP)
+    }
+
+    /// The seat's standing plays (docs/rules/1000-miles.md, *Standing plays*).
+    fn standing_order(&self, seat: Seat) -> Option<(Order, String)> {
+        match self.standing(seat).decide(self, seat) {
+            Decision::Play(order, rule) => Some((order, rule.word().to_string())),
+            Decision::Conflict(_) | Decision::Uncovered => None,
+        }
     }
 
     fn rules_summary() -> &'static str {

@@ -22,6 +22,7 @@ mod round;
 pub mod rules;
 mod scoring;
 pub mod sim;
+pub mod standing;
 mod views;
 
 use serde::{Deserialize, Serialize};
@@ -34,6 +35,7 @@ pub use game::{
     YARDS_SEAT_CHOICE, YARDS_SUMMARY,
 };
 pub use rules::{CounterPref, Options, Ruleset};
+pub use standing::{Rule as StandingRule, StandingPlays};
 
 /// The views and order errors, for renderers and tests.
 pub mod game_views {
@@ -371,6 +373,9 @@ pub struct CardRace {
     /// Turns of the table begun this round.
     #[serde(default)]
     table_turn: u32,
+    /// Each seat's standing plays (`standing`); a state saved before them has none.
+    #[serde(default)]
+    standing: Vec<StandingPlays>,
     rng: GameRng,
 }
 
@@ -484,6 +489,14 @@ impl CardRace {
             stacked_junk: Vec::new(),
             marks: Vec::new(),
             table_turn: 0,
+            standing: vec![
+                if options.standing_plays {
+                    StandingPlays::conservative()
+                } else {
+                    StandingPlays::none()
+                };
+                n
+            ],
             rng: GameRng::from_seed(seed),
         })
     }
@@ -565,6 +578,11 @@ impl CardRace {
 
     pub fn names(&self) -> &[String] {
         &self.names
+    }
+
+    /// The seat's standing plays (none for a seat of a state saved before them).
+    pub fn standing(&self, seat: Seat) -> StandingPlays {
+        self.standing.get(seat.index()).cloned().unwrap_or_default()
     }
 
     pub fn pref(&self, seat: Seat) -> CounterPref {

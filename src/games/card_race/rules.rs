@@ -325,6 +325,8 @@ pub struct Options {
     pub extension: bool,
     /// Seconds a player set to `dirty-trick ask` has to answer an attack.
     pub counter_timeout: u64,
+    /// New seats start with the conservative standing plays (`standing default`).
+    pub standing_plays: bool,
 }
 
 impl Default for Options {
@@ -340,6 +342,7 @@ impl Default for Options {
             counterflow: false,
             extension: true,
             counter_timeout: 300,
+            standing_plays: true,
         }
     }
 }
@@ -384,6 +387,10 @@ pub const OPTION_DOCS: &[OptionDoc] = &[
     OptionDoc {
         key: "counter-timeout",
         help: "seconds a player set to `dirty-trick ask` has to answer an attack (300)",
+    },
+    OptionDoc {
+        key: "standing-plays",
+        help: "new seats start with the standing plays finish, remedy, attack, distance, keep-safety, junk (yes; no: none)",
     },
 ];
 

@@ -29,6 +29,7 @@ pub mod draft;
 mod flow;
 mod names;
 mod narrate;
+mod obvious;
 mod orders;
 pub mod race;
 pub mod racers;
@@ -76,6 +77,10 @@ pub struct Options {
     pub auto_roll: bool,
     /// Races in the game: 4 (the game) or 1 (one race, after a one-round draft).
     pub races: u8,
+    /// Under autopilot `auto`, a power that asks every turn (rerolls, Legs, Rocket...) is
+    /// answered by its documented default policy when the seat set none (`<topic> ask`
+    /// asks again).
+    pub auto_policies: bool,
 }
 
 impl Default for Options {
@@ -87,6 +92,7 @@ impl Default for Options {
             decision_timeout: 600,
             auto_roll: true,
             races: RACES,
+            auto_policies: true,
         }
     }
 }
@@ -142,6 +148,10 @@ const OPTION_DOCS: &[OptionDoc] = &[
         key: "races",
         help: "4 (the four-race game) or 1 (one race, after a one-round draft) (4)",
     },
+    OptionDoc {
+        key: "auto-policies",
+        help: "seats on autopilot `auto` take the default policy for powers that ask every turn, unless they set `<power> ask` (yes)",
+    },
 ];
 
 /// One player.
@@ -155,6 +165,9 @@ pub struct Player {
     pub silver: Vec<u8>,
     pub bronze: i32,
     pub policies: Vec<Policy>,
+    /// Topics the player asked to be asked about (`<topic> ask`), even on `auto`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub asked: Vec<Topic>,
 }
 
 impl Player {
@@ -521,6 +534,7 @@ impl Game for MagicalAthlete {
                 silver: Vec::new(),
                 bronze: 0,
                 policies: Vec::new(),
+                asked: Vec::new(),
             })
             .collect::<Vec<_>>();
         let mut game = MagicalAthlete {
@@ -638,12 +652,23 @@ impl Game for MagicalAthlete {
             }
             ("hypnotize" | "hypnotise", r) if !r.is_empty() => one(r).map(Order::Hypnotize),
             ("guess", r) => number(r).map(Order::Guess),
-            ("warp", r) => number(r.trim_start_matches("to ")).map(Order::Warp),
+            // `warp 9` (Third Wheel), `warp sisyphus` / `warp sisyphus here` (Hypnotist).
+            ("warp", r) => {
+                let r = r.trim_start_matches("to ").trim();
+                match number(r) {
+                    Ok(n) => Ok(Order::Warp(n)),
+                    Err(e) => match Kind::parse(r.trim_end_matches(" here").trim()) {
+                        Some(k) => Ok(Order::Hypnotize(k)),
+                        None => Err(e),
+                    },
+                }
+            }
             ("predict" | "copy" | "take" | "pick" | "first", r) if !r.is_empty() => {
                 one(r).map(Order::Racer)
             }
             _ => match Kind::parse(t) {
-                Some(k) => Ok(Order::Racer(k)),
+                // A racer's name on a turn names the one swap or warp that takes it.
+                Some(k) => Ok(self.turn_order_naming(k).unwrap_or(Order::Racer(k))),
                 None => Err(SyntaxError::Unreadable {
                     got: text.trim().chars().take(40).collect(),
                     hint: "send `roll`, `yes`, `no`, or a racer's name".into(),
@@ -882,17 +907,22 @@ impl Game for MagicalAthlete {
             let lower = part.to_ascii_lowercase();
             if lower == "clear" || lower == "clear all" || lower == "policies clear" {
                 p.policies.clear();
+                p.asked = Topic::ALL.to_vec();
                 said.push("all your policies are cleared: you will be asked".to_string());
                 continue;
             }
             let (topic, policy) = decide::parse_policy(part).map_err(PreferenceError::Invalid)?;
             p.policies.retain(|x| x.topic() != topic);
+            p.asked.retain(|&t| t != topic);
             match policy {
                 Some(pol) => {
                     said.push(pol.explain());
                     p.policies.push(pol);
                 }
-                None => said.push(format!("you will be asked about {}", topic.word())),
+                None => {
+                    p.asked.push(topic);
+                    said.push(format!("you will be asked about {}", topic.word()));
+                }
             }
         }
         if said.is_empty() {
@@ -905,6 +935,16 @@ impl Game for MagicalAthlete {
             let _ = writeln!(out, "Policy set: {s}.");
         }
         Ok(out.trim_end().to_string())
+    }
+
+    /// Autopilot's obvious answers: docs/rules/magical-athlete.md, *Autopilot*.
+    fn obvious_order(&self, seat: Seat) -> Option<Order> {
+        self.obvious(seat)
+    }
+
+    /// Under `auto`, the default policy of a power that asks every turn.
+    fn standing_order(&self, seat: Seat) -> Option<(Order, String)> {
+        self.auto_policy(seat)
     }
 
     fn preference_help() -> Option<&'static str> {

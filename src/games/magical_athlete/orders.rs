@@ -47,6 +47,27 @@ impl MagicalAthlete {
         }
     }
 
+    /// On a turn, the one swap or warp whose target is racer `k`, if there is exactly one.
+    pub(super) fn turn_order_naming(&self, k: Kind) -> Option<Order> {
+        let Some(Question::Turn { choices, .. }) = self.question() else {
+            return None;
+        };
+        let race = self.question_race()?;
+        let is_k = |r: Rid| race.racers.get(r).is_some_and(|x| x.kind == k);
+        let mut found = choices.iter().filter_map(|c| match *c {
+            TurnChoice::Flip(r) | TurnChoice::Hypnotize(r) if is_k(r) => Some(self.order_of(
+                &Question::Turn {
+                    racer: 0,
+                    choices: Vec::new(),
+                },
+                &Answer::Turn(*c),
+            )),
+            _ => None,
+        });
+        let first = found.next()?;
+        found.next().is_none().then_some(first)
+    }
+
     /// The answer an order gives to the waiting question, if it is one of its choices.
     pub(super) fn answer_of(&self, q: &Question, o: &Order) -> Option<Answer> {
         q.answers().into_iter().find(|a| &self.order_of(q, a) == o)

@@ -27,6 +27,7 @@ impl MagicalAthlete {
                 silver: Vec::new(),
                 bronze: 0,
                 policies: Vec::new(),
+                asked: Vec::new(),
             })
             .collect();
         let mut deck: Vec<Kind> = racers::ALL
