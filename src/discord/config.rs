@@ -93,6 +93,8 @@ pub const KEYS: &[Key] = &[
     key("limits.commands_per_minute", Kind::Number, "30"),
     key("limits.superseded_orders_kept", Kind::Number, "5"),
     key("limits.preferences_per_seat", Kind::Number, "100"),
+    // Retention (docs/reliability.md, "Retention"); 0 keeps everything.
+    key("retention.after", Kind::Text, "30d"),
 ];
 
 /// The key called `name`.
@@ -315,7 +317,7 @@ pub fn read_file(text: &str, path: &str) -> Result<Values, ConfigError> {
     };
     for (name, value) in &table {
         match (name.as_str(), value) {
-            ("turns" | "log" | "limits", toml::Value::Table(inner)) => {
+            ("turns" | "log" | "limits" | "retention", toml::Value::Table(inner)) => {
                 for (k, v) in inner {
                     put(&format!("{name}.{k}"), v)?;
                 }
@@ -444,6 +446,8 @@ pub struct Settings {
     pub log_ansi: bool,
     /// Quotas and rate limits.
     pub limits: crate::referee::Limits,
+    /// How long after a race ends what it no longer needs is kept, in seconds; 0: for ever.
+    pub retention_after_secs: u64,
 }
 
 impl Default for Settings {
@@ -459,6 +463,7 @@ impl Default for Settings {
             log_level: "info".into(),
             log_ansi: false,
             limits: crate::referee::Limits::default(),
+            retention_after_secs: crate::referee::Config::default().retention_after_secs,
         }
     }
 }
@@ -521,6 +526,12 @@ impl Settings {
             s.log_ansi = boolean("log.ansi", r)?;
         }
         s.limits = limits(&get)?;
+        if let Some(r) = get("retention.after") {
+            s.retention_after_secs = match r.text.trim() {
+                "0" => 0,
+                text => duration("retention.after", r, text)?,
+            };
+        }
         s.limits
             .check_timing(&s.timing)
             .map_err(|e| ConfigError::Value {
@@ -543,6 +554,7 @@ impl Settings {
         crate::referee::Config {
             default_timing: self.timing.clone(),
             limits: self.limits.clone(),
+            retention_after_secs: self.retention_after_secs,
             ..crate::referee::Config::default()
         }
     }

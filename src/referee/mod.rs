@@ -23,6 +23,7 @@ pub mod limits;
 mod orders;
 mod queries;
 mod race;
+mod retention;
 mod seat_time;
 mod seats;
 pub mod supervise;
@@ -58,6 +59,9 @@ pub struct Config {
     pub max_order_chars: usize,
     /// Quotas and rate limits.
     pub limits: Limits,
+    /// Retention: how long after a race ends its superseded orders, delivered
+    /// announcements and fired deadlines are kept, in seconds; 0 keeps them for ever.
+    pub retention_after_secs: u64,
 }
 
 impl Default for Config {
@@ -71,6 +75,7 @@ impl Default for Config {
             },
             max_order_chars: 500,
             limits: Limits::default(),
+            retention_after_secs: retention::DEFAULT_AFTER_SECS,
         }
     }
 }
@@ -122,6 +127,8 @@ pub struct Referee {
     /// The wall and monotonic clocks at the last tick, to tell a clock jump from time
     /// that passed.
     last_tick: std::sync::Mutex<Option<(crate::store::Millis, crate::store::Millis)>>,
+    /// When this referee last compacted ended races (`retention.rs`).
+    last_compaction: std::sync::Mutex<Option<crate::store::Millis>>,
 }
 
 /// A name no other referee has: host, process and a random tag (two referees in one
@@ -198,6 +205,7 @@ impl Referee {
             instance: instance_name(),
             pacer: limits::RateLimiter::default(),
             last_tick: std::sync::Mutex::new(None),
+            last_compaction: std::sync::Mutex::new(None),
         }
     }
 

@@ -31,6 +31,7 @@ pub mod postgres;
 mod prefs;
 mod queries;
 mod reliability;
+mod retention;
 mod rows;
 mod sql;
 pub mod sqlite;
@@ -47,6 +48,7 @@ use crate::games::{AnyEvent, AnyGame, AnyOrder, GameKind};
 
 pub use postgres::PostgresStore;
 pub use queries::SqlStore;
+pub use retention::Compacted;
 pub use sqlite::SqliteStore;
 
 /// Milliseconds since the Unix epoch, UTC.
@@ -803,4 +805,8 @@ pub trait Store: Send + Sync {
     fn backend(&self) -> Backend;
     /// Closes the connections, waiting for them to finish.
     async fn close(&self);
+    /// Retention: deletes what races that ended before `ended_before` no longer need
+    /// (superseded orders, delivered announcements, fired deadlines, leases) and the
+    /// interaction claims expired at `now`; keeps all that verify and history read.
+    async fn compact(&self, ended_before: Millis, now: Millis) -> Result<Compacted, StoreError>;
 }

@@ -791,4 +791,12 @@ impl<DB: Dialect> Store for SqlStore<DB> {
     async fn close(&self) {
         self.pool.close().await;
     }
+
+    async fn compact(
+        &self,
+        ended_before: Millis,
+        now: Millis,
+    ) -> Result<super::Compacted, StoreError> {
+        self.compact_ended(ended_before, now).await
+    }
 }

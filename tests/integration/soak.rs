@@ -1,0 +1,46 @@
+//! Weeks without a babysitter, as a test (issue 14, docs/reliability.md, "Retention" and
+//! "Soak"): retention keeps what verify and history need and bounds the database by
+//! races, not clicks; the soak runs simulated days of races under a seeded schedule of
+//! faults and checks the whole history at the end.
+
+use crate::support::backend::Kind;
+use crate::support::soak::retention::measure;
+
+/// A compacted race still verifies and shows its history, and loses nothing they read;
+/// nothing is compacted before its time.
+async fn compacted_races_still_verify_and_show_history(kind: Kind) {
+    let f = measure(kind, 2, 6).await;
+    assert!(f.rows_after[0] < f.rows_before[0], "{f:?}");
+}
+
+on_both!(compacted_races_still_verify_and_show_history);
+
+/// The figures of docs/reliability.md, "Retention": the same races with one order a turn
+/// and with six changes a turn; after compaction the database is the same size per race
+/// either way. `cargo test --locked --test integration soak::retention_figures -- --nocapture`
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retention_figures() {
+    let one = measure(Kind::Sqlite, 4, 1).await;
+    let six = measure(Kind::Sqlite, 4, 6).await;
+    for f in [&one, &six] {
+        let per = |bytes: i64| bytes / i64::try_from(f.races).unwrap();
+        println!(
+            "retention: {} races, {} clicks a turn, {} orders submitted: {} bytes a race before \
+             compaction, {} after; rows (orders, outbox, deadlines, events) {:?} -> {:?}",
+            f.races,
+            f.clicks,
+            f.submitted,
+            per(f.bytes_before),
+            per(f.bytes_after),
+            f.rows_before,
+            f.rows_after
+        );
+    }
+    // Without compaction the clicks cost; with it, the size follows the races.
+    assert!(six.bytes_before > one.bytes_before, "{six:?} {one:?}");
+    assert!(six.bytes_after < six.bytes_before, "{six:?}");
+    assert!(
+        six.bytes_after * 100 <= one.bytes_after * 115,
+        "six clicks a turn still cost after compaction: {six:?} against {one:?}"
+    );
+}
