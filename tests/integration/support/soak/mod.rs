@@ -2,4 +2,7 @@
 //! against the real bot, the real store and the fake Discord, and the checker that reads
 //! the whole history at the end; and retention, measured.
 
+pub mod check;
 pub mod retention;
+pub mod run;
+pub mod world;
