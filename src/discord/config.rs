@@ -95,6 +95,8 @@ pub const KEYS: &[Key] = &[
     key("limits.commands_per_minute", Kind::Number, "30"),
     key("limits.superseded_orders_kept", Kind::Number, "5"),
     key("limits.preferences_per_seat", Kind::Number, "100"),
+    // Retention (docs/reliability.md, "Retention"); 0 keeps everything.
+    key("retention.after", Kind::Text, "30d"),
 ];
 
 /// The key called `name`.
@@ -317,7 +319,7 @@ pub fn read_file(text: &str, path: &str) -> Result<Values, ConfigError> {
     };
     for (name, value) in &table {
         match (name.as_str(), value) {
-            ("turns" | "log" | "limits", toml::Value::Table(inner)) => {
+            ("turns" | "log" | "limits" | "retention", toml::Value::Table(inner)) => {
                 for (k, v) in inner {
                     put(&format!("{name}.{k}"), v)?;
                 }
@@ -449,6 +451,8 @@ pub struct Settings {
     /// Seconds without any answer from Discord that make an outage: deadlines are held
     /// (docs/reliability.md).
     pub outage_after_secs: u64,
+    /// How long after a race ends what it no longer needs is kept, in seconds; 0: for ever.
+    pub retention_after_secs: u64,
 }
 
 impl Default for Settings {
@@ -465,6 +469,7 @@ impl Default for Settings {
             log_ansi: false,
             limits: crate::referee::Limits::default(),
             outage_after_secs: 180,
+            retention_after_secs: crate::referee::Config::default().retention_after_secs,
         }
     }
 }
@@ -530,6 +535,12 @@ impl Settings {
             s.outage_after_secs = duration("outage_after", r, &r.text)?.max(1);
         }
         s.limits = limits(&get)?;
+        if let Some(r) = get("retention.after") {
+            s.retention_after_secs = match r.text.trim() {
+                "0" => 0,
+                text => duration("retention.after", r, text)?,
+            };
+        }
         s.limits
             .check_timing(&s.timing)
             .map_err(|e| ConfigError::Value {
@@ -559,6 +570,7 @@ impl Settings {
         crate::referee::Config {
             default_timing: self.timing.clone(),
             limits: self.limits.clone(),
+            retention_after_secs: self.retention_after_secs,
             ..crate::referee::Config::default()
         }
     }

@@ -27,6 +27,7 @@ fn why(driver: Driver, autoplay: Option<Autoplay>) -> &'static str {
     match (driver, autoplay) {
         (_, Some(Autoplay::Forced)) => "the only legal choice",
         (_, Some(Autoplay::Obvious)) => "the obvious choice",
+        (_, Some(Autoplay::Standing)) => "by your standing plays",
         (Driver::Away, None) => "you are away; the bot chose",
         (Driver::Setting(_), None) => "your autopilot is `bot`",
     }

@@ -75,6 +75,7 @@ impl Referee {
             }
         }
         self.tell_quarantines().await;
+        self.compact_when_due(now).await;
         Ok(handled)
     }
 

@@ -29,6 +29,7 @@ pub mod outage;
 mod queries;
 mod race;
 pub mod ratings;
+mod retention;
 mod seat_time;
 mod seats;
 pub mod supervise;
@@ -64,6 +65,9 @@ pub struct Config {
     pub max_order_chars: usize,
     /// Quotas and rate limits.
     pub limits: Limits,
+    /// Retention: how long after a race ends its superseded orders, delivered
+    /// announcements and fired deadlines are kept, in seconds; 0 keeps them for ever.
+    pub retention_after_secs: u64,
 }
 
 impl Default for Config {
@@ -77,6 +81,7 @@ impl Default for Config {
             },
             max_order_chars: 500,
             limits: Limits::default(),
+            retention_after_secs: retention::DEFAULT_AFTER_SECS,
         }
     }
 }
@@ -130,6 +135,8 @@ pub struct Referee {
     last_tick: std::sync::Mutex<Option<(crate::store::Millis, crate::store::Millis)>>,
     /// Whether Discord answers, for the outage hold (`outage.rs`).
     reach: outage::Reach,
+    /// When this referee last compacted ended races (`retention.rs`).
+    last_compaction: std::sync::Mutex<Option<crate::store::Millis>>,
 }
 
 /// A name no other referee has: host, process and a random tag (two referees in one
@@ -207,6 +214,7 @@ impl Referee {
             pacer: limits::RateLimiter::default(),
             last_tick: std::sync::Mutex::new(None),
             reach: outage::Reach::default(),
+            last_compaction: std::sync::Mutex::new(None),
         }
     }
 

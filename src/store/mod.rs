@@ -33,6 +33,7 @@ pub mod postgres;
 mod prefs;
 mod queries;
 mod reliability;
+mod retention;
 mod rows;
 mod sql;
 pub mod sqlite;
@@ -49,6 +50,7 @@ use crate::games::{AnyEvent, AnyGame, AnyOrder, GameKind};
 
 pub use postgres::PostgresStore;
 pub use queries::SqlStore;
+pub use retention::Compacted;
 pub use sqlite::SqliteStore;
 
 /// Milliseconds since the Unix epoch, UTC.
@@ -909,4 +911,8 @@ pub trait Store: Send + Sync {
         before: Option<CampaignId>,
         limit: u32,
     ) -> Result<Vec<CampaignId>, StoreError>;
+    /// Retention: deletes what races that ended before `ended_before` no longer need
+    /// (superseded orders, delivered announcements, fired deadlines, leases) and the
+    /// interaction claims expired at `now`; keeps all that verify and history read.
+    async fn compact(&self, ended_before: Millis, now: Millis) -> Result<Compacted, StoreError>;
 }

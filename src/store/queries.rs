@@ -816,4 +816,12 @@ impl<DB: Dialect> Store for SqlStore<DB> {
     ) -> Result<Vec<CampaignId>, StoreError> {
         self.read_races_of_guild(guild, before, limit).await
     }
+
+    async fn compact(
+        &self,
+        ended_before: Millis,
+        now: Millis,
+    ) -> Result<super::Compacted, StoreError> {
+        self.compact_ended(ended_before, now).await
+    }
 }

@@ -38,5 +38,6 @@ mod quotas;
 mod referee;
 mod reliability;
 mod security_config;
+mod soak;
 mod store;
 mod time;

@@ -6,6 +6,7 @@
 //! - [`discord`]: the fake Discord on loopback, the harness that runs the real bot
 //!   against it, and scripted play (a game planned by the engine, then played through it).
 //! - [`pictures`]: the replayed views the golden-image tests and `benches/render.rs` draw.
+//! - [`soak`]: the soak's driver and checker, and retention's measurement.
 #![allow(dead_code)]
 
 #[macro_use]
@@ -13,3 +14,4 @@ pub mod backend;
 pub mod courier;
 pub mod discord;
 pub mod pictures;
+pub mod soak;

@@ -313,6 +313,11 @@ impl FakeDiscord {
         });
     }
 
+    /// Forgets every injected fault not yet used up (the end of an outage, for the soak).
+    pub fn clear_faults(&self) {
+        self.shared.inner.lock().unwrap().faults.clear();
+    }
+
     /// Enforces Discord's rate limits from now on: [`GLOBAL_PER_SECOND`] requests a second
     /// (interaction callbacks and follow-ups aside) and [`ROUTE_LIMIT`] message posts, and
     /// as many edits, per channel per [`ROUTE_WINDOW`]; a request over a limit gets 429.

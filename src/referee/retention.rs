@@ -1,0 +1,61 @@
+//! Retention's schedule (docs/reliability.md, "Retention"): the deadline worker's tick
+//! compacts races that ended more than `retention.after` ago, at most once an hour of the
+//! referee's clock. What is deleted and what is kept is the store's (`store/retention.rs`).
+
+use super::{Referee, RefereeError};
+use crate::store::{Compacted, Millis};
+
+/// The default of `retention.after`: 30 days.
+pub const DEFAULT_AFTER_SECS: u64 = 30 * 86_400;
+
+/// The least time between two compactions by one referee.
+pub const COMPACT_EVERY_MS: Millis = 3_600_000;
+
+impl Referee {
+    /// Compacts ended races now (tests, and the tick below).
+    pub async fn compact_now(&self) -> Result<Compacted, RefereeError> {
+        let now = self.clock.now();
+        let after_ms = i64::try_from(self.config.retention_after_secs)
+            .unwrap_or(i64::MAX)
+            .saturating_mul(1000);
+        let done = self
+            .store
+            .compact(now.saturating_sub(after_ms), now)
+            .await?;
+        if done.total() > 0 {
+            tracing::info!(
+                orders = done.orders,
+                outbox = done.outbox,
+                deadlines = done.deadlines,
+                leases = done.leases,
+                interactions = done.interactions,
+                "compacted ended races"
+            );
+        }
+        Ok(done)
+    }
+
+    /// Compacts when the last compaction is an hour old (or the clock went back); a
+    /// failure is logged and tried again at the next hour, never failing the tick.
+    pub(super) async fn compact_when_due(&self, now: Millis) {
+        if self.config.retention_after_secs == 0 {
+            return;
+        }
+        {
+            let Ok(mut last) = self.last_compaction.lock() else {
+                return;
+            };
+            let due = match *last {
+                None => true,
+                Some(at) => now < at || now.saturating_sub(at) >= COMPACT_EVERY_MS,
+            };
+            if !due {
+                return;
+            }
+            *last = Some(now);
+        }
+        if let Err(e) = self.compact_now().await {
+            tracing::warn!(error = %e.operator_detail(), "retention: compaction failed");
+        }
+    }
+}

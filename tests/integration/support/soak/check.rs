@@ -1,0 +1,323 @@
+//! The soak's checker: reads the whole history at the end (the database and every message
+//! the fake Discord keeps) and lists what broke a promise of issue 14.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use photofinish::referee::announce::Target;
+use photofinish::store::{CampaignId, OutboxRow, Phase};
+use serde_json::Value;
+
+use super::run::{Figures, Soak};
+use super::world::World;
+use crate::support::backend::{Arg, Kind};
+use crate::support::discord::{BOT_ID, text_of};
+
+/// A time Discord could not be reached, on the bot's wall clock.
+#[derive(Clone, Copy, Debug)]
+pub struct Outage {
+    pub start: i64,
+    pub end: i64,
+}
+
+/// Lets the bot finish (Discord up), then checks everything; problems go to `f.problems`.
+pub async fn check(
+    w: &mut World,
+    soak: &Soak,
+    f: &mut Figures,
+    outages: &[Outage],
+    corrupted: Option<CampaignId>,
+) {
+    if w.bot.is_none() {
+        w.start_bot().await;
+    }
+    // Whatever waits for a retry lands: a few backoffs' worth of looks.
+    for _ in 0..12 {
+        w.advance(300);
+        w.settle().await;
+    }
+    let store = w.store();
+    let referee = w.bot.as_ref().unwrap().referee();
+    let quarantined: BTreeSet<CampaignId> = store
+        .quarantined()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|q| q.campaign)
+        .collect();
+    f.quarantined = quarantined.len();
+    for q in &quarantined {
+        if Some(*q) != corrupted {
+            f.problems.push(format!(
+                "race {q} is quarantined but nothing of it was corrupted"
+            ));
+        }
+    }
+    if let Some(c) = corrupted
+        && !quarantined.contains(&c)
+    {
+        f.problems
+            .push(format!("race {c} was corrupted but is not quarantined"));
+    }
+    let messages: Vec<Value> = w
+        .fake
+        .messages()
+        .into_iter()
+        .filter(|m| m["author"]["id"] == BOT_ID.to_string().as_str())
+        .collect();
+    let mut by_external: BTreeMap<String, Vec<(i64, Target)>> = BTreeMap::new();
+    let mut rows: Vec<(CampaignId, OutboxRow)> = Vec::new();
+    for r in &w.races {
+        let Ok(Some(a)) = store.address(r.id).await else {
+            f.problems.push(format!("race {} is gone", r.id));
+            continue;
+        };
+        let ended = matches!(a.phase, Some(Phase::Finished | Phase::Cancelled));
+        if quarantined.contains(&r.id) {
+            continue;
+        }
+        if ended {
+            f.finished += 1;
+        } else {
+            f.problems.push(format!(
+                "race {} ({}) neither ended nor is quarantined: {:?} at step {}",
+                r.id, r.game, a.phase, a.step
+            ));
+        }
+        f.steps += i64::from(a.step);
+        // Every step before the current one resolved, once (one row a step).
+        let raw = w.raw().await;
+        let resolved = raw
+            .scalar(
+                "SELECT COUNT(*) FROM turns WHERE campaign_id = ? AND resolved_at IS NOT NULL",
+                vec![Arg::I(r.id.0)],
+            )
+            .await;
+        if resolved != i64::from(a.step) {
+            f.problems.push(format!(
+                "race {}: {} steps counted, {resolved} resolved",
+                r.id, a.step
+            ));
+        }
+        // No deadline fired while Discord was out.
+        if soak.checks.no_deadline_in_outage {
+            for o in outages {
+                let n = raw
+                    .scalar(
+                        "SELECT COUNT(*) FROM deadlines WHERE campaign_id = ? AND kind = 'deadline' \
+                         AND fired_at > ? AND fired_at < ?",
+                        vec![Arg::I(r.id.0), Arg::I(o.start), Arg::I(o.end)],
+                    )
+                    .await;
+                if n > 0 {
+                    f.problems.push(format!(
+                        "race {}: {n} deadline(s) fired during an outage of {} min",
+                        r.id,
+                        (o.end - o.start) / 60_000
+                    ));
+                }
+            }
+        }
+        raw.close().await;
+        if ended && a.phase == Some(Phase::Finished) {
+            match referee.verify(r.id).await {
+                Ok(report) if report.ok() => {}
+                other => f
+                    .problems
+                    .push(format!("race {} does not verify: {other:?}", r.id)),
+            }
+        }
+        for row in store.outbox_of(r.id).await.unwrap() {
+            rows.push((r.id, row));
+        }
+    }
+    // Every announcement: delivered (or moot), and on Discord.
+    let ids: BTreeSet<String> = messages
+        .iter()
+        .filter_map(|m| m["id"].as_str().map(String::from))
+        .collect();
+    for (race, row) in &rows {
+        let target: Option<Target> = serde_json::from_value(row.target.clone()).ok();
+        match (&row.delivered_at, &row.failed, &row.external_id) {
+            (Some(_), _, Some(ext)) => {
+                if !ids.contains(ext) && target != Some(Target::Status) {
+                    // A status message may be deleted and posted again; others stay.
+                    f.lost += 1;
+                    f.problems.push(format!(
+                        "race {race}: announcement {} marked delivered as {ext}, not on Discord",
+                        row.id
+                    ));
+                }
+                if let Some(t) = target {
+                    by_external
+                        .entry(ext.clone())
+                        .or_default()
+                        .push((row.id, t));
+                }
+            }
+            (Some(_), _, None) => {}
+            (None, Some(why), _) => {
+                if !(why.starts_with("superseded") || why.starts_with("moot")) {
+                    f.lost += 1;
+                    f.problems.push(format!(
+                        "race {race}: announcement {} given up: {why}",
+                        row.id
+                    ));
+                }
+            }
+            (None, None, _) => {
+                f.lost += 1;
+                f.problems.push(format!(
+                    "race {race}: announcement {} never delivered ({} attempts)",
+                    row.id, row.attempts
+                ));
+            }
+        }
+    }
+    // Exactly once, and in order per channel: each bot message in a race's channel or a
+    // DM is one announcement's (edits of the status message share one), and the posts of
+    // one channel come in the order they were queued.
+    let mut race_channels: BTreeSet<String> =
+        w.races.iter().map(|r| r.channel.to_string()).collect();
+    for r in &w.races {
+        for (u, _) in &r.humans {
+            if let Some(dm) = w.fake.dm_channel(u.id) {
+                race_channels.insert(dm.to_string());
+            }
+        }
+    }
+    let mut last_in: BTreeMap<String, i64> = BTreeMap::new();
+    for m in &messages {
+        let Some(id) = m["id"].as_str() else { continue };
+        let channel = m["channel_id"].as_str().unwrap_or("").to_string();
+        let Some(rows) = by_external.get(id) else {
+            // Interaction answers and follow-ups are not the outbox's.
+            if race_channels.contains(&channel) && m["interaction_metadata"].is_null() {
+                f.doubled += 1;
+                f.problems.push(format!(
+                    "a message in channel {channel} no announcement accounts for: {}",
+                    text_of(m)
+                ));
+            }
+            continue;
+        };
+        let creates: Vec<i64> = rows
+            .iter()
+            .filter(|(_, t)| matches!(t, Target::Channel | Target::Dm { .. }))
+            .map(|(id, _)| *id)
+            .collect();
+        if creates.len() > 1 {
+            f.doubled += 1;
+            f.problems.push(format!(
+                "announcements {creates:?} landed as one message {id}"
+            ));
+        }
+        if let Some(&first) = creates.first() {
+            let last = last_in.entry(channel.clone()).or_insert(0);
+            if first < *last {
+                f.problems.push(format!(
+                    "channel {channel}: announcement {first} posted after {last}"
+                ));
+            }
+            *last = first.max(*last);
+        }
+    }
+    // Each announcement is one message: two messages of one row would be a double post.
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for m in &messages {
+        if let Some(t) = m["nonce"].as_str() {
+            *seen.entry(t).or_insert(0) += 1;
+        }
+    }
+    for (nonce, n) in seen {
+        if n > 1 {
+            f.doubled += 1;
+            f.problems
+                .push(format!("one announcement (nonce {nonce}) posted {n} times"));
+        }
+    }
+    secrets(w, f, &messages).await;
+    retention_bound(w, soak, f).await;
+}
+
+/// No race's seed (its secret until the end) in any message queued before the race ended.
+async fn secrets(w: &World, f: &mut Figures, messages: &[Value]) {
+    let raw = w.raw().await;
+    for r in &w.races {
+        let Ok(Some(loaded)) = w.store().load(r.id).await else {
+            continue;
+        };
+        let seed = loaded.campaign.seed.clone();
+        let ended = loaded.campaign.ended_at.unwrap_or(i64::MAX);
+        for m in messages {
+            if !text_of(m).contains(&seed) {
+                continue;
+            }
+            let id = m["id"].as_str().unwrap_or("").to_string();
+            let early = raw
+                .scalar(
+                    "SELECT COUNT(*) FROM outbox WHERE external_id = ? AND created_at < ?",
+                    vec![Arg::S(id), Arg::I(ended)],
+                )
+                .await;
+            if early > 0 {
+                f.problems
+                    .push(format!("race {}: its seed was posted before its end", r.id));
+            }
+        }
+    }
+    raw.close().await;
+}
+
+/// Compacts 31 days after the end, then requires the rows that grow with clicks to be
+/// bounded by the races' steps and seats.
+async fn retention_bound(w: &World, soak: &Soak, f: &mut Figures) {
+    w.advance(31 * 86_400);
+    w.settle().await;
+    let referee = w.bot.as_ref().unwrap().referee();
+    referee.compact_now().await.unwrap();
+    let raw = w.raw().await;
+    let count = |sql: &'static str| {
+        let raw = &raw;
+        async move { raw.scalar(sql, vec![]).await }
+    };
+    let orders = count("SELECT COUNT(*) FROM orders").await;
+    let outbox = count(
+        "SELECT COUNT(*) FROM outbox WHERE campaign_id IN \
+         (SELECT id FROM campaigns WHERE phase IN ('finished', 'cancelled'))",
+    )
+    .await;
+    let fired = count(
+        "SELECT COUNT(*) FROM deadlines WHERE fired_at IS NOT NULL AND campaign_id IN \
+         (SELECT id FROM campaigns WHERE phase IN ('finished', 'cancelled'))",
+    )
+    .await;
+    let seat_steps = count(
+        "SELECT COALESCE(SUM(c.step * (SELECT COUNT(*) FROM seats s WHERE s.campaign_id = c.id)), 0) \
+         FROM campaigns c",
+    )
+    .await;
+    // Open (quarantined) races keep their rows; ended ones keep one order a seat a step.
+    let open_rows = count(
+        "SELECT COUNT(*) FROM outbox WHERE campaign_id IN \
+         (SELECT id FROM campaigns WHERE phase NOT IN ('finished', 'cancelled'))",
+    )
+    .await;
+    if orders > seat_steps || outbox > 0 || fired > 0 {
+        f.problems.push(format!(
+            "retention: {orders} orders for {seat_steps} seat-steps, {outbox} announcements \
+             and {fired} fired deadlines of ended races left ({open_rows} of open races)"
+        ));
+    }
+    if soak.kind == Kind::Sqlite {
+        raw.execute("VACUUM", vec![]).await;
+        let bytes = raw
+            .scalar(
+                "SELECT (p.page_count - l.freelist_count) * s.page_size \
+                 FROM pragma_page_count() p, pragma_freelist_count() l, pragma_page_size() s",
+                vec![],
+            )
+            .await;
+        f.bytes_per_race = bytes / i64::try_from(w.races.len().max(1)).unwrap();
+    }
+    raw.close().await;
+}

@@ -1,0 +1,8 @@
+//! The soak (issue 14, docs/reliability.md, "Soak"): simulated days of races under faults
+//! against the real bot, the real store and the fake Discord, and the checker that reads
+//! the whole history at the end; and retention, measured.
+
+pub mod check;
+pub mod retention;
+pub mod run;
+pub mod world;

@@ -1,0 +1,321 @@
+//! The soak's loop: races started as channels free up, humans acting by habit, and
+//! faults on a seeded schedule, through simulated days; then the checker
+//! ([`super::check`]) and the retention bound.
+
+use std::collections::BTreeMap;
+
+use photofinish::store::CampaignId;
+
+use super::check::{self, Outage};
+use super::world::World;
+use crate::support::backend::{Arg, Kind};
+use crate::support::discord::Fault;
+
+/// Which faults the schedule injects. Each can be switched off, to tell which one breaks.
+#[derive(Clone, Copy, Debug)]
+pub struct Faults {
+    /// Discord unreachable (REST 503 and no gateway) for 1 minute to 6 hours.
+    pub outages: bool,
+    /// Bursts of 429s and of 5xx answers to message posts.
+    pub storms: bool,
+    /// Gateway sessions dropped, resumable or not.
+    pub gateway_drops: bool,
+    /// The bot stopped at a random point and started again 1 minute to 3 hours later.
+    pub kills: bool,
+    /// The wall clock set an hour ahead or back.
+    pub clock_jumps: bool,
+    /// One race's state row corrupted.
+    pub corrupt_one: bool,
+    /// One race's commits fail for a while (disk full).
+    pub disk_full: bool,
+}
+
+impl Faults {
+    pub fn all() -> Faults {
+        Faults {
+            outages: true,
+            storms: true,
+            gateway_drops: true,
+            kills: true,
+            clock_jumps: true,
+            corrupt_one: true,
+            disk_full: true,
+        }
+    }
+}
+
+/// What the checker requires beyond the basics; each can be switched off where the
+/// branch is known to fail it (see docs/reliability.md, "Soak").
+#[derive(Clone, Copy, Debug)]
+pub struct Checks {
+    /// No deadline fires while Discord is out (the outage hold).
+    pub no_deadline_in_outage: bool,
+}
+
+/// One soak.
+#[derive(Clone, Copy, Debug)]
+pub struct Soak {
+    pub kind: Kind,
+    pub seed: u64,
+    pub days: i64,
+    pub races: usize,
+    /// Races at once (one a channel).
+    pub channels: usize,
+    /// Simulated seconds a look.
+    pub look_secs: i64,
+    pub faults: Faults,
+    pub checks: Checks,
+}
+
+/// What a soak did.
+#[derive(Debug, Default)]
+pub struct Figures {
+    pub races: usize,
+    pub finished: usize,
+    pub quarantined: usize,
+    pub steps: i64,
+    pub orders_sent: usize,
+    pub faults: BTreeMap<&'static str, u32>,
+    pub lost: usize,
+    pub doubled: usize,
+    pub bytes_per_race: i64,
+    pub problems: Vec<String>,
+}
+
+const MIN: i64 = 60;
+const HOUR: i64 = 3600;
+
+/// Runs a soak and checks it; returns its figures (`problems` empty when it passed).
+pub async fn run(soak: Soak) -> Figures {
+    let mut w = World::new(soak.kind, soak.seed).await;
+    let mut f = Figures::default();
+    let mut outages: Vec<Outage> = Vec::new();
+    let end = w.now() + soak.days * 86_400_000;
+    let mut started = 0;
+    // Channel -> the race in it.
+    let mut in_channel: BTreeMap<usize, CampaignId> = BTreeMap::new();
+    let mut corrupted: Option<CampaignId> = None;
+    let mut disk_full_until: Option<i64> = None;
+    let mut looks = 0u32;
+    while w.now() < end || (!w.open_races().await.is_empty() && w.now() < end + 10 * 86_400_000) {
+        looks += 1;
+        // Free channels get the next race.
+        if started < soak.races && w.now() < end {
+            for c in 0..soak.channels {
+                let free = match in_channel.get(&c) {
+                    None => true,
+                    Some(id) => w.has_ended(*id).await,
+                };
+                if free && started < soak.races {
+                    if let Some(id) = w.open_race(started, World::channel(c)).await {
+                        in_channel.insert(c, id);
+                        started += 1;
+                    }
+                    w.settle().await;
+                }
+            }
+        }
+        // Humans act: a couple of rounds, so that a step answered opens the next.
+        for _ in 0..2 {
+            let n = w.humans_act().await;
+            f.orders_sent += n;
+            if n == 0 {
+                break;
+            }
+            w.settle().await;
+        }
+        // A fault, now and then.
+        if w.now() < end && w.rng.chance(12) {
+            inject(
+                &mut w,
+                &soak,
+                &mut f,
+                &mut outages,
+                &mut corrupted,
+                &mut disk_full_until,
+            )
+            .await;
+        }
+        if let Some(until) = disk_full_until
+            && w.now() >= until
+        {
+            let raw = w.raw().await;
+            let sql = match soak.kind {
+                Kind::Sqlite => "DROP TRIGGER IF EXISTS disk_full",
+                Kind::Postgres => "DROP TRIGGER IF EXISTS disk_full ON events",
+            };
+            raw.execute(sql, vec![]).await;
+            raw.close().await;
+            disk_full_until = None;
+        }
+        w.advance(soak.look_secs);
+        w.settle().await;
+        if looks > 20_000 {
+            f.problems.push("the soak did not end".into());
+            break;
+        }
+    }
+    f.races = started;
+    check::check(&mut w, &soak, &mut f, &outages, corrupted).await;
+    w.kill_bot().await;
+    f
+}
+
+/// Injects one fault chosen by the schedule.
+async fn inject(
+    w: &mut World,
+    soak: &Soak,
+    f: &mut Figures,
+    outages: &mut Vec<Outage>,
+    corrupted: &mut Option<CampaignId>,
+    disk_full_until: &mut Option<i64>,
+) {
+    let kind = w.rng.range(0, 7);
+    let on = soak.faults;
+    match kind {
+        0 if on.outages => {
+            let secs = if w.rng.chance(50) {
+                w.rng.range(MIN, 30 * MIN)
+            } else {
+                w.rng.range(30 * MIN, 6 * HOUR)
+            };
+            let start = w.now();
+            w.fake.gateway_down();
+            for (method, path) in [
+                ("POST", "/channels"),
+                ("PATCH", "/channels"),
+                ("GET", "/channels"),
+                ("DELETE", "/channels"),
+                ("PUT", "/channels"),
+                ("POST", "/users"),
+            ] {
+                w.fake.inject(method, path, Fault::Status(503), usize::MAX);
+            }
+            // Time passes in looks while Discord is out.
+            let mut left = secs;
+            while left > 0 {
+                let step = left.min(soak.look_secs);
+                w.advance(step);
+                w.fake.settle(std::time::Duration::from_millis(150)).await;
+                left -= step;
+            }
+            w.fake.clear_faults();
+            let before = w.fake.identifies();
+            let resumes = w.fake.resumes();
+            w.fake.gateway_up();
+            w.fake.wait_reconnected(resumes + 1, before + 1).await;
+            outages.push(Outage {
+                start,
+                end: w.now(),
+            });
+            bump(f, "outage");
+        }
+        1 if on.storms => {
+            let n = usize::try_from(w.rng.range(3, 30)).unwrap();
+            if w.rng.chance(50) {
+                w.fake.inject(
+                    "POST",
+                    "/channels",
+                    Fault::RateLimit {
+                        retry_after: 1.0,
+                        global: w.rng.chance(30),
+                        body: true,
+                        headers: true,
+                    },
+                    n,
+                );
+                bump(f, "429 storm");
+            } else {
+                let code = [500, 502, 503, 504][usize::try_from(w.rng.range(0, 3)).unwrap()];
+                w.fake.inject("POST", "/channels", Fault::Status(code), n);
+                w.fake
+                    .inject("PATCH", "/channels", Fault::Status(code), n / 2);
+                bump(f, "5xx burst");
+            }
+        }
+        2 if on.gateway_drops => {
+            let before = w.fake.identifies();
+            let resumes = w.fake.resumes();
+            if w.rng.chance(50) {
+                w.fake.disconnect(Some(4000));
+                bump(f, "gateway drop (resume)");
+            } else {
+                w.fake.invalid_session(false);
+                bump(f, "gateway drop (no resume)");
+            }
+            w.fake.wait_reconnected(resumes + 1, before + 1).await;
+        }
+        3 if on.kills && w.bot.is_some() => {
+            // A random point: orders in flight, not settled.
+            let _ = w.humans_act().await;
+            w.kill_bot().await;
+            let secs = w.rng.range(MIN, 3 * HOUR);
+            w.clock.advance_secs(secs);
+            w.start_bot().await;
+            bump(f, "kill and restart");
+        }
+        4 if on.clock_jumps => {
+            let ahead = w.rng.chance(50);
+            w.clock.jump_ms(if ahead { 3_600_000 } else { -3_600_000 });
+            bump(f, if ahead { "clock +1h" } else { "clock -1h" });
+        }
+        5 if on.corrupt_one && corrupted.is_none() => {
+            let open = w.open_races().await;
+            let Some(&id) = open.first() else { return };
+            let raw = w.raw().await;
+            raw.execute(
+                "UPDATE campaigns SET state = '{\"not\": \"a game\"}', version = version + 1 \
+                 WHERE id = ?",
+                vec![Arg::I(id.0)],
+            )
+            .await;
+            raw.close().await;
+            *corrupted = Some(id);
+            bump(f, "corrupted state row");
+        }
+        6 if on.disk_full && disk_full_until.is_none() => {
+            let open = w.open_races().await;
+            let Some(&id) = open.last() else { return };
+            let raw = w.raw().await;
+            match soak.kind {
+                Kind::Sqlite => {
+                    raw.execute(
+                        &format!(
+                            "CREATE TRIGGER disk_full BEFORE INSERT ON events WHEN NEW.campaign_id = {}
+                             BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
+                            id.0
+                        ),
+                        vec![],
+                    )
+                    .await;
+                }
+                Kind::Postgres => {
+                    raw.execute(
+                        "CREATE OR REPLACE FUNCTION soak_disk_full() RETURNS trigger AS $$ \
+                         BEGIN RAISE EXCEPTION 'could not extend file: No space left on device'; END \
+                         $$ LANGUAGE plpgsql",
+                        vec![],
+                    )
+                    .await;
+                    raw.execute(
+                        &format!(
+                            "CREATE TRIGGER disk_full BEFORE INSERT ON events FOR EACH ROW \
+                             WHEN (NEW.campaign_id = {}) EXECUTE FUNCTION soak_disk_full()",
+                            id.0
+                        ),
+                        vec![],
+                    )
+                    .await;
+                }
+            }
+            raw.close().await;
+            *disk_full_until = Some(w.now() + 2 * HOUR * 1000);
+            bump(f, "disk full on commits");
+        }
+        _ => {}
+    }
+}
+
+fn bump(f: &mut Figures, what: &'static str) {
+    *f.faults.entry(what).or_insert(0) += 1;
+}

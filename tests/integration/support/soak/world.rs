@@ -1,0 +1,311 @@
+//! The soak's world: the fake Discord, a database of either backend, the test clock and
+//! the real bot, driven through simulated days. Races of every game run side by side in
+//! their own channels; each human seat answers at once, late, in bursts or never; faults
+//! come on a seeded schedule ([`super::faults`]).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use photofinish::referee::TestClock;
+use photofinish::store::{CampaignId, Millis, Phase, Store, UserId};
+use serde_json::json;
+
+use crate::support::backend::{Db, Kind, Raw};
+use crate::support::discord::{CHANNEL, FakeDiscord, PATIENCE, User, text_of};
+
+/// The games, in turn, with options that keep a race to a day or two.
+pub const GAMES: [(&str, &str); 5] = [
+    ("dream-mile", ""),
+    ("1500m", ""),
+    ("mille-bornes", "rounds=1"),
+    ("1000-yards", ""),
+    ("magical-athlete", ""),
+];
+
+/// How a human seat answers its prompts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Habit {
+    /// At the next look.
+    Prompt,
+    /// Some looks later.
+    Late,
+    /// Several different orders at once (each change supersedes the last).
+    Burst,
+    /// Never: the deadline plays the default.
+    Never,
+}
+
+/// A small seeded generator (splitmix64): the schedule is the same for the same seed.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// A number in `lo..=hi`.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        let span = u64::try_from(hi - lo + 1).unwrap().max(1);
+        lo + i64::try_from(self.next() % span).unwrap()
+    }
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+/// One race of the soak.
+pub struct Race {
+    pub id: CampaignId,
+    pub channel: u64,
+    pub game: &'static str,
+    pub humans: Vec<(User, Habit)>,
+    /// A human's late answer waits this many looks.
+    pub waits: BTreeMap<u64, u32>,
+}
+
+/// The world.
+pub struct World {
+    pub fake: FakeDiscord,
+    pub clock: Arc<TestClock>,
+    pub db: Db,
+    pub bot: Option<photofinish::discord::Running>,
+    pub races: Vec<Race>,
+    pub rng: Rng,
+    next_user: u64,
+}
+
+impl World {
+    pub async fn new(kind: Kind, seed: u64) -> World {
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .with_test_writer()
+            .try_init();
+        let fake = FakeDiscord::start().await;
+        let db = Db::new(kind).await;
+        let mut w = World {
+            fake,
+            clock: Arc::new(TestClock::at_epoch()),
+            db,
+            bot: None,
+            races: Vec::new(),
+            rng: Rng::new(seed),
+            next_user: 10_000,
+        };
+        w.start_bot().await;
+        w
+    }
+
+    pub fn now(&self) -> Millis {
+        self.clock.now_ms()
+    }
+
+    pub async fn start_bot(&mut self) {
+        let mut settings = self.fake.settings(std::path::Path::new(&self.db.url));
+        settings.database = self.db.url.clone();
+        let before = self.fake.identifies();
+        let bot = photofinish::discord::start(settings, self.clock.clone())
+            .await
+            .unwrap();
+        self.bot = Some(bot);
+        self.fake.wait_reconnected(usize::MAX, before + 1).await;
+        self.fake.wait_ready().await;
+    }
+
+    /// Stops the bot where it stands (its workers finish the step they are in).
+    pub async fn kill_bot(&mut self) {
+        if let Some(bot) = self.bot.take() {
+            bot.stop().await;
+        }
+    }
+
+    pub fn store(&self) -> Arc<dyn Store> {
+        self.bot.as_ref().unwrap().referee().store().clone()
+    }
+
+    pub async fn raw(&self) -> Raw {
+        self.db.raw().await
+    }
+
+    /// Moves the clock (as time that passed) and wakes the bot.
+    pub fn advance(&self, secs: i64) {
+        self.clock.advance_secs(secs);
+        if let Some(bot) = &self.bot {
+            bot.wake();
+        }
+    }
+
+    /// Waits until the bot has nothing due: no deadline, no ready announcement, and no
+    /// request to the fake for a moment (bounded by [`PATIENCE`]).
+    pub async fn settle(&self) {
+        let until = Instant::now() + PATIENCE;
+        loop {
+            self.fake.settle(Duration::from_millis(150)).await;
+            let Some(bot) = &self.bot else { return };
+            let store = bot.referee().store().clone();
+            let now = self.now();
+            let idle = store
+                .due_deadlines(now, 1)
+                .await
+                .is_ok_and(|d| d.is_empty())
+                && store.outbox_ready(now, 1).await.is_ok_and(|o| o.is_empty());
+            if idle || Instant::now() > until {
+                return;
+            }
+            bot.wake();
+        }
+    }
+
+    fn user(&mut self, name: &str) -> User {
+        self.next_user += 1;
+        User::new(self.next_user, name)
+    }
+
+    /// Opens and starts a race of `game` in `channel`: two humans and one bot.
+    pub async fn open_race(&mut self, n: usize, channel: u64) -> Option<CampaignId> {
+        let (game, extra) = GAMES[n % GAMES.len()];
+        let habits = [Habit::Prompt, Habit::Late, Habit::Burst, Habit::Never];
+        let a = self.user(&format!("Host{n}"));
+        let b = self.user(&format!("Guest{n}"));
+        let humans = vec![
+            (a.clone(), habits[n % 3]),
+            (b.clone(), habits[(n / 3 + 1) % 4]),
+        ];
+        let options = format!("turn=1h reminders=30m {extra}");
+        let answer = self
+            .slash(
+                &a,
+                channel,
+                "new",
+                &[("game", json!(game)), ("options", json!(options))],
+            )
+            .await;
+        assert!(text_of(&answer).contains("is open"), "{game}: {answer}");
+        for u in [&a, &b] {
+            let answer = self.slash(u, channel, "join", &[]).await;
+            assert!(text_of(&answer).contains("You're in"), "{answer}");
+        }
+        let answer = self
+            .slash(&a, channel, "bots", &[("count", json!(1))])
+            .await;
+        assert!(text_of(&answer).contains("Bots added"), "{answer}");
+        let answer = self.slash(&a, channel, "start", &[]).await;
+        assert!(text_of(&answer).contains("is off"), "{game}: {answer}");
+        let id = self
+            .bot
+            .as_ref()?
+            .referee()
+            .race_in(&channel.to_string())
+            .await
+            .ok()?;
+        self.races.push(Race {
+            id,
+            channel,
+            game,
+            humans,
+            waits: BTreeMap::new(),
+        });
+        Some(id)
+    }
+
+    pub async fn slash(
+        &self,
+        user: &User,
+        channel: u64,
+        sub: &str,
+        options: &[(&str, serde_json::Value)],
+    ) -> serde_json::Value {
+        let id = self.fake.slash(user, channel, sub, options);
+        self.fake.response(id).await
+    }
+
+    /// Each human whose turn it is acts by its habit. Returns the orders sent.
+    pub async fn humans_act(&mut self) -> usize {
+        let Some(bot) = &self.bot else { return 0 };
+        let referee = bot.referee();
+        let mut sent = 0;
+        for r in 0..self.races.len() {
+            let id = self.races[r].id;
+            for h in 0..self.races[r].humans.len() {
+                let (user, habit) = self.races[r].humans[h].clone();
+                let Ok(open) = referee
+                    .open_prompt(id, &UserId::new(user.id.to_string()))
+                    .await
+                else {
+                    continue;
+                };
+                let choices = &open.prompt.choices;
+                if choices.is_empty() {
+                    continue;
+                }
+                let wait = self.races[r].waits.entry(user.id).or_insert(0);
+                let orders = match habit {
+                    Habit::Never => 0,
+                    Habit::Prompt => 1,
+                    Habit::Burst => 3,
+                    Habit::Late => {
+                        *wait += 1;
+                        if *wait < 2 {
+                            0
+                        } else {
+                            *wait = 0;
+                            1
+                        }
+                    }
+                };
+                for k in 0..orders {
+                    let pick = usize::try_from(self.rng.next()).unwrap_or(k) % choices.len();
+                    self.fake.dm(&user, &choices[pick].order);
+                    sent += 1;
+                }
+            }
+        }
+        sent
+    }
+
+    /// Races not yet ended (nor quarantined).
+    pub async fn open_races(&self) -> Vec<CampaignId> {
+        let Some(bot) = &self.bot else { return vec![] };
+        let store = bot.referee().store().clone();
+        let quarantined: Vec<CampaignId> = store
+            .quarantined()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|q| q.campaign)
+            .collect();
+        let mut open = Vec::new();
+        for r in &self.races {
+            if quarantined.contains(&r.id) {
+                continue;
+            }
+            if let Ok(Some(a)) = store.address(r.id).await
+                && a.phase.is_some_and(Phase::is_open)
+            {
+                open.push(r.id);
+            }
+        }
+        open
+    }
+
+    /// Whether a race has finished or was cancelled (a quarantined one has not: its
+    /// channel stays taken).
+    pub async fn has_ended(&self, id: CampaignId) -> bool {
+        let Some(bot) = &self.bot else { return false };
+        matches!(
+            bot.referee().store().address(id).await,
+            Ok(Some(a)) if a.phase.is_some_and(|p| !p.is_open())
+        )
+    }
+
+    /// The channels races run in.
+    pub fn channel(i: usize) -> u64 {
+        CHANNEL + u64::try_from(i).unwrap()
+    }
+}
