@@ -10,6 +10,7 @@
 //! duplicate check) and the `/race` root; the commands live by group: `lobby.rs`,
 //! `play.rs`, `host.rs` and `help.rs`.
 
+mod complete;
 mod help;
 mod host;
 mod lobby;
