@@ -37,3 +37,57 @@ async fn order_offers_only_the_callers_own_legal_orders() {
         .autocomplete(&alice, CHANNEL, "order", "text", "zzzz-nothing", &[]);
     assert_eq!(h.fake.choices(id).await, vec![]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seats_turns_and_settings_are_offered() {
+    let h = Harness::start().await;
+    let alice = User::new(511, "Alice");
+    let bob = User::new(512, "Bob");
+    h.open_race("dream-mile", "turn=1h reminders=none", &alice, &[&bob])
+        .await;
+
+    // /race replace seat: the runners by name.
+    let id = h
+        .fake
+        .autocomplete(&alice, CHANNEL, "replace", "seat", "bo", &[]);
+    assert_eq!(
+        h.fake.choices(id).await,
+        vec![("Bob".to_string(), "Bob".to_string())]
+    );
+
+    // /race settings change: the game's option keys, with their help, after what is typed.
+    let id = h.fake.autocomplete(
+        &alice,
+        CHANNEL,
+        "settings",
+        "change",
+        "reminders=none tu",
+        &[],
+    );
+    let offered = h.fake.choices(id).await;
+    assert!(!offered.is_empty(), "{offered:?}");
+    assert!(
+        offered
+            .iter()
+            .all(|(n, v)| n.starts_with("turn") && v.starts_with("reminders=none turn")),
+        "{offered:?}"
+    );
+
+    // /race history turn: nothing before a turn is played, then turn 1 with its label.
+    let id = h
+        .fake
+        .autocomplete(&alice, CHANNEL, "history", "turn", "", &[]);
+    assert_eq!(h.fake.choices(id).await, vec![]);
+    for u in [&alice, &bob] {
+        let a = h.slash(u, "order", &[("text", json!("2"))]).await;
+        assert!(text_of(&a).contains("Order received"), "{a}");
+    }
+    h.settle().await;
+    let id = h
+        .fake
+        .autocomplete(&alice, CHANNEL, "history", "turn", "", &[]);
+    let offered = h.fake.choices(id).await;
+    assert_eq!(offered.len(), 1, "{offered:?}");
+    assert_eq!(offered[0].1, "1");
+    assert!(offered[0].0.starts_with("1: Turn 1"), "{offered:?}");
+}

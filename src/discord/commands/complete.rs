@@ -6,8 +6,9 @@
 use poise::serenity_prelude as serenity;
 
 use super::super::Ctx;
+use super::race_here_or_last;
 use super::{race_here, user_of};
-use crate::engine::Choice;
+use crate::engine::{Choice, OptionDoc};
 
 /// Discord's limits on an autocomplete answer: choices, and a choice's name and value.
 pub const MAX_CHOICES: usize = 25;
@@ -57,6 +58,71 @@ pub fn order_for_text(choices: &[Choice], text: &str) -> String {
     }
 }
 
+/// Seat names for `/race replace seat:`: those containing `partial` (any case), at most 25.
+pub fn seat_choices(names: &[String], partial: &str) -> Vec<(String, String)> {
+    let p = partial.trim().to_lowercase();
+    names
+        .iter()
+        .filter(|n| n.chars().count() <= MAX_NAME && n.to_lowercase().contains(&p))
+        .take(MAX_CHOICES)
+        .map(|n| (n.clone(), n.clone()))
+        .collect()
+}
+
+/// Past turns for `/race history turn:`, newest first: those whose number starts with
+/// what was typed, each named with its label. `turns` is (number, label), oldest first.
+pub fn turn_choices(turns: &[(u32, String)], partial: &str) -> Vec<(String, u32)> {
+    let p = partial.trim();
+    turns
+        .iter()
+        .rev()
+        .filter(|(n, _)| n.to_string().starts_with(p))
+        .take(MAX_CHOICES)
+        .map(|(n, label)| {
+            (
+                super::super::layout::clip(&format!("{n}: {label}"), MAX_NAME),
+                *n,
+            )
+        })
+        .collect()
+}
+
+/// The turns worth labelling for a race of `played` past turns: the newest 25 whose
+/// number starts with what was typed (labels cost a read each).
+pub fn turn_numbers(played: u32, partial: &str) -> Vec<u32> {
+    let p = partial.trim();
+    let mut out: Vec<u32> = (1..=played)
+        .rev()
+        .filter(|n| n.to_string().starts_with(p))
+        .take(MAX_CHOICES)
+        .collect();
+    out.reverse();
+    out
+}
+
+/// `/race settings change:`: completes the last word typed to an option key, each named
+/// with its help; the value keeps what was typed before it.
+pub fn settings_choices(docs: &[OptionDoc], typed: &str) -> Vec<(String, String)> {
+    let (before, last) = match typed.rfind(char::is_whitespace) {
+        Some(i) => typed.split_at(i.saturating_add(1)),
+        None => ("", typed),
+    };
+    if last.contains('=') {
+        // A value is being typed: nothing to add but what is there.
+        return Vec::new();
+    }
+    let p = last.to_lowercase().replace('_', "-");
+    docs.iter()
+        .filter(|d| d.key.replace('_', "-").starts_with(&p))
+        .map(|d| {
+            let name = super::super::layout::clip(&format!("{}= {}", d.key, d.help), MAX_NAME);
+            (name, format!("{before}{}=", d.key))
+        })
+        .filter(|(_, v)| v.chars().count() <= MAX_NAME)
+        .take(MAX_CHOICES)
+        .collect()
+}
+
 fn response(pairs: Vec<(String, String)>) -> serenity::CreateAutocompleteResponse {
     pairs
         .into_iter()
@@ -76,6 +142,90 @@ pub(super) async fn autocomplete_order(
     };
     match ctx.data().referee.open_prompt(race, &user_of(ctx)).await {
         Ok(open) => response(order_choices(&open.prompt.choices, partial)),
+        Err(_) => response(Vec::new()),
+    }
+}
+
+/// `/race replace seat:`: the race's seats by runner name.
+pub(super) async fn autocomplete_seat(
+    ctx: Ctx<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
+    let Ok(race) = race_here(ctx).await else {
+        return response(Vec::new());
+    };
+    match ctx.data().referee.overview(race).await {
+        Ok(o) => {
+            let names: Vec<String> = o.seats.into_iter().map(|s| s.name).collect();
+            response(seat_choices(&names, partial))
+        }
+        Err(_) => response(Vec::new()),
+    }
+}
+
+/// `/race history turn:`: the past turns, newest first, with their labels.
+pub(super) async fn autocomplete_turn(
+    ctx: Ctx<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
+    let referee = &ctx.data().referee;
+    let Ok(race) = race_here_or_last(ctx).await else {
+        return response(Vec::new());
+    };
+    let played = match referee.store().load(race).await {
+        Ok(Some(l)) => l.campaign.step,
+        _ => 0,
+    };
+    let mut turns = Vec::new();
+    for n in turn_numbers(played, partial) {
+        if let Ok(h) = referee.history(race, n).await {
+            turns.push((n, h.label));
+        }
+    }
+    turn_choices(&turns, partial).into_iter().fold(
+        serenity::CreateAutocompleteResponse::new(),
+        |r, (name, n)| r.add_int_choice(name, i64::from(n)),
+    )
+}
+
+/// The referee's own timing keys that every game takes (src/referee/timing.rs).
+const TIMING_DOCS: &[OptionDoc] = &[
+    OptionDoc {
+        key: "turn",
+        help: "How long a turn lasts, e.g. 24h or 90m",
+    },
+    OptionDoc {
+        key: "reminders",
+        help: "Reminders before the deadline, e.g. 12h,1h (none for none)",
+    },
+    OptionDoc {
+        key: "resolve",
+        help: "early (when every order is in) or deadline",
+    },
+    OptionDoc {
+        key: "zone",
+        help: "The time zone deadlines are read and shown in, e.g. Europe/Paris",
+    },
+];
+
+/// `/race settings change:`: the timing keys and the race's game's option keys, with
+/// their help.
+pub(super) async fn autocomplete_settings(
+    ctx: Ctx<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
+    let Ok(race) = race_here(ctx).await else {
+        return response(Vec::new());
+    };
+    match ctx.data().referee.overview(race).await {
+        Ok(o) => {
+            let docs: Vec<OptionDoc> = TIMING_DOCS
+                .iter()
+                .chain(o.kind.option_docs())
+                .copied()
+                .collect();
+            response(settings_choices(&docs, partial))
+        }
         Err(_) => response(Vec::new()),
     }
 }
@@ -124,5 +274,51 @@ mod tests {
         assert_eq!(order_for_text(&choices, "k"), "k");
         assert_eq!(order_for_text(&choices, "Kick"), "Kick");
         assert_eq!(order_for_text(&choices, "7"), "7");
+    }
+
+    #[test]
+    fn seats_turns_and_settings() {
+        let names = vec!["Alice".to_string(), "Bob".to_string(), "Bot 1".to_string()];
+        assert_eq!(seat_choices(&names, "bo").len(), 2);
+        assert_eq!(seat_choices(&names, "").len(), 3);
+
+        assert_eq!(
+            turn_numbers(30, "1"),
+            vec![1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]
+        );
+        assert_eq!(turn_numbers(40, "").len(), MAX_CHOICES);
+        assert_eq!(turn_numbers(40, "")[0], 16);
+        assert!(turn_numbers(0, "").is_empty());
+        let turns = vec![
+            (1, "Turn 1 of 8".to_string()),
+            (2, "Turn 2 of 8".to_string()),
+        ];
+        assert_eq!(
+            turn_choices(&turns, ""),
+            vec![
+                ("2: Turn 2 of 8".to_string(), 2),
+                ("1: Turn 1 of 8".to_string(), 1)
+            ]
+        );
+
+        let docs = [
+            OptionDoc {
+                key: "turn",
+                help: "How long a turn lasts",
+            },
+            OptionDoc {
+                key: "reminders",
+                help: "When to remind",
+            },
+        ];
+        assert_eq!(
+            settings_choices(&docs, "turn=12h re"),
+            vec![(
+                "reminders= When to remind".to_string(),
+                "turn=12h reminders=".to_string()
+            )]
+        );
+        assert_eq!(settings_choices(&docs, "").len(), 2);
+        assert!(settings_choices(&docs, "turn=1").is_empty());
     }
 }

@@ -223,6 +223,7 @@ pub(super) async fn bots(
 pub(super) async fn settings(
     ctx: Ctx<'_>,
     #[description = "Changes as key=value text, e.g. turn=12h reminders=1h (leave out to show)"]
+    #[autocomplete = "super::complete::autocomplete_settings"]
     change: Option<String>,
 ) -> Result<(), Error> {
     let actor = who(ctx);

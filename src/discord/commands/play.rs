@@ -166,6 +166,7 @@ pub(super) async fn history(
     ctx: Ctx<'_>,
     #[description = "The turn's number (1 is the first)"]
     #[min = 1]
+    #[autocomplete = "super::complete::autocomplete_turn"]
     turn: u32,
 ) -> Result<(), Error> {
     let referee = ctx.data().referee.clone();

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::*;
+use super::{COMMAND_ID, FakeDiscord, User};
 
 impl FakeDiscord {
     /// Sends an autocomplete for `/race <sub>`, `focused` being typed as `partial` beside
