@@ -91,3 +91,43 @@ async fn seats_turns_and_settings_are_offered() {
     assert_eq!(offered[0].1, "1");
     assert!(offered[0].0.starts_with("1: Turn 1"), "{offered:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn join_choices_are_what_the_game_accepts() {
+    let h = Harness::start().await;
+    let alice = User::new(521, "Alice");
+    let a = h
+        .slash(&alice, "new", &[("game", json!("dream-mile"))])
+        .await;
+    assert!(text_of(&a).contains("is open"), "{a}");
+    // Dream Mile's pre-race choice is a maximum speed of 10 to 15.
+    let id = h
+        .fake
+        .autocomplete(&alice, CHANNEL, "join", "choice", "", &[]);
+    let values: Vec<String> = h.fake.choices(id).await.into_iter().map(|c| c.1).collect();
+    assert_eq!(values, ["10", "11", "12", "13", "14", "15"]);
+    let id = h
+        .fake
+        .autocomplete(&alice, CHANNEL, "join", "choice", "2", &[]);
+    let values: Vec<String> = h.fake.choices(id).await.into_iter().map(|c| c.1).collect();
+    assert_eq!(values, ["12"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn preference_offers_the_games_forms() {
+    let h = Harness::start().await;
+    let alice = User::new(531, "Alice");
+    let bob = User::new(532, "Bob");
+    h.open_race("mille-bornes", "turn=1h reminders=none", &alice, &[&bob])
+        .await;
+    let id = h
+        .fake
+        .autocomplete(&alice, CHANNEL, "preference", "text", "", &[]);
+    let values: Vec<String> = h.fake.choices(id).await.into_iter().map(|c| c.1).collect();
+    assert_eq!(values, ["dirty-trick auto", "dirty-trick ask"]);
+    // The offered form is taken.
+    let a = h
+        .slash(&alice, "preference", &[("text", json!("dirty-trick ask"))])
+        .await;
+    assert!(text_of(&a).contains("Preference set"), "{a}");
+}

@@ -123,6 +123,37 @@ pub fn settings_choices(docs: &[OptionDoc], typed: &str) -> Vec<(String, String)
         .collect()
 }
 
+/// The `backticked` phrases of a help text, without placeholders (`<racer>`).
+pub fn quoted(help: &str) -> Vec<String> {
+    help.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|q| !q.trim().is_empty() && !q.contains('<'))
+        .map(|q| q.trim().to_string())
+        .collect()
+}
+
+/// Candidates for a pre-race choice, before the game checks each: the phrases its help
+/// texts quote, then the small numbers. The game, not this module, says which are legal.
+pub fn seat_choice_candidates(helps: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = helps.iter().flat_map(|h| quoted(h)).collect();
+    out.extend((0..100u32).map(|n| n.to_string()));
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|c| seen.insert(c.clone()));
+    out
+}
+
+/// Texts containing `partial` (any case), each its own name and value, at most 25.
+pub fn text_choices(texts: &[String], partial: &str) -> Vec<(String, String)> {
+    let p = partial.trim().to_lowercase();
+    texts
+        .iter()
+        .filter(|t| t.chars().count() <= MAX_NAME && t.to_lowercase().contains(&p))
+        .take(MAX_CHOICES)
+        .map(|t| (t.clone(), t.clone()))
+        .collect()
+}
+
 fn response(pairs: Vec<(String, String)>) -> serenity::CreateAutocompleteResponse {
     pairs
         .into_iter()
@@ -230,6 +261,46 @@ pub(super) async fn autocomplete_settings(
     }
 }
 
+/// `/race join choice:`: the pre-race choices the race's game accepts with its options.
+pub(super) async fn autocomplete_seat_choice(
+    ctx: Ctx<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
+    let Ok(race) = race_here(ctx).await else {
+        return response(Vec::new());
+    };
+    let Ok(Some(l)) = ctx.data().referee.store().load(race).await else {
+        return response(Vec::new());
+    };
+    let kind = l.campaign.kind;
+    let Some(help) = kind.seat_choice_help() else {
+        return response(Vec::new());
+    };
+    let pref = kind.preference_help().unwrap_or_default();
+    let legal: Vec<String> = seat_choice_candidates(&[help, pref])
+        .into_iter()
+        .filter(|c| kind.check_seat_choice(&l.campaign.options, c).is_ok())
+        .collect();
+    response(text_choices(&legal, partial))
+}
+
+/// `/race preference text:`: the forms the race's game's preference help quotes.
+pub(super) async fn autocomplete_preference(
+    ctx: Ctx<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
+    let Ok(race) = race_here(ctx).await else {
+        return response(Vec::new());
+    };
+    match ctx.data().referee.overview(race).await {
+        Ok(o) => {
+            let forms = quoted(o.kind.preference_help().unwrap_or_default());
+            response(text_choices(&forms, partial))
+        }
+        Err(_) => response(Vec::new()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,5 +391,19 @@ mod tests {
         );
         assert_eq!(settings_choices(&docs, "").len(), 2);
         assert!(settings_choices(&docs, "turn=1").is_empty());
+    }
+
+    #[test]
+    fn quoted_forms_and_seat_choice_candidates() {
+        let help = "`a b` (default) or `c`; `flipflop <racer>` also";
+        assert_eq!(quoted(help), vec!["a b".to_string(), "c".to_string()]);
+        let c = seat_choice_candidates(&["`x`", "`x` `y`"]);
+        assert_eq!(
+            &c[..3],
+            &["x".to_string(), "y".to_string(), "0".to_string()]
+        );
+        assert_eq!(c.len(), 102);
+        let texts = vec!["counter auto".to_string(), "counter ask".to_string()];
+        assert_eq!(text_choices(&texts, "AS").len(), 1);
     }
 }

@@ -129,9 +129,9 @@ fn may_create_threads(ctx: Ctx<'_>) -> bool {
 pub(super) async fn join(
     ctx: Ctx<'_>,
     #[description = "Your runner's name (your server name if left out)"] name: Option<String>,
-    #[description = "Your pre-race choice, if the game has one (see /race help)"] choice: Option<
-        String,
-    >,
+    #[description = "Your pre-race choice, if the game has one (see /race help)"]
+    #[autocomplete = "super::complete::autocomplete_seat_choice"]
+    choice: Option<String>,
 ) -> Result<(), Error> {
     answer(ctx, true, async move {
         let race = match race_here(ctx).await {

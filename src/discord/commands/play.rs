@@ -147,7 +147,9 @@ pub(super) async fn order(
 #[poise::command(slash_command)]
 pub(super) async fn preference(
     ctx: Ctx<'_>,
-    #[description = "The preference as text (see /race help)"] text: String,
+    #[description = "The preference as text (see /race help)"]
+    #[autocomplete = "super::complete::autocomplete_preference"]
+    text: String,
 ) -> Result<(), Error> {
     let user = user_of(ctx);
     let referee = ctx.data().referee.clone();
