@@ -131,3 +131,60 @@ async fn preference_offers_the_games_forms() {
         .await;
     assert!(text_of(&a).contains("Preference set"), "{a}");
 }
+
+/// The closed sets are registered as Discord choices, not free text; the options with a
+/// finite but changing answer as autocomplete.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closed_sets_are_choices_and_the_rest_autocomplete() {
+    let h = Harness::start().await;
+    let put = h
+        .fake
+        .requests()
+        .into_iter()
+        .find(|r| r.method == "PUT" && r.path.ends_with("/commands"))
+        .expect("the commands are registered");
+    let race = put
+        .body
+        .as_array()
+        .and_then(|a| a.iter().find(|c| c["name"] == "race"));
+    let race = race.expect("/race is registered");
+    let option = |sub: &str, name: &str| -> serde_json::Value {
+        let subs = race["options"].as_array().cloned().unwrap_or_default();
+        let s = subs.iter().find(|s| s["name"] == sub).cloned();
+        let s = s.unwrap_or_else(|| panic!("/race {sub}"));
+        let opts = s["options"].as_array().cloned().unwrap_or_default();
+        let o = opts.iter().find(|o| o["name"] == name).cloned();
+        o.unwrap_or_else(|| panic!("/race {sub} {name}"))
+    };
+    let game = option("new", "game");
+    assert_eq!(game["type"], 3, "{game}");
+    assert!(game["autocomplete"] != true, "{game}");
+    let values: Vec<&str> = game["choices"]
+        .as_array()
+        .map(|c| c.iter().filter_map(|c| c["value"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(
+        values.contains(&"dream-mile") && values.contains(&"1500m"),
+        "{game}"
+    );
+    let level = option("bots", "level");
+    let values: Vec<&str> = level["choices"]
+        .as_array()
+        .map(|c| c.iter().filter_map(|c| c["value"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(values, ["heuristic", "random"], "{level}");
+    for (sub, name) in [
+        ("order", "text"),
+        ("replace", "seat"),
+        ("history", "turn"),
+        ("settings", "change"),
+        ("join", "choice"),
+        ("preference", "text"),
+    ] {
+        assert_eq!(
+            option(sub, name)["autocomplete"],
+            true,
+            "/race {sub} {name}"
+        );
+    }
+}

@@ -2,6 +2,9 @@
 //! functions (tested here); the async wrappers only find the caller's race and seat.
 //! Nothing of another seat's hand is offered: `/race order` completes from the caller's
 //! own open prompt, and offers nothing when they owe no order.
+//!
+//! It also owns the closed sets offered as Discord choices rather than free text: the
+//! game ([`GameChoice`]) and the bot level ([`LevelChoice`]).
 
 use poise::serenity_prelude as serenity;
 
@@ -301,6 +304,74 @@ pub(super) async fn autocomplete_preference(
     }
 }
 
+/// A closed set's value as Discord sent it: one of the choices the option was
+/// registered with (the reading stays the command's, with its polite refusal).
+fn closed_text(value: &serenity::ResolvedValue<'_>) -> Option<String> {
+    match value {
+        serenity::ResolvedValue::String(s) => Some((*s).to_string()),
+        _ => None,
+    }
+}
+
+fn not_a_choice() -> poise::SlashArgError {
+    poise::SlashArgError::new_command_structure_mismatch("expected a string choice")
+}
+
+/// `/race new game:`: a choice of the games (value: the slug).
+pub struct GameChoice(pub String);
+
+/// The games as (title, slug) choices.
+pub fn game_choices() -> Vec<(&'static str, &'static str)> {
+    crate::games::GameKind::all()
+        .map(|k| (k.title(), k.slug()))
+        .collect()
+}
+
+#[poise::async_trait]
+impl poise::SlashArgument for GameChoice {
+    async fn extract(
+        _: &serenity::Context,
+        _: &serenity::CommandInteraction,
+        value: &serenity::ResolvedValue<'_>,
+    ) -> Result<Self, poise::SlashArgError> {
+        closed_text(value).map(GameChoice).ok_or_else(not_a_choice)
+    }
+
+    fn create(builder: serenity::CreateCommandOption) -> serenity::CreateCommandOption {
+        game_choices().into_iter().fold(
+            builder.kind(serenity::CommandOptionType::String),
+            |b, (title, slug)| b.add_string_choice(title, slug),
+        )
+    }
+}
+
+/// `/race bots level:`: heuristic or random.
+pub struct LevelChoice(pub String);
+
+/// The bot levels as (name, value) choices.
+pub const LEVEL_CHOICES: [(&str, &str); 2] = [
+    ("heuristic (plays sensibly)", "heuristic"),
+    ("random (any legal order)", "random"),
+];
+
+#[poise::async_trait]
+impl poise::SlashArgument for LevelChoice {
+    async fn extract(
+        _: &serenity::Context,
+        _: &serenity::CommandInteraction,
+        value: &serenity::ResolvedValue<'_>,
+    ) -> Result<Self, poise::SlashArgError> {
+        closed_text(value).map(LevelChoice).ok_or_else(not_a_choice)
+    }
+
+    fn create(builder: serenity::CreateCommandOption) -> serenity::CreateCommandOption {
+        LEVEL_CHOICES.into_iter().fold(
+            builder.kind(serenity::CommandOptionType::String),
+            |b, (name, value)| b.add_string_choice(name, value),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -405,5 +476,18 @@ mod tests {
         assert_eq!(c.len(), 102);
         let texts = vec!["counter auto".to_string(), "counter ask".to_string()];
         assert_eq!(text_choices(&texts, "AS").len(), 1);
+    }
+
+    #[test]
+    fn closed_sets_are_within_discords_limits_and_read_back() {
+        let games = game_choices();
+        assert!(!games.is_empty() && games.len() <= MAX_CHOICES);
+        for (title, slug) in games {
+            assert!(title.chars().count() <= MAX_NAME && slug.chars().count() <= MAX_NAME);
+            assert!(crate::games::GameKind::from_slug(slug).is_some(), "{slug}");
+        }
+        for (_, value) in LEVEL_CHOICES {
+            assert!(crate::engine::BotLevel::parse(value).is_some(), "{value}");
+        }
     }
 }
