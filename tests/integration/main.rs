@@ -19,6 +19,7 @@ mod cluster;
 mod crash;
 mod discord_1500m;
 mod discord_authz;
+mod discord_autocomplete;
 mod discord_autopilot;
 mod discord_card_race;
 mod discord_clock;

@@ -124,6 +124,7 @@ pub(super) async fn history(
     ctx: Ctx<'_>,
     #[description = "The turn's number (1 is the first)"]
     #[min = 1]
+    #[autocomplete = "super::complete::autocomplete_turn"]
     turn: u32,
     #[description = "A race number of this server (default: this channel's race)"]
     #[min = 1]

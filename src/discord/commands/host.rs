@@ -159,7 +159,9 @@ pub(super) async fn resume(ctx: Ctx<'_>) -> Result<(), Error> {
 #[poise::command(slash_command)]
 pub(super) async fn replace(
     ctx: Ctx<'_>,
-    #[description = "The seat: a runner's name or its player"] seat: String,
+    #[description = "The seat: a runner's name or its player"]
+    #[autocomplete = "super::complete::autocomplete_seat"]
+    seat: String,
     #[description = "Who takes it over"] user: serenity::User,
 ) -> Result<(), Error> {
     let actor = who(ctx);

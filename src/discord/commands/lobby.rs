@@ -4,7 +4,7 @@ use poise::serenity_prelude as serenity;
 
 use super::super::handlers::{self, note, refusal};
 use super::super::{Ctx, Error};
-use super::{answer, autocomplete_game, on_race, race_here, who};
+use super::{answer, on_race, race_here, who};
 use crate::engine::BotLevel;
 use crate::games::GameKind;
 use crate::referee::timing::{apply_timing_text, describe_timing};
@@ -16,13 +16,12 @@ use crate::render::markup::{escape_sentence, quote_typed};
 #[poise::command(slash_command, rename = "new", guild_only)]
 pub(super) async fn new_race(
     ctx: Ctx<'_>,
-    #[description = "The game, e.g. dream-mile"]
-    #[autocomplete = "autocomplete_game"]
-    game: String,
+    #[description = "The game"] game: super::complete::GameChoice,
     #[description = "Options as key=value text, e.g. turn=12h reminders=1h starting-points=50"]
     options: Option<String>,
     #[description = "Run the race in a new thread of this channel"] thread: Option<bool>,
 ) -> Result<(), Error> {
+    let game = game.0;
     answer(ctx, true, async move {
         let shared = ctx.data();
         let Some(kind) = GameKind::from_slug(&game) else {
@@ -129,9 +128,9 @@ fn may_create_threads(ctx: Ctx<'_>) -> bool {
 pub(super) async fn join(
     ctx: Ctx<'_>,
     #[description = "Your runner's name (your server name if left out)"] name: Option<String>,
-    #[description = "Your pre-race choice, if the game has one (see /race help)"] choice: Option<
-        String,
-    >,
+    #[description = "Your pre-race choice, if the game has one (see /race help)"]
+    #[autocomplete = "super::complete::autocomplete_seat_choice"]
+    choice: Option<String>,
 ) -> Result<(), Error> {
     answer(ctx, true, async move {
         let race = match race_here(ctx).await {
@@ -192,11 +191,11 @@ pub(super) async fn bots(
     #[min = 1]
     #[max = 20]
     count: Option<u8>,
-    #[description = "heuristic (default) or random"] level: Option<String>,
+    #[description = "heuristic (default) or random"] level: Option<super::complete::LevelChoice>,
 ) -> Result<(), Error> {
     let actor = who(ctx);
     let referee = ctx.data().referee.clone();
-    let Some(level) = BotLevel::parse(level.as_deref().unwrap_or("heuristic")) else {
+    let Some(level) = BotLevel::parse(level.as_ref().map_or("heuristic", |l| l.0.as_str())) else {
         return answer(ctx, true, async {
             note("Not done", "A bot is `heuristic` or `random`.")
         })
@@ -223,6 +222,7 @@ pub(super) async fn bots(
 pub(super) async fn settings(
     ctx: Ctx<'_>,
     #[description = "Changes as key=value text, e.g. turn=12h reminders=1h (leave out to show)"]
+    #[autocomplete = "super::complete::autocomplete_settings"]
     change: Option<String>,
 ) -> Result<(), Error> {
     let actor = who(ctx);

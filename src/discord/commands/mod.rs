@@ -13,6 +13,7 @@
 mod archive;
 mod autopilot;
 mod away;
+mod complete;
 mod help;
 mod host;
 mod lobby;

@@ -96,7 +96,9 @@ pub(super) async fn orders(ctx: Ctx<'_>) -> Result<(), Error> {
 #[poise::command(slash_command)]
 pub(super) async fn order(
     ctx: Ctx<'_>,
-    #[description = "Your order as text, e.g. 7 (leave out to get buttons)"] text: Option<String>,
+    #[description = "Your order as text, e.g. 7 (leave out to get buttons)"]
+    #[autocomplete = "super::complete::autocomplete_order"]
+    text: Option<String>,
 ) -> Result<(), Error> {
     answer(ctx, true, async move {
         let shared = ctx.data();
@@ -110,6 +112,11 @@ pub(super) async fn order(
                 Ok(l) => l,
                 Err(e) => refusal(&e),
             };
+        };
+        // A choice's label, typed back (or picked from autocomplete), is its order.
+        let text = match shared.referee.open_prompt(race, &user).await {
+            Ok(open) => super::complete::order_for_text(&open.prompt.choices, &text),
+            Err(_) => text,
         };
         match shared.referee.submit(race, &user, &text).await {
             Ok(receipt) => {
@@ -140,7 +147,9 @@ pub(super) async fn order(
 #[poise::command(slash_command)]
 pub(super) async fn preference(
     ctx: Ctx<'_>,
-    #[description = "The preference as text (see /race help)"] text: String,
+    #[description = "The preference as text (see /race help)"]
+    #[autocomplete = "super::complete::autocomplete_preference"]
+    text: String,
 ) -> Result<(), Error> {
     let user = user_of(ctx);
     let referee = ctx.data().referee.clone();

@@ -30,7 +30,7 @@ impl FakeDiscord {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn interaction_json(
+    pub(super) fn interaction_json(
         &self,
         id: u64,
         token: &str,

@@ -38,6 +38,7 @@
 //! through the harness). `benches/discord.rs` includes this module too.
 #![allow(dead_code)]
 
+mod autocomplete;
 mod gateway;
 mod harness;
 mod interactions;

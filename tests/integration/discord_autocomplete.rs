@@ -1,0 +1,190 @@
+//! Autocomplete through the fake Discord (issue 20): each kind answers with the choices
+//! it should, within Discord's limits (25 choices, names of 100 characters), and nothing
+//! of one seat's hand reaches another member.
+
+use crate::support::discord::*;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn order_offers_only_the_callers_own_legal_orders() {
+    let h = Harness::start().await;
+    let alice = User::new(501, "Alice");
+    let bob = User::new(502, "Bob");
+    let carol = User::new(503, "Carol");
+    h.open_race("dream-mile", "turn=1h reminders=none", &alice, &[&bob])
+        .await;
+
+    let id = h
+        .fake
+        .autocomplete(&alice, CHANNEL, "order", "text", "", &[]);
+    let offered = h.fake.choices(id).await;
+    assert!(!offered.is_empty(), "Alice owes an order: {offered:?}");
+
+    // A member with no seat in the race is offered nothing at all.
+    let id = h
+        .fake
+        .autocomplete(&carol, CHANNEL, "order", "text", "", &[]);
+    assert_eq!(h.fake.choices(id).await, vec![]);
+
+    // The shown name, typed back as text, is taken as its order.
+    let (name, _) = offered[0].clone();
+    let a = h.slash(&alice, "order", &[("text", json!(name))]).await;
+    assert!(text_of(&a).contains("Order received"), "{a}");
+
+    // A partial filters.
+    let id = h
+        .fake
+        .autocomplete(&alice, CHANNEL, "order", "text", "zzzz-nothing", &[]);
+    assert_eq!(h.fake.choices(id).await, vec![]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seats_turns_and_settings_are_offered() {
+    let h = Harness::start().await;
+    let alice = User::new(511, "Alice");
+    let bob = User::new(512, "Bob");
+    h.open_race("dream-mile", "turn=1h reminders=none", &alice, &[&bob])
+        .await;
+
+    // /race replace seat: the runners by name.
+    let id = h
+        .fake
+        .autocomplete(&alice, CHANNEL, "replace", "seat", "bo", &[]);
+    assert_eq!(
+        h.fake.choices(id).await,
+        vec![("Bob".to_string(), "Bob".to_string())]
+    );
+
+    // /race settings change: the game's option keys, with their help, after what is typed.
+    let id = h.fake.autocomplete(
+        &alice,
+        CHANNEL,
+        "settings",
+        "change",
+        "reminders=none tu",
+        &[],
+    );
+    let offered = h.fake.choices(id).await;
+    assert!(!offered.is_empty(), "{offered:?}");
+    assert!(
+        offered
+            .iter()
+            .all(|(n, v)| n.starts_with("turn") && v.starts_with("reminders=none turn")),
+        "{offered:?}"
+    );
+
+    // /race history turn: nothing before a turn is played, then turn 1 with its label.
+    let id = h
+        .fake
+        .autocomplete(&alice, CHANNEL, "history", "turn", "", &[]);
+    assert_eq!(h.fake.choices(id).await, vec![]);
+    for u in [&alice, &bob] {
+        let a = h.slash(u, "order", &[("text", json!("2"))]).await;
+        assert!(text_of(&a).contains("Order received"), "{a}");
+    }
+    h.settle().await;
+    let id = h
+        .fake
+        .autocomplete(&alice, CHANNEL, "history", "turn", "", &[]);
+    let offered = h.fake.choices(id).await;
+    assert_eq!(offered.len(), 1, "{offered:?}");
+    assert_eq!(offered[0].1, "1");
+    assert!(offered[0].0.starts_with("1: Turn 1"), "{offered:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn join_choices_are_what_the_game_accepts() {
+    let h = Harness::start().await;
+    let alice = User::new(521, "Alice");
+    let a = h
+        .slash(&alice, "new", &[("game", json!("dream-mile"))])
+        .await;
+    assert!(text_of(&a).contains("is open"), "{a}");
+    // Dream Mile's pre-race choice is a maximum speed of 10 to 15.
+    let id = h
+        .fake
+        .autocomplete(&alice, CHANNEL, "join", "choice", "", &[]);
+    let values: Vec<String> = h.fake.choices(id).await.into_iter().map(|c| c.1).collect();
+    assert_eq!(values, ["10", "11", "12", "13", "14", "15"]);
+    let id = h
+        .fake
+        .autocomplete(&alice, CHANNEL, "join", "choice", "2", &[]);
+    let values: Vec<String> = h.fake.choices(id).await.into_iter().map(|c| c.1).collect();
+    assert_eq!(values, ["12"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn preference_offers_the_games_forms() {
+    let h = Harness::start().await;
+    let alice = User::new(531, "Alice");
+    let bob = User::new(532, "Bob");
+    h.open_race("mille-bornes", "turn=1h reminders=none", &alice, &[&bob])
+        .await;
+    let id = h
+        .fake
+        .autocomplete(&alice, CHANNEL, "preference", "text", "", &[]);
+    let values: Vec<String> = h.fake.choices(id).await.into_iter().map(|c| c.1).collect();
+    assert_eq!(values, ["dirty-trick auto", "dirty-trick ask"]);
+    // The offered form is taken.
+    let a = h
+        .slash(&alice, "preference", &[("text", json!("dirty-trick ask"))])
+        .await;
+    assert!(text_of(&a).contains("Preference set"), "{a}");
+}
+
+/// The closed sets are registered as Discord choices, not free text; the options with a
+/// finite but changing answer as autocomplete.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closed_sets_are_choices_and_the_rest_autocomplete() {
+    let h = Harness::start().await;
+    let put = h
+        .fake
+        .requests()
+        .into_iter()
+        .find(|r| r.method == "PUT" && r.path.ends_with("/commands"))
+        .expect("the commands are registered");
+    let race = put
+        .body
+        .as_array()
+        .and_then(|a| a.iter().find(|c| c["name"] == "race"));
+    let race = race.expect("/race is registered");
+    let option = |sub: &str, name: &str| -> serde_json::Value {
+        let subs = race["options"].as_array().cloned().unwrap_or_default();
+        let s = subs.iter().find(|s| s["name"] == sub).cloned();
+        let s = s.unwrap_or_else(|| panic!("/race {sub}"));
+        let opts = s["options"].as_array().cloned().unwrap_or_default();
+        let o = opts.iter().find(|o| o["name"] == name).cloned();
+        o.unwrap_or_else(|| panic!("/race {sub} {name}"))
+    };
+    let game = option("new", "game");
+    assert_eq!(game["type"], 3, "{game}");
+    assert!(game["autocomplete"] != true, "{game}");
+    let values: Vec<&str> = game["choices"]
+        .as_array()
+        .map(|c| c.iter().filter_map(|c| c["value"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(
+        values.contains(&"dream-mile") && values.contains(&"1500m"),
+        "{game}"
+    );
+    let level = option("bots", "level");
+    let values: Vec<&str> = level["choices"]
+        .as_array()
+        .map(|c| c.iter().filter_map(|c| c["value"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(values, ["heuristic", "random"], "{level}");
+    for (sub, name) in [
+        ("order", "text"),
+        ("replace", "seat"),
+        ("history", "turn"),
+        ("settings", "change"),
+        ("join", "choice"),
+        ("preference", "text"),
+    ] {
+        assert_eq!(
+            option(sub, name)["autocomplete"],
+            true,
+            "/race {sub} {name}"
+        );
+    }
+}
