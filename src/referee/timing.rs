@@ -5,7 +5,8 @@ use super::RefereeError;
 use super::when;
 use crate::store::Timing;
 
-const KEYS: &[&str] = &[
+/// Every timing key the settings read, with the aliases (`turn-length`, `timezone`, ...).
+pub const KEYS: &[&str] = &[
     "turn",
     "turn-length",
     "deadline",

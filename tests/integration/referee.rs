@@ -866,8 +866,11 @@ async fn every_game_runs_to_the_end_through_the_referee_and_verifies(kind: Kind)
             .await
             .unwrap();
         b.referee.start(id, &alice()).await.unwrap();
-        // The human leaves: the bots play everything that is left.
-        b.referee.leave(id, &alice()).await.unwrap();
+        // The human leaves: the bots play everything that is left. Under `auto` with the
+        // default standing plays a card race may already have been played out.
+        if let Err(e) = b.referee.leave(id, &alice()).await {
+            assert!(matches!(e, RefereeError::Finished), "{game}: {e:?}");
+        }
         let mut guard = 0;
         while b.referee.overview(id).await.unwrap().phase != Phase::Finished {
             // A chain is cut at a bounded length; deadlines carry it on.

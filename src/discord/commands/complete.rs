@@ -240,7 +240,35 @@ const TIMING_DOCS: &[OptionDoc] = &[
         key: "zone",
         help: "The time zone deadlines are read and shown in, e.g. Europe/Paris",
     },
+    OptionDoc {
+        key: "days",
+        help: "Days deadlines may fall on, e.g. mon-fri",
+    },
+    OptionDoc {
+        key: "quiet-cap",
+        help: "The most quiet hours may move a deadline, e.g. 12h",
+    },
+    OptionDoc {
+        key: "nudge",
+        help: "Name who still owes an order this long before the deadline, e.g. 6h",
+    },
+    OptionDoc {
+        key: "clock",
+        help: "A time bank per seat: bank+increment, e.g. 3d+12h (replaces turn)",
+    },
+    OptionDoc {
+        key: "clock-cap",
+        help: "The most a seat's bank can hold, e.g. 4d",
+    },
+    OptionDoc {
+        key: "away-cap",
+        help: "The most days of absence one seat may book in the race, e.g. 7",
+    },
 ];
+
+/// Aliases of the timing keys, which autocomplete does not offer.
+#[cfg(test)]
+const TIMING_ALIASES: &[&str] = &["turn-length", "deadline", "resolve-early", "timezone"];
 
 /// `/race settings change:`: the timing keys and the race's game's option keys, with
 /// their help.
@@ -297,7 +325,12 @@ pub(super) async fn autocomplete_preference(
     };
     match ctx.data().referee.overview(race).await {
         Ok(o) => {
-            let forms = quoted(o.kind.preference_help().unwrap_or_default());
+            // Whole forms only: a help text also quotes single words (a rule's name) that
+            // are parts of a form, not preferences of their own.
+            let forms: Vec<String> = quoted(o.kind.preference_help().unwrap_or_default())
+                .into_iter()
+                .filter(|f| f.contains(' '))
+                .collect();
             response(text_choices(&forms, partial))
         }
         Err(_) => response(Vec::new()),
@@ -488,6 +521,17 @@ mod tests {
         }
         for (_, value) in LEVEL_CHOICES {
             assert!(crate::engine::BotLevel::parse(value).is_some(), "{value}");
+        }
+    }
+
+    #[test]
+    fn every_timing_key_is_offered() {
+        for key in crate::referee::timing::KEYS {
+            assert!(
+                super::TIMING_DOCS.iter().any(|d| d.key == *key)
+                    || super::TIMING_ALIASES.contains(key),
+                "{key} is not offered by /race settings autocomplete"
+            );
         }
     }
 }
