@@ -11,7 +11,6 @@
 
 use chrono::DateTime;
 
-use super::announce::{Announcement, Target};
 use super::when::{self, Zone};
 use super::work::Work;
 use super::{Actor, Referee, RefereeError};
@@ -71,29 +70,16 @@ impl Work {
         let date = DateTime::from_timestamp_millis(until)
             .map(|at| self.race_zone().describe(at))
             .unwrap_or_default();
-        let race = self.campaign.id;
-        self.say(
-            Target::Channel,
-            Announcement::Notice {
-                race,
-                text: format!("{name} is away until {date}; their runner is on autopilot."),
-                at: None,
-                user: None,
-            },
+        self.notice(
+            format!("{name} is away until {date}; their runner is on autopilot."),
+            None,
+            None,
         );
         if tell_host {
             let cap = cap.unwrap_or_default();
-            self.say(
-                Target::Channel,
-                Announcement::Notice {
-                    race,
-                    text: format!(
+            self.notice(format!(
                         "{{user}}: {name} has now booked more than this race's {cap} days away (away-cap={cap}); as host you can `/race replace` the seat."
-                    ),
-                    at: None,
-                    user: Some(self.campaign.host.clone()),
-                },
-            );
+                    ), None, Some(self.campaign.host.clone()));
         }
         self.autoplay_now()
     }
@@ -116,15 +102,10 @@ impl Work {
         away.until = now;
         let name = row.name.clone();
         self.touch_seats();
-        let race = self.campaign.id;
-        self.say(
-            Target::Channel,
-            Announcement::Notice {
-                race,
-                text: format!("{name} is back; their runner is theirs again."),
-                at: None,
-                user: None,
-            },
+        self.notice(
+            format!("{name} is back; their runner is theirs again."),
+            None,
+            None,
         );
         true
     }

@@ -240,14 +240,10 @@ impl Referee {
                 .checked_add(by)
                 .ok_or(RefereeError::OutOfRange("the held deadline"))?;
             w.schedule(at);
-            w.say(
-                Target::Channel,
-                Announcement::Notice {
-                    race,
-                    text: format!("{why} The deadline is held: it is now {{at}}."),
-                    at: Some(at),
-                    user: None,
-                },
+            w.notice(
+                format!("{why} The deadline is held: it is now {{at}}."),
+                Some(at),
+                None,
             );
             w.say_status();
             Ok(())

@@ -182,16 +182,7 @@ impl Referee {
                 ));
             }
             w.schedule(at);
-            let race = w.campaign.id;
-            w.say(
-                Target::Channel,
-                Announcement::Notice {
-                    race,
-                    text: "The deadline moved to {at}.".into(),
-                    at: Some(at),
-                    user: None,
-                },
-            );
+            w.notice("The deadline moved to {at}.".to_string(), Some(at), None);
             w.say_status();
             Ok(at)
         })
@@ -213,15 +204,10 @@ impl Referee {
             w.campaign.paused_left_ms = left;
             w.campaign.phase = Phase::Paused;
             w.unschedule();
-            let race = w.campaign.id;
-            w.say(
-                Target::Channel,
-                Announcement::Notice {
-                    race,
-                    text: "The race is paused; the clock has stopped.".into(),
-                    at: None,
-                    user: None,
-                },
+            w.notice(
+                "The race is paused; the clock has stopped.".to_string(),
+                None,
+                None,
             );
             w.say_status();
             Ok(())
@@ -300,15 +286,10 @@ impl Referee {
                 w.schedule(at);
             }
             w.touch();
-            let race = w.campaign.id;
-            w.say(
-                Target::Channel,
-                Announcement::Notice {
-                    race,
-                    text: "The race resumes; the deadline is {at}.".into(),
-                    at: Some(at),
-                    user: None,
-                },
+            w.notice(
+                "The race resumes; the deadline is {at}.".to_string(),
+                Some(at),
+                None,
             );
             w.say_status();
             w.advance()?;

@@ -120,14 +120,10 @@ impl Referee {
         }
         w.touch_seats();
         let race = w.campaign.id;
-        w.say(
-            Target::Channel,
-            Announcement::Notice {
-                race,
-                text: format!("{name} {why}; a bot runs their seat from now on."),
-                at: None,
-                user: None,
-            },
+        w.notice(
+            format!("{name} {why}; a bot runs their seat from now on."),
+            None,
+            None,
         );
         // The bot orders at once if this seat is awaited.
         let game = w.game()?.clone();
@@ -284,15 +280,10 @@ impl Referee {
             row.view_hash = None;
             let name = row.name.clone();
             w.touch_seats();
-            let race = w.campaign.id;
-            w.say(
-                Target::Channel,
-                Announcement::Notice {
-                    race,
-                    text: format!("{name}'s seat now belongs to {{user}}."),
-                    at: None,
-                    user: Some(actor.user.clone()),
-                },
+            w.notice(
+                format!("{name}'s seat now belongs to {{user}}."),
+                None,
+                Some(actor.user.clone()),
             );
             if w.campaign.phase == Phase::Lobby {
                 w.say_lobby();
@@ -336,14 +327,8 @@ impl Referee {
             row.dm_ok = false;
             let user = row.user.clone();
             w.touch_seats();
-            let race = w.campaign.id;
             if let Some(user) = user {
-                w.say(Target::Channel, Announcement::Notice {
-                    race,
-                    text: "{user}, I can't DM you. Open your DMs to this server's members, or send your orders here with /race order (only you will see them).".into(),
-                    at: None,
-                    user: Some(user),
-                });
+                w.notice("{user}, I can't DM you. Open your DMs to this server's members, or send your orders here with /race order (only you will see them).".to_string(), None, Some(user));
             }
             Ok(())
         })

@@ -238,6 +238,25 @@ impl Work {
         self.say_coalesced(target, announcement, None);
     }
 
+    /// A notice to the race's channel: `{at}` in `text` shows `at`, `{user}` pings `user`.
+    pub fn notice(
+        &mut self,
+        text: String,
+        at: Option<crate::store::Millis>,
+        user: Option<crate::store::UserId>,
+    ) {
+        let race = self.campaign.id;
+        self.say(
+            Target::Channel,
+            Announcement::Notice {
+                race,
+                text,
+                at,
+                user,
+            },
+        );
+    }
+
     pub fn say_coalesced(
         &mut self,
         target: Target,
