@@ -93,6 +93,13 @@ async fn play(game: GameKind) -> Vec<(Target, Announcement)> {
         .add_bots(id, &host(), min.max(4) - 2, BotLevel::Heuristic)
         .await
         .unwrap();
+    // Both humans are asked every decision: under `auto` a card race may need no prompt.
+    for who in [host(), other()] {
+        b.referee
+            .set_autopilot(id, &who.user, Some("ask"))
+            .await
+            .unwrap();
+    }
     deliver(&b, &rec, &mut out).await;
     // The second player's DMs are closed: the channel is told, with a mention.
     rec.closed_dms.lock().unwrap().push("102".into());
@@ -563,6 +570,13 @@ async fn hostile_orders_are_refused_without_markup_in_every_game() {
             .add_bots(id, &host(), min.max(4) - 2, BotLevel::Heuristic)
             .await
             .unwrap();
+        // Asked every decision, so a prompt is open to send hostile orders to.
+        for who in [host(), other()] {
+            b.referee
+                .set_autopilot(id, &who.user, Some("ask"))
+                .await
+                .unwrap();
+        }
         b.referee.start(id, &host()).await.unwrap();
         let mut refused = 0;
         let mut echoed = 0;
