@@ -340,7 +340,7 @@ async fn open_and_resume(
     Ok((referee, first_beat))
 }
 
-/// Poise's framework: the `/race` commands, the event handler, and a setup that
+/// Poise's framework: the `/race` and `/photofinish` commands, the event handler, and a setup that
 /// registers the commands (in `guild`, or globally) and waits for the shared state.
 fn framework(
     guild: Option<u64>,
@@ -348,7 +348,7 @@ fn framework(
 ) -> poise::Framework<Arc<Shared>, Error> {
     poise::Framework::builder()
         .options(poise::FrameworkOptions {
-            commands: vec![commands::race()],
+            commands: vec![commands::race(), commands::photofinish()],
             on_error: |e| Box::pin(commands::on_error(e)),
             command_check: Some(|ctx| Box::pin(commands::not_a_duplicate(ctx))),
             event_handler: |fw, event| {

@@ -1,4 +1,4 @@
-//! Absence (issue 17): `/race away until:` or `days:`, and `/race away back:True`.
+//! Absence (issue 17): `/race away until:` or `days:`, and `/race back` (or `/race away back:True`).
 //!
 //! Ruling (docs/discord.md, docs/time.md): until the absence ends, each of the player's
 //! seats in every race in play is played without them, **at once** when a step opens:
@@ -214,7 +214,7 @@ impl Referee {
         })
     }
 
-    /// `/race away back:True`: ends the user's absence in every race; the next step asks again.
+    /// `/race back` (or `/race away back:True`): ends the user's absence in every race; the next step asks again.
     pub async fn back(&self, actor: &Actor) -> Result<Vec<CampaignId>, RefereeError> {
         self.pace_action(&actor.user)?;
         let mut ended = Vec::new();
@@ -252,7 +252,7 @@ pub fn describe(report: &AwayReport) -> String {
         .unwrap_or_default();
     let races: Vec<String> = report.races.iter().map(|r| format!("#{}", r.0)).collect();
     format!(
-        "You are away until {date}: in race {}, forced and obvious orders are played by autopilot and the rest by the bot, at once. `/race away back:True` ends it.",
+        "You are away until {date}: in race {}, forced and obvious orders are played by autopilot and the rest by the bot, at once. `/race back` ends it.",
         races.join(", ")
     )
 }

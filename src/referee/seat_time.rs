@@ -97,7 +97,8 @@ impl Work {
 
 impl Work {
     /// `nudge=`: one channel message naming the human seats still owing an order, their
-    /// players mentioned; a player in their quiet hours is left out (and so not pinged).
+    /// players mentioned; a player in their quiet hours is left out (and so not pinged),
+    /// and so is a seat whose bank ran out (its default plays; it can no longer order).
     pub fn nudge(&mut self) -> Result<(), super::RefereeError> {
         let Some(deadline) = self.campaign.deadline_at.filter(|d| *d > self.now) else {
             return Ok(());
@@ -107,6 +108,7 @@ impl Work {
         let seats: Vec<NudgeSeat> = self
             .owing(&pending)
             .into_iter()
+            .filter(|&seat| !self.ran_out(seat))
             .filter(|&seat| match (self.sleeper(seat), now) {
                 (Some(s), Some(now)) => !calendar::is_quiet(now, &s),
                 _ => true,

@@ -1,5 +1,5 @@
-//! Absence (issue 17): `/race away until:` or `days:` and `/race away back:True`, for every race
-//! the player is seated in. Answers are ephemeral; each race's channel is told by the
+//! Absence (issue 17): `/race away until:` or `days:`, and `/race back` (or
+//! `/race away back:True`), for every race the player is seated in. Answers are ephemeral; each race's channel is told by the
 //! outbox.
 
 use super::super::handlers::{note, refusal};
@@ -34,8 +34,13 @@ pub(super) async fn away(
     .await
 }
 
-/// End your absence (`/race away back:True`; Discord allows 25 subcommands under `/race`):
-/// the next step asks you again.
+/// Back: your absence ends in every race; the next step asks you again.
+#[poise::command(slash_command)]
+pub(super) async fn back(ctx: Ctx<'_>) -> Result<(), Error> {
+    back_now(ctx).await
+}
+
+/// Ends the caller's absence (`/race back`, or `/race away back:True`, which stays).
 async fn back_now(ctx: Ctx<'_>) -> Result<(), Error> {
     let referee = ctx.data().referee.clone();
     let actor = who(ctx);

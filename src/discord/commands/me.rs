@@ -1,5 +1,5 @@
 //! Time settings (issue 17): `/race me` (a player's own zone and quiet hours) and
-//! `/race config` (a server's default zone, Manage Server). Answers are ephemeral.
+//! `/photofinish config` (a server's default zone, Manage Server). Answers are ephemeral.
 
 use super::super::handlers::{note, refusal};
 use super::super::{Ctx, Error};
@@ -43,6 +43,8 @@ pub fn describe(t: &MyTime) -> String {
     }
 }
 
+// Discord shows `/photofinish` only to members with Manage Server (its default member
+// permissions), but a server may grant it to others: the check here stays.
 /// The server's settings (Manage Server): its default time zone.
 #[poise::command(slash_command)]
 pub(super) async fn config(

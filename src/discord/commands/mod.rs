@@ -7,8 +7,9 @@
 //! orders are text or the prompt's own choices.
 //!
 //! This module owns what every command shares (finding the race, answering in time, the
-//! duplicate check) and the `/race` root; the commands live by group: `lobby.rs`,
-//! `play.rs`, `host.rs`, `help.rs` and `archive.rs` (races after their end).
+//! duplicate check), the `/race` root and the `/photofinish` root (server settings); the
+//! commands live by group: `lobby.rs`, `play.rs`, `host.rs`, `help.rs`, `archive.rs`
+//! (races after their end), `me.rs` (time settings), `autopilot.rs` and `away.rs`.
 
 mod archive;
 mod autopilot;
@@ -295,12 +296,26 @@ async fn autocomplete_game(_ctx: Ctx<'_>, partial: &str) -> serenity::CreateAuto
         "host::cancel",
         "help::help",
         "me::me",
-        "me::config",
         "autopilot::autopilot",
-        "away::away"
+        "away::away",
+        "away::back"
     ),
     subcommand_required
 )]
 pub async fn race(_ctx: Ctx<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+// A top-level command of its own: `/race` is full (Discord allows 25 subcommands), and
+// Discord applies default member permissions per top-level command only, so members
+// without Manage Server do not see it.
+/// This server's photofinish settings (Manage Server).
+#[poise::command(
+    slash_command,
+    subcommands("me::config"),
+    subcommand_required,
+    default_member_permissions = "MANAGE_GUILD"
+)]
+pub async fn photofinish(_ctx: Ctx<'_>) -> Result<(), Error> {
     Ok(())
 }

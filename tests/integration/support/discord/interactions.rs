@@ -80,8 +80,8 @@ impl FakeDiscord {
         v
     }
 
-    /// A `/race <sub>` slash command; `options` are (name, value) pairs. Returns the
-    /// interaction id.
+    /// A `/race <sub>` slash command; `options` are (name, value) pairs. `sub` may name
+    /// another top-level command first: `"photofinish config"`. Returns the interaction id.
     pub fn slash(&self, user: &User, channel: u64, sub: &str, options: &[(&str, Value)]) -> u64 {
         let (id, token) = self.new_interaction(channel, None);
         self.send_slash(id, &token, user, channel, sub, options);
@@ -139,9 +139,10 @@ impl FakeDiscord {
                 }
             })
             .collect();
+        let (command, sub) = sub.split_once(' ').unwrap_or(("race", sub));
         let mut data = json!({
             "id": COMMAND_ID.to_string(),
-            "name": "race",
+            "name": command,
             "type": 1,
             "options": [{"name": sub, "type": 1, "options": opts}],
         });

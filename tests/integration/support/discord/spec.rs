@@ -119,6 +119,21 @@ fn lenient(doc: &mut Value) {
             {"type": "integer", "minimum": 0},
         ]});
     }
+    // A command's `default_member_permissions` is a permission bit set "?string" in
+    // Discord's documentation, as serenity sends it; the spec's requests say integer.
+    for schema in [
+        "ApplicationCommandCreateRequest",
+        "ApplicationCommandPatchRequestPartial",
+        "ApplicationCommandUpdateRequest",
+    ] {
+        let at = format!("/components/schemas/{schema}/properties/default_member_permissions");
+        if let Some(p) = doc.pointer_mut(&at) {
+            *p = json!({"anyOf": [
+                p.clone(),
+                {"type": "string", "pattern": "^[0-9]{1,17}$"},
+            ]});
+        }
+    }
 }
 
 /// A JSON pointer token (`/` and `~` escaped).
