@@ -1,4 +1,5 @@
-//! Absence (issue 17): `/race away until:` or `days:`, and `/race back` (or `/race away back:True`).
+//! Absence (issue 17): `/race away until:` or `days:`, and `/race back` (or
+//! `/race away back:True`).
 //!
 //! Ruling (docs/discord.md, docs/time.md): until the absence ends, each of the player's
 //! seats in every race in play is played without them, **at once** when a step opens:
@@ -214,7 +215,8 @@ impl Referee {
         })
     }
 
-    /// `/race back` (or `/race away back:True`): ends the user's absence in every race; the next step asks again.
+    /// `/race back` (or `/race away back:True`): ends the user's absence in every race;
+    /// the next step asks again.
     pub async fn back(&self, actor: &Actor) -> Result<Vec<CampaignId>, RefereeError> {
         self.pace_action(&actor.user)?;
         let mut ended = Vec::new();

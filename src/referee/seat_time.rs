@@ -179,7 +179,7 @@ impl super::Referee {
         Ok(read_my_time(&stored))
     }
 
-    /// `/race config timezone:` (the adapter checks Manage Server): a server's default
+    /// `/photofinish config timezone:` (the adapter checks Manage Server): a server's default
     /// zone, for races that name none.
     pub async fn set_server_zone(
         &self,

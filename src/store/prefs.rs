@@ -1,6 +1,6 @@
 //! Players' and servers' time settings (issue 17): a player's zone and quiet hours
-//! (`/race me`), a server's default zone (`/race config`). Stored as the text the person
-//! gave once it was checked; the referee reads it with `referee::when`.
+//! (`/race me`), a server's default zone (`/photofinish config`). Stored as the text the
+//! person gave once it was checked; the referee reads it with `referee::when`.
 
 use super::dialect::Dialect;
 use super::queries::SqlStore;

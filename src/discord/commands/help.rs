@@ -30,7 +30,8 @@ Orders come by DM: press a button or reply with the order as text (`7`; `#12 7` 
 `/race bots` `/race replace` (an offer the member accepts) `/race kick` `/race settings` `/race cancel` (host)
 `/race history turn race` an earlier turn, drawn; `/race verify race` check the dice after the end; `/race export race` the race as a file; `/race archive` this server's races; `/race archive game` its ratings
 `/race autopilot setting` who decides for your seat: `ask` (every decision asked), `auto` (default: orders with one legal choice, and the game's obvious ones, are played for you and your DM says what), `bot` (the bot plays, you watch); also the prompt's button
-`/race away until days` be away: in all your races, forced and obvious orders by autopilot, the rest by the bot, at once; each channel is told; `/race away back:True` ends it
+`/race away until days` be away: in all your races, forced and obvious orders by autopilot, the rest by the bot, at once; each channel is told; `/race back` ends it
+`/race me timezone quiet` your time zone and quiet hours; `/photofinish config timezone` the server's time zone (Manage Server)
 Host commands: the race's host, or anyone with Manage Server.";
     let one = game.and_then(GameKind::from_slug);
     let mut post = crate::render::post::Post {
@@ -117,6 +118,16 @@ mod tests {
                     <= layout::limits::EMBED_TOTAL
             );
         }
+    }
+
+    #[test]
+    fn help_names_coming_back_and_the_server_settings() {
+        let l = help_layout(None);
+        let text: String = l.embeds.iter().map(|e| e.description.clone()).collect();
+        for command in ["`/race back`", "`/race me ", "`/photofinish config "] {
+            assert!(text.contains(command), "{command} in {text}");
+        }
+        assert!(!text.contains("/race config"), "{text}");
     }
 
     #[test]
