@@ -160,6 +160,15 @@ async fn a_dream_mile_race_on_clocks_with_quiet_hours_absence_and_a_nudge() {
         "{st}"
     );
 
+    turn_one(&h, &mut t, &p).await;
+    turn_two(&h, &mut t, &p).await;
+    assert_discord_was_happy(&h);
+}
+
+/// Turn 1 from 00:05: Dave goes away, Alice orders, the nudge, Carol's bank runs out and
+/// her late order is refused.
+async fn turn_one(h: &Harness, t: &mut Timeline, p: &[User]) {
+    let (alice, carol, dave) = (&p[0], &p[2], &p[3]);
     // 00:05 Dave goes away for 3 days: his turn is played at once, the channel told once.
     h.advance(300);
     let a = h.slash(dave, "away", &[("days", json!(3))]).await;
@@ -167,7 +176,7 @@ async fn a_dream_mile_race_on_clocks_with_quiet_hours_absence_and_a_nudge() {
         text_of(&a).contains("You are away until Sun 4 Jan 00:05 (UTC): in race #1, forced and obvious orders are played by autopilot and the rest by the bot, at once. `/race back` ends it."),
         "{a}"
     );
-    let away = t.take(&h).await;
+    let away = t.take(h).await;
     same(
         "away",
         &away,
@@ -182,7 +191,7 @@ async fn a_dream_mile_race_on_clocks_with_quiet_hours_absence_and_a_nudge() {
         text_of(&told).contains("Played for you (Turn 1 of 8): "),
         "{told}"
     );
-    let st = latest_status(&h);
+    let st = latest_status(h);
     assert!(
         st.contains("✓ Dave receipt ") && st.contains(" · bank 1h55m\n"),
         "{st}"
@@ -192,9 +201,9 @@ async fn a_dream_mile_race_on_clocks_with_quiet_hours_absence_and_a_nudge() {
     h.advance(300);
     h.fake.dm(alice, "6");
     h.fake.wait_dm(alice.id, 3).await;
-    let ordered = t.take(&h).await;
+    let ordered = t.take(h).await;
     same("ordered", &ordered, &["00:10 DM Alice: Race #1: order in"]);
-    let st = latest_status(&h);
+    let st = latest_status(h);
     assert!(
         st.contains("✓ Alice") && st.contains("bank 1h50m\n"),
         "{st}"
@@ -203,7 +212,7 @@ async fn a_dream_mile_race_on_clocks_with_quiet_hours_absence_and_a_nudge() {
     // 01:30, half an hour before the first bank ends: the nudge names Bob and Carol, the
     // seats still owing; Dave's seat has played.
     h.advance(80 * 60);
-    let nudged = t.take(&h).await;
+    let nudged = t.take(h).await;
     same(
         "nudged",
         &nudged,
@@ -226,9 +235,9 @@ async fn a_dream_mile_race_on_clocks_with_quiet_hours_absence_and_a_nudge() {
 
     // 02:00 Carol's bank runs out (Bob's runs on to 06:00); her order is refused.
     h.advance(30 * 60);
-    let out = t.take(&h).await;
+    let out = t.take(h).await;
     same("02:00", &out, &[]);
-    let st = latest_status(&h);
+    let st = latest_status(h);
     assert!(
         st.contains("Carol · bank ran out: the default order plays"),
         "{st}"
@@ -237,19 +246,25 @@ async fn a_dream_mile_race_on_clocks_with_quiet_hours_absence_and_a_nudge() {
     h.fake.dm(carol, "5");
     let refused = h.fake.wait_dm(carol.id, 3).await;
     assert!(text_of(&refused).contains("Your bank ran out in this step, so your default order plays; your bank is 30m for the next step."), "{refused}");
-    let refused = t.take(&h).await;
+    let refused = t.take(h).await;
     // The refusal comes with the prompt again.
     same(
         "refused",
         &refused,
         &["02:10 DM Carol: Dream Mile race #1: Turn 1 of 8, Carol to order"],
     );
+}
 
+/// Turn 2 from 05:00 (Bob orders in his quiet hours' extra time, turn 1 resolves): Dave's
+/// seat plays at once again, he comes back at 05:10; the banks
+/// run out one by one, and the nudge names Alice alone; turn 3 asks Dave again.
+async fn turn_two(h: &Harness, t: &mut Timeline, p: &[User]) {
+    let (bob, dave) = (&p[1], &p[3]);
     // 05:00 Bob orders: the turn resolves, Carol's default played; turn 2's prompts.
     h.advance(170 * 60);
     h.fake.dm(bob, "5");
     h.fake.wait_dm(bob.id, 3).await;
-    let resolved = t.take(&h).await;
+    let resolved = t.take(h).await;
     same(
         "resolved",
         &resolved,
@@ -278,7 +293,7 @@ async fn a_dream_mile_race_on_clocks_with_quiet_hours_absence_and_a_nudge() {
     // Turn 2 from 05:00: Alice 2h - 10m + 30m, capped at the starting 2h (07:00); Bob
     // was charged his whole 2h, not his night: 30m, whose 05:30 end is in his quiet
     // hours (06:00); Carol 30m from her refill (05:30).
-    let st = latest_status(&h);
+    let st = latest_status(h);
     for line in [
         "… Alice · bank 2h, ends <t:1767250800:F>",
         "… Bob · bank 30m, ends <t:1767247200:F>",
@@ -295,7 +310,7 @@ async fn a_dream_mile_race_on_clocks_with_quiet_hours_absence_and_a_nudge() {
         text_of(&a).contains("Your absence is over in race #1; the next step asks you again."),
         "{a}"
     );
-    let back = t.take(&h).await;
+    let back = t.take(h).await;
     same(
         "back",
         &back,
@@ -305,12 +320,12 @@ async fn a_dream_mile_race_on_clocks_with_quiet_hours_absence_and_a_nudge() {
     // Turn 2 opened with 30m to Carol's end: no nudge (nothing is left to warn of).
     // 05:30 Carol's bank runs out, 06:00 Bob's (his quiet hours' end): only the status.
     h.advance(20 * 60);
-    let out = t.take(&h).await;
+    let out = t.take(h).await;
     same("05:30", &out, &[]);
     h.advance(30 * 60);
-    let out = t.take(&h).await;
+    let out = t.take(h).await;
     same("06:00", &out, &[]);
-    let st = latest_status(&h);
+    let st = latest_status(h);
     for line in [
         "… Alice · bank 1h, ends <t:1767250800:F>",
         "Bob · bank ran out: the default order plays",
@@ -321,7 +336,7 @@ async fn a_dream_mile_race_on_clocks_with_quiet_hours_absence_and_a_nudge() {
     // 06:30, half an hour before Alice's 07:00: the nudge names her alone (Bob's and
     // Carol's banks ran out: their default orders play, and an order from them is refused).
     h.advance(30 * 60);
-    let out = t.take(&h).await;
+    let out = t.take(h).await;
     same(
         "06:30",
         &out,
@@ -348,7 +363,7 @@ async fn a_dream_mile_race_on_clocks_with_quiet_hours_absence_and_a_nudge() {
     );
     // 07:00 Alice's bank runs out: turn 2 resolves; turn 3 asks Dave again.
     h.advance(30 * 60);
-    let out = t.take(&h).await;
+    let out = t.take(h).await;
     same(
         "07:00",
         &out,
@@ -360,12 +375,12 @@ async fn a_dream_mile_race_on_clocks_with_quiet_hours_absence_and_a_nudge() {
             "07:00 channel: Dream Mile race #1: Turn 2 of 8",
         ],
     );
-    let st = latest_status(&h);
+    let st = latest_status(h);
     assert!(
         st.contains("… Dave · bank 2h, ends <t:1767258000:F>"),
         "{st}"
     );
-    let texts = channel_texts(&h);
+    let texts = channel_texts(h);
     assert_eq!(
         texts
             .iter()
@@ -374,7 +389,6 @@ async fn a_dream_mile_race_on_clocks_with_quiet_hours_absence_and_a_nudge() {
         1,
         "{texts:#?}"
     );
-    assert_discord_was_happy(&h);
 }
 
 /// `/race` holds Discord's 25 subcommands at most, and the registration passes Discord's
