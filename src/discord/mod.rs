@@ -22,6 +22,8 @@ pub mod dress;
 pub mod handlers;
 pub mod layout;
 pub mod missed;
+pub mod modal;
+pub mod stale;
 
 use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -419,9 +421,11 @@ fn new_shared(
 ) -> Arc<Shared> {
     let shards = settings.shards;
     let zone = settings.time_zone;
+    let courier =
+        DiscordCourier::new(client.http.clone(), zone).with_store(referee.store().clone());
     Arc::new(Shared {
         referee,
-        courier: Arc::new(DiscordCourier::new(client.http.clone(), zone)),
+        courier: Arc::new(courier),
         settings,
         deadlines: Notify::new(),
         delivery: Notify::new(),
