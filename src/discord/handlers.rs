@@ -344,7 +344,11 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
             }
             Err(e) => return Answer::Reply(refusal(&RefereeError::Store(e))),
         }
-        if let Action::Join(race) | Action::Leave(race) | Action::Accept { race, .. } = action {
+        if let Action::Join(race)
+        | Action::Leave(race)
+        | Action::Accept { race, .. }
+        | Action::ReplaceSeat { race, .. } = action
+        {
             // These act on the race named in the button: only where that race is, and at
             // the pace of commands.
             let checked = match shared.referee.pace_command(&actor.user) {
@@ -412,6 +416,15 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
                     }
                     None => Answer::Reply(note("Not done", "Pick one of the choices.")),
                 }
+            }
+            Action::ReplaceSeat { race, user } => {
+                let value = match &c.data.kind {
+                    ComponentInteractionDataKind::StringSelect { values } => {
+                        values.first().map(String::as_str)
+                    }
+                    _ => None,
+                };
+                super::commands::menus::replace_picked(shared, &actor, race, user, value).await
             }
             // Answered above (the modal), or never on a component.
             Action::OtherOrder { .. } | Action::ModalOrder { .. } => {

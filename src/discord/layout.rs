@@ -334,6 +334,11 @@ pub enum Action {
         step: u32,
         seat: Seat,
     },
+    /// A seat picked in the "Replace seat…" menu, to offer to this member.
+    ReplaceSeat {
+        race: CampaignId,
+        user: u64,
+    },
     /// Sets the presser's autopilot in a race (the DM prompt's button).
     Autopilot {
         race: CampaignId,
@@ -360,6 +365,11 @@ pub fn leave_id(race: CampaignId) -> String {
 
 pub fn accept_id(race: CampaignId, seat: Seat) -> String {
     format!("{PREFIX}:accept:{}:{}", race.0, seat.0)
+}
+
+/// The id of the "Replace seat…" menu offering a seat of `race` to `user`.
+pub fn replace_id(race: CampaignId, user: u64) -> String {
+    format!("{PREFIX}:rs:{}:{user}", race.0)
 }
 
 pub fn autopilot_id(race: CampaignId, setting: crate::engine::Autopilot) -> String {
@@ -494,6 +504,13 @@ pub fn parse_id(id: &str) -> Option<Action> {
                 .next()
                 .is_none()
                 .then_some(Action::Accept { race, seat });
+        }
+        "rs" => {
+            let user = parts.next()?.parse().ok()?;
+            return parts
+                .next()
+                .is_none()
+                .then_some(Action::ReplaceSeat { race, user });
         }
         "ap" => {
             let setting = crate::engine::Autopilot::parse(parts.next()?)?;

@@ -350,7 +350,11 @@ fn framework(
 ) -> poise::Framework<Arc<Shared>, Error> {
     poise::Framework::builder()
         .options(poise::FrameworkOptions {
-            commands: vec![commands::race()],
+            commands: vec![
+                commands::race(),
+                commands::menus::kick_member(),
+                commands::menus::replace_member(),
+            ],
             on_error: |e| Box::pin(commands::on_error(e)),
             command_check: Some(|ctx| Box::pin(commands::not_a_duplicate(ctx))),
             event_handler: |fw, event| {

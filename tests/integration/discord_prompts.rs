@@ -1,7 +1,8 @@
 //! DM prompts as Discord users expect them (issue 20), through the fake Discord: an
 //! "Other order…" button that opens a modal whose text is read like a typed order, prompts
 //! edited once their step resolves (no live-looking button left), an old button pressed
-//! anyway, and race threads that auto-archive after a week.
+//! anyway, race threads that auto-archive after a week, and the hosts' context menus on a
+//! member ("Kick from race", "Replace seat…").
 
 use crate::support::discord::*;
 use photofinish::store::{CampaignId, UserId};
@@ -193,4 +194,74 @@ async fn race_threads_auto_archive_after_a_week() {
         .find(|r| r.method == "POST" && r.path.ends_with("/threads"))
         .expect("a thread was made");
     assert_eq!(made.body["auto_archive_duration"], 10080, "{:?}", made.body);
+}
+
+/// A host right-clicks a member: "Kick from race" removes them (as `/race kick`), and
+/// "Replace seat…" lists the seats, one of which is then offered to the member (as
+/// `/race replace`). Anyone else is refused in one sentence.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hosts_kick_and_replace_from_a_members_menu() {
+    let h = Harness::start().await;
+    let alice = User::new(3141, "Alice");
+    let bob = User::new(3142, "Bob");
+    let carol = User::new(3143, "Carol");
+    let dan = User::new(3144, "Dan");
+    h.open_lobby(
+        "dream-mile",
+        "turn=1h reminders=none",
+        &alice,
+        &[&bob, &carol],
+        0,
+    )
+    .await;
+
+    // Not the host: refused, nothing changes.
+    let id = h.fake.user_command(&bob, CHANNEL, "Kick from race", &carol);
+    let a = h.fake.response(id).await;
+    assert!(is_ephemeral(&a), "{a}");
+    assert!(text_of(&a).contains("Not done"), "{a}");
+
+    let id = h
+        .fake
+        .user_command(&alice, CHANNEL, "Kick from race", &carol);
+    let a = h.fake.response(id).await;
+    assert!(is_ephemeral(&a), "{a}");
+    assert!(text_of(&a).contains("Carol is out of the race"), "{a}");
+
+    // Replace seat…: a menu of the seats; picking Bob's offers it to Dan.
+    h.clock.advance_secs(10);
+    let id = h.fake.user_command(&alice, CHANNEL, "Replace seat…", &dan);
+    let a = h.fake.response(id).await;
+    assert!(is_ephemeral(&a), "{a}");
+    let menu = components(&a)
+        .into_iter()
+        .find(|c| c["type"] == 3)
+        .unwrap_or_else(|| panic!("a menu of seats: {a}"));
+    let option = menu["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["label"] == "Bob")
+        .unwrap_or_else(|| panic!("Bob's seat: {menu}"))
+        .clone();
+    let original = h
+        .fake
+        .wait_message("the menu", |m| {
+            m["components"].is_array() && text_of(m).contains("Replace")
+        })
+        .await;
+    let id = h.fake.select(
+        &alice,
+        &original,
+        menu["custom_id"].as_str().unwrap(),
+        option["value"].as_str().unwrap(),
+    );
+    let a = h.fake.response(id).await;
+    assert!(text_of(&a).contains("offered to <@3144>"), "{a}");
+    h.fake
+        .wait_message("the offer to Dan", |m| {
+            m["content"].as_str() == Some("<@3144>") && text_of(m).contains("Bob")
+        })
+        .await;
+    assert!(h.fake.refusals().is_empty(), "{:?}", h.fake.refusals());
 }

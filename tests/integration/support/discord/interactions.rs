@@ -328,6 +328,27 @@ impl FakeDiscord {
         id
     }
 
+    /// A user context-menu command (`name`, as the member's Apps menu shows it) used on
+    /// `target` (interaction type 2, command type 2). Returns the interaction id.
+    pub fn user_command(&self, user: &User, channel: u64, name: &str, target: &User) -> u64 {
+        let (id, token) = self.new_interaction(channel, None);
+        let uid = target.id.to_string();
+        let mut member = target.member();
+        if let Some(o) = member.as_object_mut() {
+            o.remove("user");
+        }
+        let data = json!({
+            "id": COMMAND_ID.to_string(),
+            "name": name,
+            "type": 2,
+            "target_id": uid,
+            "resolved": {"users": {uid.clone(): target.json()}, "members": {uid: member}},
+        });
+        let v = self.interaction_json(id, &token, 2, user, channel, data, None);
+        self.send("INTERACTION_CREATE", v);
+        id
+    }
+
     /// Checks a modal callback (type 9) against Discord's documented limits, beyond what the
     /// OpenAPI schema holds: a title of 1 to 45 characters, a custom_id of 1 to 100, 1 to 5
     /// action rows each holding one text input (style 1 or 2) with a label of 1 to 45, a
