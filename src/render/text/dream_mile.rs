@@ -162,7 +162,7 @@ mod tests {
     #[test]
     fn twelve_runners_fit_a_phone() {
         let names: Vec<String> = (1..=12).map(|i| format!("Runner {i}")).collect();
-        let seats: Vec<SeatSetup> = names.iter().map(|n| SeatSetup::named(n)).collect();
+        let seats: Vec<SeatSetup> = names.iter().map(SeatSetup::named).collect();
         let mut g = DreamMile::setup(&Options::default(), &seats, Seed::from_u64(0)).unwrap();
         let orders: Vec<Submitted<Speed>> = (0..12u8)
             .map(|i| {
