@@ -49,6 +49,9 @@ pub struct DiscordCourier {
     dm_channels: Mutex<HashMap<u64, ChannelId>>,
     /// The bot's own user id, once asked: only its messages can carry a marker.
     me: Mutex<Option<u64>>,
+    /// Where delivered prompts are found, to close them when their step resolves
+    /// (`stale`); without it, old prompts keep their buttons (and answer `STALE`).
+    store: Option<Arc<dyn crate::store::Store>>,
 }
 
 /// Messages read per page of history when looking for an earlier attempt.
@@ -221,7 +224,14 @@ impl DiscordCourier {
             zone,
             dm_channels: Mutex::new(HashMap::new()),
             me: Mutex::new(None),
+            store: None,
         }
+    }
+
+    /// Closes resolved steps' DM prompts, finding them in this store's outbox.
+    pub fn with_store(mut self, store: Arc<dyn crate::store::Store>) -> DiscordCourier {
+        self.store = Some(store);
+        self
     }
 
     /// The bot's own user id, asked of Discord once.
@@ -460,7 +470,23 @@ impl Courier for DiscordCourier {
                             external_id: Some(edited.id.get().to_string()),
                         })
                     }
-                    None => self.post(channel, &layout, parcel.outbox_id).await,
+                    None => {
+                        let posted = self.post(channel, &layout, parcel.outbox_id).await?;
+                        if let (Announcement::TurnResolved { revealed, .. }, Some(store)) =
+                            (parcel.announcement, &self.store)
+                        {
+                            super::stale::close_prompts(
+                                self,
+                                &self.http,
+                                &**store,
+                                parcel.race,
+                                parcel.outbox_id,
+                                revealed,
+                            )
+                            .await;
+                        }
+                        Ok(posted)
+                    }
                 }
             }
         }

@@ -38,6 +38,9 @@ pub async fn event(
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Component(c),
         } => component(ctx, shared, c).await,
+        serenity::FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Modal(m),
+        } => super::modal::submit(ctx, shared, m).await,
         serenity::FullEvent::Message { new_message }
             if new_message.guild_id.is_none() && !new_message.author.bot =>
         {
@@ -153,15 +156,13 @@ pub async fn prompt_layout(
         notes: Vec::new(),
     };
     let mut out = layout::announcement(&announcement, shared.settings.time_zone);
-    let mut rows = layout::choice_rows(
+    out.rows = Some(layout::prompt_rows(
         race,
         open.step,
         open.seat,
-        &open.prompt.choices,
+        &open.prompt,
         chosen.as_deref(),
-    );
-    layout::with_autopilot_button(&mut rows, race);
-    out.rows = Some(rows);
+    ));
     let field = match (receipt, &open.current) {
         (Some(r), _) => Some(("Your order".to_string(), receipt_text(r))),
         (None, Some(current)) => Some((
@@ -328,6 +329,10 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
         }
         return;
     };
+    if let Action::OtherOrder { race, step, seat } = action {
+        // A modal must be the first answer: no acknowledgement before it.
+        return super::modal::open(ctx, shared, c, race, step, seat).await;
+    }
     answer_component(http, c, async {
         // Claimed first (within the answer's time: the database may be slow), so that a
         // duplicate, here or in another process, changes nothing.
@@ -339,7 +344,11 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
             }
             Err(e) => return Answer::Reply(refusal(&RefereeError::Store(e))),
         }
-        if let Action::Join(race) | Action::Leave(race) | Action::Accept { race, .. } = action {
+        if let Action::Join(race)
+        | Action::Leave(race)
+        | Action::Accept { race, .. }
+        | Action::ReplaceSeat { race, .. } = action
+        {
             // These act on the race named in the button: only where that race is, and at
             // the pace of commands.
             let checked = match shared.referee.pace_command(&actor.user) {
@@ -408,6 +417,19 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
                     None => Answer::Reply(note("Not done", "Pick one of the choices.")),
                 }
             }
+            Action::ReplaceSeat { race, user } => {
+                let value = match &c.data.kind {
+                    ComponentInteractionDataKind::StringSelect { values } => {
+                        values.first().map(String::as_str)
+                    }
+                    _ => None,
+                };
+                super::commands::menus::replace_picked(shared, &actor, race, user, value).await
+            }
+            // Answered above (the modal), or never on a component.
+            Action::OtherOrder { .. } | Action::ModalOrder { .. } => {
+                Answer::Reply(note("Not done", "This button is no longer in use."))
+            }
         }
     })
     .await;
@@ -432,7 +454,7 @@ async fn posted_here(
 
 /// An order from a button or menu: only for the clicker's own seat, and only while its
 /// step is open.
-async fn order_from_component(
+pub(super) async fn order_from_component(
     shared: &Shared,
     actor: &Actor,
     race: CampaignId,
@@ -464,9 +486,9 @@ async fn order_from_component(
         Pick::Index(i) => match shared.referee.open_prompt(race, &actor.user).await {
             Ok(open) if open.step == step => match open.prompt.choices.get(i) {
                 Some(c) => c.order.clone(),
-                None => return Answer::Reply(refusal(&RefereeError::StaleStep)),
+                None => return Answer::Reply(note("Not done", super::stale::STALE)),
             },
-            Ok(_) => return Answer::Reply(refusal(&RefereeError::StaleStep)),
+            Ok(_) => return Answer::Reply(note("Not done", super::stale::STALE)),
             Err(e) => return Answer::Reply(refusal(&e)),
         },
     };
@@ -488,6 +510,8 @@ async fn order_from_component(
                 }
             }
         }
+        // A button of a prompt whose step resolved (its message not yet closed).
+        Err(RefereeError::StaleStep) => Answer::Reply(note("Not done", super::stale::STALE)),
         Err(e) => Answer::Reply(refusal(&e)),
     }
 }

@@ -322,6 +322,23 @@ pub enum Action {
         step: u32,
         seat: Seat,
     },
+    /// "Other order…": opens a modal to type an order for one race, step and seat.
+    OtherOrder {
+        race: CampaignId,
+        step: u32,
+        seat: Seat,
+    },
+    /// That modal, submitted: its text is read like a typed order.
+    ModalOrder {
+        race: CampaignId,
+        step: u32,
+        seat: Seat,
+    },
+    /// A seat picked in the "Replace seat…" menu, to offer to this member.
+    ReplaceSeat {
+        race: CampaignId,
+        user: u64,
+    },
     /// Sets the presser's autopilot in a race (the DM prompt's button).
     Autopilot {
         race: CampaignId,
@@ -350,6 +367,11 @@ pub fn accept_id(race: CampaignId, seat: Seat) -> String {
     format!("{PREFIX}:accept:{}:{}", race.0, seat.0)
 }
 
+/// The id of the "Replace seat…" menu offering a seat of `race` to `user`.
+pub fn replace_id(race: CampaignId, user: u64) -> String {
+    format!("{PREFIX}:rs:{}:{user}", race.0)
+}
+
 pub fn autopilot_id(race: CampaignId, setting: crate::engine::Autopilot) -> String {
     format!("{PREFIX}:ap:{}:{}", race.0, setting.name())
 }
@@ -363,6 +385,64 @@ pub fn with_autopilot_button(rows: &mut Vec<Row>, race: CampaignId) {
         label: "Let the bot play for me".into(),
         style: ButtonStyle::Secondary,
     };
+    push_button(rows, button);
+}
+
+/// The label of the button that opens the modal for a typed order.
+pub const OTHER_ORDER: &str = "Other order…";
+/// The custom_id of the modal's one text input.
+pub const MODAL_INPUT: &str = "order";
+
+/// The "Other order…" button's id.
+pub fn other_id(race: CampaignId, step: u32, seat: Seat) -> String {
+    format!("{PREFIX}:m:{}:{step}:{}:other", race.0, seat.0)
+}
+
+/// The id of the modal the "Other order…" button opens.
+pub fn modal_id(race: CampaignId, step: u32, seat: Seat) -> String {
+    format!("{PREFIX}:mo:{}:{step}:{}:order", race.0, seat.0)
+}
+
+/// A prompt's components: its choices, an "Other order…" button when the buttons cannot
+/// hold every legal order (the prompt is a useful subset, or its choices overflow what
+/// Discord allows), then the autopilot button.
+pub fn prompt_rows(
+    race: CampaignId,
+    step: u32,
+    seat: Seat,
+    prompt: &crate::engine::Prompt,
+    chosen: Option<&str>,
+) -> Vec<Row> {
+    let mut rows = choice_rows(race, step, seat, &prompt.choices, chosen);
+    // Choice rows keep one component per distinct order, as many as Discord allows.
+    let distinct: std::collections::HashSet<&str> =
+        prompt.choices.iter().map(|c| c.order.as_str()).collect();
+    let every = carried(&rows) >= distinct.len();
+    if !prompt.complete || !every {
+        let button = ButtonSpec {
+            custom_id: other_id(race, step, seat),
+            label: OTHER_ORDER.into(),
+            style: ButtonStyle::Primary,
+        };
+        push_button(&mut rows, button);
+    }
+    with_autopilot_button(&mut rows, race);
+    rows
+}
+
+/// How many choices a set of rows carries (each button or menu option is one).
+fn carried(rows: &[Row]) -> usize {
+    rows.iter()
+        .map(|r| match r {
+            Row::Buttons(b) => b.len(),
+            Row::Select(s) => s.options.len(),
+        })
+        .sum()
+}
+
+/// Adds a button to the last row of buttons when it has room, else in a row of its own
+/// when Discord allows one more.
+fn push_button(rows: &mut Vec<Row>, button: ButtonSpec) {
     if let Some(Row::Buttons(last)) = rows.last_mut()
         && last.len() < limits::BUTTONS_PER_ROW
     {
@@ -425,6 +505,13 @@ pub fn parse_id(id: &str) -> Option<Action> {
                 .is_none()
                 .then_some(Action::Accept { race, seat });
         }
+        "rs" => {
+            let user = parts.next()?.parse().ok()?;
+            return parts
+                .next()
+                .is_none()
+                .then_some(Action::ReplaceSeat { race, user });
+        }
         "ap" => {
             let setting = crate::engine::Autopilot::parse(parts.next()?)?;
             return parts
@@ -451,6 +538,8 @@ pub fn parse_id(id: &str) -> Option<Action> {
             pick: Pick::Index(rest.parse().ok()?),
         }),
         "s" => Some(Action::OrderMenu { race, step, seat }),
+        "m" => (rest == "other").then_some(Action::OtherOrder { race, step, seat }),
+        "mo" => (rest == "order").then_some(Action::ModalOrder { race, step, seat }),
         _ => None,
     }
 }
@@ -650,9 +739,7 @@ pub fn announcement(a: &Announcement, zone: impl Into<Zone>) -> Layout {
             prompt,
             ..
         } => {
-            let mut rows = choice_rows(*race, *step, *seat, &prompt.choices, None);
-            with_autopilot_button(&mut rows, *race);
-            layout.rows = Some(rows);
+            layout.rows = Some(prompt_rows(*race, *step, *seat, prompt, None));
         }
         Announcement::Status { .. } => layout.rows = Some(Vec::new()),
         Announcement::SeatOffer {

@@ -324,3 +324,78 @@ fn a_short_post_keeps_everything_and_renders_the_deadline_in_the_text() {
     );
     assert_eq!(e[0].footer.as_deref(), Some("Due Thu 01 Jan 00:00:00 UTC."));
 }
+
+fn prompt_of(choices: Vec<Choice>, complete: bool) -> crate::engine::Prompt {
+    crate::engine::Prompt {
+        text: "t".into(),
+        choices,
+        complete,
+        hint: "h".into(),
+    }
+}
+
+fn has_other(rows: &[Row]) -> bool {
+    rows.iter().any(|r| match r {
+        Row::Buttons(b) => b.iter().any(|b| b.label == OTHER_ORDER),
+        Row::Select(_) => false,
+    })
+}
+
+#[test]
+fn other_order_shows_only_when_the_buttons_cannot_hold_every_order() {
+    let few: Vec<Choice> = (0..11)
+        .map(|v| Choice::new(v.to_string(), v.to_string()))
+        .collect();
+    // Every legal order has a button: no modal.
+    let rows = prompt_rows(
+        CampaignId(1),
+        2,
+        Seat(0),
+        &prompt_of(few.clone(), true),
+        None,
+    );
+    assert!(!has_other(&rows));
+    // A useful subset (1500m): the modal button, before the autopilot button.
+    let rows = prompt_rows(CampaignId(1), 2, Seat(0), &prompt_of(few, false), None);
+    check_message_limits(&[], &rows);
+    let Some(Row::Buttons(last)) = rows.last() else {
+        panic!("{rows:?}")
+    };
+    let labels: Vec<&str> = last.iter().map(|b| b.label.as_str()).collect();
+    assert_eq!(
+        &labels[labels.len() - 2..],
+        [OTHER_ORDER, "Let the bot play for me"]
+    );
+    assert_eq!(
+        parse_id(&other_id(CampaignId(1), 2, Seat(0))),
+        Some(Action::OtherOrder {
+            race: CampaignId(1),
+            step: 2,
+            seat: Seat(0)
+        })
+    );
+    // More choices than five menus of 25 hold: the rest can be typed in the modal.
+    let many: Vec<Choice> = (0..200)
+        .map(|v| {
+            Choice::new(format!("play {v}"), format!("Play {v}")).grouped(format!("G{}", v / 10))
+        })
+        .collect();
+    let rows = prompt_rows(CampaignId(1), 2, Seat(0), &prompt_of(many, true), None);
+    check_message_limits(&[], &rows);
+    assert!(rows.len() <= limits::ROWS);
+}
+
+#[test]
+fn replace_menu_ids_read_back() {
+    let id = replace_id(CampaignId(4), 123_456_789_012_345_678);
+    assert!(id.chars().count() <= limits::CUSTOM_ID);
+    assert_eq!(
+        parse_id(&id),
+        Some(Action::ReplaceSeat {
+            race: CampaignId(4),
+            user: 123_456_789_012_345_678
+        })
+    );
+    assert_eq!(parse_id("pf:rs:4:x"), None);
+    assert_eq!(parse_id("pf:m:1:2:0:nope"), None);
+}

@@ -22,6 +22,8 @@ pub mod dress;
 pub mod handlers;
 pub mod layout;
 pub mod missed;
+pub mod modal;
+pub mod stale;
 
 use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -348,7 +350,12 @@ fn framework(
 ) -> poise::Framework<Arc<Shared>, Error> {
     poise::Framework::builder()
         .options(poise::FrameworkOptions {
-            commands: vec![commands::race(), commands::photofinish()],
+            commands: vec![
+                commands::race(),
+                commands::photofinish(),
+                commands::menus::kick_member(),
+                commands::menus::replace_member(),
+            ],
             on_error: |e| Box::pin(commands::on_error(e)),
             command_check: Some(|ctx| Box::pin(commands::not_a_duplicate(ctx))),
             event_handler: |fw, event| {
@@ -419,9 +426,11 @@ fn new_shared(
 ) -> Arc<Shared> {
     let shards = settings.shards;
     let zone = settings.time_zone;
+    let courier =
+        DiscordCourier::new(client.http.clone(), zone).with_store(referee.store().clone());
     Arc::new(Shared {
         referee,
-        courier: Arc::new(DiscordCourier::new(client.http.clone(), zone)),
+        courier: Arc::new(courier),
         settings,
         deadlines: Notify::new(),
         delivery: Notify::new(),

@@ -71,7 +71,11 @@ pub(super) async fn new_race(
             match channel
                 .create_thread(
                     ctx.http(),
-                    serenity::CreateThread::new(name).kind(serenity::ChannelType::PublicThread),
+                    // A week (Discord's longest, open to every server since 2022): races
+                    // run over days, and the bot unarchives the thread when it must post.
+                    serenity::CreateThread::new(name)
+                        .kind(serenity::ChannelType::PublicThread)
+                        .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
                 )
                 .await
             {

@@ -19,6 +19,7 @@ mod help;
 mod host;
 mod lobby;
 mod me;
+pub mod menus;
 mod play;
 
 pub use help::help_layout;

@@ -23,6 +23,7 @@ mod frame;
 mod magical_athlete;
 mod oval;
 mod palette;
+pub mod vision;
 
 use thiserror::Error;
 

@@ -52,20 +52,48 @@ pub fn track(view: &PublicView) -> String {
         ));
     }
     if view.standings.iter().any(|s| s.missed) {
-        out.push("* missed the deadline: played one more than the turn before".into());
+        // Within a phone's 40 columns.
+        out.push("* missed: played last turn's plus one".into());
     }
-    let field: Vec<String> = view
-        .groups()
+    let groups = view.groups();
+    let field: Vec<Vec<&str>> = groups
         .iter()
-        .map(|g| {
-            g.iter()
-                .map(|s| s.name.as_str())
-                .collect::<Vec<_>>()
-                .join(" + ")
-        })
+        .map(|g| g.iter().map(|s| s.name.as_str()).collect())
         .collect();
-    out.push(format!("FINISH <= {}", field.join(" | ")));
+    out.extend(wrap_field(&field));
     out.join("\n")
+}
+
+/// A phone shows about 40 characters of a code block's line.
+pub const PHONE_COLUMNS: usize = 40;
+
+/// `FINISH <= A + B | C | ...`, broken before [`PHONE_COLUMNS`] between runners (a
+/// further line starts with its `|` or `+`, indented under the first runner).
+fn wrap_field(groups: &[Vec<&str>]) -> Vec<String> {
+    const LEAD: &str = "FINISH <= ";
+    let indent = " ".repeat(LEAD.len());
+    let mut lines = Vec::new();
+    let mut line = LEAD.to_string();
+    let mut first = true;
+    for (i, g) in groups.iter().enumerate() {
+        for (j, name) in g.iter().enumerate() {
+            let sep = match (i, j) {
+                (0, 0) => "",
+                (_, 0) => " | ",
+                _ => " + ",
+            };
+            if !first && line.chars().count() + sep.len() + name.chars().count() > PHONE_COLUMNS {
+                lines.push(std::mem::take(&mut line));
+                line = format!("{indent}{} {name}", sep.trim());
+            } else {
+                line.push_str(sep);
+                line.push_str(name);
+            }
+            first = false;
+        }
+    }
+    lines.push(line);
+    lines
 }
 
 /// "After turn 2 of 8: 1st Alice; 2nd Carol; joint 3rd Dave and Emily; ..."
@@ -129,6 +157,36 @@ mod tests {
         assert!(t.contains("=1st  Alice"), "{t}");
         assert!(t.contains("3rd   Carol     1*    44"), "{t}");
         assert!(t.contains("FINISH <= Alice + Bill | Carol"), "{t}");
+    }
+
+    #[test]
+    fn twelve_runners_fit_a_phone() {
+        let names: Vec<String> = (1..=12).map(|i| format!("Runner {i}")).collect();
+        let seats: Vec<SeatSetup> = names.iter().map(SeatSetup::named).collect();
+        let mut g = DreamMile::setup(&Options::default(), &seats, Seed::from_u64(0)).unwrap();
+        let orders: Vec<Submitted<Speed>> = (0..12u8)
+            .map(|i| {
+                if i == 11 {
+                    Submitted::missed(Seat(i), Speed(1))
+                } else {
+                    Submitted::new(Seat(i), Speed(i % 6))
+                }
+            })
+            .collect();
+        g.apply(&orders);
+        let t = track(&g.public_view());
+        for line in t.lines() {
+            assert!(line.chars().count() <= PHONE_COLUMNS, "{line:?} in\n{t}");
+        }
+        // Every runner is still on the finish line, in order, across its lines.
+        let field: String = t
+            .lines()
+            .skip_while(|l| !l.starts_with("FINISH"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        for n in &names {
+            assert!(field.contains(n.as_str()), "{n} in {field}");
+        }
     }
 
     #[test]

@@ -305,4 +305,107 @@ impl FakeDiscord {
         self.shared.inner.lock().unwrap().guild_override = Some(guild);
         self.slash(user, channel, sub, options)
     }
+    /// Submits a modal the bot opened from a button on `message` (interaction type 5):
+    /// `values` are the (custom_id, text) of its text inputs. Returns the interaction id.
+    pub fn modal_submit(
+        &self,
+        user: &User,
+        message: &Value,
+        custom_id: &str,
+        values: &[(&str, &str)],
+    ) -> u64 {
+        let channel: u64 = message["channel_id"].as_str().unwrap().parse().unwrap();
+        let mid: u64 = message["id"].as_str().unwrap().parse().unwrap();
+        let (id, token) = self.new_interaction(channel, Some(mid));
+        let rows: Vec<Value> = values
+            .iter()
+            .map(|(input, text)| {
+                json!({"type": 1, "components": [{"type": 4, "custom_id": input, "value": text}]})
+            })
+            .collect();
+        let data = json!({"custom_id": custom_id, "components": rows});
+        let v = self.interaction_json(id, &token, 5, user, channel, data, Some(message.clone()));
+        self.send("INTERACTION_CREATE", v);
+        id
+    }
+
+    /// A user context-menu command (`name`, as the member's Apps menu shows it) used on
+    /// `target` (interaction type 2, command type 2). Returns the interaction id.
+    pub fn user_command(&self, user: &User, channel: u64, name: &str, target: &User) -> u64 {
+        let (id, token) = self.new_interaction(channel, None);
+        let uid = target.id.to_string();
+        let mut member = target.member();
+        if let Some(o) = member.as_object_mut() {
+            o.remove("user");
+        }
+        let data = json!({
+            "id": COMMAND_ID.to_string(),
+            "name": name,
+            "type": 2,
+            "target_id": uid,
+            "resolved": {"users": {uid.clone(): target.json()}, "members": {uid: member}},
+        });
+        let v = self.interaction_json(id, &token, 2, user, channel, data, None);
+        self.send("INTERACTION_CREATE", v);
+        id
+    }
+
+    /// Checks a modal callback (type 9) against Discord's documented limits, beyond what the
+    /// OpenAPI schema holds: a title of 1 to 45 characters, a custom_id of 1 to 100, 1 to 5
+    /// action rows each holding one text input (style 1 or 2) with a label of 1 to 45, a
+    /// placeholder of 100 at most, a value and lengths of 4000 at most, and min <= max.
+    /// Returns the text inputs as (custom_id, prefilled value).
+    pub fn check_modal(answer: &Value) -> Result<Vec<(String, String)>, String> {
+        if answer["type"] != 9 {
+            return Err(format!("not a modal (callback type 9): {answer}"));
+        }
+        let d = &answer["data"];
+        let len = |v: &Value| v.as_str().map(|s| s.chars().count()).unwrap_or(0);
+        if !(1..=45).contains(&len(&d["title"])) {
+            return Err("a modal title of 1 to 45 characters".into());
+        }
+        if !(1..=100).contains(&len(&d["custom_id"])) {
+            return Err("a modal custom_id of 1 to 100 characters".into());
+        }
+        let rows = d["components"].as_array().cloned().unwrap_or_default();
+        if rows.is_empty() || rows.len() > 5 {
+            return Err("a modal holds 1 to 5 action rows".into());
+        }
+        let mut inputs = Vec::new();
+        for row in rows {
+            let items = row["components"].as_array().cloned().unwrap_or_default();
+            if row["type"] != 1 || items.len() != 1 || items[0]["type"] != 4 {
+                return Err(format!("each modal row holds one text input: {row}"));
+            }
+            let t = &items[0];
+            if !matches!(t["style"].as_u64(), Some(1 | 2)) {
+                return Err("a text input's style is 1 or 2".into());
+            }
+            if !(1..=45).contains(&len(&t["label"])) || !(1..=100).contains(&len(&t["custom_id"])) {
+                return Err("a text input's label is 1 to 45, its custom_id 1 to 100".into());
+            }
+            if len(&t["placeholder"]) > 100 || len(&t["value"]) > 4000 {
+                return Err("a text input's placeholder is 100 at most, its value 4000".into());
+            }
+            let (min, max) = (t["min_length"].as_u64(), t["max_length"].as_u64());
+            if min.is_some_and(|m| m > 4000) || max.is_some_and(|m| !(1..=4000).contains(&m)) {
+                return Err("text input lengths of 4000 at most".into());
+            }
+            if let (Some(a), Some(b)) = (min, max)
+                && a > b
+            {
+                return Err("min_length over max_length".into());
+            }
+            if let Some(b) = max
+                && len(&t["value"]) as u64 > b
+            {
+                return Err("a prefilled value over max_length".into());
+            }
+            inputs.push((
+                t["custom_id"].as_str().unwrap_or("").to_string(),
+                t["value"].as_str().unwrap_or("").to_string(),
+            ));
+        }
+        Ok(inputs)
+    }
 }
