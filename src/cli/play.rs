@@ -115,7 +115,11 @@ async fn play(args: PlayArgs) -> Result<(), String> {
                 vec![]
             },
             resolve_early: true,
-            calendar: Default::default(),
+            // One person against bots: a play resolves at once (no grace window to wait).
+            calendar: crate::store::CalendarOptions {
+                grace_secs: Some(0),
+                ..Default::default()
+            },
         },
         // One person at their own terminal: no quotas.
         limits: crate::referee::Limits::off(),
@@ -268,6 +272,7 @@ async fn command(referee: &Referee, race: CampaignId, you: &Actor, line: &str) -
             }
         }
         _ => match referee.submit(race, &UserId::new(YOU), line).await {
+            Ok(r) if r.taken_back => println!("Taken back for {}: `{}`", r.label, r.order),
             Ok(r) => println!(
                 "Order {} for {}: `{}` (receipt {}){}",
                 if r.changed { "changed" } else { "received" },

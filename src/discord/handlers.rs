@@ -105,6 +105,14 @@ fn capitalise(s: &str) -> String {
 
 /// The answer to an accepted order.
 pub fn receipt_text(r: &Receipt) -> String {
+    if r.taken_back {
+        return format!(
+            "Taken back for {}: `{}` for **{}** will not be played. Send another order before the deadline.",
+            escape_markdown(&r.label),
+            code_text(&r.order),
+            escape_markdown(&r.seat_name),
+        );
+    }
     let mut text = format!(
         "{} for {}: `{}` for **{}**.\nReceipt `{}`: the status message shows it now, and the orders revealed after the turn prove it.",
         if r.repeated {
@@ -121,6 +129,13 @@ pub fn receipt_text(r: &Receipt) -> String {
     );
     if r.resolved {
         text.push_str("\nEvery order was in, so the turn has been resolved: see the race channel.");
+    } else if let Some(until) = r.held_until {
+        // The grace window (`grace=`): the play waits, changeable, then resolves.
+        text.push_str(&format!(
+            "\nIt is held for {} (until <t:{}:T>): until then you can change it, or take it back with `undo`.",
+            crate::referee::timing::format_duration(r.grace_secs),
+            until.div_euclid(1000)
+        ));
     } else {
         text.push_str("\nYou can change it until the turn resolves.");
     }

@@ -84,6 +84,16 @@ pub struct RevealedOrder {
     pub source: crate::store::OrderSource,
 }
 
+/// One step of a round, as the round's post tells it in a compact line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundStep {
+    pub step: u32,
+    /// The step's label ("Round 1: Alice to play").
+    pub label: String,
+    /// What happened, in the game's own narration.
+    pub lines: Vec<String>,
+}
+
 /// The step that opens next.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NextStep {
@@ -121,12 +131,17 @@ pub enum Announcement {
         seats: Vec<String>,
         commitment: String,
     },
-    /// One or more steps resolved (a chain of bot steps is told at once).
+    /// One or more steps resolved (a chain of bot steps is told at once), or a whole
+    /// round of a sequential game (`steps` then holds its compact lines).
     TurnResolved {
         race: CampaignId,
         game: GameKind,
         labels: Vec<String>,
         narration: Vec<String>,
+        /// A round's steps, one compact entry each (`referee::round`); empty in a
+        /// simultaneous game's post, whose `narration` tells its turn.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        steps: Vec<RoundStep>,
         missed: Vec<MissedOrder>,
         revealed: Vec<RevealedOrder>,
         view: AnyPublicView,

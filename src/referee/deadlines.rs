@@ -257,7 +257,8 @@ impl Referee {
             w.touch();
             let running = w.campaign.phase == Phase::Running && w.campaign.step == d.step;
             match d.kind {
-                DeadlineKind::Continue if running && !w.campaign.step_open => w.advance(),
+                // A long chain carried on, or a play whose grace window is over (`grace.rs`).
+                DeadlineKind::Continue if running => w.advance(),
                 DeadlineKind::Reminder if running && w.campaign.step_open => {
                     let deadline = w.campaign.deadline_at.unwrap_or(d.due_at);
                     if deadline <= w.now {

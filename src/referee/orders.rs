@@ -24,6 +24,13 @@ pub struct Receipt {
     pub repeated: bool,
     /// The step resolved at once (everyone was in).
     pub resolved: bool,
+    /// The play is held in its grace window until then (`grace.rs`): it can still be
+    /// changed or taken back.
+    pub held_until: Option<Millis>,
+    /// The race's grace window, in seconds (0: plays resolve at once).
+    pub grace_secs: u64,
+    /// The play in was taken back (`undo`): the seat has no order in now.
+    pub taken_back: bool,
 }
 
 /// What a seat is being asked right now, for an in-channel order form.
@@ -119,6 +126,30 @@ impl Referee {
                 return Err(RefereeError::Order(OrderError::NotYourTurn));
             }
             w.refuse_after_bank(seat)?;
+            let grace_secs = super::grace::grace_secs(&w.campaign.timing);
+            if super::grace::is_take_back(&text) {
+                let taken = w
+                    .orders
+                    .iter()
+                    .find(|o| o.seat == seat)
+                    .map(|o| (o.text.clone(), o.receipt.clone()))
+                    .unwrap_or_default();
+                w.take_back(seat)?;
+                return Ok(Receipt {
+                    race: w.campaign.id,
+                    seat,
+                    seat_name: seat_row.name.clone(),
+                    label: pending.label.clone(),
+                    order: taken.0,
+                    receipt: taken.1,
+                    changed: true,
+                    repeated: false,
+                    resolved: false,
+                    held_until: None,
+                    grace_secs,
+                    taken_back: true,
+                });
+            }
             let order = game.read_order(seat, &text)?;
             let canonical = game.format_order(seat, &order);
             // The same order again (a double click, a resent DM) changes nothing.
@@ -137,6 +168,9 @@ impl Referee {
                     changed: false,
                     repeated: true,
                     resolved: false,
+                    held_until: w.held_until()?,
+                    grace_secs,
+                    taken_back: false,
                 });
             }
             let changed = w.orders.iter().any(|o| o.seat == seat);
@@ -164,6 +198,8 @@ impl Referee {
             w.touch();
             w.say_status();
             w.advance()?;
+            let resolved = w.campaign.step != step;
+            let held_until = if resolved { None } else { w.held_until()? };
             Ok(Receipt {
                 race: w.campaign.id,
                 seat,
@@ -173,7 +209,10 @@ impl Referee {
                 receipt,
                 changed,
                 repeated: false,
-                resolved: w.campaign.step != step,
+                resolved,
+                held_until,
+                grace_secs,
+                taken_back: false,
             })
         })
         .await

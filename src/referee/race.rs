@@ -306,6 +306,8 @@ impl Referee {
             w.campaign.phase = Phase::Cancelled;
             w.campaign.ended_at = Some(w.now);
             w.unschedule();
+            // The steps of an open round are told, not lost (`round.rs`).
+            w.tell_open_round()?;
             let race = w.campaign.id;
             w.say(Target::Channel, Announcement::Cancelled { race });
             w.say_status();

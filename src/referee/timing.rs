@@ -1,5 +1,6 @@
-//! Turn lengths, clocks, reminders and the resolve rule, read from `key=value` text beside
-//! a game's own options (`turn=24h reminders=12h,1h resolve=early`, `clock=3d+12h`).
+//! Turn lengths, clocks, reminders, the resolve rule and the grace window, read from
+//! `key=value` text beside a game's own options (`turn=24h reminders=12h,1h
+//! resolve=early`, `clock=3d+12h`, `grace=2m`).
 
 use super::RefereeError;
 use super::when;
@@ -21,6 +22,7 @@ pub const KEYS: &[&str] = &[
     "clock",
     "clock-cap",
     "away-cap",
+    "grace",
 ];
 
 /// Reads a duration in seconds in any form [`when::parse_duration`] reads (`90`, `90s`,
@@ -147,6 +149,20 @@ fn read_timing_text(timing: &mut Timing, text: &str) -> Result<String, RefereeEr
                 };
             }
             "away-cap" => timing.calendar.away_cap_days = super::away::parse_cap(value)?,
+            "grace" => {
+                let secs = if matches!(value.trim(), "off" | "none") {
+                    0
+                } else {
+                    when::parse_duration(value).map_err(|e| invalid(&key, &e))?
+                };
+                if secs > super::grace::MAX_GRACE_SECS {
+                    return Err(bad(
+                        &key,
+                        "a duration up to a day, such as 2m (0 resolves each play at once)",
+                    ));
+                }
+                timing.calendar.grace_secs = Some(secs);
+            }
             _ => {
                 timing.resolve_early = match value.trim().to_ascii_lowercase().as_str() {
                     "early" | "yes" | "true" | "on" => true,
@@ -214,6 +230,9 @@ pub fn describe_timing(t: &Timing) -> String {
     }
     if let Some(cap) = c.away_cap_days {
         out.push_str(&format!(" away-cap={cap}"));
+    }
+    if let Some(grace) = c.grace_secs {
+        out.push_str(&format!(" grace={}", format_duration(grace)));
     }
     out
 }
@@ -288,6 +307,35 @@ mod tests {
             "turn=2h reminders=1h,10m resolve=deadline zone=America/New_York days=mon,tue,wed,thu,fri quiet-cap=6h nudge=1h30m"
         );
         assert!(apply_timing_text(&mut t, "resolve=maybe").is_err());
+    }
+
+    #[test]
+    fn the_grace_window_is_read_shown_and_bounded() {
+        let mut t = Timing {
+            turn_secs: 3600,
+            reminders: vec![],
+            resolve_early: true,
+            calendar: Default::default(),
+        };
+        assert!(KEYS.contains(&"grace"));
+        assert_eq!(
+            apply_timing_text(&mut t, "grace=90s rounds=1").unwrap(),
+            "rounds=1"
+        );
+        assert_eq!(t.calendar.grace_secs, Some(90));
+        assert!(
+            describe_timing(&t).ends_with(" grace=1m30s"),
+            "{}",
+            describe_timing(&t)
+        );
+        apply_timing_text(&mut t, "grace=0").unwrap();
+        assert_eq!(t.calendar.grace_secs, Some(0));
+        let before = t.clone();
+        for text in ["grace=soon", "grace=2d"] {
+            let err = apply_timing_text(&mut t, text).unwrap_err().to_string();
+            assert!(!err.contains('\n'), "{err}");
+            assert_eq!(t, before, "{text}");
+        }
     }
 
     #[test]

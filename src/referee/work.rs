@@ -8,10 +8,11 @@ use std::collections::BTreeMap;
 use sha2::{Digest, Sha256};
 
 use super::announce::{
-    Announcement, FinalPlace, LobbySeat, MissedOrder, NextStep, RevealedOrder, SeatState,
-    StatusSeat, Target,
+    Announcement, FinalPlace, LobbySeat, MissedOrder, NextStep, RevealedOrder, RoundStep,
+    SeatState, StatusSeat, Target,
 };
 use super::error::RefereeError;
+use super::round::{RoundSoFar, by_round};
 use crate::engine::{Audience, GameRng, Mode, Pending, Seat, Seed, Submitted, Window};
 use crate::games::{AnyGame, AnyOrder};
 use crate::store::{
@@ -99,6 +100,10 @@ struct Told {
     revealed: Vec<RevealedOrder>,
     late: bool,
     private_notes: BTreeMap<Seat, Vec<String>>,
+    /// Each step on its own, for a round's post (`round.rs`).
+    steps: Vec<RoundStep>,
+    /// The seats whose turn resolved (a short decision window is not a turn).
+    acted: Vec<Seat>,
 }
 
 /// A decision in progress.
@@ -167,6 +172,7 @@ impl Work {
             || c.deadlines.is_some()
             || !c.fired.is_empty()
             || !c.outbox.is_empty()
+            || !c.withdrawn.is_empty()
     }
 
     /// The commit to write and the campaign as it will then be stored, or `None` when
@@ -500,6 +506,10 @@ impl Work {
 
     /// Whether the open step can resolve now, before its deadline.
     fn ready(&self) -> Result<bool, RefereeError> {
+        // A player's play in its grace window waits: it may still change (`grace.rs`).
+        if self.held_until()?.is_some() {
+            return Ok(false);
+        }
         let pending = self.game()?.pending();
         Ok(match pending.mode {
             Mode::Any => self.orders.iter().any(|o| pending.includes(o.seat)),
@@ -566,10 +576,11 @@ impl Work {
             g.apply(&submitted)
         };
         let game = self.game()?.clone();
+        let mut lines = Vec::new();
         for e in &events {
             let n = game.narrate(e);
             match n.audience {
-                Audience::Public if !n.text.is_empty() => self.told.narration.push(n.text),
+                Audience::Public if !n.text.is_empty() => lines.push(n.text),
                 Audience::Seat(s) if !n.text.is_empty() => {
                     self.told.private_notes.entry(s).or_default().push(n.text);
                 }
@@ -587,6 +598,15 @@ impl Work {
             resolved_at: Some(self.now),
             late,
         });
+        self.told.narration.extend(lines.iter().cloned());
+        self.told.steps.push(RoundStep {
+            step,
+            label: pending.label.clone(),
+            lines,
+        });
+        if pending.window == Window::Turn {
+            self.told.acted.extend(submitted.iter().map(|s| s.seat));
+        }
         self.told.labels.push(pending.label);
         self.told.late |= late;
         self.campaign.step += 1;
@@ -623,6 +643,11 @@ impl Work {
                 break;
             }
         }
+        if self.campaign.step_open
+            && let Some(until) = self.held_until()?
+        {
+            self.hold(until);
+        }
         self.follow_clocks();
         // Prompts only for a step that is open: a chain that yielded prompts when it
         // opens its next step.
@@ -652,10 +677,11 @@ impl Work {
 
     /// Tells the channel what resolved, updates the status, and prompts who must act.
     fn tell(&mut self, opened: bool) -> Result<(), RefereeError> {
-        let told = std::mem::take(&mut self.told);
+        let mut told = std::mem::take(&mut self.told);
         let game = self.game()?.clone();
         let pending = game.pending();
-        if !told.labels.is_empty() {
+        let private_notes = std::mem::take(&mut told.private_notes);
+        if let Some(post) = self.post_of(told)? {
             let next = (!pending.is_empty()).then(|| NextStep {
                 label: pending.label.clone(),
                 deadline: self.campaign.deadline_at,
@@ -666,21 +692,58 @@ impl Work {
                 Announcement::TurnResolved {
                     race: self.campaign.id,
                     game: self.campaign.kind,
-                    labels: told.labels,
-                    narration: told.narration,
-                    missed: told.missed,
-                    revealed: told.revealed,
+                    labels: post.labels,
+                    narration: post.narration,
+                    steps: post.steps,
+                    missed: post.missed,
+                    revealed: post.revealed,
                     view: game.public_view(),
-                    late: told.late,
+                    late: post.late,
                     next,
                 },
             );
         }
         self.say_status();
-        if opened || !told.private_notes.is_empty() {
-            self.prompt_and_update(&game, &pending, told.private_notes, opened)?;
+        if opened || !private_notes.is_empty() {
+            self.prompt_and_update(&game, &pending, private_notes, opened)?;
         }
         Ok(())
+    }
+
+    /// Posts the open round as it stands, when the race stops mid-round (cancelled).
+    pub fn tell_open_round(&mut self) -> Result<(), RefereeError> {
+        if self.campaign.round.is_some() && self.campaign.state.is_some() {
+            self.tell(false)?;
+        }
+        Ok(())
+    }
+
+    /// What the channel is told now: this decision's steps in a simultaneous game; in a
+    /// sequential one the whole round once it is over, nothing before (`round.rs`).
+    fn post_of(&mut self, told: Told) -> Result<Option<Told>, RefereeError> {
+        if !by_round(self.campaign.kind) {
+            let told = Told {
+                steps: Vec::new(),
+                ..told
+            };
+            return Ok((!told.labels.is_empty()).then_some(told));
+        }
+        let round = self.gather_round(RoundSoFar {
+            steps: told.steps,
+            missed: told.missed,
+            revealed: told.revealed,
+            late: told.late,
+            acted: told.acted,
+        })?;
+        Ok(round.map(|r| Told {
+            labels: r.labels(),
+            narration: r.narration(),
+            steps: r.steps,
+            missed: r.missed,
+            revealed: r.revealed,
+            late: r.late,
+            ..Told::default()
+        }))
     }
 
     /// DMs each human seat that must act; refreshes the others whose view changed.

@@ -12,6 +12,7 @@ mod nudge;
 pub mod picture;
 pub mod post;
 pub mod text;
+mod turn;
 
 pub use markup::{code_text, escape_markdown};
 pub use text::{alt_text, ordinal, private_text, private_text_as, track_text};

@@ -3,20 +3,18 @@
 //! Both adapters use this: Discord turns a [`Post`] into an embed with buttons, the
 //! terminal prints [`Post::plain`].
 //!
-//! One function per announcement kind, so the file is about 1,000 lines; the nudge already
-//! lives in `nudge.rs`, and the next kind to grow should move out the same way.
+//! One function per announcement kind; the larger ones live apart: the nudge in
+//! `nudge.rs`, a resolved turn or round in `turn.rs`.
 
 use chrono::{DateTime, Utc};
 
 use super::markup::{code_text, escape_markdown};
 use super::picture::{RenderError, race_chart_png, track_png};
 use super::text::{alt_text, ordinal, private_text_as, track_text};
+use super::turn::{Turn, turn_resolved};
 use crate::engine::{Choice, Prompt};
 use crate::games::{AnyPrivateView, AnyPublicView, GameKind};
-use crate::referee::announce::{
-    Announcement, FinalPlace, LobbySeat, MissedOrder, NextStep, RevealedOrder, SeatState,
-    StatusSeat,
-};
+use crate::referee::announce::{Announcement, FinalPlace, LobbySeat, SeatState, StatusSeat};
 use crate::referee::when::Zone;
 use crate::store::{CampaignId, Millis, Phase, UserId};
 
@@ -231,6 +229,7 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             game,
             labels,
             narration,
+            steps,
             missed,
             revealed,
             view,
@@ -241,6 +240,7 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             Turn {
                 labels,
                 narration,
+                steps,
                 missed,
                 revealed,
                 view,
@@ -425,79 +425,6 @@ fn chance(game: GameKind) -> Option<&'static str> {
             Some("every shuffle")
         }
     }
-}
-
-/// A resolved turn, borrowed from [`Announcement::TurnResolved`].
-struct Turn<'a> {
-    labels: &'a [String],
-    narration: &'a [String],
-    missed: &'a [MissedOrder],
-    revealed: &'a [RevealedOrder],
-    view: &'a AnyPublicView,
-    late: bool,
-    next: Option<&'a NextStep>,
-}
-
-/// A turn's channel post: the narration, missed orders, receipts, the track and what is
-/// next.
-fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
-    // A step's label may name a player ("Round 1: Alice to play").
-    let labels: Vec<String> = turn.labels.iter().map(|l| style.user(l)).collect();
-    let title = match (labels.first(), labels.last()) {
-        (Some(first), Some(last)) if labels.len() > 1 && first != last => {
-            format!("{head}: {first} to {last}")
-        }
-        (Some(first), _) => format!("{head}: {first}"),
-        _ => head.to_string(),
-    };
-    let mut body = style.user(&turn.narration.join("\n"));
-    if turn.late {
-        body.push_str("\n(Resolved late: the bot was offline when the deadline passed.)");
-    }
-    let mut p = Post::new(title, body);
-    if !turn.missed.is_empty() {
-        let lines: Vec<String> = turn
-            .missed
-            .iter()
-            .map(|m| {
-                format!(
-                    "{}: played {} for them",
-                    style.user(&m.name),
-                    style.user(&m.played)
-                )
-            })
-            .collect();
-        p.fields.push(("Missed orders".into(), lines.join("\n")));
-    }
-    if !turn.revealed.is_empty() {
-        let lines: Vec<String> = turn
-            .revealed
-            .iter()
-            .map(|o| {
-                format!(
-                    "{} `{}` nonce {} -> {}",
-                    style.user(&o.name),
-                    style.code(&o.order),
-                    o.nonce,
-                    o.receipt
-                )
-            })
-            .collect();
-        p.fields
-            .push(("Orders and receipts".into(), lines.join("\n")));
-    }
-    p.track = Some(track_text(turn.view));
-    p.view = Some(turn.view.clone());
-    p.picture = Picture::Track;
-    p.footer = turn.next.map(|n| match n.deadline {
-        Some(d) => format!(
-            "Next: {}; orders due {}",
-            style.user(&n.label),
-            style.when(d)
-        ),
-        None => format!("Next: {}", style.user(&n.label)),
-    });
-    p
 }
 
 /// The status message: the step, its deadline, and ✓ / … per seat.

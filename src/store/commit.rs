@@ -112,14 +112,14 @@ async fn write_campaign<DB: Dialect>(
         "UPDATE campaigns SET options = $1, phase = $2, turn_secs = $3, reminders = $4,
              resolve_early = $5, step = $6, step_open = $7, deadline_at = $8,
              paused_left_ms = $9, host = $10, updated_at = $11, ended_at = $12,
-             version = version + 1, calendar = $15, clocks = $16, state = $17,
-             state_format = $18
+             version = version + 1, calendar = $15, clocks = $16, round = $17,
+             state = $18, state_format = $19
          WHERE id = $13 AND version = $14"
     } else {
         "UPDATE campaigns SET options = $1, phase = $2, turn_secs = $3, reminders = $4,
              resolve_early = $5, step = $6, step_open = $7, deadline_at = $8,
              paused_left_ms = $9, host = $10, updated_at = $11, ended_at = $12,
-             version = version + 1, calendar = $15, clocks = $16
+             version = version + 1, calendar = $15, clocks = $16, round = $17
          WHERE id = $13 AND version = $14"
     };
     let mut stmt = Stmt::<DB>::new(sql)
@@ -138,7 +138,11 @@ async fn write_campaign<DB: Dialect>(
         .bind(c.id.0)
         .bind(expected_version)
         .bind(to_json(&c.timing.calendar)?)
-        .bind(to_json(&c.clocks)?);
+        .bind(to_json(&c.clocks)?)
+        .bind(match &c.round {
+            Some(r) => Some(to_json(r)?),
+            None => None,
+        });
     if state_changed {
         let state = match &c.state {
             Some(s) => Some(to_json(s)?),
@@ -195,6 +199,16 @@ async fn write_orders<DB: Dialect>(
     id: CampaignId,
     commit: &Commit,
 ) -> Result<(), StoreError> {
+    // An order taken back in its grace window: superseded, and nothing in its place.
+    for &(step, seat) in &commit.withdrawn {
+        Stmt::<DB>::new(DB::SUPERSEDE_ORDER)
+            .bind(id.0)
+            .bind(i64::from(step))
+            .bind(i64::from(seat.0))
+            .execute(tx)
+            .await
+            .map_err(db_err)?;
+    }
     for o in &commit.orders {
         if commit.replaces.contains(&(o.step, o.seat)) {
             Stmt::<DB>::new(DB::SUPERSEDE_ORDER)

@@ -61,6 +61,11 @@ pub(super) const SQLITE: &[Embedded] = &[
         "archive",
         include_str!("../../migrations/sqlite/0013_archive.sql"),
     ),
+    (
+        14,
+        "round",
+        include_str!("../../migrations/sqlite/0014_round.sql"),
+    ),
 ];
 
 pub(super) const POSTGRES: &[Embedded] = &[
@@ -113,6 +118,11 @@ pub(super) const POSTGRES: &[Embedded] = &[
         13,
         "archive",
         include_str!("../../migrations/postgres/0013_archive.sql"),
+    ),
+    (
+        14,
+        "round",
+        include_str!("../../migrations/postgres/0014_round.sql"),
     ),
 ];
 
@@ -172,6 +182,6 @@ mod tests {
     fn migrators_keep_every_file_in_order() {
         let m = migrator(SQLITE);
         let versions: Vec<i64> = m.iter().map(|m| m.version).collect();
-        assert_eq!(versions, vec![1, 2, 3, 4, 5, 8, 9, 11, 12, 13]);
+        assert_eq!(versions, vec![1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14]);
     }
 }

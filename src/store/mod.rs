@@ -164,6 +164,10 @@ pub struct CalendarOptions {
     /// `away-cap=`: the most days of absence one seat may book in this race.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub away_cap_days: Option<u32>,
+    /// `grace=`: how long a player's play in a sequential game is held, changeable,
+    /// before it resolves, in seconds; `None`: the default (`referee::grace`), 0: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grace_secs: Option<u64>,
 }
 
 /// Each seat's time bank in a race with `clock=` (issue 17), stored as JSON; empty
@@ -257,6 +261,9 @@ pub struct CampaignRow {
     pub ended_at: Option<Millis>,
     /// The seats' time banks (`clock=`); empty without one.
     pub clocks: Clocks,
+    /// The steps told so far in the open round of a sequential game, waiting for the
+    /// round's one channel post (`referee::round`), as JSON; `None` between rounds.
+    pub round: Option<Value>,
 }
 
 /// What a new campaign starts with.
@@ -539,6 +546,8 @@ pub struct Commit {
     /// When set, a seat whose order is replaced keeps at most this many superseded orders
     /// of the step (the oldest go); `None` keeps them all.
     pub superseded_kept: Option<u32>,
+    /// The (step, seat)s whose live order was taken back (superseded, with no new one).
+    pub withdrawn: Vec<(u32, Seat)>,
 }
 
 /// Races in lobby, and under way (running or paused), of one host and of one server: what

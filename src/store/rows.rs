@@ -137,6 +137,7 @@ pub(super) fn campaign<R: Get>(r: &R) -> Result<CampaignRow, StoreError> {
             updated_at: r.int("updated_at")?,
             ended_at: r.opt_int("ended_at")?,
             clocks: json("clocks", &r.text("clocks")?)?,
+            round: opt_json("round", r.opt_text("round")?)?,
         })
     })
 }

@@ -29,6 +29,7 @@ mod discord_magical_athlete;
 mod discord_prompts;
 mod discord_race;
 mod discord_robustness;
+mod discord_round;
 mod discord_spec;
 mod fuzz_orders;
 mod health;

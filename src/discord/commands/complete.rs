@@ -264,6 +264,10 @@ const TIMING_DOCS: &[OptionDoc] = &[
         key: "away-cap",
         help: "The most days of absence one seat may book in the race, e.g. 7",
     },
+    OptionDoc {
+        key: "grace",
+        help: "How long a play is held, changeable, before it resolves, e.g. 2m (0: at once)",
+    },
 ];
 
 /// Aliases of the timing keys, which autocomplete does not offer.

@@ -23,6 +23,7 @@ pub fn help_layout(game: Option<&str>) -> Layout {
 `/race join name choice` / `/race leave` take or give up a seat (or use the lobby's buttons)
 `/race start` begin (host)
 Orders come by DM: press a button or reply with the order as text (`7`; `#12 7` if you are in several races). Change it until the turn resolves; each order gets a receipt.
+Grace window: in 1000 miles, 1000 Yards and Magical Athlete your play is held 2 minutes before it resolves (option `grace=`, `grace=0` for at once): change it, or take it back with `undo`. Those games post once per round.
 `/race order text` order here instead, seen only by you (if your DMs are closed)
 `/race status` standings and track; `/race orders` who has ordered (never what)
 `/race deadline set extend` show or move the deadline (host)

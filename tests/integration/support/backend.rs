@@ -291,7 +291,16 @@ impl Raw {
     }
 }
 
+/// Timing for a test race. No grace window: the suites written before it expect a play
+/// to resolve at once (`grace_timing` keeps the real default).
 pub fn timing(turn_secs: u64, reminders: Vec<u64>, resolve_early: bool) -> Timing {
+    let mut t = grace_timing(turn_secs, reminders, resolve_early);
+    t.calendar.grace_secs = Some(0);
+    t
+}
+
+/// Timing for a test race with the real default grace window (2 minutes).
+pub fn grace_timing(turn_secs: u64, reminders: Vec<u64>, resolve_early: bool) -> Timing {
     Timing {
         turn_secs,
         reminders,

@@ -16,6 +16,8 @@ pub struct Harness {
     pub dir: tempfile::TempDir,
     /// The bot's quotas, when a test sets them (else the fake's settings).
     pub limits: Option<photofinish::referee::Limits>,
+    /// Keep the bot's real default grace window (else the fake's settings: none).
+    pub real_grace: bool,
 }
 
 /// The channel races run in.
@@ -28,6 +30,15 @@ impl Harness {
 
     /// A harness whose bot runs with these quotas and rate limits.
     pub async fn start_with_limits(limits: Option<photofinish::referee::Limits>) -> Harness {
+        Harness::start_with(limits, false).await
+    }
+
+    /// A harness whose bot keeps its real default grace window (`grace=`, 2 minutes).
+    pub async fn start_with_real_grace() -> Harness {
+        Harness::start_with(None, true).await
+    }
+
+    async fn start_with(limits: Option<photofinish::referee::Limits>, real_grace: bool) -> Harness {
         // RUST_LOG=debug shows what the bot does.
         let _ = tracing_subscriber::fmt()
             .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
@@ -42,6 +53,7 @@ impl Harness {
             bot: None,
             dir,
             limits,
+            real_grace,
         };
         h.start_bot().await;
         h
@@ -55,6 +67,9 @@ impl Harness {
         let mut settings = self.fake.settings(&self.db());
         if let Some(limits) = &self.limits {
             settings.limits = limits.clone();
+        }
+        if self.real_grace {
+            settings.timing.calendar.grace_secs = None;
         }
         let before = self.fake.identifies();
         let bot = photofinish::discord::start(settings, self.clock.clone())

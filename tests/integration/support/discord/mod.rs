@@ -248,6 +248,9 @@ impl FakeDiscord {
         // Tests fire commands faster than anyone could on the test clock, which only they
         // move; `quotas::` turns the pace back on.
         s.limits.commands_burst = 0;
+        // The suites written before the grace window expect a play to resolve at once;
+        // `Harness::start_with_real_grace` keeps the bot's real default (2 minutes).
+        s.timing.calendar.grace_secs = Some(0);
         s
     }
 
