@@ -189,7 +189,14 @@ pub async fn check(
             }
         }
     }
-    let known: BTreeSet<i64> = rows.iter().map(|(_, r)| r.id).collect();
+    // Rows that name the message they landed as. A row given up as moot or superseded
+    // after an attempt whose answer was lost may have landed all the same: once, which
+    // the nonce count below checks.
+    let known: BTreeSet<i64> = rows
+        .iter()
+        .filter(|(_, r)| r.external_id.is_some())
+        .map(|(_, r)| r.id)
+        .collect();
     let mut last_in: BTreeMap<String, i64> = BTreeMap::new();
     for m in &messages {
         let Some(id) = m["id"].as_str() else { continue };

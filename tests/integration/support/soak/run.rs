@@ -18,6 +18,8 @@ pub struct Faults {
     pub outages: bool,
     /// Bursts of 429s and of 5xx answers to message posts.
     pub storms: bool,
+    /// Message posts created but answered 500 (the bot cannot know they landed).
+    pub lost_answers: bool,
     /// Gateway sessions dropped, resumable or not.
     pub gateway_drops: bool,
     /// The bot stopped at a random point and started again 1 minute to 3 hours later.
@@ -35,6 +37,7 @@ impl Faults {
         Faults {
             outages: true,
             storms: true,
+            lost_answers: true,
             gateway_drops: true,
             kills: true,
             clock_jumps: true,
@@ -98,7 +101,7 @@ pub async fn run(soak: Soak) -> Figures {
     let mut disk_full_until: Option<i64> = None;
     let mut looks = 0u32;
     // The fault kinds not yet injected, in a seeded order (popped from the end).
-    let mut first: Vec<i64> = (0..7).collect();
+    let mut first: Vec<i64> = (0..8).collect();
     for i in (1..first.len()).rev() {
         let j = usize::try_from(w.faults.range(0, i64::try_from(i).unwrap())).unwrap();
         first.swap(i, j);
@@ -162,6 +165,11 @@ pub async fn run(soak: Soak) -> Figures {
         }
         w.advance(soak.look_secs);
         w.settle().await;
+        let _ = w.careful.fetch_update(
+            std::sync::atomic::Ordering::Relaxed,
+            std::sync::atomic::Ordering::Relaxed,
+            |c| c.checked_sub(1),
+        );
         if looks > 20_000 {
             f.problems.push("the soak did not end".into());
             break;
@@ -334,6 +342,12 @@ async fn inject(
             raw.close().await;
             *disk_full_until = Some(w.now() + 2 * HOUR * 1000);
             bump(f, "disk full on commits");
+        }
+        7 if on.lost_answers => {
+            let n = usize::try_from(w.faults.range(1, 4)).unwrap();
+            w.fake.lose_next_answers(n);
+            w.careful.store(2, std::sync::atomic::Ordering::Relaxed);
+            bump(f, "posts landed, answers lost");
         }
         _ => {}
     }

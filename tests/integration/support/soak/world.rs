@@ -83,6 +83,10 @@ pub struct World {
     /// does not depend on how the races went (their dice come from the bot's own seeds).
     pub faults: Rng,
     next_user: u64,
+    /// Looks left during which the bot may be sleeping before a retry of its own (a DM's
+    /// receipt after a lost answer waits 1 s, then 2 s, in real time): [`World::settle`]
+    /// waits out such a pause, lest the test clock jump half an hour inside it.
+    pub careful: std::sync::atomic::AtomicU32,
     /// A connection of its own, to see what the bot has still to do (once the bot made the
     /// database).
     probe: Option<Raw>,
@@ -106,6 +110,7 @@ impl World {
             faults: Rng::new(seed ^ 0x5EED_FA17),
             next_user: 10_000,
             probe: None,
+            careful: std::sync::atomic::AtomicU32::new(0),
         };
         w.start_bot().await;
         w
@@ -184,8 +189,10 @@ impl World {
     /// retry (`failures` counted, claim held to then): neither is work for now.
     pub async fn settle(&self) {
         let until = Instant::now() + PATIENCE;
+        let careful = self.careful.load(std::sync::atomic::Ordering::Relaxed) > 0;
+        let quiet = Duration::from_millis(if careful { 2_500 } else { 150 });
         loop {
-            self.fake.settle(Duration::from_millis(150)).await;
+            self.fake.settle(quiet).await;
             let Some(bot) = &self.bot else { return };
             let store = bot.referee().store().clone();
             let now = self.now();
