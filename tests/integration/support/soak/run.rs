@@ -345,7 +345,19 @@ async fn inject(
         }
         7 if on.lost_answers => {
             let n = usize::try_from(w.faults.range(1, 4)).unwrap();
-            w.fake.lose_next_answers(n);
+            // Answers still to lose from an earlier fault are not stacked.
+            let pending = w.answers_still_to_lose();
+            if !pending {
+                let lost = w
+                    .fake
+                    .requests()
+                    .iter()
+                    .filter(|r| r.refused.as_deref() == Some("asked: answer lost"))
+                    .count();
+                w.lost_told
+                    .store(lost + n, std::sync::atomic::Ordering::Relaxed);
+                w.fake.lose_next_answers(n);
+            }
             w.careful.store(2, std::sync::atomic::Ordering::Relaxed);
             bump(f, "posts landed, answers lost");
         }

@@ -87,6 +87,8 @@ pub struct World {
     /// receipt after a lost answer waits 1 s, then 2 s, in real time): [`World::settle`]
     /// waits out such a pause, lest the test clock jump half an hour inside it.
     pub careful: std::sync::atomic::AtomicU32,
+    /// Answers the schedule told the fake to lose, in all.
+    pub lost_told: std::sync::atomic::AtomicUsize,
     /// A connection of its own, to see what the bot has still to do (once the bot made the
     /// database).
     probe: Option<Raw>,
@@ -111,6 +113,7 @@ impl World {
             next_user: 10_000,
             probe: None,
             careful: std::sync::atomic::AtomicU32::new(0),
+            lost_told: std::sync::atomic::AtomicUsize::new(0),
         };
         w.start_bot().await;
         w
@@ -189,7 +192,8 @@ impl World {
     /// retry (`failures` counted, claim held to then): neither is work for now.
     pub async fn settle(&self) {
         let until = Instant::now() + PATIENCE;
-        let careful = self.careful.load(std::sync::atomic::Ordering::Relaxed) > 0;
+        let careful = self.careful.load(std::sync::atomic::Ordering::Relaxed) > 0
+            || self.answers_still_to_lose();
         let quiet = Duration::from_millis(if careful { 2_500 } else { 150 });
         loop {
             self.fake.settle(quiet).await;
@@ -219,6 +223,20 @@ impl World {
             }
             bot.wake();
         }
+    }
+
+    /// True while some of the answers the schedule told the fake to lose are not yet lost
+    /// (no post has come to take them).
+    pub fn answers_still_to_lose(&self) -> bool {
+        let told = self.lost_told.load(std::sync::atomic::Ordering::Relaxed);
+        told > 0
+            && self
+                .fake
+                .requests()
+                .iter()
+                .filter(|r| r.refused.as_deref() == Some("asked: answer lost"))
+                .count()
+                < told
     }
 
     fn user(&mut self, name: &str) -> User {
