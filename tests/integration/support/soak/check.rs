@@ -330,6 +330,24 @@ async fn retention_bound(w: &World, soak: &Soak, f: &mut Figures) {
          (SELECT id FROM campaigns WHERE phase NOT IN ('finished', 'cancelled'))",
     )
     .await;
+    // What compaction promises per race: one order a seat a step, nothing superseded.
+    let superseded = count(
+        "SELECT COUNT(*) FROM orders WHERE superseded = TRUE AND campaign_id IN \
+         (SELECT id FROM campaigns WHERE phase IN ('finished', 'cancelled'))",
+    )
+    .await;
+    let twice = count(
+        "SELECT COUNT(*) FROM (SELECT campaign_id, step, seat FROM orders WHERE campaign_id IN \
+         (SELECT id FROM campaigns WHERE phase IN ('finished', 'cancelled')) \
+         GROUP BY campaign_id, step, seat HAVING COUNT(*) > 1) AS t",
+    )
+    .await;
+    if superseded > 0 || twice > 0 {
+        f.problems.push(format!(
+            "retention: {superseded} superseded orders of ended races left; {twice} seat-steps \
+             with more than one order"
+        ));
+    }
     if orders > seat_steps || outbox > 0 || fired > 0 {
         f.problems.push(format!(
             "retention: {orders} orders for {seat_steps} seat-steps, {outbox} announcements \
