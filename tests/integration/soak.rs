@@ -106,7 +106,8 @@ async fn soak_short_sqlite() {
 }
 
 /// The long soak: 30 simulated days, 50 races or more. Run with
-/// `cargo test --release --test integration soak_long -- --ignored --nocapture`.
+/// `cargo test --locked --test integration soak_long -- --ignored --nocapture` (a debug
+/// build took 19 minutes; docs/reliability.md, "Soak").
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore]
 async fn soak_long() {
