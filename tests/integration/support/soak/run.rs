@@ -18,6 +18,8 @@ pub struct Faults {
     pub outages: bool,
     /// Bursts of 429s and of 5xx answers to message posts.
     pub storms: bool,
+    /// Message posts created but answered 500 (the bot cannot know they landed).
+    pub lost_answers: bool,
     /// Gateway sessions dropped, resumable or not.
     pub gateway_drops: bool,
     /// The bot stopped at a random point and started again 1 minute to 3 hours later.
@@ -35,6 +37,7 @@ impl Faults {
         Faults {
             outages: true,
             storms: true,
+            lost_answers: true,
             gateway_drops: true,
             kills: true,
             clock_jumps: true,
@@ -97,16 +100,27 @@ pub async fn run(soak: Soak) -> Figures {
     let mut corrupted: Option<CampaignId> = None;
     let mut disk_full_until: Option<i64> = None;
     let mut looks = 0u32;
+    // The fault kinds not yet injected, in a seeded order (popped from the end).
+    let mut first: Vec<i64> = (0..8).collect();
+    for i in (1..first.len()).rev() {
+        let j = usize::try_from(w.faults.range(0, i64::try_from(i).unwrap())).unwrap();
+        first.swap(i, j);
+    }
     while w.now() < end || (!w.open_races().await.is_empty() && w.now() < end + 10 * 86_400_000) {
         looks += 1;
-        // Free channels get the next race.
-        if started < soak.races && w.now() < end {
+        // Free channels get the next race, the starts spread over the days, so that the
+        // faults meet races all along.
+        let begin = end - soak.days * 86_400_000;
+        let spacing = soak.days * 86_400_000 / i64::try_from(soak.races.max(1)).unwrap();
+        let next_at = begin + spacing * i64::try_from(started).unwrap();
+        if started < soak.races && w.now() < end && w.now() >= next_at {
             for c in 0..soak.channels {
                 let free = match in_channel.get(&c) {
                     None => true,
                     Some(id) => w.has_ended(*id).await,
                 };
-                if free && started < soak.races {
+                let next_at = begin + spacing * i64::try_from(started).unwrap();
+                if free && started < soak.races && w.now() >= next_at {
                     if let Some(id) = w.open_race(started, World::channel(c)).await {
                         in_channel.insert(c, id);
                         started += 1;
@@ -125,7 +139,7 @@ pub async fn run(soak: Soak) -> Figures {
             w.settle().await;
         }
         // A fault, now and then.
-        if w.now() < end && w.rng.chance(12) {
+        if w.now() < end && w.faults.chance(12) {
             inject(
                 &mut w,
                 &soak,
@@ -133,6 +147,7 @@ pub async fn run(soak: Soak) -> Figures {
                 &mut outages,
                 &mut corrupted,
                 &mut disk_full_until,
+                &mut first,
             )
             .await;
         }
@@ -150,6 +165,11 @@ pub async fn run(soak: Soak) -> Figures {
         }
         w.advance(soak.look_secs);
         w.settle().await;
+        let _ = w.careful.fetch_update(
+            std::sync::atomic::Ordering::Relaxed,
+            std::sync::atomic::Ordering::Relaxed,
+            |c| c.checked_sub(1),
+        );
         if looks > 20_000 {
             f.problems.push("the soak did not end".into());
             break;
@@ -169,27 +189,29 @@ async fn inject(
     outages: &mut Vec<Outage>,
     corrupted: &mut Option<CampaignId>,
     disk_full_until: &mut Option<i64>,
+    first: &mut Vec<i64>,
 ) {
-    let kind = w.rng.range(0, 7);
+    // Every kind once first, in a seeded order, so a short soak sees each; then at random.
+    let kind = match first.pop() {
+        Some(k) => k,
+        None => w.faults.range(0, 7),
+    };
     let on = soak.faults;
     match kind {
         0 if on.outages => {
-            let secs = if w.rng.chance(50) {
-                w.rng.range(MIN, 30 * MIN)
+            let secs = if w.faults.chance(50) {
+                w.faults.range(MIN, 30 * MIN)
             } else {
-                w.rng.range(30 * MIN, 6 * HOUR)
+                w.faults.range(30 * MIN, 6 * HOUR)
             };
             let start = w.now();
+            // Nothing answers: the gateway, and every REST call (the bot's probe too).
             w.fake.gateway_down();
-            for (method, path) in [
-                ("POST", "/channels"),
-                ("PATCH", "/channels"),
-                ("GET", "/channels"),
-                ("DELETE", "/channels"),
-                ("PUT", "/channels"),
-                ("POST", "/users"),
-            ] {
-                w.fake.inject(method, path, Fault::Status(503), usize::MAX);
+            w.fake.rest_down();
+            if !w.wait_gateway_lost().await {
+                f.problems.push(format!(
+                    "at {start} ms the bot never saw the gateway go down"
+                ));
             }
             // Time passes in looks while Discord is out.
             let mut left = secs;
@@ -199,6 +221,7 @@ async fn inject(
                 w.fake.settle(std::time::Duration::from_millis(150)).await;
                 left -= step;
             }
+            w.fake.rest_up();
             w.fake.clear_faults();
             let before = w.fake.identifies();
             let resumes = w.fake.resumes();
@@ -211,14 +234,14 @@ async fn inject(
             bump(f, "outage");
         }
         1 if on.storms => {
-            let n = usize::try_from(w.rng.range(3, 30)).unwrap();
-            if w.rng.chance(50) {
+            let n = usize::try_from(w.faults.range(3, 30)).unwrap();
+            if w.faults.chance(50) {
                 w.fake.inject(
                     "POST",
                     "/channels",
                     Fault::RateLimit {
                         retry_after: 1.0,
-                        global: w.rng.chance(30),
+                        global: w.faults.chance(30),
                         body: true,
                         headers: true,
                     },
@@ -226,7 +249,7 @@ async fn inject(
                 );
                 bump(f, "429 storm");
             } else {
-                let code = [500, 502, 503, 504][usize::try_from(w.rng.range(0, 3)).unwrap()];
+                let code = [500, 502, 503, 504][usize::try_from(w.faults.range(0, 3)).unwrap()];
                 w.fake.inject("POST", "/channels", Fault::Status(code), n);
                 w.fake
                     .inject("PATCH", "/channels", Fault::Status(code), n / 2);
@@ -236,7 +259,7 @@ async fn inject(
         2 if on.gateway_drops => {
             let before = w.fake.identifies();
             let resumes = w.fake.resumes();
-            if w.rng.chance(50) {
+            if w.faults.chance(50) {
                 w.fake.disconnect(Some(4000));
                 bump(f, "gateway drop (resume)");
             } else {
@@ -249,19 +272,24 @@ async fn inject(
             // A random point: orders in flight, not settled.
             let _ = w.humans_act().await;
             w.kill_bot().await;
-            let secs = w.rng.range(MIN, 3 * HOUR);
-            w.clock.advance_secs(secs);
+            let secs = w.faults.range(MIN, 3 * HOUR);
+            // The fake's clock too: a restart later than its nonce window.
+            w.advance(secs);
             w.start_bot().await;
             bump(f, "kill and restart");
         }
         4 if on.clock_jumps => {
-            let ahead = w.rng.chance(50);
+            let ahead = w.faults.chance(50);
             w.clock.jump_ms(if ahead { 3_600_000 } else { -3_600_000 });
             bump(f, if ahead { "clock +1h" } else { "clock -1h" });
         }
         5 if on.corrupt_one && corrupted.is_none() => {
             let open = w.open_races().await;
-            let Some(&id) = open.first() else { return };
+            let Some(&id) = open.first() else {
+                // No race to harm now: at the next fault, then.
+                first.push(kind);
+                return;
+            };
             let raw = w.raw().await;
             raw.execute(
                 "UPDATE campaigns SET state = '{\"not\": \"a game\"}', version = version + 1 \
@@ -275,7 +303,10 @@ async fn inject(
         }
         6 if on.disk_full && disk_full_until.is_none() => {
             let open = w.open_races().await;
-            let Some(&id) = open.last() else { return };
+            let Some(&id) = open.last() else {
+                first.push(kind);
+                return;
+            };
             let raw = w.raw().await;
             match soak.kind {
                 Kind::Sqlite => {
@@ -311,6 +342,24 @@ async fn inject(
             raw.close().await;
             *disk_full_until = Some(w.now() + 2 * HOUR * 1000);
             bump(f, "disk full on commits");
+        }
+        7 if on.lost_answers => {
+            let n = usize::try_from(w.faults.range(1, 4)).unwrap();
+            // Answers still to lose from an earlier fault are not stacked.
+            let pending = w.answers_still_to_lose();
+            if !pending {
+                let lost = w
+                    .fake
+                    .requests()
+                    .iter()
+                    .filter(|r| r.refused.as_deref() == Some("asked: answer lost"))
+                    .count();
+                w.lost_told
+                    .store(lost + n, std::sync::atomic::Ordering::Relaxed);
+                w.fake.lose_next_answers(n);
+            }
+            w.careful.store(2, std::sync::atomic::Ordering::Relaxed);
+            bump(f, "posts landed, answers lost");
         }
         _ => {}
     }

@@ -11,7 +11,7 @@ use photofinish::referee::TestClock;
 use photofinish::store::{CampaignId, Millis, Phase, Store, UserId};
 use serde_json::json;
 
-use crate::support::backend::{Db, Kind, Raw};
+use crate::support::backend::{Arg, Db, Kind, Raw};
 use crate::support::discord::{CHANNEL, FakeDiscord, PATIENCE, User, text_of};
 
 /// The games, in turn, with options that keep a race to a day or two.
@@ -77,8 +77,21 @@ pub struct World {
     pub db: Db,
     pub bot: Option<photofinish::discord::Running>,
     pub races: Vec<Race>,
+    /// The humans' choices.
     pub rng: Rng,
+    /// The fault schedule: a generator of its own, so that which fault comes at which look
+    /// does not depend on how the races went (their dice come from the bot's own seeds).
+    pub faults: Rng,
     next_user: u64,
+    /// Looks left during which the bot may be sleeping before a retry of its own (a DM's
+    /// receipt after a lost answer waits 1 s, then 2 s, in real time): [`World::settle`]
+    /// waits out such a pause, lest the test clock jump half an hour inside it.
+    pub careful: std::sync::atomic::AtomicU32,
+    /// Answers the schedule told the fake to lose, in all.
+    pub lost_told: std::sync::atomic::AtomicUsize,
+    /// A connection of its own, to see what the bot has still to do (once the bot made the
+    /// database).
+    probe: Option<Raw>,
 }
 
 impl World {
@@ -96,7 +109,11 @@ impl World {
             bot: None,
             races: Vec::new(),
             rng: Rng::new(seed),
+            faults: Rng::new(seed ^ 0x5EED_FA17),
             next_user: 10_000,
+            probe: None,
+            careful: std::sync::atomic::AtomicU32::new(0),
+            lost_told: std::sync::atomic::AtomicUsize::new(0),
         };
         w.start_bot().await;
         w
@@ -114,8 +131,32 @@ impl World {
             .await
             .unwrap();
         self.bot = Some(bot);
+        if self.probe.is_none() {
+            self.probe = Some(self.db.raw().await);
+        }
         self.fake.wait_reconnected(usize::MAX, before + 1).await;
         self.fake.wait_ready().await;
+    }
+
+    /// Waits (in real time, up to [`PATIENCE`]) until the bot reports its gateway other
+    /// than connected: after [`FakeDiscord::gateway_down`], before the test clock jumps, so
+    /// that the bot sees the outage as a Discord client would within seconds of it, and
+    /// not half an hour of test clock later. False if it never does.
+    pub async fn wait_gateway_lost(&self) -> bool {
+        let Some(bot) = &self.bot else { return true };
+        let store = bot.referee().store().clone();
+        let until = Instant::now() + PATIENCE;
+        while Instant::now() < until {
+            if store
+                .heartbeats()
+                .await
+                .is_ok_and(|b| b.iter().all(|h| h.gateway != "connected"))
+            {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        false
     }
 
     /// Stops the bot where it stands (its workers finish the step they are in).
@@ -133,33 +174,69 @@ impl World {
         self.db.raw().await
     }
 
-    /// Moves the clock (as time that passed) and wakes the bot.
+    /// Moves the clock (as time that passed) and wakes the bot. The fake's clock moves as
+    /// much, so that it forgets nonces after five minutes and expires interaction tokens
+    /// after fifteen, as Discord does.
     pub fn advance(&self, secs: i64) {
         self.clock.advance_secs(secs);
+        self.fake
+            .advance(Duration::from_secs(u64::try_from(secs.max(0)).unwrap_or(0)));
         if let Some(bot) = &self.bot {
             bot.wake();
         }
     }
 
-    /// Waits until the bot has nothing due: no deadline, no ready announcement, and no
-    /// request to the fake for a moment (bounded by [`PATIENCE`]).
+    /// Waits until the bot has nothing to do now: no deadline it could claim, no ready
+    /// announcement, and no request to the fake for a moment (bounded by [`PATIENCE`]).
+    /// A quarantined race's deadlines are never claimed, and one that failed waits for its
+    /// retry (`failures` counted, claim held to then): neither is work for now.
     pub async fn settle(&self) {
         let until = Instant::now() + PATIENCE;
+        let careful = self.careful.load(std::sync::atomic::Ordering::Relaxed) > 0
+            || self.answers_still_to_lose();
+        let quiet = Duration::from_millis(if careful { 2_500 } else { 150 });
         loop {
-            self.fake.settle(Duration::from_millis(150)).await;
+            self.fake.settle(quiet).await;
             let Some(bot) = &self.bot else { return };
             let store = bot.referee().store().clone();
             let now = self.now();
-            let idle = store
-                .due_deadlines(now, 1)
-                .await
-                .is_ok_and(|d| d.is_empty())
-                && store.outbox_ready(now, 1).await.is_ok_and(|o| o.is_empty());
-            if idle || Instant::now() > until {
+            let Some(probe) = &self.probe else { return };
+            let claimable = probe
+                .scalar(
+                    "SELECT COUNT(*) FROM deadlines d WHERE fired_at IS NULL AND due_at <= ? \
+                     AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.campaign_id = d.campaign_id) \
+                     AND NOT (failures > 0 AND claim_until IS NOT NULL AND claim_until > ?)",
+                    vec![Arg::I(now), Arg::I(now)],
+                )
+                .await;
+            let idle =
+                claimable == 0 && store.outbox_ready(now, 1).await.is_ok_and(|o| o.is_empty());
+            if idle {
+                return;
+            }
+            if Instant::now() > until {
+                // Not a failure by itself (the checker judges the outcome), but a sign.
+                eprintln!(
+                    "soak: the bot did not settle at {now} ms ({claimable} deadline(s) claimable)"
+                );
                 return;
             }
             bot.wake();
         }
+    }
+
+    /// True while some of the answers the schedule told the fake to lose are not yet lost
+    /// (no post has come to take them).
+    pub fn answers_still_to_lose(&self) -> bool {
+        let told = self.lost_told.load(std::sync::atomic::Ordering::Relaxed);
+        told > 0
+            && self
+                .fake
+                .requests()
+                .iter()
+                .filter(|r| r.refused.as_deref() == Some("asked: answer lost"))
+                .count()
+                < told
     }
 
     fn user(&mut self, name: &str) -> User {
