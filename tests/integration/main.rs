@@ -14,6 +14,7 @@ mod support;
 mod archive;
 mod autopilot;
 mod cli;
+mod cli_presets;
 mod cli_run;
 mod cluster;
 mod crash;
