@@ -27,6 +27,7 @@ mod discord_clock;
 mod discord_failures;
 mod discord_faults;
 mod discord_magical_athlete;
+mod discord_magical_athlete_auto;
 mod discord_presets;
 mod discord_race;
 mod discord_robustness;
