@@ -74,6 +74,12 @@ pub enum Command {
         /// How the bots play: heuristic or random.
         #[arg(long, default_value = "heuristic")]
         bots: String,
+        /// The race's length: round, race or game (each game's presets; `/race help`).
+        #[arg(long)]
+        length: Option<String>,
+        /// Dream Mile: your runner's maximum speed, 10 to 15 (each +1 costs 3 points).
+        #[arg(long)]
+        max_speed: Option<u8>,
     },
     /// Run the Discord bot (configuration: defaults < file < environment < flags; see
     /// `photofinish config check`).
@@ -259,6 +265,8 @@ pub fn main() -> ExitCode {
             name,
             options,
             bots,
+            length,
+            max_speed,
         } => {
             let Some(deadline_secs) = crate::referee::timing::parse_duration(&deadline) else {
                 return refuse(&"--deadline takes a duration such as 30s, 5m or 1h");
@@ -274,6 +282,8 @@ pub fn main() -> ExitCode {
                 name,
                 options,
                 bots,
+                length,
+                max_speed,
             })
         }
         Command::Run { flags } => run::run(&flags),

@@ -45,7 +45,7 @@ fn spec(kind: GameKind, options: &'static str, players: usize) -> PaceSpec<'stat
 
 #[test]
 fn auto_never_asks_a_single_choice_and_asks_no_more_than_ask() {
-    for p in PRESETS {
+    for p in LENGTHS {
         let s = spec(p.kind, p.options, 4);
         let ask = row(&s, Autopilot::Ask).unwrap();
         let auto = row(&s, Autopilot::Auto).unwrap();
@@ -94,7 +94,7 @@ fn a_simultaneous_game_waits_for_the_slowest_seat() {
 #[test]
 fn ask_asks_every_seat_that_acts_and_auto_asks_fewer() {
     let model = PaceModel::default();
-    for p in PRESETS {
+    for p in LENGTHS {
         let options = p.kind.apply_options(None, p.options).unwrap();
         let ask = play_one(p.kind, &options, 4, 2, Autopilot::Ask, &model).unwrap();
         assert_eq!(ask.asked.iter().sum::<u64>(), ask.prompts, "{:?}", p.kind);
@@ -122,7 +122,8 @@ fn the_doc_has_every_preset_its_commands_and_the_acceptance() {
         "## Dream Mile: the race",
         "## 1000 miles: one round",
         "## 1000 miles: the full game (to 5000 points)",
-        "## 1000 Yards: the race (one round, the game)",
+        "## 1000 Yards: one round (the rulebook's game)",
+        "## 1000 Yards: the full game (to 5000 points)",
         "## 1500m: the race",
         "## Magical Athlete: one race",
         "## Magical Athlete: the four-race game",
@@ -132,4 +133,44 @@ fn the_doc_has_every_preset_its_commands_and_the_acceptance() {
     ] {
         assert!(md.contains(want), "missing {want}:\n{md}");
     }
+}
+
+fn auto_row(most: u64) -> Vec<PaceRow> {
+    let r = |setting: &'static str, asked: f64, most_asked: u64| PaceRow {
+        setting,
+        games: 1,
+        asked_per_seat: vec![asked; 4],
+        most_asked,
+        single_choice: 0,
+        mean_steps: 1.0,
+        mean_days: 1.0,
+        p90_days: 1.0,
+    };
+    vec![r("ask", 19.0, 40), r("auto", 7.0, most)]
+}
+
+#[test]
+fn the_every_game_line_gives_a_reason_only_when_it_fails() {
+    let game = crate::games::length::find(GameKind::MagicalAthlete, "game").unwrap();
+    let mut checks = Checks::default();
+    accept(&mut checks, game, &auto_row(10));
+    let line = checks
+        .lines
+        .iter()
+        .find(|l| l.contains("every game"))
+        .unwrap();
+    assert!(line.starts_with("- **holds**:"), "{line}");
+    assert!(
+        !line.contains("Magician"),
+        "a reason for a check that holds: {line}"
+    );
+    let mut checks = Checks::default();
+    accept(&mut checks, game, &auto_row(25));
+    let line = checks
+        .lines
+        .iter()
+        .find(|l| l.contains("every game"))
+        .unwrap();
+    assert!(line.starts_with("- **fails**:"), "{line}");
+    assert!(line.contains("a Magician or a Dicemonger"), "{line}");
 }

@@ -14,7 +14,7 @@ use chrono::Offset;
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 use crate::engine::BotLevel;
-use crate::games::GameKind;
+use crate::games::{GameKind, length};
 use crate::referee::announce::Target;
 use crate::referee::delivery::{Courier, Delivered, DeliveryError, Parcel};
 use crate::referee::{Actor, Config, NewRace, Referee, SystemClock};
@@ -66,6 +66,10 @@ pub struct PlayArgs {
     pub name: String,
     pub options: String,
     pub bots: BotLevel,
+    /// A length preset (`games::length`).
+    pub length: Option<String>,
+    /// Dream Mile's maximum speed, the seat's pre-race choice.
+    pub max_speed: Option<u8>,
 }
 
 pub fn run(args: PlayArgs) -> ExitCode {
@@ -103,6 +107,29 @@ async fn play(args: PlayArgs) -> Result<(), String> {
             known.join(", ")
         )
     })?;
+    let options = match &args.length {
+        Some(l) => {
+            let l = length::find(kind, l).map_err(|e| e.to_string())?;
+            length::with_length(l, &args.options)
+        }
+        None => args.options.clone(),
+    };
+    let choice = match args.max_speed {
+        Some(_) if kind != GameKind::DreamMile => {
+            return Err(format!(
+                "--max-speed is Dream Mile's; {kind} has no maximum speed to choose"
+            ));
+        }
+        Some(n) => {
+            let text = format!("max {n}");
+            let json = kind
+                .apply_options(None, &options)
+                .map_err(|e| e.to_string())?;
+            kind.check_seat_choice(&json, &text)?;
+            Some(text)
+        }
+        None => None,
+    };
     let store = Arc::new(open(&args.db).await?);
     let turn_secs = args.deadline_secs.max(1);
     let config = Config {
@@ -134,7 +161,7 @@ async fn play(args: PlayArgs) -> Result<(), String> {
     let race = referee
         .create(NewRace {
             kind,
-            options: args.options.clone(),
+            options,
             channel,
             guild: None,
             host: you.clone(),
@@ -142,7 +169,7 @@ async fn play(args: PlayArgs) -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())?;
     referee
-        .join(race, &you, None, None)
+        .join(race, &you, None, choice.as_deref())
         .await
         .map_err(|e| e.to_string())?;
     if args.players > 1 {
@@ -150,6 +177,10 @@ async fn play(args: PlayArgs) -> Result<(), String> {
             .add_bots(race, &you, args.players - 1, args.bots)
             .await
             .map_err(|e| e.to_string())?;
+    }
+    let shown = referee.overview(race).await.map_err(|e| e.to_string())?;
+    if let Some(line) = length::lobby_line(kind, &shown.options, shown.seats.len()) {
+        println!("Expected duration over Discord: {line}");
     }
     referee.start(race, &you).await.map_err(|e| e.to_string())?;
     println!(

@@ -1,6 +1,8 @@
 //! Everything a player does outside slash commands: the lobby's Join / Leave buttons, the
 //! order buttons and menus of a prompt (in a DM, or the ephemeral `/race order` form), and
-//! plain-text DM replies (`7`, or `#12 7` for a player in several races). Also the helpers
+//! plain-text DM replies (`7`, or `#12 7` for a player in several races; `standing ...`,
+//! `pref ...` and `help` set and show standing preferences), and the pre-race choice menu
+//! that follows Join (Dream Mile's maximum speed). Also the helpers
 //! the commands share: who is asking, which race, and the answers a player gets (receipts,
 //! prompts, refusals).
 //!
@@ -238,13 +240,14 @@ pub async fn join_flow(
         Err(e) => return refusal(&e),
     };
     shared.poke();
-    let (seat_name, kind) = match shared.referee.overview(race).await {
+    let (seat_name, kind, options) = match shared.referee.overview(race).await {
         Ok(o) => (
             o.seats
                 .get(seat.index())
                 .map(|s| s.name.clone())
                 .unwrap_or_else(|| actor.name.clone()),
             o.kind,
+            o.options,
         ),
         Err(e) => return refusal(&e),
     };
@@ -266,7 +269,62 @@ pub async fn join_flow(
             "\n**I can't DM you.** Open your DMs (Privacy Settings: allow direct messages from server members), or send each order here with `/race order`: only you will see it.",
         );
     }
-    note("Joined", &text)
+    let mut joined = note("Joined", &text);
+    if let Some(row) = seat_choice_row(kind, &options, race, choice) {
+        joined.rows = Some(vec![row]);
+    }
+    joined
+}
+
+/// The menu of pre-race choices after Join (Dream Mile's maximum speed), or `None` for a
+/// game without one. `options` is the race's options as the lobby shows them.
+fn seat_choice_row(
+    kind: crate::games::GameKind,
+    options: &str,
+    race: CampaignId,
+    chosen: Option<&str>,
+) -> Option<layout::Row> {
+    let json = kind.apply_options(None, options).ok()?;
+    let menu = kind.seat_choice_menu(&json);
+    if menu.is_empty() {
+        return None;
+    }
+    let help = kind.seat_choice_help().unwrap_or("your pre-race choice");
+    Some(layout::Row::Select(layout::SelectSpec {
+        custom_id: layout::seat_choice_id(race),
+        placeholder: layout::clip(
+            &match chosen {
+                Some(c) => format!("Chosen: {c}; pick to change it"),
+                None => format!("Choose {help}"),
+            },
+            layout::limits::PLACEHOLDER,
+        ),
+        options: menu
+            .into_iter()
+            .take(layout::limits::SELECT_OPTIONS)
+            .collect(),
+    }))
+}
+
+/// A pick from the menu after Join: the presser's own seat, while the lobby is open.
+async fn seat_choice(shared: &Shared, actor: &Actor, race: CampaignId, value: &str) -> Answer {
+    match shared
+        .referee
+        .set_seat_choice(race, &actor.user, value)
+        .await
+    {
+        Ok(choice) => {
+            shared.poke();
+            Answer::Reply(note(
+                "Choice set",
+                &format!(
+                    "Race {race}: `{}` is your choice; the lobby shows it. Pick again to change it before the start.",
+                    code_text(&choice)
+                ),
+            ))
+        }
+        Err(e) => Answer::Reply(refusal(&e)),
+    }
 }
 
 /// How an interaction is answered.
@@ -362,7 +420,8 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
         if let Action::Join(race)
         | Action::Leave(race)
         | Action::Accept { race, .. }
-        | Action::ReplaceSeat { race, .. } = action
+        | Action::ReplaceSeat { race, .. }
+        | Action::SeatChoice(race) = action
         {
             // These act on the race named in the button: only where that race is, and at
             // the pace of commands.
@@ -418,6 +477,10 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
                 }
                 Err(e) => Answer::Reply(refusal(&e)),
             },
+            Action::SeatChoice(race) => match picked(c) {
+                Some(value) => seat_choice(shared, &actor, race, &value).await,
+                None => Answer::Reply(note("Not done", "Pick one of the choices.")),
+            },
             Action::OrderMenu { race, step, seat } => {
                 let pick = match &c.data.kind {
                     ComponentInteractionDataKind::StringSelect { values } => {
@@ -448,6 +511,14 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
         }
     })
     .await;
+}
+
+/// A select menu's picked value.
+fn picked(c: &ComponentInteraction) -> Option<String> {
+    match &c.data.kind {
+        ComponentInteractionDataKind::StringSelect { values } => values.first().cloned(),
+        _ => None,
+    }
 }
 
 /// Whether a lobby or offer button was pressed where its race is: in the race's channel,
@@ -627,6 +698,19 @@ pub async fn dm_answer(shared: &Shared, user: &UserId, text: &str) -> Layout {
             );
         }
     };
+    match dm_ask(order) {
+        Some(DmAsk::Help) => return dm_help(shared, race).await,
+        Some(DmAsk::Preference(text)) => {
+            return match shared.referee.set_preference(race, user, text).await {
+                Ok(answer) => note(
+                    &format!("Race {race}: preferences"),
+                    &escape_sentence(&answer),
+                ),
+                Err(e) => refusal(&e),
+            };
+        }
+        None => {}
+    }
     match shared.referee.submit(race, user, order).await {
         Ok(receipt) => {
             shared.poke();
@@ -658,9 +742,79 @@ pub async fn dm_answer(shared: &Shared, user: &UserId, text: &str) -> Layout {
     }
 }
 
+/// A DM that is not an order: standing preferences, or the help text.
+#[derive(Debug, PartialEq, Eq)]
+pub enum DmAsk<'a> {
+    /// The text `/race preference` takes (`standing remedy, largest`, `dirty-trick ask`).
+    Preference(&'a str),
+    Help,
+}
+
+/// Reads a DM that sets or shows standing preferences (`standing ...`, `plays ...`,
+/// `pref ...`, `dirty-trick auto|ask`, `counter auto|ask`) or asks for `help`. Anything
+/// else is an order (`counter` alone is 1000 Yards' counter).
+pub fn dm_ask(text: &str) -> Option<DmAsk<'_>> {
+    let t = text.trim();
+    let (first, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+    let rest = rest.trim();
+    match first.to_ascii_lowercase().as_str() {
+        "help" | "?" if rest.is_empty() => Some(DmAsk::Help),
+        "pref" | "prefs" | "preference" | "preferences" if rest.is_empty() => Some(DmAsk::Help),
+        "pref" | "prefs" | "preference" | "preferences" => Some(DmAsk::Preference(rest)),
+        "standing" | "plays" => Some(DmAsk::Preference(t)),
+        "dirty-trick" | "counter"
+            if matches!(rest.to_ascii_lowercase().as_str(), "auto" | "ask") =>
+        {
+            Some(DmAsk::Preference(t))
+        }
+        _ => None,
+    }
+}
+
+/// The DM `help`: how to order, and every standing preference the game has.
+async fn dm_help(shared: &Shared, race: CampaignId) -> Layout {
+    let kind = match shared.referee.overview(race).await {
+        Ok(o) => o.kind,
+        Err(e) => return refusal(&e),
+    };
+    let prefs = match kind.preference_help() {
+        Some(h) => format!(
+            "\n\nStanding preferences: DM them as below (or `pref TEXT`), or use `/race preference`; `standing` alone shows yours.\n{h}"
+        ),
+        None => format!("\n\n{kind} has no standing preferences."),
+    };
+    note(
+        &format!("Race {race}: help"),
+        &format!(
+            "Reply with your order as text (a button's label works too), or press a button. `/race autopilot` sets whether you are asked every decision (`ask`), only those that matter (`auto`), or the bot plays (`bot`).{prefs}"
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dms_that_set_preferences_or_ask_for_help_are_told_from_orders() {
+        assert_eq!(
+            dm_ask("standing remedy, largest"),
+            Some(DmAsk::Preference("standing remedy, largest"))
+        );
+        assert_eq!(
+            dm_ask("pref magician reroll below 3"),
+            Some(DmAsk::Preference("magician reroll below 3"))
+        );
+        assert_eq!(
+            dm_ask("Dirty-trick ask"),
+            Some(DmAsk::Preference("Dirty-trick ask"))
+        );
+        assert_eq!(dm_ask("help"), Some(DmAsk::Help));
+        assert_eq!(dm_ask("pref"), Some(DmAsk::Help));
+        for order in ["7", "counter", "play 100", "roll", "help me"] {
+            assert_eq!(dm_ask(order), None, "{order}");
+        }
+    }
 
     #[test]
     fn race_prefixes_read() {

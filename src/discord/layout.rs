@@ -344,6 +344,8 @@ pub enum Action {
         race: CampaignId,
         setting: crate::engine::Autopilot,
     },
+    /// The presser's pre-race choice (Dream Mile's maximum speed), picked after Join.
+    SeatChoice(CampaignId),
 }
 
 /// Which choice: its order text, or its place in the prompt's list (for long orders).
@@ -370,6 +372,10 @@ pub fn accept_id(race: CampaignId, seat: Seat) -> String {
 /// The id of the "Replace seat…" menu offering a seat of `race` to `user`.
 pub fn replace_id(race: CampaignId, user: u64) -> String {
     format!("{PREFIX}:rs:{}:{user}", race.0)
+}
+
+pub fn seat_choice_id(race: CampaignId) -> String {
+    format!("{PREFIX}:choice:{}", race.0)
 }
 
 pub fn autopilot_id(race: CampaignId, setting: crate::engine::Autopilot) -> String {
@@ -498,6 +504,7 @@ pub fn parse_id(id: &str) -> Option<Action> {
     match kind {
         "join" => return Some(Action::Join(race)),
         "leave" => return Some(Action::Leave(race)),
+        "choice" => return parts.next().is_none().then_some(Action::SeatChoice(race)),
         "accept" => {
             let seat = Seat(parts.next()?.parse().ok()?);
             return parts

@@ -6,6 +6,7 @@
 pub mod card_race;
 pub mod dream_mile;
 pub mod fifteen_hundred;
+pub mod length;
 pub mod magical_athlete;
 pub mod registry;
 pub mod strength;

@@ -141,6 +141,15 @@ impl GameKind {
         }
     }
 
+    /// The pre-race choices a menu offers after Join, as (label, choice text); empty for a
+    /// game without a closed list (Dream Mile's maximum speeds are one).
+    pub fn seat_choice_menu(self, options: &Value) -> Vec<(String, String)> {
+        match self {
+            GameKind::DreamMile => super::dream_mile::max_speed_menu(options),
+            _ => Vec::new(),
+        }
+    }
+
     pub fn check_seat_choice(self, options: &Value, choice: &str) -> Result<(), String> {
         self.engine().check_seat_choice(options, choice)
     }

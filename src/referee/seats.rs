@@ -93,6 +93,34 @@ impl Referee {
         .await
     }
 
+    /// Changes a seated player's pre-race choice (a max speed) while the lobby is open;
+    /// returns the choice as stored.
+    pub async fn set_seat_choice(
+        &self,
+        id: CampaignId,
+        user: &UserId,
+        choice: &str,
+    ) -> Result<String, RefereeError> {
+        let choice = clean_text(choice);
+        self.mutate(id, |w| {
+            require_lobby(w)?;
+            w.campaign
+                .kind
+                .check_seat_choice(&w.campaign.options, &choice)
+                .map_err(RefereeError::Invalid)?;
+            let row = w
+                .seats
+                .iter_mut()
+                .find(|s| s.user.as_ref() == Some(user) && s.bot.is_none())
+                .ok_or(RefereeError::NotSeated)?;
+            row.choice = Some(choice.clone());
+            w.touch_seats();
+            w.say_lobby();
+            Ok(choice.clone())
+        })
+        .await
+    }
+
     /// Gives up a seat: removed in the lobby, handed to a bot once the race runs.
     pub async fn leave(&self, id: CampaignId, actor: &Actor) -> Result<(), RefereeError> {
         self.mutate(id, |w| {

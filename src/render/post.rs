@@ -211,6 +211,7 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             min,
             max,
         } => lobby(
+            *game,
             &head(*game, *race),
             *phase,
             options,
@@ -357,6 +358,7 @@ fn head(game: GameKind, race: CampaignId) -> String {
 
 /// The lobby message: who has joined, and the options.
 fn lobby(
+    game: GameKind,
     head: &str,
     phase: Phase,
     options: &str,
@@ -395,6 +397,12 @@ fn lobby(
         },
     ));
     p.fields.push(("Options".into(), style.user(options)));
+    // The race's length at the usual pace, for the seats taken (games::length).
+    if phase == Phase::Lobby
+        && let Some(line) = crate::games::length::lobby_line(game, options, seats.len())
+    {
+        p.fields.push(("Expected duration".into(), line));
+    }
     p
 }
 

@@ -19,7 +19,7 @@ pub(super) async fn help(
 /// The help text: the commands, then each game (or the one asked for).
 pub fn help_layout(game: Option<&str>) -> Layout {
     let commands = "\
-`/race new game options thread` open a lobby here (you become the host)
+`/race new game options thread length` open a lobby here (you become the host); `length` is `round` (one round of 1000 miles or 1000 Yards), `race` (one race of Magical Athlete) or `game` (the whole game); the lobby shows its expected duration at the usual pace for the seats taken (docs/pace.md)
 `/race join name choice` / `/race leave` take or give up a seat (or use the lobby's buttons)
 `/race start` begin (host)
 Orders come by DM: press a button or reply with the order as text (`7`; `#12 7` if you are in several races). Change it until the turn resolves; each order gets a receipt.
@@ -33,6 +33,7 @@ Grace window: in 1000 miles, 1000 Yards and Magical Athlete your play is held 2 
 `/race autopilot setting` who decides for your seat: `ask` (every decision asked), `auto` (default: orders with one legal choice, and the game's obvious ones, are played for you and your DM says what), `bot` (the bot plays, you watch); also the prompt's button
 `/race away until days` be away: in all your races, forced and obvious orders by autopilot, the rest by the bot, at once; each channel is told; `/race back` ends it
 `/race me timezone quiet` your time zone and quiet hours; `/photofinish config timezone` the server's time zone (Manage Server)
+Standing plays and preferences: DM them as text (`standing remedy, attack, distance`, `dirty-trick ask`, or `pref` and any form `/race preference` takes); `standing` alone shows yours, DM `help` lists every rule
 Host commands: the race's host, or anyone with Manage Server.";
     let one = game.and_then(GameKind::from_slug);
     let mut post = crate::render::post::Post {
@@ -69,9 +70,18 @@ Host commands: the race's host, or anyone with Manage Server.";
     };
     {
         let mut text = k.rules_summary().to_string();
+        text.push_str(&format!(
+            "\nLengths (`/race new length:`): {}.",
+            crate::games::length::offered(k)
+        ));
         if let Some(choice) = k.seat_choice_help() {
+            let menu = if k.seat_choice_menu(&k.default_options()).is_empty() {
+                ""
+            } else {
+                ", or a menu after Join"
+            };
             text.push_str(&format!(
-                "\nBefore the start (`/race join choice:`): {choice}."
+                "\nBefore the start (`/race join choice:`{menu}): {choice}."
             ));
         }
         if let Some(pref) = k.preference_help() {
@@ -97,6 +107,37 @@ Host commands: the race's host, or anyone with Manage Server.";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn all_text(l: &Layout) -> String {
+        l.embeds
+            .iter()
+            .flat_map(|e| {
+                std::iter::once(e.description.clone())
+                    .chain(e.fields.iter().map(|(n, v)| format!("{n} {v}")))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn help_describes_lengths_standing_plays_by_dm_and_each_games_presets() {
+        let t = all_text(&help_layout(None));
+        for want in [
+            "length",
+            "`round`",
+            "`standing`",
+            "`help`",
+            "expected duration",
+        ] {
+            assert!(t.contains(want), "{want}: {t}");
+        }
+        let t = all_text(&help_layout(Some("magical-athlete")));
+        assert!(
+            t.contains("`race` (one race) or `game` (the four-race game)"),
+            "{t}"
+        );
+        let t = all_text(&help_layout(Some("dream-mile")));
+        assert!(t.contains("a menu after Join"), "{t}");
+    }
 
     #[test]
     fn each_game_s_help_fits_and_lists_its_options() {

@@ -1,4 +1,5 @@
-//! The lobby's commands: `/race new`, `join`, `leave`, `start`, `bots` and `settings`.
+//! The lobby's commands: `/race new` (with its `length:` presets), `join`, `leave`,
+//! `start`, `bots` and `settings`.
 
 use poise::serenity_prelude as serenity;
 
@@ -6,7 +7,7 @@ use super::super::handlers::{self, note, refusal};
 use super::super::{Ctx, Error};
 use super::{answer, on_race, race_here, who};
 use crate::engine::BotLevel;
-use crate::games::GameKind;
+use crate::games::{GameKind, length};
 use crate::referee::timing::{apply_timing_text, describe_timing};
 use crate::referee::{NewRace, RefereeError};
 use crate::render::escape_markdown;
@@ -20,6 +21,8 @@ pub(super) async fn new_race(
     #[description = "Options as key=value text, e.g. turn=12h reminders=1h starting-points=50"]
     options: Option<String>,
     #[description = "Run the race in a new thread of this channel"] thread: Option<bool>,
+    #[description = "How long: one round, one race or the whole game (the game's default if left out)"]
+    length: Option<LengthChoice>,
 ) -> Result<(), Error> {
     let game = game.0;
     answer(ctx, true, async move {
@@ -36,6 +39,14 @@ pub(super) async fn new_race(
             );
         };
         let options = options.unwrap_or_default();
+        let length = match length.map(|l| length::find(kind, &l.0)).transpose() {
+            Ok(l) => l,
+            Err(e) => return note("Not done", &capitalised(&e.to_string())),
+        };
+        let options = match length {
+            Some(l) => length::with_length(l, &options),
+            None => options,
+        };
         // Check the options before making a thread that would be left empty.
         let mut timing = shared.settings.timing.clone();
         let limits = &shared.referee.config().limits;
@@ -89,6 +100,7 @@ pub(super) async fn new_race(
                 }
             }
         }
+        let expected = expected_line(kind, &options, &shared.settings.timing);
         let made = shared
             .referee
             .create(NewRace {
@@ -103,14 +115,79 @@ pub(super) async fn new_race(
             Ok(race) => note(
                 "Race opened",
                 &format!(
-                    "{kind} race {race} is open in <#{}>. Players join with the lobby's button or `/race join`; you start it with `/race start`.",
-                    channel.get()
+                    "{kind} race {race} is open in <#{}>. Players join with the lobby's button or `/race join`; you start it with `/race start`.{}",
+                    channel.get(),
+                    expected
                 ),
             ),
             Err(e) => refusal(&e),
         }
     })
     .await
+}
+
+/// `/race new length:`: the presets every game names the same way; each game takes those
+/// it has (`games::length`).
+pub struct LengthChoice(pub String);
+
+/// The lengths as (name, value) choices.
+pub const LENGTH_CHOICES: [(&str, &str); 3] = [
+    ("round: one round (1000 miles, 1000 Yards)", "round"),
+    (
+        "race: one race (Magical Athlete; Dream Mile and 1500m are one race)",
+        "race",
+    ),
+    (
+        "game: the whole game (to the target score; Magical Athlete's four races)",
+        "game",
+    ),
+];
+
+#[poise::async_trait]
+impl poise::SlashArgument for LengthChoice {
+    async fn extract(
+        _: &serenity::Context,
+        _: &serenity::CommandInteraction,
+        value: &serenity::ResolvedValue<'_>,
+    ) -> Result<Self, poise::SlashArgError> {
+        match value {
+            serenity::ResolvedValue::String(s) => Ok(LengthChoice((*s).to_string())),
+            _ => Err(poise::SlashArgError::new_command_structure_mismatch(
+                "expected a string choice",
+            )),
+        }
+    }
+
+    fn create(builder: serenity::CreateCommandOption) -> serenity::CreateCommandOption {
+        LENGTH_CHOICES.into_iter().fold(
+            builder.kind(serenity::CommandOptionType::String),
+            |b, (name, value)| b.add_string_choice(name, value),
+        )
+    }
+}
+
+/// The new race's expected duration (its length, at the game's fewest seats; the lobby
+/// message counts the seats taken), or nothing for options no length has.
+fn expected_line(kind: GameKind, options: &str, timing: &crate::store::Timing) -> String {
+    let mut timing = timing.clone();
+    let Ok(rest) = apply_timing_text(&mut timing, options) else {
+        return String::new();
+    };
+    let Ok(json) = kind.apply_options(None, &rest) else {
+        return String::new();
+    };
+    let text = kind.describe_options(&json);
+    length::lobby_line(kind, &text, 0)
+        .map(|l| format!("\n{l} The lobby message gives it for the seats taken."))
+        .unwrap_or_default()
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().chain(c).collect::<String>() + ".",
+        None => String::new(),
+    }
 }
 
 /// Whether the caller may create public threads here (Discord computes the member's

@@ -156,6 +156,35 @@ pub fn plan(
     max_steps: u32,
     decide: impl FnMut(&mut AnyGame, u32, Seat, &Prompt) -> Decision,
 ) -> Option<Plan> {
+    plan_with(
+        kind,
+        options,
+        names,
+        humans,
+        lobby_preferences,
+        seed,
+        turn_secs,
+        max_steps,
+        false,
+        decide,
+    )
+}
+
+/// [`plan`], with the humans on autopilot `auto` (the default) when `auto` is set: an order
+/// autopilot plays (forced, obvious, standing) is played at once and is no move.
+#[allow(clippy::too_many_arguments)]
+pub fn plan_with(
+    kind: GameKind,
+    options: &str,
+    names: &[&str],
+    humans: &[Seat],
+    lobby_preferences: &[(Seat, &str)],
+    seed: &Seed,
+    turn_secs: i64,
+    max_steps: u32,
+    auto: bool,
+    decide: impl FnMut(&mut AnyGame, u32, Seat, &Prompt) -> Decision,
+) -> Option<Plan> {
     let options = kind.apply_options(None, options).ok()?;
     let setups: Vec<SeatSetup> = names
         .iter()
@@ -175,6 +204,7 @@ pub fn plan(
         moves: Vec::new(),
         step: 0,
         window_secs: turn_secs,
+        auto,
     };
     let mut events = Vec::new();
     let mut pendings = Vec::new();
@@ -220,6 +250,8 @@ struct Planner<'a, D> {
     step: u32,
     /// Seconds to the deadline of the step at hand.
     window_secs: i64,
+    /// The humans are on autopilot `auto`.
+    auto: bool,
 }
 
 impl<D: FnMut(&mut AnyGame, u32, Seat, &Prompt) -> Decision> Planner<'_, D> {
@@ -269,6 +301,11 @@ impl<D: FnMut(&mut AnyGame, u32, Seat, &Prompt) -> Decision> Planner<'_, D> {
     /// A human's decision at this step, recorded as a move (unless it leaves the window to
     /// another seat); the order it plays, if any.
     fn chosen(&mut self, game: &mut AnyGame, seat: Seat) -> Option<AnyOrder> {
+        if self.auto
+            && let Some((order, _)) = game.autopilot(seat)
+        {
+            return Some(order);
+        }
         let step = self.step;
         let prompt = game.prompt(seat);
         let private = game.private_view(seat);
