@@ -378,6 +378,18 @@ impl Referee {
     }
 }
 
+impl Referee {
+    /// The public view after every step of a finished race, replayed from its log: the
+    /// frames of the final post's animation. Nothing for a race that is not over (its seed
+    /// is still secret) or that never started.
+    pub async fn views_of_race(&self, id: CampaignId) -> Result<Vec<AnyPublicView>, RefereeError> {
+        let x = self.export(id).await?;
+        let mut views = Vec::with_capacity(x.steps.len());
+        verify::replay_export(&x, |_, game, _| views.push(game.public_view()));
+        Ok(views)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,6 +32,8 @@ pub mod ratings;
 mod retention;
 mod seat_time;
 mod seats;
+pub mod series;
+pub mod stats;
 pub mod supervise;
 pub mod timing;
 mod transaction;

@@ -61,6 +61,11 @@ pub(super) const SQLITE: &[Embedded] = &[
         "archive",
         include_str!("../../migrations/sqlite/0013_archive.sql"),
     ),
+    (
+        16,
+        "series",
+        include_str!("../../migrations/sqlite/0016_series.sql"),
+    ),
 ];
 
 pub(super) const POSTGRES: &[Embedded] = &[
@@ -113,6 +118,11 @@ pub(super) const POSTGRES: &[Embedded] = &[
         13,
         "archive",
         include_str!("../../migrations/postgres/0013_archive.sql"),
+    ),
+    (
+        16,
+        "series",
+        include_str!("../../migrations/postgres/0016_series.sql"),
     ),
 ];
 
