@@ -49,6 +49,9 @@ pub struct DiscordCourier {
     dm_channels: Mutex<HashMap<u64, ChannelId>>,
     /// The bot's own user id, once asked: only its messages can carry a marker.
     me: Mutex<Option<u64>>,
+    /// For the final post's extras (series standings, the race's animation), which read
+    /// the store: see [`DiscordCourier::with_referee`].
+    referee: Option<Arc<crate::referee::Referee>>,
 }
 
 /// Messages read per page of history when looking for an earlier attempt.
@@ -221,7 +224,15 @@ impl DiscordCourier {
             zone,
             dm_channels: Mutex::new(HashMap::new()),
             me: Mutex::new(None),
+            referee: None,
         }
+    }
+
+    /// Lets the final post carry the series standings and the race's animation (issue 19).
+    #[must_use]
+    pub fn with_referee(mut self, referee: Arc<crate::referee::Referee>) -> DiscordCourier {
+        self.referee = Some(referee);
+        self
     }
 
     /// The bot's own user id, asked of Discord once.
@@ -401,6 +412,11 @@ impl Courier for DiscordCourier {
         mark(&mut layout, parcel.outbox_id);
         if layout.picture.is_some() && !matches!(parcel.target, Target::Dm { .. }) {
             attach(&mut layout, parcel.announcement, parcel.outbox_id).await;
+        }
+        if let (Announcement::Finished { race, .. }, Some(referee), Target::Channel) =
+            (parcel.announcement, &self.referee, parcel.target)
+        {
+            super::commands::dress_final(&mut layout, referee, *race).await;
         }
         match parcel.target {
             Target::Dm { user, .. } => {

@@ -339,7 +339,11 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
             }
             Err(e) => return Answer::Reply(refusal(&RefereeError::Store(e))),
         }
-        if let Action::Join(race) | Action::Leave(race) | Action::Accept { race, .. } = action {
+        if let Action::Join(race)
+        | Action::Leave(race)
+        | Action::Accept { race, .. }
+        | Action::Rematch(race) = action
+        {
             // These act on the race named in the button: only where that race is, and at
             // the pace of commands.
             let checked = match shared.referee.pace_command(&actor.user) {
@@ -354,6 +358,9 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
             Action::Join(race) => {
                 Answer::Reply(join_flow(shared, http, &actor, race, None, None).await)
             }
+            Action::Rematch(race) => Answer::Reply(
+                super::commands::rematch_pressed(shared, http, &actor, race, c.channel_id).await,
+            ),
             Action::Leave(race) => match shared.referee.leave(race, &actor).await {
                 Ok(()) => {
                     shared.poke();

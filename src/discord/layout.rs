@@ -327,6 +327,8 @@ pub enum Action {
         race: CampaignId,
         setting: crate::engine::Autopilot,
     },
+    /// The final post's Rematch button (issue 19).
+    Rematch(CampaignId),
 }
 
 /// Which choice: its order text, or its place in the prompt's list (for long orders).
@@ -337,6 +339,10 @@ pub enum Pick {
 }
 
 const PREFIX: &str = "pf";
+
+pub fn rematch_id(race: CampaignId) -> String {
+    format!("{PREFIX}:rematch:{}", race.0)
+}
 
 pub fn join_id(race: CampaignId) -> String {
     format!("{PREFIX}:join:{}", race.0)
@@ -418,6 +424,7 @@ pub fn parse_id(id: &str) -> Option<Action> {
     match kind {
         "join" => return Some(Action::Join(race)),
         "leave" => return Some(Action::Leave(race)),
+        "rematch" => return parts.next().is_none().then_some(Action::Rematch(race)),
         "accept" => {
             let seat = Seat(parts.next()?.parse().ok()?);
             return parts
@@ -655,6 +662,13 @@ pub fn announcement(a: &Announcement, zone: impl Into<Zone>) -> Layout {
             layout.rows = Some(rows);
         }
         Announcement::Status { .. } => layout.rows = Some(Vec::new()),
+        Announcement::Finished { race, .. } => {
+            layout.rows = Some(vec![Row::Buttons(vec![ButtonSpec {
+                custom_id: rematch_id(*race),
+                label: "Rematch".into(),
+                style: ButtonStyle::Primary,
+            }])]);
+        }
         Announcement::SeatOffer {
             race, seat, user, ..
         } => {

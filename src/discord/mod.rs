@@ -419,9 +419,11 @@ fn new_shared(
 ) -> Arc<Shared> {
     let shards = settings.shards;
     let zone = settings.time_zone;
+    // The courier reads the store for the final post's extras (issue 19).
+    let courier = DiscordCourier::new(client.http.clone(), zone).with_referee(referee.clone());
     Arc::new(Shared {
         referee,
-        courier: Arc::new(DiscordCourier::new(client.http.clone(), zone)),
+        courier: Arc::new(courier),
         settings,
         deadlines: Notify::new(),
         delivery: Notify::new(),

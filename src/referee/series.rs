@@ -141,9 +141,13 @@ impl Referee {
     pub async fn set_series(&self, race: CampaignId, name: &str) -> Result<String, RefereeError> {
         let name = series_name(name)?;
         let w = self.read(race).await?;
-        self.store
-            .set_series(race, &w.campaign.channel, &name)
-            .await?;
+        let channel = &w.campaign.channel;
+        // A series already there keeps its first spelling.
+        let name = match self.store.series_races(channel, &name).await?.first() {
+            Some((_, first)) => first.clone(),
+            None => name,
+        };
+        self.store.set_series(race, channel, &name).await?;
         Ok(name)
     }
 
@@ -156,7 +160,9 @@ impl Referee {
             return Ok(None);
         };
         let w = self.read(race).await?;
-        self.series_table(&w.campaign.channel, &name).await.map(Some)
+        self.series_table(&w.campaign.channel, &name)
+            .await
+            .map(Some)
     }
 
     /// A channel's series by name (an unknown name is refused in one sentence).
@@ -165,13 +171,14 @@ impl Referee {
         channel: &str,
         name: &str,
     ) -> Result<SeriesTable, RefereeError> {
-        let name = series_name(name)?;
-        let ids = self.store.series_races(channel, &name).await?;
-        if ids.is_empty() {
+        let asked = series_name(name)?;
+        let found = self.store.series_races(channel, &asked).await?;
+        let Some((_, name)) = found.first().cloned() else {
             return Err(RefereeError::Invalid(format!(
-                "no race in this channel counts toward a series named \"{name}\"; a race joins one with /race new series:"
+                "no race in this channel counts toward a series named {asked}; a race joins one with /race new series:"
             )));
-        }
+        };
+        let ids: Vec<CampaignId> = found.iter().map(|(id, _)| *id).collect();
         let mut finished = Vec::new();
         for &id in &ids {
             match self.store.load(id).await {
@@ -196,7 +203,10 @@ impl Referee {
                 "race {race} has not finished, so there is no rematch of it yet"
             )));
         }
-        let own_seat = old.seats.iter().find(|s| s.user.as_ref() == Some(&actor.user));
+        let own_seat = old
+            .seats
+            .iter()
+            .find(|s| s.user.as_ref() == Some(&actor.user));
         if own_seat.is_none() && old.campaign.host != actor.user {
             return Err(RefereeError::Invalid(format!(
                 "only race {race}'s players can open its rematch"

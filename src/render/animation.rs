@@ -89,7 +89,9 @@ fn encode(pictures: &[Picture]) -> Result<Animation, RenderError> {
     let h16 = u16::try_from(height).map_err(|_| too_large)?;
     let (w, h) = (usize::from(w16), usize::from(h16));
     let mut encoder = gif::Encoder::new(Vec::new(), w16, h16, &[]).map_err(encoding)?;
-    encoder.set_repeat(gif::Repeat::Infinite).map_err(encoding)?;
+    encoder
+        .set_repeat(gif::Repeat::Infinite)
+        .map_err(encoding)?;
     let mut before: Option<Vec<[u8; 3]>> = None;
     let last = pictures.len().saturating_sub(1);
     for (n, p) in pictures.iter().enumerate() {

@@ -842,7 +842,7 @@ impl<DB: Dialect> Store for SqlStore<DB> {
         &self,
         channel: &str,
         name: &str,
-    ) -> Result<Vec<CampaignId>, StoreError> {
+    ) -> Result<Vec<(CampaignId, String)>, StoreError> {
         self.read_series_races(channel, name).await
     }
 

@@ -52,11 +52,13 @@ impl<DB: Dialect> SqlStore<DB> {
         &self,
         channel: &str,
         name: &str,
-    ) -> Result<Vec<CampaignId>, StoreError> {
+    ) -> Result<Vec<(CampaignId, String)>, StoreError> {
+        // Names match without regard to (ASCII) case: "autumn cup" finds "Autumn Cup".
         let rows = self
             .rows(
                 Stmt::new(
-                    "SELECT campaign FROM race_series WHERE channel = $1 AND name = $2
+                    "SELECT campaign, name FROM race_series
+                     WHERE channel = $1 AND LOWER(name) = LOWER($2)
                      ORDER BY campaign",
                 )
                 .bind(channel)
@@ -64,7 +66,7 @@ impl<DB: Dialect> SqlStore<DB> {
             )
             .await?;
         rows.iter()
-            .map(|r| Ok(CampaignId(r.int("campaign")?)))
+            .map(|r| Ok((CampaignId(r.int("campaign")?), r.text("name")?)))
             .collect()
     }
 

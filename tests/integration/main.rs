@@ -28,6 +28,7 @@ mod discord_faults;
 mod discord_magical_athlete;
 mod discord_race;
 mod discord_robustness;
+mod discord_series;
 mod discord_spec;
 mod fuzz_orders;
 mod health;

@@ -7,6 +7,7 @@ use super::super::{Ctx, Error};
 use super::{answer, on_race, race_here, who};
 use crate::engine::BotLevel;
 use crate::games::GameKind;
+use crate::referee::series::series_name;
 use crate::referee::timing::{apply_timing_text, describe_timing};
 use crate::referee::{NewRace, RefereeError};
 use crate::render::escape_markdown;
@@ -20,6 +21,8 @@ pub(super) async fn new_race(
     #[description = "Options as key=value text, e.g. turn=12h reminders=1h starting-points=50"]
     options: Option<String>,
     #[description = "Run the race in a new thread of this channel"] thread: Option<bool>,
+    #[description = "A series of this channel the race counts toward, e.g. Autumn Cup"]
+    series: Option<String>,
 ) -> Result<(), Error> {
     let game = game.0;
     answer(ctx, true, async move {
@@ -48,6 +51,10 @@ pub(super) async fn new_race(
         if let Err(e) = checked {
             return refusal(&e);
         }
+        let series = match series.as_deref().map(series_name).transpose() {
+            Ok(s) => s,
+            Err(e) => return refusal(&e),
+        };
         let host = who(ctx);
         let guild = ctx.guild_id().map(|g| g.get().to_string());
         if let Err(e) = shared
@@ -96,13 +103,23 @@ pub(super) async fn new_race(
             })
             .await;
         match made {
-            Ok(race) => note(
-                "Race opened",
-                &format!(
-                    "{kind} race {race} is open in <#{}>. Players join with the lobby's button or `/race join`; you start it with `/race start`.",
-                    channel.get()
-                ),
-            ),
+            Ok(race) => {
+                let in_series = match &series {
+                    // Issue 19: the race counts toward the channel's series of that name.
+                    Some(name) => match shared.referee.set_series(race, name).await {
+                        Ok(name) => format!(" It counts toward the series **{}**.", escape_markdown(&name)),
+                        Err(e) => format!(" It could not join the series: {}", handlers::sentence(&e)),
+                    },
+                    None => String::new(),
+                };
+                note(
+                    "Race opened",
+                    &format!(
+                        "{kind} race {race} is open in <#{}>. Players join with the lobby's button or `/race join`; you start it with `/race start`.{in_series}",
+                        channel.get()
+                    ),
+                )
+            }
             Err(e) => refusal(&e),
         }
     })

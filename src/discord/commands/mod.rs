@@ -20,6 +20,7 @@ mod lobby;
 mod me;
 mod play;
 
+pub use archive::{dress_final, rematch_pressed};
 pub use help::help_layout;
 pub use host::{parse_moment, parse_signed};
 
