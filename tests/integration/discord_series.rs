@@ -325,3 +325,51 @@ async fn two_races_as_a_series_then_archive_export_ratings_stats_and_rematch() {
     );
     assert_discord_was_happy(&h);
 }
+
+/// The animation of each game's longest committed race, and of a whole Magical Athlete
+/// season (four races, hundreds of steps): within its budget and Discord's limit, and a
+/// GIF of the sampled frames. Prints the sizes docs/discord.md gives. A measurement of
+/// about a minute and a half in a debug build, so run on demand:
+/// `cargo test --locked --test integration -- --ignored discord_series:: --nocapture`.
+#[test]
+#[ignore = "a measurement (about 90 s in debug); docs/discord.md gives its figures"]
+fn the_animation_of_each_games_longest_race_stays_modest() {
+    use crate::support::pictures::{magical_athlete_season, views};
+    use photofinish::render::animation::{MAX_FRAMES, MAX_GIF_BYTES, animate};
+    let races = [
+        ("dream-mile-twelve.json", views("dream-mile-twelve.json")),
+        ("1000-miles-rounds.json", views("1000-miles-rounds.json")),
+        ("1000-yards-teams.json", views("1000-yards-teams.json")),
+        ("1500m-race.json", views("1500m-race.json")),
+        (
+            "magical-athlete-wild.json",
+            views("magical-athlete-wild.json"),
+        ),
+        (
+            "a Magical Athlete season of 5",
+            magical_athlete_season("", 5, 7),
+        ),
+    ];
+    for (name, views) in races {
+        let a = animate(&views).unwrap();
+        eprintln!(
+            "{name}: {} steps, {} frames, {}x{}, {} KB",
+            views.len(),
+            a.frames,
+            a.width,
+            a.height,
+            a.gif.len() / 1024
+        );
+        assert!(a.gif.starts_with(b"GIF89a"), "{name}");
+        assert!(
+            a.frames >= 2 && a.frames <= MAX_FRAMES,
+            "{name}: {}",
+            a.frames
+        );
+        assert!(
+            a.gif.len() <= MAX_GIF_BYTES,
+            "{name}: {} bytes",
+            a.gif.len()
+        );
+    }
+}
