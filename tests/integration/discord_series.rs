@@ -373,3 +373,108 @@ fn the_animation_of_each_games_longest_race_stays_modest() {
         );
     }
 }
+
+/// The referee and store under it, on both databases: series by name in any case,
+/// hidden statistics, and the rematch's claim, pressed at once by two processes.
+mod store_level {
+    use crate::support::backend::{Bench, Kind};
+    use crate::support::courier::{alice, bob, carol};
+    use photofinish::games::GameKind;
+    use photofinish::referee::RefereeError;
+    use photofinish::referee::series::Rematch;
+    use photofinish::store::{CampaignId, Phase, RematchClaim};
+
+    async fn a_finished_race_in(b: &Bench, series: &str) -> CampaignId {
+        let id = b.race(GameKind::DreamMile, &alice(), "").await;
+        assert_eq!(b.referee.set_series(id, series).await.unwrap(), "Cup");
+        for p in [alice(), bob()] {
+            b.referee.join(id, &p, None, None).await.unwrap();
+        }
+        b.referee.start(id, &alice()).await.unwrap();
+        let mut guard = 0;
+        while b.referee.overview(id).await.unwrap().phase != Phase::Finished {
+            let _ = b.referee.submit(id, &alice().user, "5").await;
+            let _ = b.referee.submit(id, &bob().user, "4").await;
+            guard += 1;
+            assert!(guard < 20, "the race did not finish");
+        }
+        id
+    }
+
+    async fn series_stats_and_one_rematch(kind: Kind) {
+        let b = Bench::new(kind).await;
+        let first = b.race(GameKind::DreamMile, &carol(), "").await;
+        assert_eq!(b.referee.set_series(first, "Cup").await.unwrap(), "Cup");
+        b.referee.cancel(first, &carol()).await.unwrap();
+        // The second race joins it in another case and keeps the first spelling.
+        let id = a_finished_race_in(&b, "CUP").await;
+        let t = b.referee.series_table("chan-1", "cup").await.unwrap();
+        assert_eq!(
+            (t.name.as_str(), t.races.len(), t.finished.len()),
+            ("Cup", 2, 1)
+        );
+        let points: u32 = t.lines.iter().map(|l| l.points).sum();
+        assert_eq!(points, 16, "10 and 6: {t:?}");
+        assert!(matches!(
+            b.referee.series_table("chan-1", "Other").await,
+            Err(RefereeError::Invalid(_))
+        ));
+
+        // Hidden statistics: refused to others, shown to oneself.
+        b.referee.set_stats_hidden(&bob().user, true).await.unwrap();
+        let refused = b
+            .referee
+            .player_stats("guild-1", &bob().user, &alice().user)
+            .await;
+        assert!(matches!(refused, Err(RefereeError::Invalid(ref s)) if s.contains("hides")));
+        let own = b
+            .referee
+            .player_stats("guild-1", &bob().user, &bob().user)
+            .await
+            .unwrap();
+        assert!(own.hidden);
+        assert_eq!(own.games[0].races, 1);
+        b.referee
+            .set_stats_hidden(&bob().user, false)
+            .await
+            .unwrap();
+        assert!(!b.referee.stats_hidden(&bob().user).await.unwrap());
+
+        // Two processes press Rematch at once: one lobby.
+        let (_, other) = b.second_process().await;
+        let (bob_, alice_) = (bob(), alice());
+        let (x, y) = tokio::join!(b.referee.rematch(id, &bob_), other.rematch(id, &alice_));
+        let opened: Vec<CampaignId> = [&x, &y]
+            .iter()
+            .filter_map(|r| match r {
+                Ok(Rematch::Opened { race, .. }) => Some(*race),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(opened.len(), 1, "{x:?} {y:?}");
+        let new = opened[0];
+        assert_eq!(
+            b.store.claim_rematch(id, 0).await.unwrap(),
+            RematchClaim::Taken(Some(new))
+        );
+        assert_eq!(
+            b.referee
+                .rematch(id, &carol())
+                .await
+                .unwrap_err()
+                .to_string(),
+            format!("only race {id}'s players can open its rematch")
+        );
+        assert_eq!(
+            b.referee.rematch(id, &bob()).await.unwrap(),
+            Rematch::Already(new)
+        );
+        let t = b.referee.series_table("chan-1", "Cup").await.unwrap();
+        assert_eq!(t.races.len(), 3, "the rematch continues the series");
+        assert_eq!(b.referee.overview(new).await.unwrap().phase, Phase::Lobby);
+        // A race not finished has no rematch.
+        assert!(b.referee.rematch(new, &bob()).await.is_err());
+    }
+
+    on_both!(series_stats_and_one_rematch);
+}
