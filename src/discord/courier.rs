@@ -52,6 +52,9 @@ pub struct DiscordCourier {
     /// Where delivered prompts are found, to close them when their step resolves
     /// (`stale`); without it, old prompts keep their buttons (and answer `STALE`).
     store: Option<Arc<dyn crate::store::Store>>,
+    /// For the final post's extras (series standings, the race's animation), which read
+    /// the store: see [`DiscordCourier::with_referee`].
+    referee: Option<Arc<crate::referee::Referee>>,
 }
 
 /// Messages read per page of history when looking for an earlier attempt.
@@ -225,12 +228,20 @@ impl DiscordCourier {
             dm_channels: Mutex::new(HashMap::new()),
             me: Mutex::new(None),
             store: None,
+            referee: None,
         }
     }
 
     /// Closes resolved steps' DM prompts, finding them in this store's outbox.
     pub fn with_store(mut self, store: Arc<dyn crate::store::Store>) -> DiscordCourier {
         self.store = Some(store);
+        self
+    }
+
+    /// Lets the final post carry the series standings and the race's animation (issue 19).
+    #[must_use]
+    pub fn with_referee(mut self, referee: Arc<crate::referee::Referee>) -> DiscordCourier {
+        self.referee = Some(referee);
         self
     }
 
@@ -411,6 +422,11 @@ impl Courier for DiscordCourier {
         mark(&mut layout, parcel.outbox_id);
         if layout.picture.is_some() && !matches!(parcel.target, Target::Dm { .. }) {
             attach(&mut layout, parcel.announcement, parcel.outbox_id).await;
+        }
+        if let (Announcement::Finished { race, .. }, Some(referee), Target::Channel) =
+            (parcel.announcement, &self.referee, parcel.target)
+        {
+            super::commands::dress_final(&mut layout, referee, *race).await;
         }
         match parcel.target {
             Target::Dm { user, .. } => {

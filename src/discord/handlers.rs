@@ -421,7 +421,8 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
         | Action::Leave(race)
         | Action::Accept { race, .. }
         | Action::ReplaceSeat { race, .. }
-        | Action::SeatChoice(race) = action
+        | Action::SeatChoice(race)
+        | Action::Rematch(race) = action
         {
             // These act on the race named in the button: only where that race is, and at
             // the pace of commands.
@@ -437,6 +438,9 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
             Action::Join(race) => {
                 Answer::Reply(join_flow(shared, http, &actor, race, None, None).await)
             }
+            Action::Rematch(race) => Answer::Reply(
+                super::commands::rematch_pressed(shared, http, &actor, race, c.channel_id).await,
+            ),
             Action::Leave(race) => match shared.referee.leave(race, &actor).await {
                 Ok(()) => {
                     shared.poke();

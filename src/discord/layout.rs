@@ -346,6 +346,8 @@ pub enum Action {
     },
     /// The presser's pre-race choice (Dream Mile's maximum speed), picked after Join.
     SeatChoice(CampaignId),
+    /// The final post's Rematch button (issue 19).
+    Rematch(CampaignId),
 }
 
 /// Which choice: its order text, or its place in the prompt's list (for long orders).
@@ -356,6 +358,10 @@ pub enum Pick {
 }
 
 const PREFIX: &str = "pf";
+
+pub fn rematch_id(race: CampaignId) -> String {
+    format!("{PREFIX}:rematch:{}", race.0)
+}
 
 pub fn join_id(race: CampaignId) -> String {
     format!("{PREFIX}:join:{}", race.0)
@@ -505,6 +511,7 @@ pub fn parse_id(id: &str) -> Option<Action> {
         "join" => return Some(Action::Join(race)),
         "leave" => return Some(Action::Leave(race)),
         "choice" => return parts.next().is_none().then_some(Action::SeatChoice(race)),
+        "rematch" => return parts.next().is_none().then_some(Action::Rematch(race)),
         "accept" => {
             let seat = Seat(parts.next()?.parse().ok()?);
             return parts
@@ -749,6 +756,13 @@ pub fn announcement(a: &Announcement, zone: impl Into<Zone>) -> Layout {
             layout.rows = Some(prompt_rows(*race, *step, *seat, prompt, None));
         }
         Announcement::Status { .. } => layout.rows = Some(Vec::new()),
+        Announcement::Finished { race, .. } => {
+            layout.rows = Some(vec![Row::Buttons(vec![ButtonSpec {
+                custom_id: rematch_id(*race),
+                label: "Rematch".into(),
+                style: ButtonStyle::Primary,
+            }])]);
+        }
         Announcement::SeatOffer {
             race, seat, user, ..
         } => {

@@ -426,8 +426,11 @@ fn new_shared(
 ) -> Arc<Shared> {
     let shards = settings.shards;
     let zone = settings.time_zone;
-    let courier =
-        DiscordCourier::new(client.http.clone(), zone).with_store(referee.store().clone());
+    // The courier reads the store for the final post's extras (issue 19) and to close
+    // resolved steps' DM prompts.
+    let courier = DiscordCourier::new(client.http.clone(), zone)
+        .with_store(referee.store().clone())
+        .with_referee(referee.clone());
     Arc::new(Shared {
         referee,
         courier: Arc::new(courier),

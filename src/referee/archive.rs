@@ -258,6 +258,8 @@ pub struct ArchiveEntry {
     pub ended_at: Option<Millis>,
     /// The winners' names (several on a tie); empty until the race finishes.
     pub winners: Vec<String>,
+    /// The series it counts toward, if any.
+    pub series: Option<String>,
 }
 
 /// A past turn with what the channel saw after it: the public view it is drawn from.
@@ -350,6 +352,10 @@ impl Referee {
                         .collect()
                 })
                 .unwrap_or_default();
+            let series = self.store.series_of(id).await.unwrap_or_else(|e| {
+                tracing::warn!(race = id.0, "archive: series not read: {e}");
+                None
+            });
             out.push(ArchiveEntry {
                 race: id,
                 game: c.kind,
@@ -358,6 +364,7 @@ impl Referee {
                 created_at: c.created_at,
                 ended_at: c.ended_at,
                 winners,
+                series,
             });
         }
         Ok(out)
@@ -375,6 +382,18 @@ impl Referee {
         let mut view = None;
         verify::replay_export(&x, |_, game, _| view = Some(game.public_view()));
         Ok(PastTurn { entry, view })
+    }
+}
+
+impl Referee {
+    /// The public view after every step of a finished race, replayed from its log: the
+    /// frames of the final post's animation. Nothing for a race that is not over (its seed
+    /// is still secret) or that never started.
+    pub async fn views_of_race(&self, id: CampaignId) -> Result<Vec<AnyPublicView>, RefereeError> {
+        let x = self.export(id).await?;
+        let mut views = Vec::with_capacity(x.steps.len());
+        verify::replay_export(&x, |_, game, _| views.push(game.public_view()));
+        Ok(views)
     }
 }
 

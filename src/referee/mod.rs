@@ -34,6 +34,8 @@ mod retention;
 pub mod round;
 mod seat_time;
 mod seats;
+pub mod series;
+pub mod stats;
 pub mod supervise;
 pub mod timing;
 mod transaction;

@@ -6,6 +6,7 @@
 //! Everything here reads views only: the public view for the channel, a private view
 //! for one seat's DM. Nothing here can see a state, so nothing here can leak one.
 
+pub mod animation;
 pub mod bank;
 pub mod markup;
 mod nudge;

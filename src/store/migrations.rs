@@ -66,6 +66,11 @@ pub(super) const SQLITE: &[Embedded] = &[
         "round",
         include_str!("../../migrations/sqlite/0014_round.sql"),
     ),
+    (
+        16,
+        "series",
+        include_str!("../../migrations/sqlite/0016_series.sql"),
+    ),
 ];
 
 pub(super) const POSTGRES: &[Embedded] = &[
@@ -123,6 +128,11 @@ pub(super) const POSTGRES: &[Embedded] = &[
         14,
         "round",
         include_str!("../../migrations/postgres/0014_round.sql"),
+    ),
+    (
+        16,
+        "series",
+        include_str!("../../migrations/postgres/0016_series.sql"),
     ),
 ];
 
@@ -182,6 +192,6 @@ mod tests {
     fn migrators_keep_every_file_in_order() {
         let m = migrator(SQLITE);
         let versions: Vec<i64> = m.iter().map(|m| m.version).collect();
-        assert_eq!(versions, vec![1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14]);
+        assert_eq!(versions, vec![1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14, 16]);
     }
 }

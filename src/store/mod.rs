@@ -35,6 +35,7 @@ mod queries;
 mod reliability;
 mod retention;
 mod rows;
+mod series;
 mod sql;
 pub mod sqlite;
 
@@ -51,6 +52,7 @@ use crate::games::{AnyEvent, AnyGame, AnyOrder, GameKind};
 pub use postgres::PostgresStore;
 pub use queries::SqlStore;
 pub use retention::Compacted;
+pub use series::RematchClaim;
 pub use sqlite::SqliteStore;
 
 /// Milliseconds since the Unix epoch, UTC.
@@ -924,4 +926,38 @@ pub trait Store: Send + Sync {
     /// (superseded orders, delivered announcements, fired deadlines, leases) and the
     /// interaction claims expired at `now`; keeps all that verify and history read.
     async fn compact(&self, ended_before: Millis, now: Millis) -> Result<Compacted, StoreError>;
+    // Beyond one race (issue 19, store/series.rs).
+    /// Puts `race` in the series `name` of `channel`.
+    async fn set_series(
+        &self,
+        race: CampaignId,
+        channel: &str,
+        name: &str,
+    ) -> Result<(), StoreError>;
+    /// The series `race` counts toward, if any.
+    async fn series_of(&self, race: CampaignId) -> Result<Option<String>, StoreError>;
+    /// The races of `channel`'s series `name` (any case), oldest first, with the name as
+    /// each was given.
+    async fn series_races(
+        &self,
+        channel: &str,
+        name: &str,
+    ) -> Result<Vec<(CampaignId, String)>, StoreError>;
+    /// Hides (or shows again) `user`'s statistics from others.
+    async fn set_stats_hidden(
+        &self,
+        user: &UserId,
+        hidden: bool,
+        at: Millis,
+    ) -> Result<(), StoreError>;
+    async fn stats_hidden(&self, user: &UserId) -> Result<bool, StoreError>;
+    /// Claims the rematch of `race`; only the first claim gets [`RematchClaim::Claimed`].
+    async fn claim_rematch(&self, race: CampaignId, at: Millis)
+    -> Result<RematchClaim, StoreError>;
+    /// Records the rematch's lobby, or (`None`) gives the claim up after a failure.
+    async fn settle_rematch(
+        &self,
+        race: CampaignId,
+        rematch: Option<CampaignId>,
+    ) -> Result<(), StoreError>;
 }

@@ -824,4 +824,54 @@ impl<DB: Dialect> Store for SqlStore<DB> {
     ) -> Result<super::Compacted, StoreError> {
         self.compact_ended(ended_before, now).await
     }
+
+    async fn set_series(
+        &self,
+        race: CampaignId,
+        channel: &str,
+        name: &str,
+    ) -> Result<(), StoreError> {
+        self.write_series(race, channel, name).await
+    }
+
+    async fn series_of(&self, race: CampaignId) -> Result<Option<String>, StoreError> {
+        self.read_series_of(race).await
+    }
+
+    async fn series_races(
+        &self,
+        channel: &str,
+        name: &str,
+    ) -> Result<Vec<(CampaignId, String)>, StoreError> {
+        self.read_series_races(channel, name).await
+    }
+
+    async fn set_stats_hidden(
+        &self,
+        user: &UserId,
+        hidden: bool,
+        at: Millis,
+    ) -> Result<(), StoreError> {
+        self.write_stats_hidden(user, hidden, at).await
+    }
+
+    async fn stats_hidden(&self, user: &UserId) -> Result<bool, StoreError> {
+        self.read_stats_hidden(user).await
+    }
+
+    async fn claim_rematch(
+        &self,
+        race: CampaignId,
+        at: Millis,
+    ) -> Result<super::RematchClaim, StoreError> {
+        self.write_rematch_claim(race, at).await
+    }
+
+    async fn settle_rematch(
+        &self,
+        race: CampaignId,
+        rematch: Option<CampaignId>,
+    ) -> Result<(), StoreError> {
+        self.write_rematch_settled(race, rematch).await
+    }
 }

@@ -503,7 +503,16 @@ fn check_the_pictures(h: &Harness) {
         if t.contains("race #1: Turn") && t.contains("Orders and receipts") {
             pictures.push(one_png(&r).0);
         } else if t.contains("race #1: final result") {
-            let (name, _, alt) = one_png(&r);
+            // The chart, and since issue 19 the race's animation beside it.
+            let mut chart = r.clone();
+            let gif = chart.uploads.pop().expect("the animation");
+            assert_eq!(gif.filename, "race-1-replay.gif");
+            assert!(gif.bytes.starts_with(b"GIF89a"));
+            chart.body["attachments"]
+                .as_array_mut()
+                .unwrap()
+                .truncate(1);
+            let (name, _, alt) = one_png(&chart);
             assert_eq!(name, "race-1-chart.png");
             assert!(alt.starts_with("Race chart"), "{alt}");
             pictures.push(name);
@@ -528,7 +537,13 @@ fn check_the_pictures(h: &Harness) {
         .collect();
     assert_eq!(attached.len(), 8);
     for m in &attached {
-        assert_eq!(m["attachments"].as_array().unwrap().len(), 1, "{m}");
+        // The final result has two: the chart and the animation.
+        let n = if text_of(m).contains("race #1: final result") {
+            2
+        } else {
+            1
+        };
+        assert_eq!(m["attachments"].as_array().unwrap().len(), n, "{m}");
     }
 }
 

@@ -33,6 +33,7 @@ mod discord_prompts;
 mod discord_race;
 mod discord_robustness;
 mod discord_round;
+mod discord_series;
 mod discord_spec;
 mod fuzz_orders;
 mod health;

@@ -1,20 +1,32 @@
 //! Races after their end (issue 19): `/race archive` (the server's races), and
 //! `history`, `verify` and `export`, which take any race number of this server (`race:`)
 //! and otherwise this channel's race or its last one. Another server's race is refused in
-//! one sentence; and `/race archive game:`, the server's ratings in one game
-//! (`referee::ratings`). Answers are ephemeral.
+//! one sentence. `/race archive` also carries what Discord's 25 subcommands leave no room
+//! for: `game:` (that game's leaderboard, `referee::ratings`), `player:` (one player's
+//! statistics, `referee::stats`), `hide:` (hide one's own), `series:` (a series'
+//! standings, `referee::series`). Answers are ephemeral.
+//!
+//! The final post's extras are here too: the series standings and the race's animation
+//! ([`dress_final`], called by the courier), and the Rematch button ([`rematch_pressed`]).
+
+use poise::serenity_prelude as serenity;
 
 use super::super::handlers::{note, refusal};
 use super::super::layout::{self, Layout, limits};
-use super::super::{Ctx, Error};
+use super::super::{Ctx, Error, Shared, dress};
 use super::{answer, autocomplete_game, race_here_or_last, send_answer, user_of};
 use crate::games::GameKind;
-use crate::referee::RefereeError;
+use crate::games::words::ordinal;
 use crate::referee::archive::{ARCHIVE_PAGE, ArchiveEntry, PastTurn};
 use crate::referee::ratings::Rating;
+use crate::referee::series::{Rematch, SeriesTable};
+use crate::referee::stats::PlayerStats;
+use crate::referee::when::format_duration;
+use crate::referee::{Actor, Referee, RefereeError};
+use crate::render::animation::animate;
 use crate::render::post::{Picture, Post, draw_picture};
 use crate::render::{code_text, escape_markdown, track_text};
-use crate::store::{CampaignId, Phase};
+use crate::store::{CampaignId, Phase, UserId};
 
 /// The race a command names (`race:`), checked to be this server's; else this channel's.
 async fn pick(ctx: Ctx<'_>, race: Option<i64>) -> Result<CampaignId, RefereeError> {
@@ -30,8 +42,9 @@ async fn pick(ctx: Ctx<'_>, race: Option<i64>) -> Result<CampaignId, RefereeErro
     }
 }
 
-// One subcommand for the archive and the leaderboard: Discord allows 25 under `/race`.
-/// This server's races, newest first; with game:, that game's leaderboard.
+// One subcommand for the archive, the leaderboard, statistics and series: Discord allows
+// 25 under `/race`, and they are all there.
+/// This server's races, newest first; or a leaderboard, a player's statistics, a series.
 #[poise::command(slash_command)]
 pub(super) async fn archive(
     ctx: Ctx<'_>,
@@ -41,7 +54,23 @@ pub(super) async fn archive(
     #[description = "A game: show its leaderboard on this server instead"]
     #[autocomplete = "autocomplete_game"]
     game: Option<String>,
+    #[description = "A player: show their statistics on this server instead"] player: Option<
+        serenity::User,
+    >,
+    #[description = "A series of this channel: show its standings instead"] series: Option<String>,
+    #[description = "True: hide your statistics from others; False: show them again"] hide: Option<
+        bool,
+    >,
 ) -> Result<(), Error> {
+    if let Some(hide) = hide {
+        return hide_stats(ctx, hide).await;
+    }
+    if let Some(player) = player {
+        return stats(ctx, player).await;
+    }
+    if let Some(series) = series {
+        return series_standings(ctx, series).await;
+    }
     if let Some(game) = game {
         return leaderboard(ctx, game).await;
     }
@@ -112,8 +141,13 @@ fn archive_line(e: &ArchiveEntry) -> String {
         Ok(id) => format!("<#{id}>"),
         Err(_) => escape_markdown(&e.channel),
     };
+    let series = e
+        .series
+        .as_deref()
+        .map(|n| format!(" · {}", escape_markdown(n)))
+        .unwrap_or_default();
     format!(
-        "Race {} · {} · <t:{at}:d> · {result} · {channel}",
+        "Race {} · {} · <t:{at}:d> · {result} · {channel}{series}",
         e.race, e.game
     )
 }
@@ -327,14 +361,28 @@ async fn leaderboard(ctx: Ctx<'_>, game: String) -> Result<(), Error> {
             );
         };
         match referee.ratings(&guild, kind).await {
-            Ok(table) => leaderboard_layout(kind, &table),
+            Ok(table) => {
+                // Only the lines shown are asked about.
+                let mut hidden = Vec::new();
+                for r in table.iter().take(LEADERBOARD) {
+                    let user = r.key.strip_prefix("user:").map(UserId::new);
+                    let hides = match user {
+                        Some(u) => referee.stats_hidden(&u).await.unwrap_or(true),
+                        None => false,
+                    };
+                    hidden.push(hides);
+                }
+                leaderboard_layout(kind, &table, &hidden)
+            }
             Err(e) => refusal(&e),
         }
     })
     .await
 }
 
-fn leaderboard_layout(kind: GameKind, table: &[Rating]) -> Layout {
+/// The leaderboard; a player who hides their statistics keeps their place, without their
+/// name or numbers (`hidden`, by line).
+fn leaderboard_layout(kind: GameKind, table: &[Rating], hidden: &[bool]) -> Layout {
     let title = format!("{kind}: ratings on this server");
     if table.is_empty() {
         return note(
@@ -347,16 +395,17 @@ fn leaderboard_layout(kind: GameKind, table: &[Rating]) -> Layout {
         .take(LEADERBOARD)
         .enumerate()
         .map(|(i, r)| {
+            if hidden.get(i).copied().unwrap_or(false) {
+                return format!("{}. *a player who hides their statistics*", i + 1);
+            }
             format!(
-                "{}. **{}**{} {:.1} ({} race{}, {} win{})",
+                "{}. **{}**{} {:.1} ({}, {})",
                 i + 1,
                 escape_markdown(&r.name),
                 if r.bot { " (bot)" } else { "" },
                 r.shown(),
-                r.races,
-                if r.races == 1 { "" } else { "s" },
-                r.wins,
-                if r.wins == 1 { "" } else { "s" },
+                plural(r.races, "race"),
+                plural(r.wins, "win"),
             )
         })
         .collect();
@@ -364,4 +413,298 @@ fn leaderboard_layout(kind: GameKind, table: &[Rating]) -> Layout {
         "Weng-Lin (OpenSkill) over every finished race, oldest first; shown is mu - 3 sigma, so it grows with races played.".into(),
     );
     note(&title, &lines.join("\n"))
+}
+
+/// `1 race`, `2 races`.
+fn plural(n: u32, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// `/race archive hide:`: the caller's own statistics, hidden from others or shown again.
+async fn hide_stats(ctx: Ctx<'_>, hide: bool) -> Result<(), Error> {
+    let referee = ctx.data().referee.clone();
+    let user = user_of(ctx);
+    answer(ctx, true, async move {
+        match referee.set_stats_hidden(&user, hide).await {
+            Ok(()) if hide => note(
+                "Statistics hidden",
+                "Your statistics are now hidden from others: /race archive player: refuses them, and leaderboards show your place without your name or numbers. You still see them; /race archive hide:False shows them again.",
+            ),
+            Ok(()) => note(
+                "Statistics shown",
+                "Your statistics are shown to others again, and your name is back on the leaderboards.",
+            ),
+            Err(e) => refusal(&e),
+        }
+    })
+    .await
+}
+
+/// `/race archive player:`: a player's statistics on this server, per game.
+async fn stats(ctx: Ctx<'_>, player: serenity::User) -> Result<(), Error> {
+    let referee = ctx.data().referee.clone();
+    let guild = ctx.guild_id().map(|g| g.get().to_string());
+    let asker = user_of(ctx);
+    answer(ctx, true, async move {
+        let Some(guild) = guild else {
+            return note(
+                "Not done",
+                "Statistics are kept per server: use /race archive player: in one of its channels.",
+            );
+        };
+        let user = UserId::new(player.id.get().to_string());
+        let shown_name = player
+            .global_name
+            .clone()
+            .unwrap_or_else(|| player.name.clone());
+        match referee.player_stats(&guild, &user, &asker).await {
+            Ok(s) => stats_layout(&shown_name, &s, user == asker),
+            Err(e) => refusal(&e),
+        }
+    })
+    .await
+}
+
+fn stats_layout(name: &str, s: &PlayerStats, own: bool) -> Layout {
+    let name = escape_markdown(name);
+    let title = format!("{name} on this server");
+    let mut lines: Vec<String> = s
+        .games
+        .iter()
+        .map(|g| {
+            let mut line = format!(
+                "**{}**: {}, {}, {}, average place {:.1}",
+                g.game,
+                plural(g.races, "race"),
+                plural(g.wins, "win"),
+                plural(g.podiums, "podium"),
+                g.average_place
+            );
+            if let (Some(r), Some(at)) = (g.rating, g.rank) {
+                line.push_str(&format!(
+                    ", rating {r:.1} ({} on the leaderboard)",
+                    ordinal(u32::try_from(at).unwrap_or(u32::MAX))
+                ));
+            }
+            line.push_str(&format!(", missed orders {} of {}", g.missed, g.orders));
+            if let Some(ms) = g.median_answer_ms {
+                line.push_str(&format!(
+                    ", median answer {}",
+                    format_duration(u64::try_from(ms / 1000).unwrap_or(0))
+                ));
+            }
+            line
+        })
+        .collect();
+    if lines.is_empty() {
+        lines.push(format!(
+            "{name} has not finished a race on this server yet."
+        ));
+    }
+    if own && s.hidden {
+        lines.push(
+            "Your statistics are hidden from others; /race archive hide:False shows them.".into(),
+        );
+    }
+    note(&title, &lines.join("\n"))
+}
+
+/// `/race archive series:`: a series of this channel, its standings.
+async fn series_standings(ctx: Ctx<'_>, name: String) -> Result<(), Error> {
+    let referee = ctx.data().referee.clone();
+    let channel = ctx.channel_id().get().to_string();
+    answer(ctx, true, async move {
+        match referee.series_table(&channel, &name).await {
+            Ok(t) => {
+                let (title, text) = series_text(&t);
+                let mut text = text;
+                let races: Vec<String> = t.races.iter().map(ToString::to_string).collect();
+                text.push_str(&format!("\nIts races: {}.", races.join(", ")));
+                note(&title, &text)
+            }
+            Err(e) => refusal(&e),
+        }
+    })
+    .await
+}
+
+/// A series' standings as a heading and lines: `Autumn Cup after 2 races`, then
+/// `1. **Alice** 16 pts (1st, 2nd)`, at most [`SERIES_LINES`].
+pub fn series_text(t: &SeriesTable) -> (String, String) {
+    let title = format!(
+        "{} after {}",
+        escape_markdown(&t.name),
+        plural(u32::try_from(t.finished.len()).unwrap_or(u32::MAX), "race")
+    );
+    if t.lines.is_empty() {
+        return (title, "No race of this series has finished yet.".into());
+    }
+    let mut lines: Vec<String> = t
+        .lines
+        .iter()
+        .take(SERIES_LINES)
+        .enumerate()
+        .map(|(i, l)| {
+            let places: Vec<String> = l
+                .places
+                .iter()
+                .map(|p| p.map_or_else(|| "-".to_string(), ordinal))
+                .collect();
+            format!(
+                "{}. **{}**{} {} pts ({})",
+                i + 1,
+                escape_markdown(&l.name),
+                if l.bot { " (bot)" } else { "" },
+                l.points,
+                places.join(", ")
+            )
+        })
+        .collect();
+    if t.lines.len() > SERIES_LINES {
+        lines.push(format!("and {} more", t.lines.len() - SERIES_LINES));
+    }
+    lines.push("Points by place: 10-6-4-3-2-1.".into());
+    (title, lines.join("\n"))
+}
+
+/// The most lines of a series' standings shown.
+const SERIES_LINES: usize = 10;
+
+/// The final post's extras, added as it is delivered: the series standings (a field) and
+/// the race as an animated GIF (a second embed showing it). Each is left out, and logged,
+/// if it cannot be had; the post goes regardless.
+pub async fn dress_final(layout: &mut Layout, referee: &Referee, race: CampaignId) {
+    match referee.series_of_race(race).await {
+        Ok(Some(t)) => {
+            let (name, value) = series_text(&t);
+            let value = layout::clip(&value, limits::FIELD_VALUE);
+            let name = layout::clip(&name, limits::FIELD_NAME);
+            let total: usize = layout.embeds.iter().map(layout::EmbedSpec::size).sum();
+            if let Some(first) = layout.embeds.first_mut()
+                && first.fields.len() < limits::FIELDS
+                && total + layout::chars(&name) + layout::chars(&value) + 40 <= limits::EMBED_TOTAL
+            {
+                first.fields.push((name, value));
+            }
+        }
+        Ok(None) => {}
+        Err(e) => tracing::warn!(race = race.0, "final post: no series standings: {e}"),
+    }
+    let views = match referee.views_of_race(race).await {
+        Ok(v) => v,
+        Err(e) => {
+            tracing::warn!(race = race.0, "final post: no animation: {e}");
+            return;
+        }
+    };
+    // Drawing every frame is CPU work: off the async workers.
+    let drawn = tokio::task::spawn_blocking(move || animate(&views)).await;
+    let animation = match drawn {
+        Ok(Ok(a)) => a,
+        Ok(Err(e)) => {
+            tracing::warn!(race = race.0, "final post: no animation: {e}");
+            return;
+        }
+        Err(e) => {
+            tracing::error!(race = race.0, "final post: the animation task failed: {e}");
+            return;
+        }
+    };
+    let files: usize = layout.files.iter().map(|f| f.bytes.len()).sum();
+    if files + animation.gif.len() > limits::UPLOAD_BYTES || layout.embeds.len() >= limits::EMBEDS {
+        tracing::warn!(
+            race = race.0,
+            bytes = animation.gif.len(),
+            "final post: the animation does not fit"
+        );
+        return;
+    }
+    let name = format!("race-{}-replay.gif", race.0);
+    layout.embeds.push(layout::EmbedSpec {
+        title: format!("Race {race}, turn by turn"),
+        image: Some(format!("attachment://{name}")),
+        ..layout::EmbedSpec::default()
+    });
+    layout.files.push(layout::FileSpec {
+        name,
+        bytes: animation.gif,
+        description: Some(format!(
+            "Race {race} turn by turn: the track after each of {} steps, animated",
+            animation.frames
+        )),
+    });
+}
+
+/// The Rematch button on a final post: a new lobby in the same channel (see
+/// `Referee::rematch`); the players not yet seated are invited in the channel, by
+/// mention. Returns the presser's own (ephemeral) answer.
+pub async fn rematch_pressed(
+    shared: &Shared,
+    http: &serenity::Http,
+    actor: &Actor,
+    race: CampaignId,
+    channel: serenity::ChannelId,
+) -> Layout {
+    let opened = match shared.referee.rematch(race, actor).await {
+        Ok(o) => o,
+        Err(e) => return refusal(&e),
+    };
+    shared.poke();
+    let (new, invited, bots, series) = match opened {
+        Rematch::Already(new) => {
+            return note(
+                "Rematch",
+                &format!(
+                    "Race {race}'s rematch is already open: race {new}. Press Join on its lobby to take your seat."
+                ),
+            );
+        }
+        Rematch::Opened {
+            race: new,
+            invited,
+            bots,
+            series,
+        } => (new, invited, bots, series),
+    };
+    let in_series = series
+        .as_deref()
+        .map(|n| format!(", in the series **{}**", escape_markdown(n)))
+        .unwrap_or_default();
+    if !invited.is_empty() {
+        let mentions: Vec<String> = invited.iter().map(|u| format!("<@{}>", u.0)).collect();
+        let bots_text = if bots.is_empty() {
+            String::new()
+        } else {
+            let names: Vec<String> = bots.iter().map(|b| escape_markdown(b)).collect();
+            format!(" The bots are back: {}.", names.join(", "))
+        };
+        let mut invite = note(
+            &format!("Rematch of race {race}"),
+            &format!(
+                "Race {new} is open here with the same game and options{in_series}, hosted by {}. Press **Join** on its lobby to take your seat again.{bots_text}",
+                escape_markdown(&actor.name)
+            ),
+        );
+        invite.content = Some(mentions.join(" "));
+        invite.ping = Some(
+            invited
+                .iter()
+                .map(|u| u.0.clone())
+                .collect::<Vec<_>>()
+                .join(","),
+        );
+        if let Err(e) = channel
+            .send_message(http, dress::create_message(&invite))
+            .await
+        {
+            // The lobby itself is in the outbox and will be posted; only the mentions are lost.
+            tracing::warn!(race = new.0, "the rematch's invitation was not posted: {e}");
+        }
+    }
+    note(
+        "Rematch opened",
+        &format!(
+            "Race {new} is open here with race {race}'s game and options{in_series}. You have your seat back and host it: /race start when everyone is in."
+        ),
+    )
 }

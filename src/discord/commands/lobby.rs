@@ -8,6 +8,7 @@ use super::super::{Ctx, Error};
 use super::{answer, on_race, race_here, who};
 use crate::engine::BotLevel;
 use crate::games::{GameKind, length};
+use crate::referee::series::series_name;
 use crate::referee::timing::{apply_timing_text, describe_timing};
 use crate::referee::{NewRace, RefereeError};
 use crate::render::escape_markdown;
@@ -23,6 +24,8 @@ pub(super) async fn new_race(
     #[description = "Run the race in a new thread of this channel"] thread: Option<bool>,
     #[description = "How long: one round, one race or the whole game (the game's default if left out)"]
     length: Option<LengthChoice>,
+    #[description = "A series of this channel the race counts toward, e.g. Autumn Cup"]
+    series: Option<String>,
 ) -> Result<(), Error> {
     let game = game.0;
     answer(ctx, true, async move {
@@ -59,6 +62,10 @@ pub(super) async fn new_race(
         if let Err(e) = checked {
             return refusal(&e);
         }
+        let series = match series.as_deref().map(series_name).transpose() {
+            Ok(s) => s,
+            Err(e) => return refusal(&e),
+        };
         let host = who(ctx);
         let guild = ctx.guild_id().map(|g| g.get().to_string());
         if let Err(e) = shared
@@ -112,14 +119,24 @@ pub(super) async fn new_race(
             })
             .await;
         match made {
-            Ok(race) => note(
-                "Race opened",
-                &format!(
-                    "{kind} race {race} is open in <#{}>. Players join with the lobby's button or `/race join`; you start it with `/race start`.{}",
-                    channel.get(),
-                    expected
-                ),
-            ),
+            Ok(race) => {
+                let in_series = match &series {
+                    // Issue 19: the race counts toward the channel's series of that name.
+                    Some(name) => match shared.referee.set_series(race, name).await {
+                        Ok(name) => format!(" It counts toward the series **{}**.", escape_markdown(&name)),
+                        Err(e) => format!(" It could not join the series: {}", handlers::sentence(&e)),
+                    },
+                    None => String::new(),
+                };
+                note(
+                    "Race opened",
+                    &format!(
+                        "{kind} race {race} is open in <#{}>. Players join with the lobby's button or `/race join`; you start it with `/race start`.{in_series}{}",
+                        channel.get(),
+                        expected
+                    ),
+                )
+            }
             Err(e) => refusal(&e),
         }
     })

@@ -22,6 +22,7 @@ mod me;
 pub mod menus;
 mod play;
 
+pub use archive::{dress_final, rematch_pressed};
 pub use help::help_layout;
 pub use host::{parse_moment, parse_signed};
 

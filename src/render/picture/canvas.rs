@@ -422,7 +422,7 @@ impl Picture {
     /// filter byte (none) and each pixel's index into them. The colours kept are the
     /// picture's flat colours and its most common anti-aliasing shades; rarer shades take
     /// the nearest colour kept. This makes the PNG several times smaller.
-    fn indexed(&self) -> (Vec<[u8; 3]>, Vec<u8>) {
+    pub(crate) fn indexed(&self) -> (Vec<[u8; 3]>, Vec<u8>) {
         // Every paint is opaque on an opaque page, so premultiplied is plain RGB. Pictures
         // are mostly runs of one colour: work on runs, not pixels, to hash less.
         let mut runs: Vec<(u32, u32)> = Vec::new();

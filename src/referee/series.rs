@@ -1,0 +1,325 @@
+//! Series and rematches (issue 19). A series is a channel's races under one name: a race
+//! joins one with `/race new series:NAME`, and a rematch continues its race's series. Its
+//! standings add points by place, 10-6-4-3-2-1 (Formula 1's old table, the one the
+//! issue names; tied seats share their rank's points), over the series' finished races.
+//!
+//! A rematch is claimed in the store before its lobby is opened, so two presses of the
+//! Rematch button (or two processes) open one lobby: the second is told where it is.
+
+use super::ratings::{Entrant, entrants};
+use super::timing::describe_timing;
+use super::{Actor, NewRace, Referee, RefereeError};
+use crate::engine::BotLevel;
+use crate::store::{CampaignId, Phase, RematchClaim, UserId};
+
+/// Points by place: the winner 10, then 6, 4, 3, 2, 1; sixth and below 1, nothing below
+/// sixth. The table is fixed so every series of a server reads alike.
+pub const SERIES_POINTS: [u32; 6] = [10, 6, 4, 3, 2, 1];
+/// The longest series name.
+pub const MAX_SERIES_NAME: usize = 40;
+
+/// Points for a final rank (1 is the winner).
+pub fn points_for(rank: u32) -> u32 {
+    usize::try_from(rank.saturating_sub(1))
+        .ok()
+        .and_then(|i| SERIES_POINTS.get(i))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// Reads a series name: trimmed, 1 to [`MAX_SERIES_NAME`] characters, one line.
+pub fn series_name(text: &str) -> Result<String, RefereeError> {
+    let name = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if name.is_empty() {
+        return Err(RefereeError::Invalid(
+            "a series needs a name, e.g. series:Autumn Cup".into(),
+        ));
+    }
+    if name.chars().count() > MAX_SERIES_NAME || name.chars().any(char::is_control) {
+        return Err(RefereeError::Invalid(format!(
+            "a series name is one line of at most {MAX_SERIES_NAME} characters"
+        )));
+    }
+    Ok(name)
+}
+
+/// One entrant's line in a series' standings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeriesLine {
+    /// As in ratings: `user:ID`, or `bot:LEVEL:NAME`.
+    pub key: String,
+    pub name: String,
+    pub bot: bool,
+    pub points: u32,
+    pub races: u32,
+    pub wins: u32,
+    /// Their rank in each finished race of the series, oldest first (`None`: not in it).
+    pub places: Vec<Option<u32>>,
+}
+
+/// A series' standings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeriesTable {
+    pub name: String,
+    /// Its finished races, oldest first: the ones that count.
+    pub finished: Vec<CampaignId>,
+    /// Every race of the series, finished or not.
+    pub races: Vec<CampaignId>,
+    /// Most points first; ties by wins, then by name.
+    pub lines: Vec<SeriesLine>,
+}
+
+/// Standings from finished races' results, oldest first (pure, so tests hold it).
+pub fn standings(
+    name: &str,
+    all: &[CampaignId],
+    finished: &[(CampaignId, Vec<Entrant>)],
+) -> SeriesTable {
+    let mut lines: Vec<SeriesLine> = Vec::new();
+    for (i, (_, race)) in finished.iter().enumerate() {
+        for e in race {
+            let at = match lines.iter().position(|l| l.key == e.key) {
+                Some(at) => at,
+                None => {
+                    lines.push(SeriesLine {
+                        key: e.key.clone(),
+                        name: e.name.clone(),
+                        bot: e.bot,
+                        points: 0,
+                        races: 0,
+                        wins: 0,
+                        places: vec![None; finished.len()],
+                    });
+                    lines.len().saturating_sub(1)
+                }
+            };
+            let Some(line) = lines.get_mut(at) else {
+                continue;
+            };
+            line.name.clone_from(&e.name);
+            line.points = line.points.saturating_add(points_for(e.rank));
+            line.races = line.races.saturating_add(1);
+            if e.rank == 1 {
+                line.wins = line.wins.saturating_add(1);
+            }
+            if let Some(p) = line.places.get_mut(i) {
+                *p = Some(e.rank);
+            }
+        }
+    }
+    lines.sort_by(|a, b| {
+        b.points
+            .cmp(&a.points)
+            .then(b.wins.cmp(&a.wins))
+            .then(a.name.cmp(&b.name))
+            .then(a.key.cmp(&b.key))
+    });
+    SeriesTable {
+        name: name.to_string(),
+        finished: finished.iter().map(|(id, _)| *id).collect(),
+        races: all.to_vec(),
+        lines,
+    }
+}
+
+/// What the Rematch button did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rematch {
+    /// A new lobby: the presser seated, the bots re-seated, the other players invited.
+    Opened {
+        race: CampaignId,
+        invited: Vec<UserId>,
+        bots: Vec<String>,
+        series: Option<String>,
+    },
+    /// Someone pressed first: their lobby.
+    Already(CampaignId),
+}
+
+impl Referee {
+    /// Puts a race (in its lobby) in its channel's series `name`.
+    pub async fn set_series(&self, race: CampaignId, name: &str) -> Result<String, RefereeError> {
+        let name = series_name(name)?;
+        let w = self.read(race).await?;
+        let channel = &w.campaign.channel;
+        // A series already there keeps its first spelling.
+        let name = match self.store.series_races(channel, &name).await?.first() {
+            Some((_, first)) => first.clone(),
+            None => name,
+        };
+        self.store.set_series(race, channel, &name).await?;
+        Ok(name)
+    }
+
+    /// The standings of the series `race` counts toward, if it counts toward one.
+    pub async fn series_of_race(
+        &self,
+        race: CampaignId,
+    ) -> Result<Option<SeriesTable>, RefereeError> {
+        let Some(name) = self.store.series_of(race).await? else {
+            return Ok(None);
+        };
+        let w = self.read(race).await?;
+        self.series_table(&w.campaign.channel, &name)
+            .await
+            .map(Some)
+    }
+
+    /// A channel's series by name (an unknown name is refused in one sentence).
+    pub async fn series_table(
+        &self,
+        channel: &str,
+        name: &str,
+    ) -> Result<SeriesTable, RefereeError> {
+        let asked = series_name(name)?;
+        let found = self.store.series_races(channel, &asked).await?;
+        let Some((_, name)) = found.first().cloned() else {
+            return Err(RefereeError::Invalid(format!(
+                "no race in this channel counts toward a series named {asked}; a race joins one with /race new series:"
+            )));
+        };
+        let ids: Vec<CampaignId> = found.iter().map(|(id, _)| *id).collect();
+        let mut finished = Vec::new();
+        for &id in &ids {
+            match self.store.load(id).await {
+                Ok(Some(l)) if l.campaign.phase == Phase::Finished => {
+                    finished.push((id, entrants(&l)));
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(race = id.0, "series: race left out: {e}"),
+            }
+        }
+        Ok(standings(&name, &ids, &finished))
+    }
+
+    /// The Rematch button: a new lobby in the same channel, with the same game, options
+    /// and timing, in the same series. The presser hosts it and takes their seat back at
+    /// once; bots re-seat at once; the other players are invited to press Join. Only the
+    /// race's players (and its host) may open it, once: a second press says where it is.
+    pub async fn rematch(&self, race: CampaignId, actor: &Actor) -> Result<Rematch, RefereeError> {
+        let old = self.read(race).await?;
+        if old.campaign.phase != Phase::Finished {
+            return Err(RefereeError::Invalid(format!(
+                "race {race} has not finished, so there is no rematch of it yet"
+            )));
+        }
+        let own_seat = old
+            .seats
+            .iter()
+            .find(|s| s.user.as_ref() == Some(&actor.user));
+        if own_seat.is_none() && old.campaign.host != actor.user {
+            return Err(RefereeError::Invalid(format!(
+                "only race {race}'s players can open its rematch"
+            )));
+        }
+        match self.store.claim_rematch(race, self.clock.now()).await? {
+            RematchClaim::Taken(Some(new)) => return Ok(Rematch::Already(new)),
+            RematchClaim::Taken(None) => {
+                return Err(RefereeError::Invalid(format!(
+                    "race {race}'s rematch is being opened right now; its lobby appears in a moment"
+                )));
+            }
+            RematchClaim::Claimed => {}
+        }
+        let c = &old.campaign;
+        let options = format!(
+            "{} {}",
+            c.kind.describe_options(&c.options),
+            describe_timing(&c.timing)
+        );
+        let made = self
+            .create(NewRace {
+                kind: c.kind,
+                options,
+                channel: c.channel.clone(),
+                guild: c.guild.clone(),
+                host: actor.clone(),
+            })
+            .await;
+        let new = match made {
+            Ok(new) => new,
+            Err(e) => {
+                // Give the claim up, so a press after the cause is fixed opens it.
+                if let Err(s) = self.store.settle_rematch(race, None).await {
+                    tracing::warn!(race = race.0, "rematch claim not released: {s}");
+                }
+                return Err(e);
+            }
+        };
+        self.store.settle_rematch(race, Some(new)).await?;
+        let series = self.store.series_of(race).await?;
+        if let Some(name) = &series {
+            self.store.set_series(new, &c.channel, name).await?;
+        }
+        if let Some(seat) = own_seat
+            && let Err(e) = self
+                .join(new, actor, Some(&seat.name), seat.choice.as_deref())
+                .await
+        {
+            tracing::info!(race = new.0, "rematch: the presser was not re-seated: {e}");
+        }
+        let mut bots = Vec::new();
+        for s in old.seats.iter().filter(|s| s.user.is_none()) {
+            let level = s.bot.unwrap_or(BotLevel::Heuristic);
+            match self.add_bots(new, actor, 1, level).await {
+                Ok(names) => bots.extend(names),
+                Err(e) => tracing::info!(race = new.0, "rematch: a bot was not re-seated: {e}"),
+            }
+        }
+        let mut invited: Vec<UserId> = Vec::new();
+        for u in old.seats.iter().filter_map(|s| s.user.as_ref()) {
+            if *u != actor.user && !invited.contains(u) {
+                invited.push(u.clone());
+            }
+        }
+        Ok(Rematch::Opened {
+            race: new,
+            invited,
+            bots,
+            series,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(key: &str, rank: u32) -> Entrant {
+        Entrant {
+            key: key.into(),
+            name: key.into(),
+            bot: false,
+            rank,
+        }
+    }
+
+    #[test]
+    fn points_by_place_add_up_over_the_finished_races_and_ties_share() {
+        let t = standings(
+            "Cup",
+            &[CampaignId(1), CampaignId(2), CampaignId(3)],
+            &[
+                (CampaignId(1), vec![e("a", 1), e("b", 2), e("c", 3)]),
+                (CampaignId(2), vec![e("b", 1), e("a", 1), e("c", 3)]),
+            ],
+        );
+        let got: Vec<(&str, u32, u32)> = t
+            .lines
+            .iter()
+            .map(|l| (l.key.as_str(), l.points, l.wins))
+            .collect();
+        assert_eq!(got, vec![("a", 20, 2), ("b", 16, 1), ("c", 8, 0)]);
+        assert_eq!(t.lines[0].places, vec![Some(1), Some(1)]);
+        assert_eq!(t.finished.len(), 2);
+        assert_eq!(t.races.len(), 3);
+        assert_eq!((points_for(6), points_for(7), points_for(0)), (1, 0, 10));
+    }
+
+    #[test]
+    fn a_series_name_is_one_short_line() {
+        assert_eq!(series_name("  Autumn   Cup ").unwrap(), "Autumn Cup");
+        assert!(series_name("   ").is_err());
+        assert!(series_name(&"x".repeat(41)).is_err());
+    }
+}

@@ -1,0 +1,142 @@
+//! Beyond one race (issue 19, migration 16): which series a race counts toward, who hides
+//! their statistics, and the Rematch button's claim (one lobby per finished race).
+
+use super::dialect::Dialect;
+use super::queries::SqlStore;
+use super::sql::{Get, Stmt};
+use super::{CampaignId, Millis, StoreError, UserId};
+
+/// What claiming a race's rematch found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RematchClaim {
+    /// This caller claimed it: open the lobby, then settle the claim.
+    Claimed,
+    /// Someone claimed it first: their lobby, or `None` while it is being opened.
+    Taken(Option<CampaignId>),
+}
+
+impl<DB: Dialect> SqlStore<DB> {
+    pub(super) async fn write_series(
+        &self,
+        race: CampaignId,
+        channel: &str,
+        name: &str,
+    ) -> Result<(), StoreError> {
+        self.run(
+            Stmt::new(
+                "INSERT INTO race_series (campaign, channel, name) VALUES ($1, $2, $3)
+                 ON CONFLICT (campaign) DO UPDATE SET channel = excluded.channel, name = excluded.name",
+            )
+            .bind(race.0)
+            .bind(channel)
+            .bind(name),
+        )
+        .await?;
+        Ok(())
+    }
+
+    pub(super) async fn read_series_of(
+        &self,
+        race: CampaignId,
+    ) -> Result<Option<String>, StoreError> {
+        let row = self
+            .row(Stmt::new("SELECT name FROM race_series WHERE campaign = $1").bind(race.0))
+            .await?;
+        Ok(match row {
+            Some(r) => Some(r.text("name")?),
+            None => None,
+        })
+    }
+
+    pub(super) async fn read_series_races(
+        &self,
+        channel: &str,
+        name: &str,
+    ) -> Result<Vec<(CampaignId, String)>, StoreError> {
+        // Names match without regard to (ASCII) case: "autumn cup" finds "Autumn Cup".
+        let rows = self
+            .rows(
+                Stmt::new(
+                    "SELECT campaign, name FROM race_series
+                     WHERE channel = $1 AND LOWER(name) = LOWER($2)
+                     ORDER BY campaign",
+                )
+                .bind(channel)
+                .bind(name),
+            )
+            .await?;
+        rows.iter()
+            .map(|r| Ok((CampaignId(r.int("campaign")?), r.text("name")?)))
+            .collect()
+    }
+
+    pub(super) async fn write_stats_hidden(
+        &self,
+        user: &UserId,
+        hidden: bool,
+        at: Millis,
+    ) -> Result<(), StoreError> {
+        let stmt = if hidden {
+            Stmt::new(
+                "INSERT INTO stats_hidden (user_id, at) VALUES ($1, $2)
+                 ON CONFLICT (user_id) DO UPDATE SET at = excluded.at",
+            )
+            .bind(&user.0)
+            .bind(at)
+        } else {
+            Stmt::new("DELETE FROM stats_hidden WHERE user_id = $1").bind(&user.0)
+        };
+        self.run(stmt).await?;
+        Ok(())
+    }
+
+    pub(super) async fn read_stats_hidden(&self, user: &UserId) -> Result<bool, StoreError> {
+        let row = self
+            .row(Stmt::new("SELECT at FROM stats_hidden WHERE user_id = $1").bind(&user.0))
+            .await?;
+        Ok(row.is_some())
+    }
+
+    /// The insert is the claim: the primary key lets one caller in, on either database.
+    pub(super) async fn write_rematch_claim(
+        &self,
+        race: CampaignId,
+        at: Millis,
+    ) -> Result<RematchClaim, StoreError> {
+        let inserted = self
+            .run(
+                Stmt::new(
+                    "INSERT INTO rematches (campaign, claimed_at) VALUES ($1, $2)
+                     ON CONFLICT (campaign) DO NOTHING",
+                )
+                .bind(race.0)
+                .bind(at),
+            )
+            .await?;
+        if inserted > 0 {
+            return Ok(RematchClaim::Claimed);
+        }
+        let row = self
+            .row(Stmt::new("SELECT rematch FROM rematches WHERE campaign = $1").bind(race.0))
+            .await?;
+        Ok(RematchClaim::Taken(match row {
+            Some(r) => r.opt_int("rematch")?.map(CampaignId),
+            None => None,
+        }))
+    }
+
+    pub(super) async fn write_rematch_settled(
+        &self,
+        race: CampaignId,
+        rematch: Option<CampaignId>,
+    ) -> Result<(), StoreError> {
+        let stmt = match rematch {
+            Some(new) => Stmt::new("UPDATE rematches SET rematch = $1 WHERE campaign = $2")
+                .bind(new.0)
+                .bind(race.0),
+            None => Stmt::new("DELETE FROM rematches WHERE campaign = $1").bind(race.0),
+        };
+        self.run(stmt).await?;
+        Ok(())
+    }
+}
