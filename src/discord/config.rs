@@ -82,6 +82,8 @@ pub const KEYS: &[Key] = &[
     key("log.ansi", Kind::Bool, "false"),
     // How long without any answer from Discord makes an outage (deadlines held).
     key("outage_after", Kind::Text, "3m"),
+    // The final post's animated replay: CPU for each finished race (off on small hosts).
+    key("animation", Kind::Bool, "true"),
     // Quotas and rate limits (docs/reliability.md, "Quotas"); 0 turns one off.
     key("limits.lobbies_per_user", Kind::Number, "3"),
     key("limits.running_per_user", Kind::Number, "10"),
@@ -453,6 +455,8 @@ pub struct Settings {
     pub outage_after_secs: u64,
     /// How long after a race ends what it no longer needs is kept, in seconds; 0: for ever.
     pub retention_after_secs: u64,
+    /// Whether a finished race's final post carries its animated replay (a GIF).
+    pub animation: bool,
 }
 
 impl Default for Settings {
@@ -470,6 +474,7 @@ impl Default for Settings {
             limits: crate::referee::Limits::default(),
             outage_after_secs: 180,
             retention_after_secs: crate::referee::Config::default().retention_after_secs,
+            animation: true,
         }
     }
 }
@@ -533,6 +538,9 @@ impl Settings {
         }
         if let Some(r) = get("outage_after") {
             s.outage_after_secs = duration("outage_after", r, &r.text)?.max(1);
+        }
+        if let Some(r) = get("animation") {
+            s.animation = boolean("animation", r)?;
         }
         s.limits = limits(&get)?;
         if let Some(r) = get("retention.after") {
@@ -728,6 +736,7 @@ mod tests {
             guild = "1234"
             time_zone = "+02:00"
             rest_proxy = "http://127.0.0.1:3000/"
+            animation = false
             [turns]
             length = "2h"
             reminders = ["10m", "1h"]
@@ -751,8 +760,10 @@ mod tests {
         assert!(!s.timing.resolve_early);
         assert_eq!(s.log_level, "debug");
         assert!(s.log_ansi);
+        assert!(!s.animation);
 
         for (text, key) in [
+            ("animation = \"sometimes\"", "`animation`"),
             ("time_zone = \"Mars\"", "`time_zone` in the configuration"),
             ("[turns]\nlength = \"1s\"", "`turns.length`"),
             ("tokn = \"x\"", "`tokn`"),

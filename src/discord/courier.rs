@@ -55,6 +55,8 @@ pub struct DiscordCourier {
     /// For the final post's extras (series standings, the race's animation), which read
     /// the store: see [`DiscordCourier::with_referee`].
     referee: Option<Arc<crate::referee::Referee>>,
+    /// Whether the final post carries the race's animation (configuration `animation`).
+    animation: bool,
 }
 
 /// Messages read per page of history when looking for an earlier attempt.
@@ -229,7 +231,15 @@ impl DiscordCourier {
             me: Mutex::new(None),
             store: None,
             referee: None,
+            animation: true,
         }
+    }
+
+    /// Turns the final post's animation on or off (configuration key `animation`).
+    #[must_use]
+    pub fn with_animation(mut self, on: bool) -> DiscordCourier {
+        self.animation = on;
+        self
     }
 
     /// Closes resolved steps' DM prompts, finding them in this store's outbox.
@@ -426,7 +436,7 @@ impl Courier for DiscordCourier {
         if let (Announcement::Finished { race, .. }, Some(referee), Target::Channel) =
             (parcel.announcement, &self.referee, parcel.target)
         {
-            super::commands::dress_final(&mut layout, referee, *race).await;
+            super::commands::dress_final(&mut layout, referee, *race, self.animation).await;
         }
         match parcel.target {
             Target::Dm { user, .. } => {

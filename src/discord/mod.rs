@@ -430,7 +430,8 @@ fn new_shared(
     // resolved steps' DM prompts.
     let courier = DiscordCourier::new(client.http.clone(), zone)
         .with_store(referee.store().clone())
-        .with_referee(referee.clone());
+        .with_referee(referee.clone())
+        .with_animation(settings.animation);
     Arc::new(Shared {
         referee,
         courier: Arc::new(courier),

@@ -172,10 +172,12 @@ async fn health_until(
     }
 }
 
+// `animation = false`: drawing two dozen final-post GIFs in a debug build is not what
+// these tests are about, and on a loaded machine it starved the kill-and-survive run.
 fn config(database: &str, fake: &FakeDiscord, shards: &str) -> String {
     format!(
         "token = \"fake-token\"\ndatabase = \"{database}\"\nrest_proxy = \"http://{}\"\n{shards}\n\
-         [turns]\nlength = \"30s\"\nreminders = [\"10s\"]\nresolve = \"early\"\n\
+         animation = false\n[turns]\nlength = \"30s\"\nreminders = [\"10s\"]\nresolve = \"early\"\n\
          [log]\nlevel = \"info,serenity=warn\"\n",
         fake.addr
     )

@@ -670,7 +670,10 @@ async fn migrations_are_reported_and_applied_once(kind: Kind) {
     }
     let status = store::migrate(&db.url).await.unwrap();
     assert!(status.is_current(), "{status:?}");
-    assert_eq!(status.applied, vec![1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14, 16]);
+    assert_eq!(
+        status.applied,
+        vec![1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14, 16]
+    );
     // Twice is harmless, and several processes opening at once migrate once.
     let (x, y, z) = tokio::join!(db.open(), db.open(), store::migrate(&db.url));
     assert!(z.unwrap().is_current());

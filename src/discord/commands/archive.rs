@@ -572,8 +572,14 @@ const SERIES_LINES: usize = 10;
 
 /// The final post's extras, added as it is delivered: the series standings (a field) and
 /// the race as an animated GIF (a second embed showing it). Each is left out, and logged,
-/// if it cannot be had; the post goes regardless.
-pub async fn dress_final(layout: &mut Layout, referee: &Referee, race: CampaignId) {
+/// if it cannot be had; the post goes regardless. `animate_it` false (configuration
+/// `animation = false`) leaves the animation out.
+pub async fn dress_final(
+    layout: &mut Layout,
+    referee: &Referee,
+    race: CampaignId,
+    animate_it: bool,
+) {
     match referee.series_of_race(race).await {
         Ok(Some(t)) => {
             let (name, value) = series_text(&t);
@@ -589,6 +595,9 @@ pub async fn dress_final(layout: &mut Layout, referee: &Referee, race: CampaignI
         }
         Ok(None) => {}
         Err(e) => tracing::warn!(race = race.0, "final post: no series standings: {e}"),
+    }
+    if !animate_it {
+        return;
     }
     let views = match referee.views_of_race(race).await {
         Ok(v) => v,
