@@ -29,6 +29,7 @@ pub mod outage;
 mod queries;
 mod race;
 pub mod ratings;
+mod recovery;
 mod retention;
 mod seat_time;
 mod seats;
