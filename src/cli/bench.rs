@@ -1,7 +1,9 @@
 //! `photofinish bench`: the referee on SQLite (or PostgreSQL, with `--database URL`) and the
 //! bot at scale, measured.
 //!
-//! - raw database: single-row committed inserts per second (the ceiling);
+//! - raw database: single-row `BEGIN; INSERT; COMMIT` per second through SQLite's C
+//!   library on a connection with the store's pragmas (the ceiling), and the same through
+//!   sqlx (three trips to its worker thread each), timed between the referee's orders;
 //! - the referee: durable orders per second, with p50/p99 latency from receipt to
 //!   acknowledgement, and from the last order of a turn to its resolved outbox row;
 //! - scale: many concurrent campaigns across every game with deadlines spread over a
@@ -87,7 +89,10 @@ pub struct Report {
     ack_samples_ms: Vec<f64>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     last_samples_ms: Vec<f64>,
+    /// The ceiling: SQLite's C library directly (PostgreSQL: through sqlx).
     raw_inserts_per_sec: f64,
+    /// SQLite: the same inserts through sqlx.
+    sqlx_inserts_per_sec: f64,
     orders_per_sec: f64,
     orders_ratio_to_raw: f64,
     order_ack: Latency,
@@ -99,6 +104,11 @@ pub struct Report {
     rss_idle_mb: f64,
     rss_busy_mb: f64,
     restart_recover_secs: f64,
+    /// Open races and players owing an order found by the restart.
+    restart_open: usize,
+    restart_owing: usize,
+    /// Loading every open race whole, for comparison (what a restart no longer does).
+    load_every_race_secs: f64,
     idle_tick_micros: f64,
 }
 
@@ -291,12 +301,14 @@ fn tempdir(base: Option<&Path>) -> Result<PathBuf, String> {
     Ok(dir)
 }
 
-/// Raw single-row committed inserts on a scratch SQLite file with the store's settings:
-/// the ceiling the referee is compared with, taken between the referee's orders.
+/// Raw single-row committed inserts on a scratch SQLite file with the store's settings,
+/// taken between the referee's orders: through SQLite's C library on the pool's own
+/// connection (the ceiling), and through sqlx.
 struct RawInserts {
     store: SqliteStore,
     done: usize,
     took: Duration,
+    sqlx_took: Duration,
 }
 
 impl RawInserts {
@@ -313,31 +325,139 @@ impl RawInserts {
             store,
             done: 0,
             took: Duration::ZERO,
+            sqlx_took: Duration::ZERO,
         })
     }
 
     async fn run(&mut self, n: usize) -> Result<(), String> {
+        if n == 0 {
+            return Ok(());
+        }
         let pool = self.store.pool();
+        let mut conn = pool.acquire().await.map_err(|e| e.to_string())?;
+        {
+            let mut handle = conn.lock_handle().await.map_err(|e| e.to_string())?;
+            self.took += raw_c::insert_rows(handle.as_raw_handle(), self.done, n)?;
+        }
+        drop(conn);
         let start = Instant::now();
-        for _ in 0..n {
+        for i in 0..n {
             let mut tx = pool.begin().await.map_err(|e| e.to_string())?;
             sqlx::query("INSERT INTO bench (payload) VALUES (?)")
-                .bind(format!("row {}", self.done))
+                .bind(format!("row {}", self.done + i))
                 .execute(&mut *tx)
                 .await
                 .map_err(|e| e.to_string())?;
             tx.commit().await.map_err(|e| e.to_string())?;
-            self.done += 1;
         }
-        self.took += start.elapsed();
+        self.sqlx_took += start.elapsed();
+        self.done += n;
         Ok(())
     }
 
     async fn finish(self, report: &mut Report) {
         if self.done > 0 {
             report.raw_inserts_per_sec = self.done as f64 / self.took.as_secs_f64();
+            report.sqlx_inserts_per_sec = self.done as f64 / self.sqlx_took.as_secs_f64();
         }
         self.store.close().await;
+    }
+}
+
+/// The ceiling the issue defines: `BEGIN; INSERT; COMMIT` through SQLite's C library,
+/// statements prepared once, on a connection sqlx opened with the store's pragmas.
+#[allow(unsafe_code)]
+mod raw_c {
+    use std::ffi::{CStr, c_int};
+    use std::ptr::{NonNull, null_mut};
+    use std::time::{Duration, Instant};
+
+    use libsqlite3_sys as ffi;
+
+    /// The statements, finalized when dropped.
+    struct Prepared {
+        db: *mut ffi::sqlite3,
+        stmts: Vec<*mut ffi::sqlite3_stmt>,
+    }
+
+    impl Drop for Prepared {
+        fn drop(&mut self) {
+            for s in &self.stmts {
+                // SAFETY: each was prepared on `db` and is finalized once.
+                unsafe { ffi::sqlite3_finalize(*s) };
+            }
+        }
+    }
+
+    impl Prepared {
+        fn error(&self, what: &str) -> String {
+            // SAFETY: `db` is open; errmsg returns a NUL-terminated string it owns.
+            let msg = unsafe { CStr::from_ptr(ffi::sqlite3_errmsg(self.db)) };
+            format!("{what}: {}", msg.to_string_lossy())
+        }
+
+        fn prepare(&mut self, sql: &CStr) -> Result<*mut ffi::sqlite3_stmt, String> {
+            let mut stmt = null_mut();
+            // SAFETY: `db` is open and `sql` NUL-terminated; `stmt` receives the statement.
+            let rc = unsafe {
+                ffi::sqlite3_prepare_v2(self.db, sql.as_ptr(), -1, &mut stmt, null_mut())
+            };
+            if rc != ffi::SQLITE_OK {
+                return Err(self.error("prepare"));
+            }
+            self.stmts.push(stmt);
+            Ok(stmt)
+        }
+
+        fn step(&self, stmt: *mut ffi::sqlite3_stmt) -> Result<(), String> {
+            // SAFETY: `stmt` is a live statement of `db`.
+            let rc = unsafe { ffi::sqlite3_step(stmt) };
+            // SAFETY: as above; reset keeps the bindings for nothing (they are rebound).
+            unsafe { ffi::sqlite3_reset(stmt) };
+            if rc == ffi::SQLITE_DONE {
+                Ok(())
+            } else {
+                Err(self.error("step"))
+            }
+        }
+    }
+
+    /// Inserts rows `from..from + n`, one transaction each; returns the time taken by the
+    /// inserts alone (not the preparation).
+    pub(super) fn insert_rows(
+        db: NonNull<ffi::sqlite3>,
+        from: usize,
+        n: usize,
+    ) -> Result<Duration, String> {
+        let mut p = Prepared {
+            db: db.as_ptr(),
+            stmts: Vec::new(),
+        };
+        let begin = p.prepare(c"BEGIN")?;
+        let insert = p.prepare(c"INSERT INTO bench (payload) VALUES (?1)")?;
+        let commit = p.prepare(c"COMMIT")?;
+        let start = Instant::now();
+        for i in from..from.saturating_add(n) {
+            let payload = format!("row {i}");
+            let len = c_int::try_from(payload.len()).map_err(|e| e.to_string())?;
+            p.step(begin)?;
+            // SAFETY: `insert` is live; SQLITE_TRANSIENT makes SQLite copy the text.
+            let rc = unsafe {
+                ffi::sqlite3_bind_text(
+                    insert,
+                    1,
+                    payload.as_ptr().cast(),
+                    len,
+                    ffi::SQLITE_TRANSIENT(),
+                )
+            };
+            if rc != ffi::SQLITE_OK {
+                return Err(p.error("bind"));
+            }
+            p.step(insert)?;
+            p.step(commit)?;
+        }
+        Ok(start.elapsed())
     }
 }
 
@@ -675,16 +795,24 @@ async fn scale(db: &Db, n: usize, report: &mut Report) -> Result<(), String> {
     };
     store.close().await;
     drop(referee);
-    // Restart: open, migrate, fire what is due, and load every open campaign.
+    // Restart, as the bot does it: open, migrate, list the open races, fire what is due,
+    // and find the players who owe an order (the DM catch-up). Nothing loads a race that
+    // has no work due.
     let t = Instant::now();
     let store = db.open("scale.db", Durability::Normal).await?;
     let referee = Referee::new(store.clone(), clock.clone(), Config::default());
-    referee.tick().await.map_err(|e| e.to_string())?;
     let open = store.open_campaigns().await.map_err(|e| e.to_string())?;
+    referee.tick().await.map_err(|e| e.to_string())?;
+    let owing = referee.owing_players().await.map_err(|e| e.to_string())?;
+    report.restart_recover_secs = t.elapsed().as_secs_f64();
+    report.restart_open = open.len();
+    report.restart_owing = owing.len();
+    // What the restart measured before: every open race loaded whole.
+    let t = Instant::now();
     for id in &open {
         store.load(*id).await.map_err(|e| e.to_string())?;
     }
-    report.restart_recover_secs = t.elapsed().as_secs_f64();
+    report.load_every_race_secs = t.elapsed().as_secs_f64();
     // Busy: a quarter of the deadlines fall due at once.
     clock.advance_secs(6 * 3600);
     referee.tick().await.map_err(|e| e.to_string())?;
@@ -714,10 +842,17 @@ fn print_report(r: &Report) {
             r.processes, r.orders_done, r.orders_secs
         );
     }
-    println!(
-        "raw {} single-row committed inserts: {:.0}/s",
-        r.backend, r.raw_inserts_per_sec
-    );
+    if r.sqlx_inserts_per_sec > 0.0 {
+        println!(
+            "raw SQLite C library, single-row BEGIN; INSERT; COMMIT: {:.0}/s (through sqlx: {:.0}/s)",
+            r.raw_inserts_per_sec, r.sqlx_inserts_per_sec
+        );
+    } else {
+        println!(
+            "raw {} single-row committed inserts: {:.0}/s",
+            r.backend, r.raw_inserts_per_sec
+        );
+    }
     println!(
         "referee durable orders: {:.0}/s ({:.2} of raw); ack p50 {:.2} ms, p99 {:.2} ms",
         r.orders_per_sec, r.orders_ratio_to_raw, r.order_ack.p50_ms, r.order_ack.p99_ms
@@ -735,8 +870,8 @@ fn print_report(r: &Report) {
         r.rss_idle_mb, r.rss_busy_mb
     );
     println!(
-        "restart until every campaign is recovered: {:.3} s",
-        r.restart_recover_secs
+        "restart (open, migrate, fire what is due, find who owes an order): {:.3} s for {} open races, {} players owing; loading every race whole: {:.3} s",
+        r.restart_recover_secs, r.restart_open, r.restart_owing, r.load_every_race_secs
     );
     println!(
         "deadline worker with nothing due: {:.0} µs per wake",

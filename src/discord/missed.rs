@@ -5,14 +5,12 @@
 //! A player the bot has no record of is read from after the bot's own newest DM to them
 //! (their prompt), so older orders are never played again.
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use poise::serenity_prelude as serenity;
 
 use super::Shared;
-use crate::referee::announce::SeatState;
-use crate::store::{Phase, UserId};
+use crate::store::UserId;
 
 /// Messages read per DM channel in one catch-up.
 const PAGE: u8 = 100;
@@ -26,34 +24,19 @@ pub async fn seen(shared: &Shared, user: u64, message: u64) {
     }
 }
 
-/// The players of running races whose seat owes an order now.
+/// The players of running races whose seat owes an order now (one read of the store, not
+/// a load of every open race).
 async fn owing(shared: &Shared) -> Vec<u64> {
-    let referee = &shared.referee;
-    let open = match referee.store().open_campaigns().await {
-        Ok(o) => o,
+    match shared.referee.owing_players().await {
+        Ok(users) => users
+            .iter()
+            .filter_map(|u| u.0.parse::<u64>().ok())
+            .collect(),
         Err(e) => {
-            tracing::warn!("cannot list the open races for missed DMs: {e}");
-            return Vec::new();
-        }
-    };
-    let mut users = BTreeSet::new();
-    for race in open {
-        let Ok(o) = referee.overview(race).await else {
-            continue; // a quarantined race is told elsewhere
-        };
-        if o.phase != Phase::Running {
-            continue;
-        }
-        for (seat, (_, user)) in o.seats.iter().zip(o.users.iter()) {
-            if seat.state == SeatState::Waiting
-                && !seat.bot
-                && let Some(id) = user.as_ref().and_then(|u| u.0.parse::<u64>().ok())
-            {
-                users.insert(id);
-            }
+            tracing::warn!("cannot list the players who owe an order for missed DMs: {e}");
+            Vec::new()
         }
     }
-    users.into_iter().collect()
 }
 
 /// Reads each owing player's DMs since the last one handled, and handles them in order.

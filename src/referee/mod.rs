@@ -30,6 +30,7 @@ pub mod outage;
 mod queries;
 mod race;
 pub mod ratings;
+mod recovery;
 mod retention;
 pub mod round;
 mod seat_time;
@@ -283,6 +284,27 @@ mod tests {
         let changed = r.submit(race, &alice.user, "6").await.unwrap();
         assert!(changed.changed && !changed.repeated);
         assert_ne!(changed.receipt, first.receipt);
+    }
+
+    /// Status rows in the race's outbox, superseded or not.
+    async fn status_rows(r: &Referee, race: CampaignId) -> usize {
+        let rows = r.store().outbox_of(race).await.unwrap();
+        rows.iter()
+            .filter(|o| o.coalesce_key.as_deref() == Some(&format!("status:{}", race.0)))
+            .count()
+    }
+
+    #[tokio::test]
+    async fn an_order_writes_one_status_row_whether_or_not_it_resolves() {
+        let r = referee().await;
+        let (race, alice, bob) = two_player_race(&r, "c3").await;
+        let before = status_rows(&r, race).await;
+        // Alice's order leaves the step open; Bob's resolves it and opens the next.
+        r.submit(race, &alice.user, "7").await.unwrap();
+        assert_eq!(status_rows(&r, race).await, before + 1);
+        let resolved = r.submit(race, &bob.user, "7").await.unwrap();
+        assert!(resolved.resolved);
+        assert_eq!(status_rows(&r, race).await, before + 2);
     }
 
     #[tokio::test]

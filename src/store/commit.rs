@@ -7,12 +7,20 @@
 //! that race stops instead of deciding again); write the campaign if its version is still
 //! the expected one; then seats, orders, turns, preferences, and the multi-row inserts of
 //! events, deadlines and outbox rows.
+//!
+//! The statements are planned first ([`Planned`]), each with the count of changed rows it
+//! must see. SQLite runs the plan as one batch (one trip to sqlx's worker thread instead
+//! of one per statement) and checks the counts after; PostgreSQL runs it statement by
+//! statement, stopping at the first count that is wrong. Either way a wrong count or an
+//! error rolls everything back.
+
+use std::borrow::Cow;
 
 use sqlx::{AssertSqlSafe, Transaction};
 
 use super::codec::{bulk_inserts, to_json};
 use super::dialect::Dialect;
-use super::sql::Stmt;
+use super::sql::{Arg, Stmt};
 use super::{CampaignId, CampaignRow, Commit, StoreError};
 
 /// Serialisation failures and deadlocks (PostgreSQL's 40001 and 40P01) mean "someone else
@@ -25,6 +33,86 @@ pub(super) fn db_err(e: sqlx::Error) -> StoreError {
         return StoreError::Conflict;
     }
     StoreError::Db(e)
+}
+
+/// What a statement of the plan must have changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    Any,
+    /// One row, or the deadline was fired already.
+    Fired,
+    /// One row, or the campaign's version moved on.
+    Version,
+}
+
+impl Expect {
+    /// The error when `changed` rows is the wrong count.
+    fn check(self, changed: u64) -> Result<(), StoreError> {
+        match self {
+            Expect::Any => Ok(()),
+            Expect::Fired if changed != 1 => Err(StoreError::AlreadyFired),
+            Expect::Version if changed != 1 => Err(StoreError::Conflict),
+            Expect::Fired | Expect::Version => Ok(()),
+        }
+    }
+}
+
+/// One statement of a commit, with its arguments.
+struct Planned<'a> {
+    sql: Cow<'static, str>,
+    args: Vec<Arg<'a>>,
+    expect: Expect,
+}
+
+impl<'a> Planned<'a> {
+    fn new(sql: &'static str, args: Vec<Arg<'a>>) -> Self {
+        Planned {
+            sql: Cow::Borrowed(sql),
+            args,
+            expect: Expect::Any,
+        }
+    }
+
+    fn expect(mut self, expect: Expect) -> Self {
+        self.expect = expect;
+        self
+    }
+}
+
+fn stmt<DB: Dialect>(sql: Cow<'static, str>, args: Vec<Arg<'_>>) -> Stmt<DB> {
+    let mut stmt = match sql {
+        Cow::Borrowed(s) => Stmt::<DB>::new(s),
+        Cow::Owned(s) => Stmt::<DB>::new(AssertSqlSafe(s)),
+    };
+    for arg in args {
+        stmt = stmt.bind(arg);
+    }
+    stmt
+}
+
+/// `sql` with each placeholder `$n` renumbered `$(n + by)`: statements joined in one
+/// batch share one list of arguments. (The commit's SQL has no `$` in literals.)
+fn shift_placeholders(sql: &str, by: usize) -> String {
+    let mut out = String::with_capacity(sql.len().saturating_add(16));
+    let mut chars = sql.char_indices().peekable();
+    while let Some((_, c)) = chars.next() {
+        out.push(c);
+        if c != '$' {
+            continue;
+        }
+        let mut n = 0usize;
+        let mut digits = false;
+        while let Some(&(_, d)) = chars.peek() {
+            let Some(v) = d.to_digit(10) else { break };
+            n = n.saturating_mul(10).saturating_add(v as usize);
+            digits = true;
+            chars.next();
+        }
+        if digits {
+            out.push_str(&n.saturating_add(by).to_string());
+        }
+    }
+    out
 }
 
 /// Writes `commit` for campaign `id` in the open transaction `tx`, then commits it.
@@ -44,30 +132,18 @@ pub(super) async fn write<DB: Dialect>(
             return Err(StoreError::Conflict);
         }
     }
-    fire_deadlines::<DB>(&mut tx, id, commit).await?;
-    match &commit.campaign {
-        Some(c) => write_campaign::<DB>(&mut tx, c, expected_version, commit.state_changed).await?,
-        None => {
-            // Still bump the version so concurrent deciders see the change.
-            let done = Stmt::<DB>::new(
-                "UPDATE campaigns SET version = version + 1 WHERE id = $1 AND version = $2",
-            )
-            .bind(id.0)
-            .bind(expected_version)
-            .execute(&mut tx)
-            .await
-            .map_err(db_err)?;
-            if done != 1 {
-                return Err(StoreError::Conflict);
-            }
+    let plan = plan::<DB>(id, expected_version, commit)?;
+    if DB::BATCH {
+        run_batch::<DB>(&mut tx, plan).await?;
+    } else {
+        for p in plan {
+            let changed = stmt::<DB>(p.sql, p.args)
+                .execute(&mut tx)
+                .await
+                .map_err(db_err)?;
+            p.expect.check(changed)?;
         }
     }
-    write_seats::<DB>(&mut tx, id, commit)
-        .await
-        .map_err(db_err)?;
-    write_orders::<DB>(&mut tx, id, commit).await?;
-    write_turns::<DB>(&mut tx, id, commit).await?;
-    write_rows::<DB>(&mut tx, id, commit).await?;
     if !commit.events.is_empty() {
         crate::fault::point("mid-adjudication");
     }
@@ -75,37 +151,81 @@ pub(super) async fn write<DB: Dialect>(
     Ok(())
 }
 
-/// Marks each deadline the commit handled fired; `AlreadyFired` if one was already.
-async fn fire_deadlines<DB: Dialect>(
+/// The whole plan as one batch; then each statement's count checked in order. A guard
+/// that failed before an error is the answer (a stale decision may break a constraint
+/// further on: it is still a conflict, decided again).
+async fn run_batch<DB: Dialect>(
     tx: &mut DB::Connection,
-    id: CampaignId,
-    commit: &Commit,
+    plan: Vec<Planned<'_>>,
 ) -> Result<(), StoreError> {
-    let at = commit.campaign.as_ref().map(|c| c.updated_at).unwrap_or(0);
-    for fired in &commit.fired {
-        let done = Stmt::<DB>::new(
-            "UPDATE deadlines SET fired_at = $1
-             WHERE id = $2 AND campaign_id = $3 AND fired_at IS NULL",
-        )
-        .bind(at)
-        .bind(*fired)
-        .bind(id.0)
-        .execute(tx)
-        .await
-        .map_err(db_err)?;
-        if done != 1 {
-            return Err(StoreError::AlreadyFired);
+    let mut sql = String::new();
+    let mut args = Vec::new();
+    let mut expects = Vec::with_capacity(plan.len());
+    for p in plan {
+        if !sql.is_empty() {
+            sql.push_str(";\n");
         }
+        sql.push_str(&shift_placeholders(&p.sql, args.len()));
+        args.extend(p.args);
+        expects.push(p.expect);
     }
-    Ok(())
+    let (counts, error) = stmt::<DB>(Cow::Owned(sql), args).execute_each(tx).await;
+    for (expect, changed) in expects.iter().zip(&counts) {
+        expect.check(*changed)?;
+    }
+    match error {
+        Some(e) => Err(db_err(e)),
+        None if counts.len() != expects.len() => Err(StoreError::Corrupt(format!(
+            "a commit of {} statements reported {}",
+            expects.len(),
+            counts.len()
+        ))),
+        None => Ok(()),
+    }
 }
 
-async fn write_campaign<DB: Dialect>(
-    tx: &mut DB::Connection,
-    c: &CampaignRow,
+/// Every statement of a commit, in order: the handled deadlines marked fired (each must
+/// have been unfired), the campaign under its version, then the rest.
+fn plan<'a, DB: Dialect>(
+    id: CampaignId,
+    expected_version: i64,
+    commit: &'a Commit,
+) -> Result<Vec<Planned<'a>>, StoreError> {
+    let mut plan = Vec::new();
+    let at = commit.campaign.as_ref().map(|c| c.updated_at).unwrap_or(0);
+    for fired in &commit.fired {
+        plan.push(
+            Planned::new(
+                "UPDATE deadlines SET fired_at = $1
+                 WHERE id = $2 AND campaign_id = $3 AND fired_at IS NULL",
+                vec![Arg::Int(at), Arg::Int(*fired), Arg::Int(id.0)],
+            )
+            .expect(Expect::Fired),
+        );
+    }
+    match &commit.campaign {
+        Some(c) => plan.push(campaign(c, expected_version, commit.state_changed)?),
+        // Still bump the version so concurrent deciders see the change.
+        None => plan.push(
+            Planned::new(
+                "UPDATE campaigns SET version = version + 1 WHERE id = $1 AND version = $2",
+                vec![Arg::Int(id.0), Arg::Int(expected_version)],
+            )
+            .expect(Expect::Version),
+        ),
+    }
+    seats(&mut plan, id, commit);
+    orders::<DB>(&mut plan, id, commit)?;
+    turns(&mut plan, id, commit)?;
+    rows(&mut plan, id, commit)?;
+    Ok(plan)
+}
+
+fn campaign<'a>(
+    c: &'a CampaignRow,
     expected_version: i64,
     state_changed: bool,
-) -> Result<(), StoreError> {
+) -> Result<Planned<'a>, StoreError> {
     // Adapter columns (status and lobby message ids) are not written here: they change
     // outside the referee's decisions. The state, the largest column, only when it changed.
     let sql = if state_changed {
@@ -122,151 +242,145 @@ async fn write_campaign<DB: Dialect>(
              version = version + 1, calendar = $15, clocks = $16, round = $17
          WHERE id = $13 AND version = $14"
     };
-    let mut stmt = Stmt::<DB>::new(sql)
-        .bind(to_json(&c.options)?)
-        .bind(c.phase.as_str())
-        .bind(i64::try_from(c.timing.turn_secs).unwrap_or(i64::MAX))
-        .bind(to_json(&c.timing.reminders)?)
-        .bind(c.timing.resolve_early)
-        .bind(i64::from(c.step))
-        .bind(c.step_open)
-        .bind(c.deadline_at)
-        .bind(c.paused_left_ms)
-        .bind(&c.host.0)
-        .bind(c.updated_at)
-        .bind(c.ended_at)
-        .bind(c.id.0)
-        .bind(expected_version)
-        .bind(to_json(&c.timing.calendar)?)
-        .bind(to_json(&c.clocks)?)
-        .bind(match &c.round {
+    let mut args = vec![
+        Arg::from(to_json(&c.options)?),
+        Arg::from(c.phase.as_str()),
+        Arg::Int(i64::try_from(c.timing.turn_secs).unwrap_or(i64::MAX)),
+        Arg::from(to_json(&c.timing.reminders)?),
+        Arg::Flag(c.timing.resolve_early),
+        Arg::Int(i64::from(c.step)),
+        Arg::Flag(c.step_open),
+        Arg::OptInt(c.deadline_at),
+        Arg::OptInt(c.paused_left_ms),
+        Arg::from(&c.host.0),
+        Arg::Int(c.updated_at),
+        Arg::OptInt(c.ended_at),
+        Arg::Int(c.id.0),
+        Arg::Int(expected_version),
+        Arg::from(to_json(&c.timing.calendar)?),
+        Arg::from(to_json(&c.clocks)?),
+        Arg::from(match &c.round {
             Some(r) => Some(to_json(r)?),
             None => None,
-        });
+        }),
+    ];
     if state_changed {
         let state = match &c.state {
             Some(s) => Some(to_json(s)?),
             None => None,
         };
-        stmt = stmt.bind(state).bind(super::STATE_FORMAT);
+        args.push(Arg::from(state));
+        args.push(Arg::Int(super::STATE_FORMAT));
     }
-    let done = stmt.execute(tx).await.map_err(db_err)?;
-    if done != 1 {
-        return Err(StoreError::Conflict);
-    }
-    Ok(())
+    Ok(Planned::new(sql, args).expect(Expect::Version))
 }
 
 /// Replaces every seat, if the commit says so.
-async fn write_seats<DB: Dialect>(
-    tx: &mut DB::Connection,
-    id: CampaignId,
-    commit: &Commit,
-) -> Result<(), sqlx::Error> {
+fn seats<'a>(plan: &mut Vec<Planned<'a>>, id: CampaignId, commit: &'a Commit) {
     let Some(seats) = &commit.seats else {
-        return Ok(());
+        return;
     };
-    Stmt::<DB>::new("DELETE FROM seats WHERE campaign_id = $1")
-        .bind(id.0)
-        .execute(tx)
-        .await?;
+    plan.push(Planned::new(
+        "DELETE FROM seats WHERE campaign_id = $1",
+        vec![Arg::Int(id.0)],
+    ));
     for s in seats {
-        Stmt::<DB>::new(
+        plan.push(Planned::new(
             "INSERT INTO seats (campaign_id, seat, user_id, name, bot, choice, dm_ok, view_hash,
                  offer_to, autopilot, away)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-        )
-        .bind(id.0)
-        .bind(i64::from(s.seat.0))
-        .bind(s.user.as_ref().map(|u| u.0.as_str()))
-        .bind(&s.name)
-        .bind(s.bot.map(crate::engine::BotLevel::name))
-        .bind(&s.choice)
-        .bind(s.dm_ok)
-        .bind(&s.view_hash)
-        .bind(s.offer.as_ref().map(|u| u.0.as_str()))
-        .bind(s.autopilot.name())
-        .bind(s.away.as_ref().and_then(|a| serde_json::to_string(a).ok()))
-        .execute(tx)
-        .await?;
+            vec![
+                Arg::Int(id.0),
+                Arg::Int(i64::from(s.seat.0)),
+                Arg::from(s.user.as_ref().map(|u| u.0.as_str())),
+                Arg::from(&s.name),
+                Arg::from(s.bot.map(crate::engine::BotLevel::name)),
+                Arg::from(&s.choice),
+                Arg::Flag(s.dm_ok),
+                Arg::from(&s.view_hash),
+                Arg::from(s.offer.as_ref().map(|u| u.0.as_str())),
+                Arg::from(s.autopilot.name()),
+                Arg::from(s.away.as_ref().and_then(|a| serde_json::to_string(a).ok())),
+            ],
+        ));
     }
-    Ok(())
 }
 
 /// New orders, each superseding the live order of its (step, seat) where there may be one.
-async fn write_orders<DB: Dialect>(
-    tx: &mut DB::Connection,
+fn orders<'a, DB: Dialect>(
+    plan: &mut Vec<Planned<'a>>,
     id: CampaignId,
-    commit: &Commit,
+    commit: &'a Commit,
 ) -> Result<(), StoreError> {
     // An order taken back in its grace window: superseded, and nothing in its place.
     for &(step, seat) in &commit.withdrawn {
-        Stmt::<DB>::new(DB::SUPERSEDE_ORDER)
-            .bind(id.0)
-            .bind(i64::from(step))
-            .bind(i64::from(seat.0))
-            .execute(tx)
-            .await
-            .map_err(db_err)?;
+        plan.push(Planned {
+            sql: Cow::Borrowed(DB::SUPERSEDE_ORDER),
+            args: vec![
+                Arg::Int(id.0),
+                Arg::Int(i64::from(step)),
+                Arg::Int(i64::from(seat.0)),
+            ],
+            expect: Expect::Any,
+        });
     }
     for o in &commit.orders {
-        if commit.replaces.contains(&(o.step, o.seat)) {
-            Stmt::<DB>::new(DB::SUPERSEDE_ORDER)
-                .bind(id.0)
-                .bind(i64::from(o.step))
-                .bind(i64::from(o.seat.0))
-                .execute(tx)
-                .await
-                .map_err(db_err)?;
+        let step = i64::from(o.step);
+        let seat = i64::from(o.seat.0);
+        let replaces = commit.replaces.contains(&(o.step, o.seat));
+        if replaces {
+            plan.push(Planned {
+                sql: Cow::Borrowed(DB::SUPERSEDE_ORDER),
+                args: vec![Arg::Int(id.0), Arg::Int(step), Arg::Int(seat)],
+                expect: Expect::Any,
+            });
         }
-        Stmt::<DB>::new(
+        plan.push(Planned::new(
             "INSERT INTO orders (campaign_id, step, seat, text, parsed, source, nonce, receipt,
                  by_user, submitted_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-        )
-        .bind(id.0)
-        .bind(i64::from(o.step))
-        .bind(i64::from(o.seat.0))
-        .bind(&o.text)
-        .bind(to_json(&o.parsed)?)
-        .bind(o.source.as_str())
-        .bind(&o.nonce)
-        .bind(&o.receipt)
-        .bind(o.by_user.as_ref().map(|u| u.0.as_str()))
-        .bind(o.submitted_at)
-        .execute(tx)
-        .await
-        .map_err(db_err)?;
+            vec![
+                Arg::Int(id.0),
+                Arg::Int(step),
+                Arg::Int(seat),
+                Arg::from(&o.text),
+                Arg::from(to_json(&o.parsed)?),
+                Arg::from(o.source.as_str()),
+                Arg::from(&o.nonce),
+                Arg::from(&o.receipt),
+                Arg::from(o.by_user.as_ref().map(|u| u.0.as_str())),
+                Arg::Int(o.submitted_at),
+            ],
+        ));
         if let Some(kept) = commit.superseded_kept
-            && commit.replaces.contains(&(o.step, o.seat))
+            && replaces
         {
             // The live order is the newest row: keep it and the `kept` before it.
-            Stmt::<DB>::new(
+            plan.push(Planned::new(
                 "DELETE FROM orders WHERE campaign_id = $1 AND step = $2 AND seat = $3
                  AND id < (SELECT MIN(id) FROM (SELECT id FROM orders
                      WHERE campaign_id = $1 AND step = $2 AND seat = $3
                      ORDER BY id DESC LIMIT $4) AS newest)",
-            )
-            .bind(id.0)
-            .bind(i64::from(o.step))
-            .bind(i64::from(o.seat.0))
-            .bind(i64::from(kept).saturating_add(1))
-            .execute(tx)
-            .await
-            .map_err(db_err)?;
+                vec![
+                    Arg::Int(id.0),
+                    Arg::Int(step),
+                    Arg::Int(seat),
+                    Arg::Int(i64::from(kept).saturating_add(1)),
+                ],
+            ));
         }
     }
     Ok(())
 }
 
 /// Steps opened or resolved, upserted by step.
-async fn write_turns<DB: Dialect>(
-    tx: &mut DB::Connection,
+fn turns<'a>(
+    plan: &mut Vec<Planned<'a>>,
     id: CampaignId,
-    commit: &Commit,
+    commit: &'a Commit,
 ) -> Result<(), StoreError> {
     for t in &commit.turns {
-        Stmt::<DB>::new(
+        plan.push(Planned::new(
             "INSERT INTO turns (campaign_id, step, label, pending, opened_at, deadline_at,
                  resolved_at, late)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -274,57 +388,68 @@ async fn write_turns<DB: Dialect>(
                  label = excluded.label, pending = excluded.pending,
                  deadline_at = excluded.deadline_at, resolved_at = excluded.resolved_at,
                  late = excluded.late",
-        )
-        .bind(id.0)
-        .bind(i64::from(t.step))
-        .bind(&t.label)
-        .bind(to_json(&t.pending)?)
-        .bind(t.opened_at)
-        .bind(t.deadline_at)
-        .bind(t.resolved_at)
-        .bind(t.late)
-        .execute(tx)
-        .await
-        .map_err(db_err)?;
+            vec![
+                Arg::Int(id.0),
+                Arg::Int(i64::from(t.step)),
+                Arg::from(&t.label),
+                Arg::from(to_json(&t.pending)?),
+                Arg::Int(t.opened_at),
+                Arg::OptInt(t.deadline_at),
+                Arg::OptInt(t.resolved_at),
+                Arg::Flag(t.late),
+            ],
+        ));
     }
     Ok(())
 }
 
 /// Preferences, the replaced deadlines, and the multi-row inserts (events, deadlines,
 /// outbox).
-async fn write_rows<DB: Dialect>(
-    tx: &mut DB::Connection,
+fn rows<'a>(
+    plan: &mut Vec<Planned<'a>>,
     id: CampaignId,
-    commit: &Commit,
+    commit: &'a Commit,
 ) -> Result<(), StoreError> {
     for p in &commit.preferences {
-        Stmt::<DB>::new(
+        plan.push(Planned::new(
             "INSERT INTO preferences (campaign_id, step, seat, text, set_at)
              VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(id.0)
-        .bind(i64::from(p.step))
-        .bind(i64::from(p.seat.0))
-        .bind(&p.text)
-        .bind(p.set_at)
-        .execute(tx)
-        .await
-        .map_err(db_err)?;
+            vec![
+                Arg::Int(id.0),
+                Arg::Int(i64::from(p.step)),
+                Arg::Int(i64::from(p.seat.0)),
+                Arg::from(&p.text),
+                Arg::Int(p.set_at),
+            ],
+        ));
     }
     if commit.deadlines.is_some() {
-        Stmt::<DB>::new("DELETE FROM deadlines WHERE campaign_id = $1 AND fired_at IS NULL")
-            .bind(id.0)
-            .execute(tx)
-            .await
-            .map_err(db_err)?;
+        plan.push(Planned::new(
+            "DELETE FROM deadlines WHERE campaign_id = $1 AND fired_at IS NULL",
+            vec![Arg::Int(id.0)],
+        ));
     }
     let now = commit.campaign.as_ref().map(|c| c.updated_at).unwrap_or(0);
     for insert in bulk_inserts(id.0, commit, now)? {
-        let mut stmt = Stmt::<DB>::new(AssertSqlSafe(insert.sql));
-        for arg in insert.args {
-            stmt = stmt.bind(arg);
-        }
-        stmt.execute(tx).await.map_err(db_err)?;
+        plan.push(Planned {
+            sql: Cow::Owned(insert.sql),
+            args: insert.args,
+            expect: Expect::Any,
+        });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shift_placeholders;
+
+    #[test]
+    fn placeholders_shift_and_nothing_else_changes() {
+        assert_eq!(
+            shift_placeholders("a = $1 AND b = $12 OR c = $1; $", 10),
+            "a = $11 AND b = $22 OR c = $11; $"
+        );
+        assert_eq!(shift_placeholders("x", 3), "x");
+    }
 }

@@ -32,6 +32,9 @@ pub trait Dialect: Sql {
     /// Claims unfired deadlines due by `$3` and free (or expired) at `$3`, for holder `$1`
     /// until `$2`, oldest first, at most `$4`; returns the claimed rows.
     const CLAIM_DEADLINES: &'static str;
+    /// Whether a commit's statements go to the database as one batch (several statements
+    /// in one query, sharing one list of arguments).
+    const BATCH: bool;
     /// One row whose flag `present` says whether sqlx's migration table exists.
     const HAS_MIGRATIONS_TABLE: &'static str;
 

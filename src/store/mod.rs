@@ -32,6 +32,7 @@ mod once;
 pub mod postgres;
 mod prefs;
 mod queries;
+mod recovery;
 mod reliability;
 mod retention;
 mod rows;
@@ -514,6 +515,16 @@ pub struct OutboxRow {
     pub failed: Option<String>,
 }
 
+/// What a restart needs from every race at once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Owing {
+    /// Each human seat of an open step that has no live order: race, seat, user.
+    pub seats: Vec<(CampaignId, Seat, UserId)>,
+    /// Running races between two steps (a pause before the next opens), which the
+    /// caller reads whole: their status speaks of the step to come.
+    pub between_steps: Vec<CampaignId>,
+}
+
 /// A campaign with its seats and the live orders of its open step.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Loaded {
@@ -759,6 +770,8 @@ pub trait Store: Send + Sync {
     async fn latest_in_channel(&self, channel: &str) -> Result<Option<CampaignId>, StoreError>;
     /// Every campaign in lobby, running or paused.
     async fn open_campaigns(&self) -> Result<Vec<CampaignId>, StoreError>;
+    /// The human seats that owe an order in running races, in one read (see [`Owing`]).
+    async fn owing(&self) -> Result<Owing, StoreError>;
     /// Running or paused campaigns in which the user holds a seat.
     async fn campaigns_of_user(&self, user: &UserId) -> Result<Vec<CampaignId>, StoreError>;
     /// Unfired deadlines due at or before `now`, oldest first, claimed or not.

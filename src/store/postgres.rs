@@ -139,6 +139,8 @@ impl Dialect for Postgres {
             ORDER BY due_at, id LIMIT $4
             FOR UPDATE SKIP LOCKED)
         RETURNING *";
+    // The extended protocol binds one statement per query.
+    const BATCH: bool = false;
     const HAS_MIGRATIONS_TABLE: &'static str =
         "SELECT to_regclass('_sqlx_migrations') IS NOT NULL AS present";
 

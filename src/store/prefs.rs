@@ -81,37 +81,34 @@ impl<DB: Dialect> SqlStore<DB> {
         &self,
         race: CampaignId,
     ) -> Result<TimeContext, StoreError> {
-        let guild = self
-            .row(
-                Stmt::new(
-                    "SELECT g.zone FROM campaigns c JOIN guild_time g ON g.guild = c.guild
-                     WHERE c.id = $1",
-                )
-                .bind(race.0),
-            )
-            .await?;
-        let guild_zone = match guild {
-            Some(r) => Some(r.text("zone")?),
-            None => None,
-        };
+        // One query: the server's zone on a row without a user, then each player's.
         let found = self
             .rows(
                 Stmt::new(
-                    "SELECT u.user_id, u.zone, u.quiet FROM user_time u
+                    "SELECT NULL AS user_id, g.zone AS zone, NULL AS quiet
+                     FROM campaigns c JOIN guild_time g ON g.guild = c.guild
+                     WHERE c.id = $1
+                     UNION ALL
+                     SELECT u.user_id, u.zone, u.quiet FROM user_time u
                      JOIN seats s ON s.user_id = u.user_id
-                     WHERE s.campaign_id = $1 ORDER BY u.user_id",
+                     WHERE s.campaign_id = $1",
                 )
                 .bind(race.0),
             )
             .await?;
+        let mut guild_zone = None;
         let mut users = Vec::new();
         for r in &found {
-            users.push(UserTime {
-                user: UserId(r.text("user_id")?),
-                zone: r.opt_text("zone")?,
-                quiet: r.opt_text("quiet")?,
-            });
+            match r.opt_text("user_id")? {
+                None => guild_zone = r.opt_text("zone")?,
+                Some(user) => users.push(UserTime {
+                    user: UserId(user),
+                    zone: r.opt_text("zone")?,
+                    quiet: r.opt_text("quiet")?,
+                }),
+            }
         }
+        users.sort_by(|a, b| a.user.cmp(&b.user));
         users.dedup_by(|a, b| a.user == b.user);
         Ok(TimeContext { guild_zone, users })
     }

@@ -359,6 +359,10 @@ impl<DB: Dialect> Store for SqlStore<DB> {
         .await
     }
 
+    async fn owing(&self) -> Result<super::Owing, StoreError> {
+        self.read_owing().await
+    }
+
     async fn campaigns_of_user(&self, user: &UserId) -> Result<Vec<CampaignId>, StoreError> {
         self.campaign_ids(
             Stmt::new(

@@ -107,6 +107,13 @@ pub trait Sql: Database<Row: Get> {
         query: Query<'c, Self, Self::Arguments>,
     ) -> BoxFuture<'c, Result<Vec<Self::Row>, sqlx::Error>>;
 
+    /// Runs every statement of a multi-statement query; returns the rows each changed,
+    /// up to the first error, and that error.
+    fn execute_each<'c>(
+        conn: &'c mut Self::Connection,
+        query: Query<'c, Self, Self::Arguments>,
+    ) -> BoxFuture<'c, (Vec<Self::QueryResult>, Option<sqlx::Error>)>;
+
     fn fetch_optional<'c>(
         conn: &'c mut Self::Connection,
         query: Query<'c, Self, Self::Arguments>,
@@ -153,6 +160,24 @@ where
         query: Query<'c, DB, DB::Arguments>,
     ) -> BoxFuture<'c, Result<Option<DB::Row>, sqlx::Error>> {
         conn.fetch_optional(query)
+    }
+
+    fn execute_each<'c>(
+        conn: &'c mut DB::Connection,
+        query: Query<'c, DB, DB::Arguments>,
+    ) -> BoxFuture<'c, (Vec<DB::QueryResult>, Option<sqlx::Error>)> {
+        Box::pin(async move {
+            use futures_util::StreamExt;
+            let mut done = Vec::new();
+            let mut results = conn.execute_many(query);
+            while let Some(result) = results.next().await {
+                match result {
+                    Ok(r) => done.push(r),
+                    Err(e) => return (done, Some(e)),
+                }
+            }
+            (done, None)
+        })
     }
 }
 
@@ -223,6 +248,13 @@ impl<DB: Dialect> Stmt<DB> {
     pub async fn execute(self, conn: &mut DB::Connection) -> Result<u64, sqlx::Error> {
         let done = DB::execute(conn, self.query).await?;
         Ok(DB::rows_affected(&done))
+    }
+
+    /// Runs a multi-statement query; returns the rows each statement changed, up to the
+    /// first error, and that error.
+    pub async fn execute_each(self, conn: &mut DB::Connection) -> (Vec<u64>, Option<sqlx::Error>) {
+        let (done, error) = DB::execute_each(conn, self.query).await;
+        (done.iter().map(DB::rows_affected).collect(), error)
     }
 
     pub async fn fetch_all(self, conn: &mut DB::Connection) -> Result<Vec<DB::Row>, sqlx::Error> {

@@ -120,6 +120,8 @@ impl Dialect for Sqlite {
               AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.campaign_id = deadlines.campaign_id)
             ORDER BY due_at, id LIMIT $4)
         RETURNING *";
+    // One trip to the connection's worker thread for a whole commit.
+    const BATCH: bool = true;
     const HAS_MIGRATIONS_TABLE: &'static str = "SELECT EXISTS (SELECT 1 FROM sqlite_master
         WHERE type = 'table' AND name = '_sqlx_migrations') AS present";
 
