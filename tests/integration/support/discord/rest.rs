@@ -256,6 +256,11 @@ impl Call<'_> {
                 if c.get("type").is_none() {
                     c["type"] = json!(1);
                 }
+                // Discord answers every command with a description: "" for context menus,
+                // which are sent without one (serenity refuses an answer lacking it).
+                if c.get("description").is_none() {
+                    c["description"] = json!("");
+                }
                 c
             })
             .collect();
