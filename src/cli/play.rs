@@ -223,9 +223,7 @@ async fn command(referee: &Referee, race: CampaignId, you: &Actor, line: &str) -
     let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
     match word.to_ascii_lowercase().as_str() {
         "" => {}
-        "help" | "?" => println!(
-            "Type an order as you would DM it (e.g. `7`). Commands: status, prompt, history N, pref TEXT, autopilot [ask|auto|bot], away DAYS (or a date), back, pause, resume, quit."
-        ),
+        "help" | "?" => println!("{}", help_text(rest)),
         "quit" | "exit" => {
             if let Err(e) = referee.cancel(race, you).await {
                 eprintln!("{e}");
@@ -333,6 +331,19 @@ async fn finish(referee: &Referee, race: CampaignId) {
     }
 }
 
+/// `help`, or `help RACER`: a Magical Athlete racer's printed power.
+fn help_text(rest: &str) -> String {
+    use crate::games::magical_athlete::racers::Kind;
+    let rest = rest.trim();
+    if rest.is_empty() {
+        return "Type an order as you would DM it (e.g. `7`). Commands: status, prompt, history N, pref TEXT, autopilot [ask|auto|bot], away DAYS (or a date), back, pause, resume, quit; `help RACER` shows a Magical Athlete racer's power.".into();
+    }
+    match Kind::parse(rest) {
+        Some(k) => format!("{}: {}", k.name(), k.power_text()),
+        None => format!("No racer is called `{rest}`; `help` alone lists the commands."),
+    }
+}
+
 /// The zone the terminal's times are written in (and named): `TZ` when it is an IANA
 /// name or an offset (`TZ=Europe/London`), else the machine's offset now.
 fn terminal_zone(tz: Option<&str>) -> crate::referee::when::Zone {
@@ -357,5 +368,26 @@ mod zone_tests {
         );
         // Not a zone: the machine's offset, whatever it is; no panic.
         let _ = terminal_zone(Some("Mars"));
+    }
+}
+
+#[cfg(test)]
+mod help_tests {
+    use super::help_text;
+
+    #[test]
+    fn help_racer_prints_the_racer_s_printed_power() {
+        assert!(help_text("").contains("help RACER"), "{}", help_text(""));
+        let t = help_text("flip flop");
+        assert_eq!(
+            t,
+            "Flip Flop: I can skip rolling for my Main Move and swap spaces with another racer instead."
+        );
+        assert!(help_text(" Legs ").starts_with("Legs: I can skip rolling"));
+        let t = help_text("zebra");
+        assert_eq!(
+            t,
+            "No racer is called `zebra`; `help` alone lists the commands."
+        );
     }
 }

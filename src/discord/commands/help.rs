@@ -98,6 +98,17 @@ Host commands: the race's host, or anyone with Manage Server.";
         post.fields
             .push((format!("{} (`{}`)", k.title(), k.slug()), text));
     }
+    if k == GameKind::MagicalAthlete {
+        // Every card's power in full: with the commands too it would pass an embed's
+        // 6,000 characters, so a game's page points to the commands instead.
+        post.body = "Commands: `/race help` without a game.".into();
+        let lines: Vec<String> = crate::games::magical_athlete::racers::ALL
+            .iter()
+            .map(|r| format!("• {}: {}", r.name(), r.power_text()))
+            .collect();
+        post.fields
+            .push(("Racers and their powers".into(), lines.join("\n")));
+    }
     Layout {
         embeds: layout::embeds(&post, None),
         ..Layout::default()
@@ -160,6 +171,32 @@ mod tests {
                     <= layout::limits::EMBED_TOTAL
             );
         }
+    }
+
+    #[test]
+    fn magical_athlete_s_help_lists_every_racer_with_its_printed_power() {
+        use crate::games::magical_athlete::racers::ALL;
+        let l = help_layout(Some("magical-athlete"));
+        let t = all_text(&l);
+        for k in ALL {
+            assert!(
+                t.contains(&format!("{}: {}", k.name(), k.power_text())),
+                "{}: {t}",
+                k.name()
+            );
+        }
+        // Where the commands went.
+        assert!(t.contains("`/race help`"), "{t}");
+        assert!(!t.contains("cut to fit"), "{t}");
+        assert!(
+            l.embeds.iter().map(layout::EmbedSpec::size).sum::<usize>()
+                <= layout::limits::EMBED_TOTAL
+        );
+        assert!(
+            l.embeds
+                .iter()
+                .all(|e| e.fields.len() <= layout::limits::FIELDS)
+        );
     }
 
     #[test]

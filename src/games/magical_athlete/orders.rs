@@ -278,8 +278,9 @@ impl MagicalAthlete {
                     .unwrap_or_default();
                 Prompt {
                     text: super::narrate::tidy(&format!(
-                        "Draft a racer from the line: {}.{won}",
-                        line.join(", ")
+                        "Draft a racer from the line: {}.{won}{}",
+                        line.join(", "),
+                        powers(&d.line)
                     )),
                     choices: self
                         .legal_orders(seat)
@@ -292,11 +293,17 @@ impl MagicalAthlete {
             }
             Phase::Pick { race, .. } => {
                 let n = self.per_race();
+                let hand = self
+                    .players
+                    .get(seat.index())
+                    .map(super::Player::unused)
+                    .unwrap_or_default();
                 Prompt {
                     text: format!(
-                        "Race {race} on {}: choose {} from your hand, in secret.",
+                        "Race {race} on {}: choose {} from your hand, in secret.{}",
                         self.options.track_of(*race).name(),
-                        if n == 1 { "a racer" } else { "two racers" }
+                        if n == 1 { "a racer" } else { "two racers" },
+                        powers(&hand)
                     ),
                     choices: self
                         .legal_orders(seat)
@@ -315,6 +322,15 @@ impl MagicalAthlete {
             Phase::Over => nothing(),
         }
     }
+}
+
+/// One line per offered racer with its printed power, so a player need not know the
+/// cards by heart. At most 12 racers of about 200 characters: well inside an embed.
+fn powers(kinds: &[Kind]) -> String {
+    kinds
+        .iter()
+        .map(|k| format!("\n• {}: {}", k.name(), k.power_text()))
+        .collect()
 }
 
 fn nothing() -> Prompt {

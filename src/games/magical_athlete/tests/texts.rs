@@ -68,7 +68,8 @@ fn the_drafts_roll_off_is_shown_with_the_first_pick() {
         "{prompt}"
     );
     assert!(prompt.contains(". You won the roll-off ("), "{prompt}");
-    assert!(prompt.ends_with("): you draft first."), "{prompt}");
+    // The line's powers follow, one a line.
+    assert!(prompt.contains("): you draft first.\n• "), "{prompt}");
     // Once a racer is drafted, the label is the usual one.
     let mut g = g;
     let order = g.default_order(first);
@@ -152,4 +153,49 @@ fn the_skipper_is_named_without_the_article_after_a_possessive() {
     let text = told(&g, &events);
     assert!(text.contains("P2's Skipper goes next."), "{text}");
     assert!(!text.contains("'s The Skipper"), "{text}");
+}
+
+#[test]
+fn the_draft_and_the_pick_show_each_offered_racer_s_printed_power() {
+    let mut g = MagicalAthlete::setup(&Options::default(), &seats(4), Seed::from_u64(9)).unwrap();
+    let Phase::Draft(d) = g.phase() else {
+        panic!("the draft")
+    };
+    let seat = d.current().unwrap();
+    let line = d.line.clone();
+    let prompt = g.prompt(seat).text;
+    for k in &line {
+        assert!(
+            prompt.contains(&format!("\n• {}: {}", k.name(), k.power_text())),
+            "{prompt}"
+        );
+    }
+    assert!(prompt.len() <= 4096, "{}", prompt.len());
+    for _ in 0..100 {
+        if matches!(g.phase(), Phase::Pick { .. }) {
+            break;
+        }
+        let orders: Vec<_> = g
+            .pending()
+            .seats
+            .iter()
+            .map(|&s| Submitted::new(s, g.default_order(s)))
+            .collect();
+        g.apply(&orders);
+    }
+    assert!(matches!(g.phase(), Phase::Pick { .. }), "the pick");
+    let hand = g.players[0].unused();
+    let prompt = g.prompt(Seat(0)).text;
+    for k in &hand {
+        assert!(
+            prompt.contains(&format!("\n• {}: {}", k.name(), k.power_text())),
+            "{prompt}"
+        );
+    }
+    // Only the seat's own hand.
+    for k in crate::games::magical_athlete::racers::ALL {
+        if !hand.contains(&k) {
+            assert!(!prompt.contains(k.power_text()), "{k:?}: {prompt}");
+        }
+    }
 }
