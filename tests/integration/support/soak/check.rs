@@ -189,6 +189,11 @@ pub async fn check(
             }
         }
     }
+    for c in &w.changes {
+        if let Some(dm) = w.fake.dm_channel(c.old.id) {
+            race_channels.insert(dm.to_string());
+        }
+    }
     // Rows that name the message they landed as. A row given up as moot or superseded
     // after an attempt whose answer was lost may have landed all the same: once, which
     // the nonce count below checks.
@@ -263,6 +268,7 @@ pub async fn check(
                 .push(format!("one announcement (nonce {nonce}) posted {n} times"));
         }
     }
+    super::seats::check_changes(w, f).await;
     secrets(w, f, &messages).await;
     retention_bound(w, soak, f).await;
 }

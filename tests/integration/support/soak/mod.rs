@@ -5,4 +5,5 @@
 pub mod check;
 pub mod retention;
 pub mod run;
+pub mod seats;
 pub mod world;

@@ -138,6 +138,26 @@ pub async fn run(soak: Soak) -> Figures {
             }
             w.settle().await;
         }
+        // A host kicks a seat or hands it over, now and then: a kick first, then a
+        // replace, so that a short soak sees both.
+        if w.now() < end && w.changes.len() < soak.races / 2 && w.rng.chance(8) {
+            let replace = !w.changes.is_empty() && (w.changes.len() == 1 || w.rng.chance(50));
+            match w.change_seat(started, replace).await {
+                Ok(Some(c)) => {
+                    bump(
+                        &mut f,
+                        if c.new.is_some() {
+                            "seat replaced"
+                        } else {
+                            "seat kicked"
+                        },
+                    );
+                    w.changes.push(c);
+                }
+                Ok(None) => {}
+                Err(e) => f.problems.push(e),
+            }
+        }
         // A fault, now and then.
         if w.now() < end && w.faults.chance(12) {
             inject(
@@ -176,6 +196,10 @@ pub async fn run(soak: Soak) -> Figures {
         }
     }
     f.races = started;
+    if !w.leavers.is_empty() {
+        f.faults
+            .insert("lobby leave", u32::try_from(w.leavers.len()).unwrap());
+    }
     check::check(&mut w, &soak, &mut f, &outages, corrupted).await;
     w.kill_bot().await;
     f

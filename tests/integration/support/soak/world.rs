@@ -1,6 +1,7 @@
 //! The soak's world: the fake Discord, a database of either backend, the test clock and
 //! the real bot, driven through simulated days. Races of every game run side by side in
-//! their own channels; each human seat answers at once, late, in bursts or never; faults
+//! their own channels; each human seat answers at once, late, in bursts or never, and
+//! hosts kick or hand over seats ([`super::seats`]); faults
 //! come on a seeded schedule ([`super::faults`]).
 
 use std::collections::BTreeMap;
@@ -87,6 +88,10 @@ pub struct World {
     /// receipt after a lost answer waits 1 s, then 2 s, in real time): [`World::settle`]
     /// waits out such a pause, lest the test clock jump half an hour inside it.
     pub careful: std::sync::atomic::AtomicU32,
+    /// Seats the hosts took from their players mid-race ([`super::seats`]).
+    pub changes: Vec<super::seats::Change>,
+    /// Members who joined a lobby and left it before the start.
+    pub leavers: Vec<UserId>,
     /// Answers the schedule told the fake to lose, in all.
     pub lost_told: std::sync::atomic::AtomicUsize,
     /// A connection of its own, to see what the bot has still to do (once the bot made the
@@ -114,6 +119,8 @@ impl World {
             probe: None,
             careful: std::sync::atomic::AtomicU32::new(0),
             lost_told: std::sync::atomic::AtomicUsize::new(0),
+            changes: Vec::new(),
+            leavers: Vec::new(),
         };
         w.start_bot().await;
         w
@@ -239,7 +246,7 @@ impl World {
                 < told
     }
 
-    fn user(&mut self, name: &str) -> User {
+    pub fn user(&mut self, name: &str) -> User {
         self.next_user += 1;
         User::new(self.next_user, name)
     }
@@ -267,6 +274,10 @@ impl World {
         for u in [&a, &b] {
             let answer = self.slash(u, channel, "join", &[]).await;
             assert!(text_of(&answer).contains("You're in"), "{answer}");
+        }
+        // Every third lobby, someone joins and leaves again before the start.
+        if n % 3 == 2 {
+            self.join_and_leave(n, channel).await;
         }
         let answer = self
             .slash(&a, channel, "bots", &[("count", json!(1))])
