@@ -33,8 +33,10 @@ const BRONZE: Rgb = Rgb(0xb8, 0x7a, 0x45);
 const ROW_H: f32 = 40.0;
 const TABLE_HEAD: f32 = 30.0;
 
-/// Every runner's token style, label and name, by runner index (players are seats
-/// 1, 2, ...; robots come after them and are labelled R1, R2, ...).
+/// Every runner's token style, label and name, by runner index: players are labelled by
+/// their number 1, 2, ... (the table beside the tokens names them), robots come after
+/// them and are labelled R1, R2, ... Short labels read at a phone's width, where a
+/// token is 6 to 9 pixels across.
 fn cast(fonts: &Fonts, view: &PublicView) -> Cast {
     let n = view
         .runners
@@ -53,7 +55,7 @@ fn cast(fonts: &Fonts, view: &PublicView) -> Cast {
                 let digits: String = r.name.chars().filter(char::is_ascii_digit).collect();
                 format!("R{digits}")
             } else {
-                r.name.clone()
+                (r.runner + 1).to_string()
             };
         }
     }
@@ -299,10 +301,26 @@ pub fn track(view: &PublicView) -> Result<Picture, RenderError> {
     let tokens = tokens(view, &l);
     let home = tokens.iter().filter(|t| t.home);
     for t in home.chain(tokens.iter().rev().filter(|t| !t.home)) {
-        c.token(t.x, t.y, t.r, &cast.style(t.who), cast.label(t.who));
+        big_token(&mut c, (t.x, t.y, t.r), &cast, t.who);
     }
     table(&mut c, view, &cast, l.table);
     Ok(c.finish())
+}
+
+/// Runner `who`'s token at (x, y) with radius r: unlabelled, then its label larger than
+/// a token's usual, to read at a phone's width.
+fn big_token(c: &mut Canvas, (x, y, r): (f32, f32, f32), cast: &Cast, who: usize) {
+    let style = cast.style(who);
+    c.token(x, y, r, &style, "");
+    let label = cast.label(who);
+    let size = track_label_size(c, r, label);
+    c.text_centred(x, y, label, size, Weight::Bold, style.ink);
+}
+
+/// The font size of a token's label on the track, drawn at 800 pixels wide: as tall as
+/// the token allows (the labels are one or two characters, see [`cast`]).
+fn track_label_size(c: &Canvas, r: f32, label: &str) -> f32 {
+    c.size_to_fit(Weight::Bold, r * 1.35, label, 1.75 * r)
 }
 
 fn draw_board(c: &mut Canvas, l: &Layout) {
@@ -512,13 +530,7 @@ impl Table {
                 c.text(x + 26.0, base, &pos, size, Weight::Bold, INK, Align::Centre);
             }
         }
-        c.token(
-            x + 66.0,
-            cy,
-            15.0,
-            &cast.style(r.runner),
-            cast.label(r.runner),
-        );
+        big_token(c, (x + 66.0, cy, 15.0), cast, r.runner);
         let name_right = self.figures(c, r, base);
         self.name(c, cast, r, base, name_right);
     }
@@ -657,11 +669,32 @@ mod tests {
         [rgb[i], rgb[i + 1], rgb[i + 2]]
     }
 
+    /// A phone shows the picture at 400 pixels, half its width: a label drawn at 14
+    /// pixels reads at 7, the least for a digit.
+    #[test]
+    fn track_labels_read_at_a_phone_width() {
+        let g = race(&["Purple", "Yellow", "White", "Green", "Blue"], 3);
+        let view = g.public_view();
+        let l = layout(&view).unwrap();
+        let c = Canvas::new(800, 100, PAGE).unwrap();
+        let cast = cast(c.fonts(), &view);
+        for t in tokens(&view, &l) {
+            let size = track_label_size(&c, t.r, cast.label(t.who));
+            assert!(
+                size >= 14.0,
+                "{} at {size} px (r {})",
+                cast.label(t.who),
+                t.r
+            );
+        }
+    }
+
     #[test]
     fn robots_are_labelled_by_their_number() {
         let g = race(&["Purple", "Yellow"], 2);
         let c = cast(fonts().unwrap(), &g.public_view());
-        assert_eq!(c.label(0), "PUR");
+        assert_eq!(c.label(0), "1");
+        assert_eq!(c.label(1), "2");
         assert_eq!(c.label(2), "R1");
         assert_eq!(c.label(3), "R2");
         assert_eq!(c.name(3), "Robot 2");

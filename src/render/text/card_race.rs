@@ -118,14 +118,15 @@ fn heading(v: &PublicView) -> String {
 
 fn team_lines(v: &PublicView, t: &TeamView) -> Vec<String> {
     let yards = v.yards_names;
-    let mut lines = vec![format!(
-        "{}  {} {:>4}/{} {}",
-        t.label,
+    // The bar under the name: side by side they are wider than a phone.
+    let mut lines = vec![t.label.clone()];
+    lines.push(format!(
+        "  {} {:>4}/{} {}",
         bar(t.distance, v.target),
         t.distance,
         v.target,
         v.unit
-    )];
+    ));
     let mut status_line = format!("  {}", status(yards, t));
     for f in flags(yards, t) {
         status_line.push_str(&format!("; {f}"));
@@ -159,11 +160,11 @@ pub fn track(v: &PublicView) -> String {
         .map(|p| format!("{} {}", p.name, p.hand_size))
         .collect();
     out.push(format!(
-        "cards in the pile: {}; junked: {}; cards in hand: {}",
+        "cards in the pile: {}; junked: {}",
         v.deck_left,
         v.discard.len(),
-        hands.join(", ")
     ));
+    out.push(format!("cards in hand: {}", hands.join(", ")));
     if v.teams
         .iter()
         .any(|t| t.safeties.iter().any(|s| s.dirty_trick))
@@ -284,7 +285,7 @@ mod tests {
         let t = track(&g.public_view());
         assert!(t.starts_with("1000 miles: round 1, trip 1000 miles"), "{t}");
         assert!(
-            t.contains("Alice & Carol  [....................]    0/1000 miles"),
+            t.contains("Alice & Carol\n  [....................]    0/1000 miles"),
             "{t}"
         );
         assert!(t.contains("stopped: needs a green light"), "{t}");

@@ -30,7 +30,7 @@ pub fn track(view: &PublicView) -> String {
         .map(|s| s.name.chars().count())
         .max()
         .unwrap_or(4)
-        .max(4);
+        .clamp(4, NAME_COLUMNS);
     let mut out = vec![heading(view)];
     out.push(format!(
         "{:<5} {:<width$} {:>6} {:>5} {:>4}",
@@ -42,10 +42,21 @@ pub fn track(view: &PublicView) -> String {
             (Some(p), false) => p.to_string(),
             (None, _) => "-".to_string(),
         };
+        // A name wider than its column gets a line of its own, the numbers under it.
+        let name = if s.name.chars().count() > width {
+            out.push(format!("{:<5} {}", position(s), s.name));
+            ""
+        } else {
+            s.name.as_str()
+        };
         out.push(format!(
             "{:<5} {:<width$} {:>6} {:>5} {:>4}",
-            position(s),
-            s.name,
+            if name.is_empty() {
+                String::new()
+            } else {
+                position(s)
+            },
+            name,
             played,
             s.remaining,
             s.max_speed
@@ -66,6 +77,9 @@ pub fn track(view: &PublicView) -> String {
 
 /// A phone shows about 40 characters of a code block's line.
 pub const PHONE_COLUMNS: usize = 40;
+
+/// The widest name column that keeps a standings row within [`PHONE_COLUMNS`].
+const NAME_COLUMNS: usize = 16;
 
 /// `FINISH <= A + B | C | ...`, broken before [`PHONE_COLUMNS`] between runners (a
 /// further line starts with its `|` or `+`, indented under the first runner).

@@ -41,23 +41,20 @@ fn cards(r: &RunnerView) -> String {
     }
 }
 
-/// The standings table, best placed first.
+/// The standings, best placed first: three short lines a runner, to fit a phone
+/// (the name, lane and progress; where it stands; its tracks and cards).
 pub fn track(view: &PublicView) -> String {
+    // Names pad to line the lanes up, up to a phone's share; a longer name pushes its
+    // line out (and [`super::fit_phone`] breaks it).
     let width = view
         .runners
         .iter()
         .map(|r| r.name.chars().count())
         .max()
         .unwrap_or(6)
-        .max(6);
-    // Once the race is over the step and the laps say the same thing: say it once.
-    let when = if view.finished {
-        laps(view)
-    } else {
-        format!("{}, {}", view.step, laps(view))
-    };
+        .clamp(6, 12);
     let mut out = vec![format!(
-        "1500m ({}{}) on {}: {when}",
+        "1500m ({}{}) on {}:",
         match view.distance {
             crate::games::fifteen_hundred::board::Distance::M1500 => "1500 m",
             crate::games::fifteen_hundred::board::Distance::M800 => "800 m",
@@ -65,33 +62,40 @@ pub fn track(view: &PublicView) -> String {
         if view.advanced { ", advanced" } else { "" },
         view.board,
     )];
-    out.push(format!(
-        "{:<4} {:<width$} {:>4} {:<18} {:>9} {:>4} {:>4} {:>3} {:<11} {}",
-        "pos", "runner", "lane", "where", "run", "MS", "pace", "pen", "cards", "medal"
-    ));
+    // Once the race is over the step and the laps say the same thing: say it once.
+    if !view.finished {
+        out.push(format!("{},", view.step));
+    }
+    out.push(laps(view));
     for r in &view.runners {
-        let place = format!("{} {}", r.section, r.section_space);
         out.push(
             format!(
-                "{:<4} {:<width$} {:>4} {:<18} {:>9} {:>4} {:>4} {:>3} {:<11} {}",
+                "{:<4} {:<width$} lane {} {:>7} {}",
                 ordinal(r.position),
                 r.name,
                 r.lane,
-                place,
                 format!("{}/{}", r.progress.min(view.length), view.length),
-                r.strength.map_or("-".into(), |s| s.to_string()),
-                r.pace,
-                if r.penalty > 0 {
-                    r.penalty.to_string()
-                } else {
-                    String::new()
-                },
-                cards(r),
                 medal(r.place)
             )
             .trim_end()
             .to_string(),
         );
+        out.push(format!("     at {} {}", r.section, r.section_space));
+        let penalty = if r.penalty > 0 {
+            format!(", penalty {}", r.penalty)
+        } else {
+            String::new()
+        };
+        out.push(format!(
+            "     MS {}, pace {}{penalty}, {}",
+            r.strength.map_or("-".into(), |s| s.to_string()),
+            r.pace,
+            if r.robot {
+                cards(r)
+            } else {
+                format!("cards {}", cards(r))
+            }
+        ));
     }
     if !view.robot_cards_left.is_empty() && view.runners.iter().any(|r| r.robot) {
         out.push(format!(
@@ -204,14 +208,16 @@ mod tests {
     fn track_lists_every_runner_with_strength_pace_and_cards() {
         let t = track(&race().public_view());
         assert!(
-            t.starts_with("1500m (1500 m) on Standard 8-lane oval: Round 2: orders"),
+            t.starts_with("1500m (1500 m) on Standard 8-lane oval:\nRound 2: orders,\n"),
             "{t}"
         );
         assert!(t.contains("lap counter 3"), "{t}");
         assert!(t.contains("Robot 1"), "{t}");
         assert!(t.contains("8,9,10"), "{t}");
         assert!(t.contains("robot movement cards left"), "{t}");
-        assert_eq!(t.lines().count(), 6, "{t}");
+        assert!(t.contains("3rd  Robot 1 lane 1  15/150\n"), "{t}");
+        // A heading of three lines, three lines a runner, and the robots' cards.
+        assert_eq!(t.lines().count(), 13, "{t}");
     }
 
     #[test]
@@ -238,7 +244,10 @@ mod tests {
         v.finished = true;
         v.step = "Race over".into();
         let t = track(&v);
-        let first = t.lines().next().unwrap();
-        assert_eq!(first, "1500m (1500 m) on Standard 8-lane oval: race over");
+        let top: Vec<&str> = t.lines().take(2).collect();
+        assert_eq!(
+            top,
+            ["1500m (1500 m) on Standard 8-lane oval:", "race over"]
+        );
     }
 }
