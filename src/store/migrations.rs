@@ -71,6 +71,11 @@ pub(super) const SQLITE: &[Embedded] = &[
         "series",
         include_str!("../../migrations/sqlite/0016_series.sql"),
     ),
+    (
+        19,
+        "series defs",
+        include_str!("../../migrations/sqlite/0019_series_defs.sql"),
+    ),
 ];
 
 pub(super) const POSTGRES: &[Embedded] = &[
@@ -133,6 +138,11 @@ pub(super) const POSTGRES: &[Embedded] = &[
         16,
         "series",
         include_str!("../../migrations/postgres/0016_series.sql"),
+    ),
+    (
+        19,
+        "series defs",
+        include_str!("../../migrations/postgres/0019_series_defs.sql"),
     ),
 ];
 
