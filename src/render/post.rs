@@ -164,7 +164,7 @@ fn lobby_body(phase: Phase, taken: usize, min: usize, max: usize) -> String {
             "The race is on with {taken} runners; the lobby is closed. Orders go by DM (or /race order); each turn's result is posted here, and /race status shows the standings."
         ),
         Phase::Paused => format!(
-            "The race is paused with {taken} runners; the lobby is closed. The host resumes it with /race resume."
+            "The race is paused with {taken} runners; the lobby is closed. The host resumes it with /race pause resume:True."
         ),
         Phase::Finished => {
             "The race is over; the final result is posted below. /race history shows any turn, and /race verify checks the dice.".to_string()

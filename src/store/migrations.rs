@@ -71,6 +71,11 @@ pub(super) const SQLITE: &[Embedded] = &[
         "series",
         include_str!("../../migrations/sqlite/0016_series.sql"),
     ),
+    (
+        19,
+        "series defs",
+        include_str!("../../migrations/sqlite/0019_series_defs.sql"),
+    ),
 ];
 
 pub(super) const POSTGRES: &[Embedded] = &[
@@ -134,6 +139,11 @@ pub(super) const POSTGRES: &[Embedded] = &[
         "series",
         include_str!("../../migrations/postgres/0016_series.sql"),
     ),
+    (
+        19,
+        "series defs",
+        include_str!("../../migrations/postgres/0019_series_defs.sql"),
+    ),
 ];
 
 /// A migrator over `files`, with the same versions, descriptions and checksums that
@@ -192,6 +202,6 @@ mod tests {
     fn migrators_keep_every_file_in_order() {
         let m = migrator(SQLITE);
         let versions: Vec<i64> = m.iter().map(|m| m.version).collect();
-        assert_eq!(versions, vec![1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14, 16]);
+        assert_eq!(versions, vec![1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14, 16, 19]);
     }
 }

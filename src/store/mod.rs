@@ -53,7 +53,7 @@ use crate::games::{AnyEvent, AnyGame, AnyOrder, GameKind};
 pub use postgres::PostgresStore;
 pub use queries::SqlStore;
 pub use retention::Compacted;
-pub use series::RematchClaim;
+pub use series::{RematchClaim, SeriesDef};
 pub use sqlite::SqliteStore;
 
 /// Milliseconds since the Unix epoch, UTC.
@@ -956,6 +956,16 @@ pub trait Store: Send + Sync {
         channel: &str,
         name: &str,
     ) -> Result<Vec<(CampaignId, String)>, StoreError>;
+    /// Opens `channel`'s series `def.name` (migration 19); false if one of that name (in
+    /// any case) is there already.
+    async fn open_series(
+        &self,
+        channel: &str,
+        def: &SeriesDef,
+        at: Millis,
+    ) -> Result<bool, StoreError>;
+    /// `channel`'s series opened ahead under `name` (any case), if any.
+    async fn series_def(&self, channel: &str, name: &str) -> Result<Option<SeriesDef>, StoreError>;
     /// Hides (or shows again) `user`'s statistics from others.
     async fn set_stats_hidden(
         &self,

@@ -850,6 +850,23 @@ impl<DB: Dialect> Store for SqlStore<DB> {
         self.read_series_races(channel, name).await
     }
 
+    async fn open_series(
+        &self,
+        channel: &str,
+        def: &super::SeriesDef,
+        at: Millis,
+    ) -> Result<bool, StoreError> {
+        self.write_series_def(channel, def, at).await
+    }
+
+    async fn series_def(
+        &self,
+        channel: &str,
+        name: &str,
+    ) -> Result<Option<super::SeriesDef>, StoreError> {
+        self.read_series_def(channel, name).await
+    }
+
     async fn set_stats_hidden(
         &self,
         user: &UserId,

@@ -1,5 +1,6 @@
 //! Beyond one race (issue 19, migration 16): which series a race counts toward, who hides
-//! their statistics, and the Rematch button's claim (one lobby per finished race).
+//! their statistics, and the Rematch button's claim (one lobby per finished race); and
+//! (migration 19) the series a host opens ahead, with its race count and points.
 
 use super::dialect::Dialect;
 use super::queries::SqlStore;
@@ -15,7 +16,71 @@ pub enum RematchClaim {
     Taken(Option<CampaignId>),
 }
 
+/// A series opened with `/race series new`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeriesDef {
+    /// As the host spelled it.
+    pub name: String,
+    /// How many races it runs.
+    pub races: u32,
+    /// Its points table by slug (`10-6-4-3-2-1`, `score`...); the referee reads it.
+    pub points: String,
+    pub host: UserId,
+}
+
 impl<DB: Dialect> SqlStore<DB> {
+    /// Opens `channel`'s series `def.name`; false if a series of that name (in any case)
+    /// is there already.
+    pub(super) async fn write_series_def(
+        &self,
+        channel: &str,
+        def: &SeriesDef,
+        at: Millis,
+    ) -> Result<bool, StoreError> {
+        let n = self
+            .run(
+                Stmt::new(
+                    "INSERT INTO series_defs (channel, folded, name, races, points, host, opened_at)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (channel, folded) DO NOTHING",
+                )
+                .bind(channel)
+                .bind(def.name.to_lowercase())
+                .bind(def.name.as_str())
+                .bind(i64::from(def.races))
+                .bind(def.points.as_str())
+                .bind(&def.host.0)
+                .bind(at),
+            )
+            .await?;
+        Ok(n == 1)
+    }
+
+    pub(super) async fn read_series_def(
+        &self,
+        channel: &str,
+        name: &str,
+    ) -> Result<Option<SeriesDef>, StoreError> {
+        let row = self
+            .row(
+                Stmt::new(
+                    "SELECT name, races, points, host FROM series_defs
+                     WHERE channel = $1 AND folded = $2",
+                )
+                .bind(channel)
+                .bind(name.to_lowercase()),
+            )
+            .await?;
+        let Some(r) = row else {
+            return Ok(None);
+        };
+        Ok(Some(SeriesDef {
+            name: r.text("name")?,
+            races: u32::try_from(r.int("races")?).unwrap_or(u32::MAX),
+            points: r.text("points")?,
+            host: UserId::new(r.text("host")?),
+        }))
+    }
+
     pub(super) async fn write_series(
         &self,
         race: CampaignId,

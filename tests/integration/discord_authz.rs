@@ -198,8 +198,8 @@ fn rows() -> Vec<Row> {
             cells: host_only("is paused", No(NOT_HOST)),
         },
         Row {
-            sub: "resume",
-            options: none,
+            sub: "pause",
+            options: |_| vec![("resume", json!(true))],
             needs: Needs::Paused,
             mutates: true,
             cells: host_only("resumes", No(NOT_HOST)),

@@ -426,6 +426,16 @@ async fn the_commands_register_within_discord_s_limits() {
         assert!(race.iter().any(|s| s == sub), "/race {sub} in {race:?}");
     }
     assert!(!race.iter().any(|s| s == "config"), "{race:?}");
+    // `/race resume` is `/race pause resume:True`; `/race series` is a group.
+    assert!(!race.iter().any(|s| s == "resume"), "{race:?}");
+    let series = commands[0]["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == "series")
+        .expect("/race series");
+    assert_eq!(series["type"], 2, "a subcommand group");
+    assert_eq!(names(series), ["new", "standings"]);
     assert!(commands[0]["default_member_permissions"].is_null());
     assert_eq!(names(&commands[1]), ["config"]);
     // Manage Server (1 << 5), as Discord's documentation writes a permission set.

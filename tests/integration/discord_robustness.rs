@@ -22,7 +22,7 @@ async fn every_host_command_is_refused_to_a_player_and_allowed_to_a_manager() {
         ("start", vec![]),
         ("deadline", vec![("extend", json!("1h"))]),
         ("pause", vec![]),
-        ("resume", vec![]),
+        ("pause", vec![("resume", json!(true))]),
         ("bots", vec![("count", json!(1))]),
         (
             "replace",
@@ -487,7 +487,7 @@ async fn the_host_moves_the_deadline_pauses_hands_over_and_cancels() {
     h.settle().await;
     let o = h.slash(&bob, "orders", &[]).await;
     assert!(text_of(&o).contains("Turn 1 of 8"), "still turn 1: {o}");
-    let r = h.slash(&alice, "resume", &[]).await;
+    let r = h.slash(&alice, "pause", &[("resume", json!(true))]).await;
     let now = photofinish::referee::Clock::now(&*h.clock) / 1000;
     assert!(
         text_of(&r).contains(&format!("<t:{}:F>", now + 5400)),

@@ -326,6 +326,197 @@ async fn two_races_as_a_series_then_archive_export_ratings_stats_and_rematch() {
     assert_discord_was_happy(&h);
 }
 
+/// Opens a Dream Mile race in the series `series`, seats Alice, Bob and a bot, starts it
+/// and plays it out.
+async fn a_race_in(h: &Harness, race: i64, series: &str, alice: &User, bob: &User) {
+    let a = h
+        .slash(
+            alice,
+            "new",
+            &[("game", json!("dream-mile")), ("series", json!(series))],
+        )
+        .await;
+    assert!(
+        text_of(&a).contains(&format!("race #{race} is open")),
+        "{a}"
+    );
+    for u in [alice, bob] {
+        let a = h.slash(u, "join", &[]).await;
+        assert!(text_of(&a).contains("You're in"), "{a}");
+    }
+    let a = h.slash(alice, "bots", &[]).await;
+    assert!(text_of(&a).contains("Bots added"), "{a}");
+    let a = h.slash(alice, "start", &[]).await;
+    assert!(text_of(&a).contains("is off"), "{a}");
+    play_out(h, race, &[alice, bob]).await;
+}
+
+/// `/race series new` (a subcommand group) opens a series of two races with the 25-18-...
+/// table; the races join it by name; the second's final post carries the final standings
+/// and a picture of them over both races; a third race is refused a place in it; and a
+/// series counted by the game's own score says so in `/race series standings`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_series_opened_ahead_runs_its_races_and_ends_with_a_picture() {
+    let h = Harness::start().await;
+    let alice = User::new(1911, "Alice");
+    let bob = User::new(1912, "Bob");
+    let grand = "25-18-15-12-10-8-6-4-2-1";
+    let a = h
+        .slash(
+            &alice,
+            "series new",
+            &[
+                ("name", json!("Winter Cup")),
+                ("races", json!(2)),
+                ("points", json!(grand)),
+            ],
+        )
+        .await;
+    let t = text_of(&a);
+    assert!(
+        t.contains("The series **Winter Cup** runs 2 races here"),
+        "{t}"
+    );
+    assert!(t.contains(&format!("Points by place: {grand}.")), "{t}");
+    let a = h
+        .slash(
+            &bob,
+            "series new",
+            &[("name", json!("winter cup")), ("races", json!(3))],
+        )
+        .await;
+    assert!(
+        text_of(&a).contains("has a series named winter cup already"),
+        "{a}"
+    );
+    let a = h
+        .slash(
+            &bob,
+            "series new",
+            &[("name", json!("Spring Cup")), ("races", json!(0))],
+        )
+        .await;
+    assert!(text_of(&a).contains("A series runs 1 to 50 races"), "{a}");
+    let a = h
+        .slash(&bob, "series standings", &[("name", json!("WINTER CUP"))])
+        .await;
+    let t = text_of(&a);
+    assert!(t.contains("Winter Cup after 0 of 2 races"), "{t}");
+    assert!(
+        t.contains("No race of this series has finished yet."),
+        "{t}"
+    );
+
+    // Two races; the first's post shows the series part-way, in its table's points.
+    let grand_points = |rank: u32| [25, 18, 15, 12, 10, 8, 6, 4, 2, 1][rank as usize - 1];
+    a_race_in(&h, 1, "winter cup", &alice, &bob).await;
+    let first = ranks(&h, 1).await;
+    let (message, request) = final_post(&h, 1);
+    let t = text_of(&message);
+    assert!(t.contains("Winter Cup after 1 of 2 races"), "{t}");
+    assert!(
+        t.contains(&format!(
+            "**Alice** {} pts",
+            grand_points(rank_of(&first, "Alice"))
+        )),
+        "{t}"
+    );
+    assert!(
+        !request
+            .uploads
+            .iter()
+            .any(|u| u.filename == "series-standings.png"),
+        "no picture before the end"
+    );
+    a_race_in(&h, 2, "Winter Cup", &alice, &bob).await;
+    let second = ranks(&h, 2).await;
+
+    // The last race's final post: the final standings and their picture.
+    let (message, request) = final_post(&h, 2);
+    let t = text_of(&message);
+    assert!(
+        t.contains("Winter Cup: final standings after 2 races"),
+        "{t}"
+    );
+    for name in ["Alice", "Bob"] {
+        let points = grand_points(rank_of(&first, name)) + grand_points(rank_of(&second, name));
+        assert!(
+            t.contains(&format!("**{name}** {points} pts")),
+            "{name}: {t}"
+        );
+    }
+    let png = request
+        .uploads
+        .iter()
+        .find(|u| u.filename == "series-standings.png")
+        .expect("the series' picture");
+    let decoder = png::Decoder::new(std::io::Cursor::new(&png.bytes));
+    let info = decoder.read_info().unwrap();
+    assert!(info.info().width >= 400, "{}", info.info().width);
+    let embeds = request.body["embeds"].as_array().unwrap();
+    assert!(
+        embeds
+            .iter()
+            .any(|e| e["image"]["url"] == "attachment://series-standings.png"),
+        "{embeds:?}"
+    );
+    check_the_animation_is_there(&request, 2);
+
+    // The series is full: a third race opens, outside it.
+    let a = h
+        .slash(
+            &alice,
+            "new",
+            &[
+                ("game", json!("dream-mile")),
+                ("series", json!("Winter Cup")),
+            ],
+        )
+        .await;
+    assert!(text_of(&a).contains("has its 2 races already"), "{a}");
+    let a = h
+        .slash(&bob, "series standings", &[("name", json!("Winter Cup"))])
+        .await;
+    assert!(
+        text_of(&a).contains("Winter Cup: final standings after 2 races"),
+        "{a}"
+    );
+    let a = h.slash(&alice, "cancel", &[]).await;
+    assert!(text_of(&a).contains("cancelled"), "{a}");
+
+    // A series on the game's own score.
+    let a = h
+        .slash(
+            &alice,
+            "series new",
+            &[
+                ("name", json!("Chip Cup")),
+                ("races", json!(3)),
+                ("points", json!("score")),
+            ],
+        )
+        .await;
+    assert!(text_of(&a).contains("each race's own score"), "{a}");
+    let a = h
+        .slash(&bob, "series standings", &[("name", json!("chip cup"))])
+        .await;
+    let t = text_of(&a);
+    assert!(t.contains("Chip Cup after 0 of 3 races"), "{t}");
+    assert!(t.contains("Points: each race's own score"), "{t}");
+    assert_discord_was_happy(&h);
+}
+
+/// The chart and the animation are still there beside the series' picture.
+fn check_the_animation_is_there(r: &Recorded, race: i64) {
+    let names: Vec<&str> = r.uploads.iter().map(|u| u.filename.as_str()).collect();
+    for want in [
+        format!("race-{race}-chart.png"),
+        format!("race-{race}-replay.gif"),
+    ] {
+        assert!(names.contains(&want.as_str()), "{names:?}");
+    }
+}
+
 /// The animation of each game's longest committed race, and of a whole Magical Athlete
 /// season (four races, hundreds of steps): within its budget and Discord's limit, and a
 /// GIF of the sampled frames. Prints the sizes docs/discord.md gives. A measurement of

@@ -540,7 +540,9 @@ async fn a_lost_answer_retried_after_the_nonce_window_is_found_not_posted_again(
         h.settle().await;
     }
     // The next turn's post and Alice's DM prompt.
-    let a = h.slash(&alice, "resume", &[]).await;
+    let a = h
+        .slash(&alice, "pause", &[("resume", serde_json::json!(true))])
+        .await;
     assert!(!text_of(&a).is_empty(), "{a}");
     h.settle().await;
     let dms = h.fake.dms_to(alice.id).len();

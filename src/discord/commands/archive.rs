@@ -24,6 +24,7 @@ use crate::referee::stats::PlayerStats;
 use crate::referee::when::format_duration;
 use crate::referee::{Actor, Referee, RefereeError};
 use crate::render::animation::animate;
+use crate::render::picture::series_chart;
 use crate::render::post::{Picture, Post, draw_picture};
 use crate::render::{code_text, escape_markdown, track_text};
 use crate::store::{CampaignId, Phase, UserId};
@@ -531,13 +532,32 @@ async fn series_standings(ctx: Ctx<'_>, name: String) -> Result<(), Error> {
 /// A series' standings as a heading and lines: `Autumn Cup after 2 races`, then
 /// `1. **Alice** 16 pts (1st, 2nd)`, at most [`SERIES_LINES`].
 pub fn series_text(t: &SeriesTable) -> (String, String) {
-    let title = format!(
-        "{} after {}",
-        escape_markdown(&t.name),
-        plural(u32::try_from(t.finished.len()).unwrap_or(u32::MAX), "race")
-    );
+    let done = u32::try_from(t.finished.len()).unwrap_or(u32::MAX);
+    let title = match t.planned {
+        Some(_) if t.complete() => format!(
+            "{}: final standings after {}",
+            escape_markdown(&t.name),
+            plural(done, "race")
+        ),
+        Some(n) => format!(
+            "{} after {done} of {}",
+            escape_markdown(&t.name),
+            plural(n, "race")
+        ),
+        None => format!(
+            "{} after {}",
+            escape_markdown(&t.name),
+            plural(done, "race")
+        ),
+    };
     if t.lines.is_empty() {
-        return (title, "No race of this series has finished yet.".into());
+        return (
+            title,
+            format!(
+                "No race of this series has finished yet.\n{}",
+                t.points.describe()
+            ),
+        );
     }
     let mut lines: Vec<String> = t
         .lines
@@ -563,7 +583,7 @@ pub fn series_text(t: &SeriesTable) -> (String, String) {
     if t.lines.len() > SERIES_LINES {
         lines.push(format!("and {} more", t.lines.len() - SERIES_LINES));
     }
-    lines.push("Points by place: 10-6-4-3-2-1.".into());
+    lines.push(t.points.describe());
     (title, lines.join("\n"))
 }
 
@@ -582,6 +602,9 @@ pub async fn dress_final(
 ) {
     match referee.series_of_race(race).await {
         Ok(Some(t)) => {
+            if t.complete() {
+                add_series_chart(layout, &t).await;
+            }
             let (name, value) = series_text(&t);
             let value = layout::clip(&value, limits::FIELD_VALUE);
             let name = layout::clip(&name, limits::FIELD_NAME);
@@ -640,6 +663,54 @@ pub async fn dress_final(
         description: Some(format!(
             "Race {race} turn by turn: the track after each of {} steps, animated",
             animation.frames
+        )),
+    });
+}
+
+/// A complete series' standings over its races, as a picture on the last race's final
+/// post (left out, and logged, if it cannot be drawn or does not fit).
+async fn add_series_chart(layout: &mut Layout, t: &SeriesTable) {
+    let names: Vec<String> = t.lines.iter().map(|l| l.name.clone()).collect();
+    let gained: Vec<Vec<u32>> = t.lines.iter().map(|l| l.gained.clone()).collect();
+    let title = format!("{}: final standings", t.name);
+    let status = format!(
+        "After {}. {}",
+        plural(u32::try_from(t.finished.len()).unwrap_or(u32::MAX), "race"),
+        t.points.describe()
+    );
+    let drawn = tokio::task::spawn_blocking(move || {
+        series_chart(&title, &status, &names, &gained).and_then(|p| p.png())
+    })
+    .await;
+    let png = match drawn {
+        Ok(Ok(png)) => png,
+        Ok(Err(e)) => {
+            tracing::warn!(series = %t.name, "final post: no series chart: {e}");
+            return;
+        }
+        Err(e) => {
+            tracing::error!(series = %t.name, "final post: the series chart task failed: {e}");
+            return;
+        }
+    };
+    let files: usize = layout.files.iter().map(|f| f.bytes.len()).sum();
+    if files + png.len() > limits::UPLOAD_BYTES || layout.embeds.len() >= limits::EMBEDS {
+        tracing::warn!(series = %t.name, "final post: the series chart does not fit");
+        return;
+    }
+    let name = "series-standings.png".to_string();
+    layout.embeds.push(layout::EmbedSpec {
+        title: layout::clip(&format!("{}: final standings", t.name), limits::FIELD_NAME),
+        image: Some(format!("attachment://{name}")),
+        ..layout::EmbedSpec::default()
+    });
+    layout.files.push(layout::FileSpec {
+        name,
+        bytes: png,
+        description: Some(format!(
+            "The series {} over its {} races: each entrant's points after each race",
+            t.name,
+            t.finished.len()
         )),
     });
 }

@@ -27,7 +27,8 @@ Grace window: in 1000 miles, 1000 Yards and Magical Athlete your play is held 2 
 `/race order text` order here instead, seen only by you (if your DMs are closed)
 `/race status` standings and track; `/race orders` who has ordered (never what)
 `/race deadline set extend` show or move the deadline (host)
-`/race pause` / `/race resume` stop and restart the clock (host)
+`/race pause` / `/race pause resume:True` stop and restart the clock (host)
+`/race series new name races points` open a series here (races join with `/race new series:`); `/race series standings name` its table
 `/race bots` `/race replace` (an offer the member accepts) `/race kick` `/race settings` `/race cancel` (host)
 `/race history turn race` an earlier turn, drawn; `/race verify race` check the dice after the end; `/race export race` the race as a file; `/race archive` this server's races; `/race archive game` its ratings
 `/race autopilot setting` who decides for your seat: `ask` (every decision asked), `auto` (default: orders with one legal choice, and the game's obvious ones, are played for you and your DM says what), `bot` (the bot plays, you watch); also the prompt's button

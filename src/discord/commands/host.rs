@@ -1,5 +1,5 @@
 //! The host's commands once a race runs: `deadline` (and how it reads a moment),
-//! `pause`, `resume`, `replace`, `kick` and `cancel`.
+//! `pause` (and `pause resume:True`), `replace`, `kick` and `cancel`.
 
 use poise::serenity_prelude as serenity;
 
@@ -119,9 +119,15 @@ pub(super) async fn deadline(
     .await
 }
 
-/// Stop the clock (host); the time left is kept.
+/// Stop the clock (host), the time left kept; `resume:True` restarts it.
 #[poise::command(slash_command)]
-pub(super) async fn pause(ctx: Ctx<'_>) -> Result<(), Error> {
+pub(super) async fn pause(
+    ctx: Ctx<'_>,
+    #[description = "True: restart the clock with the time that was left"] resume: Option<bool>,
+) -> Result<(), Error> {
+    if resume == Some(true) {
+        return resume_clock(ctx).await;
+    }
     let actor = who(ctx);
     let referee = ctx.data().referee.clone();
     on_race(
@@ -133,9 +139,8 @@ pub(super) async fn pause(ctx: Ctx<'_>) -> Result<(), Error> {
     .await
 }
 
-/// Restart the clock (host) with the time that was left.
-#[poise::command(slash_command)]
-pub(super) async fn resume(ctx: Ctx<'_>) -> Result<(), Error> {
+/// `/race pause resume:True`: restarts the clock with the time that was left.
+async fn resume_clock(ctx: Ctx<'_>) -> Result<(), Error> {
     let actor = who(ctx);
     let referee = ctx.data().referee.clone();
     on_race(

@@ -9,7 +9,8 @@
 //! This module owns what every command shares (finding the race, answering in time, the
 //! duplicate check), the `/race` root and the `/photofinish` root (server settings); the
 //! commands live by group: `lobby.rs`, `play.rs`, `host.rs`, `help.rs`, `archive.rs`
-//! (races after their end), `me.rs` (time settings), `autopilot.rs` and `away.rs`.
+//! (races after their end), `series.rs` (the `/race series` group), `me.rs` (time
+//! settings), `autopilot.rs` and `away.rs`.
 
 mod archive;
 mod autopilot;
@@ -21,6 +22,7 @@ mod lobby;
 mod me;
 pub mod menus;
 mod play;
+mod series;
 
 pub use archive::{dress_final, rematch_pressed};
 pub use help::help_layout;
@@ -285,7 +287,7 @@ async fn autocomplete_game(_ctx: Ctx<'_>, partial: &str) -> serenity::CreateAuto
         "play::order",
         "host::deadline",
         "host::pause",
-        "host::resume",
+        "series::series",
         "lobby::bots",
         "host::replace",
         "host::kick",

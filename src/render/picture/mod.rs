@@ -23,6 +23,7 @@ mod frame;
 mod magical_athlete;
 mod oval;
 mod palette;
+mod series;
 pub mod vision;
 
 use thiserror::Error;
@@ -31,6 +32,7 @@ use crate::games::AnyPublicView;
 
 pub use canvas::{MAX_SIDE, Picture};
 pub use palette::{Rgb, SEAT_COLOURS, SeatStyle, Shape, seat_style};
+pub use series::series_chart;
 
 /// Why a picture could not be drawn. The referee posts the text track alone then.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

@@ -9,6 +9,9 @@ use serde_json::{Value, json};
 use super::state::Interaction;
 use super::{APP_ID, COMMAND_ID, FakeDiscord, GUILD_ID, User, now_iso};
 
+/// The bot's top-level commands besides `/race`, named first in [`FakeDiscord::slash`].
+const TOP_LEVEL: [&str; 2] = ["race", "photofinish"];
+
 impl FakeDiscord {
     pub(super) fn new_interaction(&self, channel: u64, message: Option<u64>) -> (u64, String) {
         let id = self.shared.id();
@@ -81,7 +84,8 @@ impl FakeDiscord {
     }
 
     /// A `/race <sub>` slash command; `options` are (name, value) pairs. `sub` may name
-    /// another top-level command first: `"photofinish config"`. Returns the interaction id.
+    /// another top-level command first (`"photofinish config"`), or a subcommand group and
+    /// its subcommand (`"series new"`: `/race series new`). Returns the interaction id.
     pub fn slash(&self, user: &User, channel: u64, sub: &str, options: &[(&str, Value)]) -> u64 {
         let (id, token) = self.new_interaction(channel, None);
         self.send_slash(id, &token, user, channel, sub, options);
@@ -139,12 +143,23 @@ impl FakeDiscord {
                 }
             })
             .collect();
-        let (command, sub) = sub.split_once(' ').unwrap_or(("race", sub));
+        let mut words: Vec<&str> = sub.split_whitespace().collect();
+        let command = match words.first() {
+            Some(&top) if TOP_LEVEL.contains(&top) => words.remove(0),
+            _ => "race",
+        };
+        // "series new": a SUB_COMMAND_GROUP holding the SUB_COMMAND.
+        let option = match words.as_slice() {
+            [group, sub] => json!({"name": group, "type": 2, "options": [
+                {"name": sub, "type": 1, "options": opts}
+            ]}),
+            _ => json!({"name": words.join(" "), "type": 1, "options": opts}),
+        };
         let mut data = json!({
             "id": COMMAND_ID.to_string(),
             "name": command,
             "type": 1,
-            "options": [{"name": sub, "type": 1, "options": opts}],
+            "options": [option],
         });
         if !resolved_users.is_empty() {
             data["resolved"] = json!({"users": resolved_users, "members": resolved_members});
