@@ -337,56 +337,66 @@ pub enum Answer {
     Nothing,
 }
 
+/// Answers an interaction (a component's or a modal's: serenity gives them no common
+/// trait) with `work`'s answer, acknowledging first if the work is slow.
+macro_rules! answer_interaction {
+    ($http:expr, $it:expr, $work:expr, $what:literal) => {{
+        let (http, it, work) = ($http, $it, $work);
+        tokio::pin!(work);
+        let early = tokio::select! {
+            a = &mut work => Some(a),
+            () = tokio::time::sleep($crate::discord::handlers::ACK_GRACE) => None,
+        };
+        let result = match early {
+            Some(Answer::Update(l)) => {
+                it.create_response(
+                    http,
+                    CreateInteractionResponse::UpdateMessage(dress::response(&l, false)),
+                )
+                .await
+            }
+            Some(Answer::Reply(l)) => {
+                it.create_response(
+                    http,
+                    CreateInteractionResponse::Message(dress::response(&l, true)),
+                )
+                .await
+            }
+            Some(Answer::Nothing) => Ok(()),
+            None => {
+                if let Err(e) = it
+                    .create_response(http, CreateInteractionResponse::Acknowledge)
+                    .await
+                {
+                    tracing::warn!("could not acknowledge {}: {e}", $what);
+                }
+                match work.await {
+                    Answer::Update(l) => it
+                        .edit_response(http, dress::edit_response(&l))
+                        .await
+                        .map(|_| ()),
+                    Answer::Reply(l) => it
+                        .create_followup(http, dress::followup(&l, true))
+                        .await
+                        .map(|_| ()),
+                    Answer::Nothing => Ok(()),
+                }
+            }
+        };
+        if let Err(e) = result {
+            tracing::warn!("could not answer {}: {e}", $what);
+        }
+    }};
+}
+pub(super) use answer_interaction;
+
 /// Answers a component interaction, acknowledging first if the work is slow.
 async fn answer_component<F: Future<Output = Answer>>(
     http: &serenity::Http,
     c: &ComponentInteraction,
     work: F,
 ) {
-    tokio::pin!(work);
-    let early = tokio::select! {
-        a = &mut work => Some(a),
-        () = tokio::time::sleep(ACK_GRACE) => None,
-    };
-    let result = match early {
-        Some(Answer::Update(l)) => {
-            c.create_response(
-                http,
-                CreateInteractionResponse::UpdateMessage(dress::response(&l, false)),
-            )
-            .await
-        }
-        Some(Answer::Reply(l)) => {
-            c.create_response(
-                http,
-                CreateInteractionResponse::Message(dress::response(&l, true)),
-            )
-            .await
-        }
-        Some(Answer::Nothing) => Ok(()),
-        None => {
-            if let Err(e) = c
-                .create_response(http, CreateInteractionResponse::Acknowledge)
-                .await
-            {
-                tracing::warn!("could not acknowledge an interaction: {e}");
-            }
-            match work.await {
-                Answer::Update(l) => c
-                    .edit_response(http, dress::edit_response(&l))
-                    .await
-                    .map(|_| ()),
-                Answer::Reply(l) => c
-                    .create_followup(http, dress::followup(&l, true))
-                    .await
-                    .map(|_| ()),
-                Answer::Nothing => Ok(()),
-            }
-        }
-    };
-    if let Err(e) = result {
-        tracing::warn!("could not answer an interaction: {e}");
-    }
+    answer_interaction!(http, c, work, "an interaction");
 }
 
 async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentInteraction) {

@@ -16,7 +16,7 @@ use serenity::{
     CreateInteractionResponse, CreateModal, InputTextStyle, ModalInteraction,
 };
 
-use super::handlers::{self, ACK_GRACE, Answer, note, refusal};
+use super::handlers::{self, Answer, note, refusal};
 use super::layout::{self, Action, Layout, Pick, clip};
 use super::{Shared, dress, stale};
 use crate::engine::Seat;
@@ -157,50 +157,7 @@ async fn answer_modal<F: Future<Output = Answer>>(
     m: &ModalInteraction,
     work: F,
 ) {
-    tokio::pin!(work);
-    let early = tokio::select! {
-        a = &mut work => Some(a),
-        () = tokio::time::sleep(ACK_GRACE) => None,
-    };
-    let result = match early {
-        Some(Answer::Update(l)) => {
-            m.create_response(
-                http,
-                CreateInteractionResponse::UpdateMessage(dress::response(&l, false)),
-            )
-            .await
-        }
-        Some(Answer::Reply(l)) => {
-            m.create_response(
-                http,
-                CreateInteractionResponse::Message(dress::response(&l, true)),
-            )
-            .await
-        }
-        Some(Answer::Nothing) => Ok(()),
-        None => {
-            if let Err(e) = m
-                .create_response(http, CreateInteractionResponse::Acknowledge)
-                .await
-            {
-                tracing::warn!("could not acknowledge a modal: {e}");
-            }
-            match work.await {
-                Answer::Update(l) => m
-                    .edit_response(http, dress::edit_response(&l))
-                    .await
-                    .map(|_| ()),
-                Answer::Reply(l) => m
-                    .create_followup(http, dress::followup(&l, true))
-                    .await
-                    .map(|_| ()),
-                Answer::Nothing => Ok(()),
-            }
-        }
-    };
-    if let Err(e) = result {
-        tracing::warn!("could not answer a modal: {e}");
-    }
+    handlers::answer_interaction!(http, m, work, "a modal");
 }
 
 #[cfg(test)]
