@@ -38,7 +38,7 @@ fn games(c: &mut Criterion) {
     group.sample_size(20);
     let options = Options {
         auto_roll: true,
-        decision_timeout: 0,
+        decision_timeout: photofinish::engine::DecisionWindow::Seconds(0),
         ..Options::default()
     };
     let seats: Vec<SeatSetup> = (1..=4).map(|i| SeatSetup::named(format!("P{i}"))).collect();

@@ -42,8 +42,8 @@ impl PaceModel {
     /// One answer's time in seconds, capped by the step's window.
     pub fn answer(&self, rng: &mut GameRng, window: Window) -> f64 {
         let cap = match window {
-            Window::Turn => self.turn_secs,
-            Window::Seconds(s) => s as f64,
+            Window::Turn | Window::Decision => self.turn_secs,
+            Window::Seconds(s) => (s as f64).min(self.turn_secs),
         };
         let z = standard_normal(rng);
         (self.median_secs * (self.sigma * z).exp()).min(cap)
@@ -480,9 +480,10 @@ const MODEL_TEXT: &str = "\
 - **Answer times.** Each answer is drawn on its own from a log-normal distribution with
   a median of 4 hours (`--pace-median`) and sigma 1.0 for the log (the tail: one answer in
   20 takes over 5 times the median, about 21 hours). An answer never waits longer than
-  the step's window: the race's turn length (24 hours, the default for new races), or a
-  game's short decision window (Magical Athlete's `decision-timeout`, 10 minutes, and a
-  dirty-trick window); then the game plays the seat's default order.
+  the step's window: the race's turn length (24 hours, the default for new races), which is
+  also what a decision in the middle of a turn waits at the defaults (Magical Athlete's
+  `decision-timeout` and the card races' `counter-timeout` are `turn`; a host's shorter
+  window, in seconds, would cap it instead); then the game plays the seat's default order.
 - **Steps.** A step where several seats order at once costs the slowest answer; a step
   that one seat's order closes (a dirty-trick window) costs the fastest. Orders played
   without asking cost nothing. A game's expected duration is the sum over its steps;

@@ -41,7 +41,7 @@ pub use autopilot::{Autopilot, Autoplay, autopilot, autopilot_note, forced_order
 pub use error::{OptionsError, OrderError, PreferenceError, SetupError};
 pub use options::{OptionDoc, apply_option_text, option_text};
 pub use outcome::{Audience, Narration, Outcome, Placing};
-pub use pending::{Choice, Mode, Pending, Prompt, Submitted, Window};
+pub use pending::{Choice, DecisionWindow, Mode, Pending, Prompt, Submitted, Window};
 pub use rng::{GameRng, ScriptSeed, Seed, commitment_matches};
 pub use seat::{BotLevel, Seat, SeatSetup};
 

@@ -370,9 +370,11 @@ impl Work {
     }
 
     pub(super) fn window_ms(&self, window: Window) -> Millis {
+        let turn = self.campaign.timing.turn_secs;
         let secs = match window {
-            Window::Turn => self.campaign.timing.turn_secs,
-            Window::Seconds(n) => n.max(1),
+            Window::Turn | Window::Decision => turn,
+            // A host's shorter decision window; never longer than a turn.
+            Window::Seconds(n) => n.max(1).min(turn.max(1)),
         };
         i64::try_from(secs)
             .unwrap_or(i64::MAX / 2)
@@ -451,7 +453,9 @@ impl Work {
                 Some(first_out) => first_out,
                 None => self.turn_deadline(&pending),
             },
-            Window::Seconds(_) => self.now.saturating_add(self.window_ms(pending.window)),
+            Window::Seconds(_) | Window::Decision => {
+                self.now.saturating_add(self.window_ms(pending.window))
+            }
         };
         self.commit.turns.push(TurnRow {
             step,

@@ -886,6 +886,66 @@ async fn every_game_runs_to_the_end_through_the_referee_and_verifies(kind: Kind)
     }
 }
 
+/// Issue 16: a power's question in the middle of a turn waits the race's turn length (six
+/// hours here), not ten minutes; a host's `decision-timeout` is a shorter window, and one
+/// longer than the turn is capped at the turn.
+async fn a_power_decision_waits_the_turn_length(kind: Kind) {
+    for (options, want_secs) in [
+        ("", 6 * 3600),
+        ("decision-timeout=900", 900),
+        ("decision-timeout=90000", 6 * 3600),
+    ] {
+        let b = Bench::with_timing(kind, timing(6 * 3600, vec![], true)).await;
+        let id = b.race(GameKind::MagicalAthlete, &alice(), options).await;
+        let dave = actor("444", "Dave");
+        for p in [alice(), bob(), carol(), dave] {
+            b.referee.join(id, &p, None, None).await.unwrap();
+            // Every power's question is asked: no default policy answers it.
+            b.referee
+                .set_autopilot(id, &p.user, Some("ask"))
+                .await
+                .unwrap();
+        }
+        // A fixed seed: the same draft, racers and dice every run.
+        let seed = photofinish::engine::Seed::from_u64(16);
+        let raw = b.db.raw().await;
+        raw.execute(
+            "UPDATE campaigns SET seed = ?, commitment = ?, version = version + 1 WHERE id = ?",
+            vec![
+                Arg::S(seed.to_hex()),
+                Arg::S(seed.commitment()),
+                Arg::I(id.0),
+            ],
+        )
+        .await;
+        raw.close().await;
+        b.referee.start(id, &alice()).await.unwrap();
+        let mut decisions = 0;
+        for _ in 0..2000 {
+            let o = b.referee.overview(id).await.unwrap();
+            if o.phase == Phase::Finished {
+                break;
+            }
+            let now = b.clock.now_ms();
+            let deadline = o.deadline.expect("a running step has a deadline");
+            let asks = o.label.contains(" decides: ") && !o.label.ends_with("'s turn");
+            if asks {
+                decisions += 1;
+                assert_eq!(
+                    (deadline - now) / 1000,
+                    want_secs,
+                    "{options:?}: {} waits until {deadline}, now {now}",
+                    o.label
+                );
+            }
+            // Nobody answers: the step's deadline plays the defaults.
+            b.clock.advance_secs((deadline - now + 999) / 1000);
+            b.referee.tick().await.unwrap();
+        }
+        assert!(decisions > 0, "{options:?}: no power decision was asked");
+    }
+}
+
 on_both!(
     a_whole_campaign_through_every_state,
     a_changed_order_replaces_the_first,
@@ -907,4 +967,5 @@ on_both!(
     delivery_retries_and_is_marked_only_when_it_lands,
     closed_dms_are_remembered_and_announced,
     every_game_runs_to_the_end_through_the_referee_and_verifies,
+    a_power_decision_waits_the_turn_length,
 );

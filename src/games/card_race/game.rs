@@ -12,7 +12,7 @@ use super::views::{PrivateView, PublicView};
 use super::{CardRace, CounterPref, Event, Order, Phase, bot};
 use crate::engine::{
     Choice, Game, GameRng, Mode, Narration, OptionDoc, OptionsError, Outcome, Pending,
-    PreferenceError, Prompt, Seat, SeatSetup, Seed, SetupError, Submitted, Window,
+    PreferenceError, Prompt, Seat, SeatSetup, Seed, SetupError, Submitted,
 };
 
 /// `/race help` for 1000 miles.
@@ -213,7 +213,7 @@ impl Game for CardRace {
                 Pending {
                     mode: Mode::Any,
                     seats,
-                    window: Window::Seconds(self.options.counter_timeout),
+                    window: self.options.counter_timeout.window(),
                     label: format!(
                         "{} may answer the {} with a {}",
                         self.team_label(w.team),
@@ -416,7 +416,7 @@ impl Game for CardRace {
                 "{title}: auto. When you hold the {card}, it is played the instant the attack lands."
             ),
             CounterPref::Ask => format!(
-                "{title}: ask. After an attack on your team you get {} s to answer `counter` \
+                "{title}: ask. After an attack on your team you have {} to answer `counter` \
                  (or play the {card} by its name) or `decline`; the next player's play closes \
                  the window. Beware: how long you take can tell the table that you hold the card.",
                 self.options.counter_timeout

@@ -28,7 +28,7 @@ mod views;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::engine::{GameRng, Seat, SeatSetup, Seed, SetupError};
+use crate::engine::{DecisionWindow, GameRng, Seat, SeatSetup, Seed, SetupError};
 pub use cards::{Card, Kind};
 pub use game::{
     MILES_PREFERENCE_HELP, MILES_SEAT_CHOICE, MILES_SUMMARY, YARDS_PREFERENCE_HELP,
@@ -301,7 +301,7 @@ pub enum Event {
         team: u8,
         victims: Vec<Seat>,
         next: Option<Seat>,
-        seconds: u64,
+        window: DecisionWindow,
     },
     DirtyTrick {
         seat: Seat,

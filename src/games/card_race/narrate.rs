@@ -3,7 +3,7 @@
 
 use super::cards::{Card, Kind};
 use super::{CardRace, Event, Line, RoundEnd, RoundResult, RoundScore};
-use crate::engine::{Narration, Seat};
+use crate::engine::{DecisionWindow, Narration, Seat};
 
 impl CardRace {
     /// Tells an event (the `Game::narrate` contract); the longer stories have a step each.
@@ -46,9 +46,9 @@ impl CardRace {
                 team,
                 victims,
                 next,
-                seconds,
+                window,
             } => {
-                Narration::public(self.window_opened_text(*attack, *team, victims, *next, *seconds))
+                Narration::public(self.window_opened_text(*attack, *team, victims, *next, *window))
             }
             Event::DirtyTrick {
                 seat,
@@ -116,15 +116,19 @@ impl CardRace {
         team: u8,
         victims: &[Seat],
         next: Option<Seat>,
-        seconds: u64,
+        window: DecisionWindow,
     ) -> String {
         let names: Vec<&str> = victims.iter().map(|&s| self.name(s)).collect();
         // With two players the victim also plays next: "until Bob plays" would be odd.
-        let until = match next {
-            Some(n) if !victims.contains(&n) => {
-                format!("until {} plays or {} s pass", self.name(n), seconds)
+        let until = match (next, window.seconds()) {
+            (Some(n), Some(secs)) if !victims.contains(&n) => {
+                format!("until {} plays or {secs} s pass", self.name(n))
             }
-            _ => format!("within {seconds} s"),
+            (Some(n), None) if !victims.contains(&n) => {
+                format!("until {} plays or the turn's time runs out", self.name(n))
+            }
+            (_, Some(secs)) => format!("within {secs} s"),
+            (_, None) => "within the turn's time".to_string(),
         };
         format!(
             "{} may answer the {} on {} with a {} {until}.",

@@ -7,7 +7,9 @@ use serde_json::Value;
 use super::cards::{Card, normalise, read_card};
 use super::views::PublicView;
 use super::{CardRace, Line, Options, Phase, RoundEnd};
-use crate::engine::{Game, GameRng, ScriptSeed, Seat, SeatSetup, Submitted, read_order};
+use crate::engine::{
+    DecisionWindow, Game, GameRng, ScriptSeed, Seat, SeatSetup, Submitted, read_order,
+};
 use crate::games::{AnyPublicView, GameKind};
 use crate::games::{Replay, ReplayError};
 
@@ -109,7 +111,8 @@ pub struct OutWindow {
     pub victims: Vec<String>,
     /// Whose play closes the window (`null` when the round ends as it closes).
     pub next: Option<String>,
-    pub seconds: u64,
+    /// The window's length: seconds, or `"turn"` (the race's turn length).
+    pub seconds: DecisionWindow,
 }
 
 #[derive(Debug, Serialize)]
@@ -494,7 +497,7 @@ fn output(kind: GameKind, game: &CardRace, view: &PublicView) -> Output {
             .unwrap_or_default(),
         victims: label(&w.victims),
         next: w.next.map(name),
-        seconds: w.seconds,
+        seconds: w.window,
     });
     Output {
         game: kind.slug().to_string(),

@@ -283,7 +283,7 @@ impl CardRace {
             team,
             victims: victims.clone(),
             next,
-            seconds: self.options.counter_timeout,
+            window: self.options.counter_timeout,
         });
         *self.phase = Phase::Window(CounterWindow {
             attacker,

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::cards::Card;
-use crate::engine::{OptionDoc, OptionsError};
+use crate::engine::{DecisionWindow, OptionDoc, OptionsError};
 
 /// Which game's rules, as data.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -323,8 +323,9 @@ pub struct Options {
     pub counterflow: bool,
     /// Where the ruleset offers it (published, 2-3 players), the extension to 1000.
     pub extension: bool,
-    /// Seconds a player set to `dirty-trick ask` has to answer an attack.
-    pub counter_timeout: u64,
+    /// How long a player set to `dirty-trick ask` has to answer an attack: `turn` (the
+    /// race's turn length, the default) or a shorter number of seconds.
+    pub counter_timeout: DecisionWindow,
     /// New seats start with the conservative standing plays (`standing default`).
     pub standing_plays: bool,
 }
@@ -341,7 +342,7 @@ impl Default for Options {
             reshuffles: 0,
             counterflow: false,
             extension: true,
-            counter_timeout: 300,
+            counter_timeout: DecisionWindow::Turn,
             standing_plays: true,
         }
     }
@@ -386,7 +387,7 @@ pub const OPTION_DOCS: &[OptionDoc] = &[
     },
     OptionDoc {
         key: "counter-timeout",
-        help: "seconds a player set to `dirty-trick ask` has to answer an attack (300)",
+        help: "how long a player set to `dirty-trick ask` has to answer an attack: turn (the race's turn length), or fewer seconds, 10 to 86400 (turn)",
     },
     OptionDoc {
         key: "standing-plays",
@@ -425,8 +426,10 @@ impl Options {
         if self.reshuffles > 10 {
             return bad("reshuffles must be at most 10");
         }
-        if !(10..=86_400).contains(&self.counter_timeout) {
-            return bad("counter-timeout must be from 10 to 86400 seconds");
+        if let Some(secs) = self.counter_timeout.seconds()
+            && !(10..=86_400).contains(&secs)
+        {
+            return bad("counter-timeout must be turn, or from 10 to 86400 seconds");
         }
         Ok(())
     }

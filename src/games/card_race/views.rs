@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::cards::Card;
 use super::{CardRace, CounterPref, Order, Phase, RoundResult, SafetyPlay, Team, TurnMark};
-use crate::engine::{Game, Seat};
+use crate::engine::{DecisionWindow, Game, Seat};
 
 /// One player as the channel sees them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,7 +49,8 @@ pub struct WindowView {
     pub team: u8,
     pub victims: Vec<Seat>,
     pub next: Option<Seat>,
-    pub seconds: u64,
+    /// How long the victims have (`turn`: the race's turn length).
+    pub window: DecisionWindow,
 }
 
 /// What the channel sees: never a hand, never the deck's order.
@@ -163,7 +164,7 @@ impl CardRace {
                     team: w.team,
                     victims: w.victims.clone(),
                     next: w.next,
-                    seconds: self.options.counter_timeout,
+                    window: self.options.counter_timeout,
                 }),
                 _ => None,
             },

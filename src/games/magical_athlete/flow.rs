@@ -5,7 +5,7 @@ use super::decide::{Given, How, Question};
 use super::race::{Decider, Halt, Race, Racer, Rid};
 use super::racers::Kind;
 use super::{Event, GOLD, MagicalAthlete, Options, Phase, Player, RACES, SILVER, Waiting};
-use crate::engine::{GameRng, Seat, Seed};
+use crate::engine::{DecisionWindow, GameRng, Seat, Seed};
 
 /// Answers a slot's questions from the record, policies, defaults, or waits.
 struct GameDecider<'a> {
@@ -30,7 +30,7 @@ impl Decider for GameDecider<'_> {
                 let choices = q.answers().len();
                 !(self.options.auto_roll && (choices <= 1 || policy.is_some()))
             } else {
-                policy.is_none() && self.options.decision_timeout > 0
+                policy.is_none() && self.options.decision_timeout != DecisionWindow::Seconds(0)
             };
             if live {
                 return None;

@@ -14,8 +14,8 @@
 //! question with the same dice and goes on. Events already told are not told twice.
 //!
 //! Turns wait for the mover's "roll" (or a power's alternative) unless `auto-roll` is on
-//! and the turn has no choice; other decisions wait `decision-timeout` seconds, or are never
-//! asked when it is 0.
+//! and the turn has no choice; other decisions wait `decision-timeout` (the race's turn length
+//! by default, or fewer seconds), or are never asked when it is 0.
 //!
 //! # Where each part lives (arrows point to what a module uses; none points back)
 //! `replay`, `sim` → this file (the types and the [`Game`] contract) → `race` (one race,
@@ -45,8 +45,8 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::engine::{
-    Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, PreferenceError, Prompt,
-    Seat, SeatSetup, Seed, SetupError, Submitted, Window,
+    DecisionWindow, Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending,
+    PreferenceError, Prompt, Seat, SeatSetup, Seed, SetupError, Submitted,
 };
 use decide::{Given, How, Policy, Question, Topic};
 use draft::Draft;
@@ -71,8 +71,9 @@ pub struct Options {
     pub wild_layout: String,
     /// The 3-player double-racer variant (two racers each).
     pub double: bool,
-    /// Seconds a player has to answer a power's question; 0 never asks (policy or default).
-    pub decision_timeout: u64,
+    /// How long a player has to answer a power's question: `turn` (the race's turn length,
+    /// the default) or a shorter number of seconds; 0 never asks (policy or default).
+    pub decision_timeout: DecisionWindow,
     /// Play turns that hold no choice without waiting for the mover's "roll".
     pub auto_roll: bool,
     /// Races in the game: 4 (the game) or 1 (one race, after a one-round draft).
@@ -89,7 +90,7 @@ impl Default for Options {
             track: vec!["mild".into(), "wild".into(), "mild".into(), "wild".into()],
             wild_layout: "printed".into(),
             double: false,
-            decision_timeout: 600,
+            decision_timeout: DecisionWindow::Turn,
             auto_roll: true,
             races: RACES,
             auto_policies: true,
@@ -138,7 +139,7 @@ const OPTION_DOCS: &[OptionDoc] = &[
     },
     OptionDoc {
         key: "decision-timeout",
-        help: "seconds to answer a power's question; 0 never asks (600)",
+        help: "how long a power's question waits: turn (the race's turn length), or fewer seconds; 0 never asks (turn)",
     },
     OptionDoc {
         key: "auto-roll",
@@ -507,7 +508,7 @@ impl Game for MagicalAthlete {
                 reason: "expected 4 (the game) or 1 (one race)".into(),
             });
         }
-        if o.decision_timeout > 7 * 24 * 3600 {
+        if o.decision_timeout.seconds().unwrap_or(0) > 7 * 24 * 3600 {
             return Err(OptionsError::BadValue {
                 key: "decision-timeout".into(),
                 reason: "at most a week (604800 seconds)".into(),
@@ -585,7 +586,7 @@ impl Game for MagicalAthlete {
                 if turn {
                     p
                 } else {
-                    p.with_window(Window::Seconds(self.options.decision_timeout))
+                    p.with_window(self.options.decision_timeout.window())
                 }
             }
             _ => Pending::all(seats, label),

@@ -216,7 +216,6 @@ pub fn run(script: Value) -> Result<Replay, ReplayError> {
     }
     let options = Options {
         auto_roll: script.auto_roll.unwrap_or(true),
-        decision_timeout: 600,
         ..Options::default()
     };
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();

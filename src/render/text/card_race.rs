@@ -184,10 +184,10 @@ pub fn track(v: &PublicView) -> String {
     if let Some(w) = &v.window {
         let victims: Vec<&str> = w.victims.iter().map(|&s| player(s)).collect();
         out.push(format!(
-            "Waiting: {} may answer the {} ({} s).",
+            "Waiting: {} may answer the {} ({}).",
             victims.join(" or "),
             name(v.yards_names, w.attack),
-            w.seconds
+            w.window
         ));
     } else if let Some(s) = v.turn {
         out.push(format!("To play: {}.", player(s)));

@@ -136,7 +136,7 @@ fn an_accident_takes_an_and_yards_troubles_read_as_words() {
         .unwrap();
     assert_eq!(
         g.narrate(opened).text,
-        "Bob may answer the accident on Bob with a dirty trick within 300 s."
+        "Bob may answer the accident on Bob with a dirty trick within the turn's time."
     );
 
     let mut y = table(

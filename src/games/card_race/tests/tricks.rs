@@ -62,6 +62,33 @@ fn dirty_trick_auto_cancels_the_attack_scores_300_and_skips_turns() {
     assert_eq!(g.public_view().teams[2].round_score, 100 + 100 + 300);
 }
 
+#[test]
+fn a_stored_race_with_a_numeric_counter_timeout_decodes_and_waits_as_before() {
+    // Options as races stored them before `turn` existed.
+    let mut stored = serde_json::to_value(opts(Ruleset::Playroom)).unwrap();
+    stored["counter_timeout"] = serde_json::json!(300);
+    let o: Options = serde_json::from_value(stored).unwrap();
+    assert_eq!(o.counter_timeout, DecisionWindow::Seconds(300));
+    let mut g = ask_table();
+    g.options = o;
+    assert_eq!(g.pending().window, Window::Seconds(300));
+    let back: CardRace = serde_json::from_str(&serde_json::to_string(&g).unwrap()).unwrap();
+    assert_eq!(back.pending().window, Window::Seconds(300));
+    // `turn`, or a number as option text; a window under 10 s is refused.
+    let read = |t: &str| crate::engine::apply_option_text(&Options::default(), t);
+    assert_eq!(
+        read("counter-timeout=turn").unwrap().counter_timeout,
+        DecisionWindow::Turn
+    );
+    assert_eq!(
+        read("counter-timeout=120").unwrap().counter_timeout,
+        DecisionWindow::Seconds(120)
+    );
+    let short = read("counter-timeout=5").unwrap();
+    assert!(short.check().is_err());
+    assert!(read("counter-timeout=soon").is_err());
+}
+
 fn ask_table() -> CardRace {
     let mut g = table(
         &opts(Ruleset::Playroom),
@@ -86,7 +113,8 @@ fn dirty_trick_ask_opens_a_window_for_the_victim_then_the_next_seat() {
     let p = g.pending();
     assert_eq!(p.mode, Mode::Any);
     assert_eq!(p.seats, vec![seat("Carol"), seat("Bob")]);
-    assert_eq!(p.window, Window::Seconds(300));
+    // The race's turn length (the referee's deadline), not a short window.
+    assert_eq!(p.window, Window::Decision);
     // The attack has landed meanwhile.
     assert!(team(&g, "Carol").has(Card::Stop));
     // Bob has not drawn yet.

@@ -234,7 +234,10 @@ fn options_read_from_text_for_both_kinds() {
     let o: Options = serde_json::from_value(v).unwrap();
     assert_eq!(o.ruleset, Ruleset::Published);
     assert!(o.attacks_cumulate);
-    assert_eq!((o.counter_timeout, o.teams, o.target_score), (60, 2, 5000));
+    assert_eq!(
+        (o.counter_timeout, o.teams, o.target_score),
+        (crate::engine::DecisionWindow::Seconds(60), 2, 5000)
+    );
     let e = GameKind::MilleBornes
         .apply_options(None, "target-score=0 rounds=0")
         .unwrap_err();

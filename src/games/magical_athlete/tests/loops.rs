@@ -8,7 +8,7 @@ use super::*;
 fn by_default(racers: &[(Kind, u8)]) -> MagicalAthlete {
     let mut g = mild(racers);
     g.options.auto_roll = true;
-    g.options.decision_timeout = 0;
+    g.options.decision_timeout = DecisionWindow::Seconds(0);
     g
 }
 

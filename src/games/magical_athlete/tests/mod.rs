@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 
 use super::*;
 use crate::engine::conformance::{SimSpec, check};
-use crate::engine::{OrderError, read_order};
+use crate::engine::{OrderError, Window, read_order};
 use race::{Racer, Status};
 
 mod game;
@@ -34,7 +34,6 @@ fn scene(track: Track, racers: &[(Kind, u8)]) -> MagicalAthlete {
         .collect();
     let options = Options {
         auto_roll: false,
-        decision_timeout: 600,
         ..Options::default()
     };
     MagicalAthlete::scenario(&refs, track, &list, Seat(0), options)

@@ -92,7 +92,8 @@ fn a_missed_decision_takes_the_policy_or_the_default_and_says_so() {
     go(&mut g, &[5]);
     say(&mut g, "roll");
     let p = g.pending();
-    assert_eq!(p.window, Window::Seconds(600));
+    // The race's turn length (the referee's deadline), not a short window.
+    assert_eq!(p.window, Window::Decision);
     assert_eq!(g.default_order(Seat(0)), Order::Yes);
     let e = g.apply(&[Submitted::missed(Seat(0), g.default_order(Seat(0)))]);
     assert_eq!(at(&g, Kind::RocketScientist), 10);
@@ -110,9 +111,46 @@ fn a_missed_decision_takes_the_policy_or_the_default_and_says_so() {
 }
 
 #[test]
+fn decision_timeout_is_the_turn_by_default_or_a_shorter_window() {
+    let o = Options::default();
+    assert_eq!(o.decision_timeout, DecisionWindow::Turn);
+    let read = |t: &str| crate::engine::apply_option_text(&o, t);
+    assert_eq!(
+        read("decision-timeout=120").unwrap().decision_timeout,
+        DecisionWindow::Seconds(120)
+    );
+    assert_eq!(
+        read("decision-timeout=turn").unwrap().decision_timeout,
+        DecisionWindow::Turn
+    );
+    let e = read("decision-timeout=soon").unwrap_err().to_string();
+    assert!(e.contains("`turn` or a number of seconds"), "{e}");
+    // Shown back as text that reads to the same options.
+    let shown = crate::engine::option_text(&read("decision-timeout=45").unwrap());
+    assert!(shown.contains("decision-timeout=45"), "{shown}");
+    assert!(crate::engine::option_text(&o).contains("decision-timeout=turn"));
+}
+
+#[test]
+fn a_stored_race_with_a_numeric_decision_timeout_decodes_and_waits_as_before() {
+    // Options as races stored them before `turn` existed.
+    let json = serde_json::json!({"track": ["mild"], "decision_timeout": 600, "auto_roll": false});
+    let o: Options = serde_json::from_value(json).unwrap();
+    assert_eq!(o.decision_timeout, DecisionWindow::Seconds(600));
+    let mut g = mild(&[(Kind::RocketScientist, 0), (Kind::Legs, 0)]);
+    g.options = o;
+    go(&mut g, &[5]);
+    say(&mut g, "roll");
+    assert_eq!(g.pending().window, Window::Seconds(600));
+    // A stored game round-trips with it.
+    let back: MagicalAthlete = serde_json::from_str(&serde_json::to_string(&g).unwrap()).unwrap();
+    assert_eq!(back.options.decision_timeout, DecisionWindow::Seconds(600));
+}
+
+#[test]
 fn decision_timeout_0_never_asks() {
     let mut g = mild(&[(Kind::Magician, 0), (Kind::Legs, 0)]);
-    g.options.decision_timeout = 0;
+    g.options.decision_timeout = DecisionWindow::Seconds(0);
     go(&mut g, &[1, 6]);
     say(&mut g, "roll");
     assert_eq!(at(&g, Kind::Magician), 6);

@@ -84,7 +84,7 @@ fn conformance_over_thousands_of_seeded_games() {
     // Fast games (decisions answered by policies and defaults) for bulk...
     let quick = Options {
         auto_roll: true,
-        decision_timeout: 0,
+        decision_timeout: DecisionWindow::Seconds(0),
         ..Options::default()
     };
     for (players, games) in [(2usize, 250u64), (3, 300), (4, 300), (5, 200), (6, 200)] {

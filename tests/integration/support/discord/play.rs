@@ -216,8 +216,8 @@ pub fn plan_with(
         let pending = game.pending();
         pendings.push((step, pending.mode, pending.seats.clone()));
         planner.window_secs = match pending.window {
-            Window::Turn => turn_secs,
-            Window::Seconds(n) => i64::try_from(n.max(1)).unwrap_or(i64::MAX),
+            Window::Turn | Window::Decision => turn_secs,
+            Window::Seconds(n) => i64::try_from(n.max(1)).unwrap_or(i64::MAX).min(turn_secs),
         };
         let submitted = match pending.mode {
             Mode::All => planner.everyone(&mut game, &pending.seats),
