@@ -18,7 +18,7 @@ fn races(c: &mut Criterion) {
     let mut group = c.benchmark_group("magical_athlete_race");
     group.throughput(Throughput::Elements(1));
     for (name, track) in [("mild", Track::Mild), ("wild", Track::Wild)] {
-        for players in [4usize, 6] {
+        for players in [4usize, 5, 6] {
             let mut seed = 0u64;
             group.bench_function(BenchmarkId::new(name, players), |b| {
                 b.iter(|| {

@@ -3,10 +3,11 @@
 `cargo bench --bench magical_athlete` (see docs/performance.md).
 
     git clone https://github.com/jmvicke237/magical-athlete-simulator /tmp/jmv
-    python3 benches/anchor/magical_athlete_python.py /tmp/jmv 400
+    python3 benches/anchor/magical_athlete_python.py /tmp/jmv 400 [RACERS] [Mild|Wild ...]
 
-Runs N races of 4 random racers from the base set on each track and prints races/s.
-Run it from a scratch directory: the simulator writes logs/ where it runs.
+Runs N races of RACERS (default 4) random racers from the base set on each track named
+(default both) and prints races/s. benches/anchor/magical_athlete_paired.sh pairs it with
+the Rust bench. Run it from a scratch directory: the simulator writes logs/ where it runs.
 """
 import random
 import sys
@@ -36,9 +37,11 @@ def squash(name):
 allowed = [k for k in character_abilities if squash(k) in BASE]
 print(f"{len(allowed)} base racers found", file=sys.stderr)
 n = int(sys.argv[2]) if len(sys.argv) > 2 else 400
+racers = int(sys.argv[3]) if len(sys.argv) > 3 else 4
+boards = sys.argv[4:] or ["Mild", "Wild"]
 random.seed(1)
-for board in ["Mild", "Wild"]:
+for board in boards:
     start = time.perf_counter()
-    run_simulations(n, 4, board_type=board, allowed_characters=allowed)
+    run_simulations(n, racers, board_type=board, allowed_characters=allowed)
     took = time.perf_counter() - start
-    print(f"{board}: {n} races of 4 in {took:.2f}s = {n / took:.1f} races/s")
+    print(f"{board}: {n} races of {racers} in {took:.2f}s = {n / took:.1f} races/s")

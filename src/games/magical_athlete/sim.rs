@@ -23,7 +23,7 @@ pub fn random_race(seed: u64, players: usize, track: Track) -> Race {
     let players = players.clamp(2, 12);
     let picked: Vec<Kind> = deck.drain(..players).collect();
     let first = Seat::from_index(rng.index(players)).unwrap_or(Seat(0));
-    let mut racers = Vec::new();
+    let mut racers = Vec::with_capacity(players);
     for step in 0..players {
         let i = (first.index() + step) % players;
         if let (Some(&k), Some(seat)) = (picked.get(i), Seat::from_index(i)) {

@@ -82,6 +82,10 @@ impl Decider for Defaults {
             how: How::Default,
         })
     }
+
+    fn rolls_unasked(&self) -> bool {
+        true
+    }
 }
 
 /// The answer a policy gives (the default policy when `policy` is `None`).

@@ -1,6 +1,6 @@
 //! Copycat: which leader each Copycat copies, asked again whenever the lead changes.
 
-use super::{Decider, R, Race, RaceEvent};
+use super::{Decider, R, Race, RaceEvent, Rids};
 use crate::games::magical_athlete::decide::{Answer, Question};
 use crate::games::magical_athlete::racers::{Kind, Rid};
 
@@ -18,28 +18,31 @@ impl Race {
             if !self.racing(c) || self.base_power(c) != Some(Kind::Copycat) {
                 continue;
             }
-            let candidates: Vec<Rid> = self
-                .leaders()
-                .into_iter()
+            // The leaders, in index order, as a set: this runs after every move.
+            let candidates: Rids = self
+                .leader_set()
+                .iter()
                 .filter(|&x| x != c && self.base_power(x).is_some_and(|p| p != Kind::Copycat))
                 .collect();
             let current = self.racers[c].copying;
+            let first = candidates.iter().next();
             let next = if candidates.is_empty() {
                 None
-            } else if let Some(cur) = current.filter(|cur| candidates.contains(cur)) {
+            } else if let Some(cur) = current.filter(|&cur| candidates.contains(cur)) {
                 Some(cur)
             } else if candidates.len() == 1 {
-                Some(candidates[0])
+                first
             } else {
+                let candidates: Vec<Rid> = candidates.iter().collect();
                 match self.ask(
                     d,
                     Question::Copy {
                         racer: c,
-                        candidates: candidates.clone(),
+                        candidates,
                     },
                 )? {
                     Answer::Racer(t) => Some(t),
-                    _ => candidates.first().copied(),
+                    _ => first,
                 }
             };
             if next != current {

@@ -239,6 +239,12 @@ type R<T> = Result<T, Halt>;
 pub trait Decider {
     /// An answer now, or `None` to wait for a live answer.
     fn decide(&mut self, race: &Race, q: &Question) -> Option<Given>;
+
+    /// Whether a quiet race may roll without asking when rolling is the only choice (the
+    /// answer would be "roll", and nothing records or tells it).
+    fn rolls_unasked(&self) -> bool {
+        false
+    }
 }
 
 /// A stretch of play run as one unit.
@@ -421,35 +427,46 @@ impl std::fmt::Debug for Scratch {
     }
 }
 
-/// Up to 16 racers on the stack (a race has at most 12), small enough to copy freely.
+/// A set of racers (indices below 64; a race has far fewer) as one word, listed in index
+/// order: every list made of it (holders of a power, a seat's racers) is built in index
+/// order anyway. One word, so that copying it never waits on byte stores.
 #[derive(Clone, Copy)]
-struct Rids {
-    ids: [u8; 16],
-    len: u8,
-}
+struct Rids(u64);
 
 impl Rids {
     fn new() -> Rids {
-        Rids {
-            ids: [0; 16],
-            len: 0,
-        }
+        Rids(0)
     }
 
     #[inline]
     fn push(&mut self, r: Rid) {
-        if let (Some(slot), Ok(r)) = (self.ids.get_mut(usize::from(self.len)), u8::try_from(r)) {
-            *slot = r;
-            self.len += 1;
+        if r < 64 {
+            self.0 |= 1u64 << r;
         }
     }
 
-    fn iter(&self) -> impl Iterator<Item = Rid> + '_ {
-        self.ids
-            .get(..usize::from(self.len))
-            .unwrap_or(&[])
-            .iter()
-            .map(|&r| Rid::from(r))
+    fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    fn contains(self, r: Rid) -> bool {
+        r < 64 && self.0 & (1u64 << r) != 0
+    }
+
+    fn iter(self) -> impl Iterator<Item = Rid> {
+        let mut m = self.0;
+        std::iter::from_fn(move || {
+            if m == 0 {
+                return None;
+            }
+            let r = m.trailing_zeros() as Rid;
+            m &= m - 1;
+            Some(r)
+        })
     }
 }
 
@@ -631,6 +648,18 @@ impl Race {
         }
     }
 
+    /// The racers in the lead, as a set (no list to allocate).
+    fn leader_set(&self) -> Rids {
+        let max = (0..self.racers.len())
+            .filter(|&r| self.racing(r))
+            .map(|r| self.pos(r))
+            .max();
+        match max {
+            Some(m) => self.on_space(m).collect(),
+            None => Rids::new(),
+        }
+    }
+
     /// The racers in last place.
     pub fn last_place(&self) -> Vec<Rid> {
         let min = (0..self.racers.len())
@@ -665,7 +694,7 @@ impl Race {
         let n = self.players.max(1);
         let cur = self.current_seat().index();
         let s = self.seat_of(owner).index();
-        (1 + (s + n - cur) % n, owner)
+        (1 + wrap(s + n - cur, n), owner)
     }
 
     /// Racers in trigger order: the racer list is in turn order from the race's first seat,
@@ -674,9 +703,11 @@ impl Race {
         let n = self.racers.len();
         let cur = self.current_seat();
         let start = self.racers.iter().position(|x| x.seat == cur).unwrap_or(0);
-        (0..n).map(move |i| (start + i) % n.max(1))
+        (0..n).map(move |i| wrap(start + i, n))
     }
 
+    // Inlined so that a quiet race never builds (and drops) the event.
+    #[inline(always)]
     fn emit(&mut self, e: RaceEvent) {
         if !self.quiet {
             self.events.push(e);
@@ -752,6 +783,19 @@ impl Race {
         }
         let who = self.who(r);
         self.emit(RaceEvent::Tripped { racer: who, why });
+    }
+}
+
+/// `i % n` for `n > 0` without a division in the usual case (`i < 2n`): this runs for
+/// every trigger sorted and every racer scanned in turn order.
+#[inline]
+fn wrap(i: usize, n: usize) -> usize {
+    if i < n {
+        i
+    } else if i - n < n {
+        i - n
+    } else {
+        i % n.max(1)
     }
 }
 

@@ -2,6 +2,7 @@
 //! along, Huge Baby's space, crossing the finish, then the stops and passes it leaves for
 //! the trigger queue.
 
+use super::queue::PASS_POWERS;
 use super::{Decider, MoveBufs, R, Race, RaceEvent, Rids, Status, Stop, Why};
 use crate::games::magical_athlete::decide::{Answer, Question};
 use crate::games::magical_athlete::racers::{Kind, Rid};
@@ -62,14 +63,16 @@ impl Race {
         for &(m, _, to) in moved.iter() {
             self.racers[m].pos = to;
         }
-        for &(m, from, to) in moved.iter() {
-            let who = self.who(m);
-            self.emit(RaceEvent::Moved {
-                racer: who,
-                from,
-                to: to.min(FINISH),
-                why,
-            });
+        if !self.quiet {
+            for &(m, from, to) in moved.iter() {
+                let who = self.who(m);
+                self.emit(RaceEvent::Moved {
+                    racer: who,
+                    from,
+                    to: to.min(FINISH),
+                    why,
+                });
+            }
         }
         for &m in skip_owners.iter() {
             self.power_happened(m, Kind::Leaptoad, || {
@@ -88,16 +91,21 @@ impl Race {
             }
         }
         // Suckerfish rides with racers that left its space.
-        if !matches!(
-            why,
-            Why::Power {
-                power: Kind::Suckerfish,
-                ..
-            }
-        ) {
+        if self.may_hold(Kind::Suckerfish)
+            && !matches!(
+                why,
+                Why::Power {
+                    power: Kind::Suckerfish,
+                    ..
+                }
+            )
+        {
             self.ride_along(&start, moved, riders, arrivals, stops, d)?;
         }
-        self.find_passes(&start, moved, riders, passes);
+        // Passing sets off nothing when no racer holds a passing power.
+        if self.may_hold_any(PASS_POWERS) {
+            self.find_passes(&start, moved, riders, passes);
+        }
         for &m in arrivals.iter() {
             if self.racing(m) && !stops.iter().any(|s| s.racer == m) {
                 stops.push(Stop { racer: m });
@@ -359,14 +367,16 @@ impl Race {
         for &(r, to) in arrivals.iter() {
             self.racers[r].pos = to;
         }
-        for (&(r, to), &from) in arrivals.iter().zip(froms.iter()) {
-            let w = self.who(r);
-            self.emit(RaceEvent::Warped {
-                racer: w,
-                from,
-                to,
-                why,
-            });
+        if !self.quiet {
+            for (&(r, to), &from) in arrivals.iter().zip(froms.iter()) {
+                let w = self.who(r);
+                self.emit(RaceEvent::Warped {
+                    racer: w,
+                    from,
+                    to,
+                    why,
+                });
+            }
         }
         ids.extend(arrivals.iter().map(|&(r, _)| r));
         self.baby_adjust(ids, stops);

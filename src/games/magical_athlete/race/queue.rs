@@ -3,7 +3,7 @@
 
 use std::hash::{Hash, Hasher};
 
-use super::{Race, RaceEvent, Rids, Status, Stop, Task, TripWhy, Why};
+use super::{Race, RaceEvent, Rids, Status, Stop, Task, TripWhy, Why, bits};
 use crate::games::magical_athlete::decide::TurnChoice;
 use crate::games::magical_athlete::racers::{Kind, Rid};
 use crate::games::magical_athlete::track::Special;
@@ -53,6 +53,11 @@ impl Hasher for Mix {
         self.word(i as u64);
     }
 }
+
+/// Powers set off by racers meeting on a space.
+const MEETING_POWERS: u64 = bits(&[Kind::Romantic, Kind::Mouth, Kind::BabaYaga, Kind::Duelist]);
+/// Powers set off by passing.
+pub(super) const PASS_POWERS: u64 = bits(&[Kind::Banana, Kind::Centaur]);
 
 impl Race {
     /// Where a collection of triggers starts in the shared task buffer.
@@ -203,6 +208,8 @@ impl Race {
     /// Sorts what a batch of stops and passes sets off, and pushes it on the stack.
     pub(super) fn collect_triggers(&mut self, stops: &[Stop], passes: &[(Rid, Rid)]) {
         let mark = self.mark();
+        // Nobody meets anybody when no racer holds a meeting power.
+        let meetings = self.may_hold_any(MEETING_POWERS);
         for st in stops {
             let a = st.racer;
             if !self.racing(a) {
@@ -210,6 +217,9 @@ impl Race {
             }
             let s = self.pos(a);
             self.space_triggers(a, s);
+            if !meetings {
+                continue;
+            }
             // At most 12 racers: the racers on the space fit on the stack.
             let mut on = [0usize; 16];
             let mut count = 0;

@@ -68,7 +68,7 @@ impl Race {
                 let theirs: Rids = (0..self.racers.len())
                     .filter(|&r| self.racing(r) && self.seat_of(r) == seat)
                     .collect();
-                if theirs.len == 1 {
+                if theirs.len() == 1 {
                     // One racer (the usual game): nothing to ask.
                     if let Some(f) = self.first_turn_done.get_mut(seat.index()) {
                         *f = true;
@@ -146,7 +146,7 @@ impl Race {
         }
         let n = self.players.max(1);
         for step in 1..=n {
-            let i = (self.base_seat.index() + step) % n;
+            let i = super::wrap(self.base_seat.index() + step, n);
             let Some(seat) = Seat::from_index(i) else {
                 continue;
             };
@@ -206,21 +206,10 @@ impl Race {
         self.drain(d)?;
         let mut genius_right = false;
         if main && self.racing(r) {
-            // The choices' list is reused from turn to turn unless the turn waits.
-            let mut choices = self.scratch.choices.take().unwrap_or_default();
-            choices.clear();
-            self.fill_turn_choices(r, &mut choices);
-            self.drop_repeats(r, &mut choices);
-            let q = Question::Turn { racer: r, choices };
-            let Some(answer) = self.answer(d, &q) else {
-                return Err(Halt::Ask(q));
-            };
-            if let Question::Turn { choices, .. } = q {
-                self.scratch.choices = Some(choices);
-            }
-            let choice = match answer {
-                Answer::Turn(c) => c,
-                _ => TurnChoice::Roll,
+            let choice = if self.quiet && d.rolls_unasked() && !self.power_offers_choice(r) {
+                TurnChoice::Roll
+            } else {
+                self.turn_question(r, d)?
             };
             self.before_main(r, choice, d)?;
             self.drain(d)?;
@@ -258,9 +247,45 @@ impl Race {
         Ok(())
     }
 
+    /// Asks `r`'s owner the turn question.
+    fn turn_question(&mut self, r: Rid, d: &mut dyn Decider) -> R<TurnChoice> {
+        // The choices' list is reused from turn to turn unless the turn waits.
+        let mut choices = self.scratch.choices.take().unwrap_or_default();
+        choices.clear();
+        self.fill_turn_choices(r, &mut choices);
+        self.drop_repeats(r, &mut choices);
+        let q = Question::Turn { racer: r, choices };
+        let Some(answer) = self.answer(d, &q) else {
+            return Err(Halt::Ask(q));
+        };
+        if let Question::Turn { choices, .. } = q {
+            self.scratch.choices = Some(choices);
+        }
+        Ok(match answer {
+            Answer::Turn(c) => c,
+            _ => TurnChoice::Roll,
+        })
+    }
+
+    /// Whether `r`'s power may offer a turn choice other than rolling (as
+    /// [`Race::fill_turn_choices`] lists them).
+    fn power_offers_choice(&self, r: Rid) -> bool {
+        matches!(
+            self.power(r),
+            Some(
+                Kind::Legs
+                    | Kind::FlipFlop
+                    | Kind::Genius
+                    | Kind::Hypnotist
+                    | Kind::ThirdWheel
+                    | Kind::Cheerleader
+            )
+        )
+    }
+
     pub(super) fn alone_in_lead(&self, r: Rid) -> bool {
-        let l = self.leaders();
-        l.len() == 1 && l[0] == r
+        let l = self.leader_set();
+        l.len() == 1 && l.contains(r)
     }
 
     /// The turn prompt's choices for `r`'s power now.
@@ -489,7 +514,7 @@ impl Race {
         } else {
             Rids::new()
         };
-        if mongers.len > 0 {
+        if !mongers.is_empty() {
             let q = Question::Reroll {
                 racer: r,
                 roll: v,
