@@ -46,7 +46,7 @@ async fn each_player_gets_their_seat_back(kind: Kind) {
     let old = a_finished_race(&b).await;
     let new = match b.referee.rematch(old, &alice()).await.unwrap() {
         Rematch::Opened { race, .. } => race,
-        other => panic!("{other:?}"),
+        other @ Rematch::Already(_) => panic!("{other:?}"),
     };
     // Bob presses Join; Carol, who was not in the race, too; Dave names himself anew.
     for p in [bob(), carol()] {
