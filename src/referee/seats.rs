@@ -52,7 +52,12 @@ impl Referee {
         name: Option<&str>,
         choice: Option<&str>,
     ) -> Result<Seat, RefereeError> {
-        let name = clean_name(name.unwrap_or(&actor.name))?;
+        // A rematch's player gets back what their seat carried (see `rematch_seat`).
+        let before = self.rematch_seat(id, &actor.user).await?;
+        let name = clean_name(
+            name.or(before.as_ref().map(|s| s.name.as_str()))
+                .unwrap_or(&actor.name),
+        )?;
         self.mutate(id, |w| {
             require_lobby(w)?;
             if w.seat_of_user(&actor.user).is_some() {
@@ -62,15 +67,18 @@ impl Referee {
             if w.seats.len() >= max {
                 return Err(RefereeError::Full { max });
             }
+            let kind = w.campaign.kind;
             let choice = match choice.map(clean_text).filter(|c| !c.is_empty()) {
                 Some(c) => {
-                    w.campaign
-                        .kind
-                        .check_seat_choice(&w.campaign.options, &c)
+                    kind.check_seat_choice(&w.campaign.options, &c)
                         .map_err(RefereeError::Invalid)?;
                     Some(c)
                 }
-                None => None,
+                // The earlier seat's choice, while it still fits the options.
+                None => before
+                    .as_ref()
+                    .and_then(|s| s.choice.clone())
+                    .filter(|c| kind.check_seat_choice(&w.campaign.options, c).is_ok()),
             };
             let seat = Seat::from_index(w.seats.len()).ok_or(RefereeError::Full { max })?;
             let name = unique_name(&w.seats, &name);
@@ -83,7 +91,7 @@ impl Referee {
                 dm_ok: true,
                 view_hash: None,
                 offer: None,
-                autopilot: Default::default(),
+                autopilot: before.as_ref().map(|s| s.autopilot).unwrap_or_default(),
                 away: None,
             });
             w.touch_seats();

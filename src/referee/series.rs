@@ -13,7 +13,7 @@ use super::ratings::{Entrant, entrants};
 use super::timing::describe_timing;
 use super::{Actor, NewRace, Referee, RefereeError};
 use crate::engine::BotLevel;
-use crate::store::{CampaignId, Loaded, Phase, RematchClaim, SeriesDef, UserId};
+use crate::store::{CampaignId, Loaded, Phase, RematchClaim, SeatRow, SeriesDef, UserId};
 
 /// Points by place: the winner 10, then 6, 4, 3, 2, 1; sixth and below 1, nothing below
 /// sixth. The table is fixed so every series of a server reads alike.
@@ -440,10 +440,9 @@ impl Referee {
             },
             None => None,
         };
-        if let Some(seat) = own_seat
-            && let Err(e) = self
-                .join(new, actor, Some(&seat.name), seat.choice.as_deref())
-                .await
+        // `join` gives them back their seat's name, choice and autopilot.
+        if own_seat.is_some()
+            && let Err(e) = self.join(new, actor, None, None).await
         {
             tracing::info!(race = new.0, "rematch: the presser was not re-seated: {e}");
         }
@@ -467,6 +466,24 @@ impl Referee {
             bots,
             series,
         })
+    }
+}
+
+impl Referee {
+    /// The seat `user` had in the race that lobby `race` is the rematch of, if any: their
+    /// runner's name, pre-race choice and autopilot come back when they rejoin (their time
+    /// zone is theirs, not the seat's, so it needs nothing). Standing plays stay with the
+    /// race they were set in: they are part of its log, tied to its seat numbers.
+    pub(super) async fn rematch_seat(
+        &self,
+        race: CampaignId,
+        user: &UserId,
+    ) -> Result<Option<SeatRow>, RefereeError> {
+        let Some(old) = self.store.rematch_of(race).await? else {
+            return Ok(None);
+        };
+        let w = self.read(old).await?;
+        Ok(w.seats.into_iter().find(|s| s.user.as_ref() == Some(user)))
     }
 }
 

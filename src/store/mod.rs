@@ -983,4 +983,6 @@ pub trait Store: Send + Sync {
         race: CampaignId,
         rematch: Option<CampaignId>,
     ) -> Result<(), StoreError>;
+    /// The race whose rematch `race` is, if it is one.
+    async fn rematch_of(&self, race: CampaignId) -> Result<Option<CampaignId>, StoreError>;
 }

@@ -895,4 +895,8 @@ impl<DB: Dialect> Store for SqlStore<DB> {
     ) -> Result<(), StoreError> {
         self.write_rematch_settled(race, rematch).await
     }
+
+    async fn rematch_of(&self, race: CampaignId) -> Result<Option<CampaignId>, StoreError> {
+        self.read_rematch_of(race).await
+    }
 }

@@ -204,4 +204,17 @@ impl<DB: Dialect> SqlStore<DB> {
         self.run(stmt).await?;
         Ok(())
     }
+
+    pub(super) async fn read_rematch_of(
+        &self,
+        race: CampaignId,
+    ) -> Result<Option<CampaignId>, StoreError> {
+        let row = self
+            .row(Stmt::new("SELECT campaign FROM rematches WHERE rematch = $1").bind(race.0))
+            .await?;
+        Ok(match row {
+            Some(r) => Some(CampaignId(r.int("campaign")?)),
+            None => None,
+        })
+    }
 }
