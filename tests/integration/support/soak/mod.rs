@@ -6,4 +6,5 @@ pub mod check;
 pub mod retention;
 pub mod run;
 pub mod seats;
+pub mod twins;
 pub mod world;

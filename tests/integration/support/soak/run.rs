@@ -30,6 +30,8 @@ pub struct Faults {
     pub corrupt_one: bool,
     /// One race's commits fail for a while (disk full).
     pub disk_full: bool,
+    /// Two processes on one shard for an hour, as during a rolling deploy.
+    pub twins: bool,
 }
 
 impl Faults {
@@ -43,6 +45,7 @@ impl Faults {
             clock_jumps: true,
             corrupt_one: true,
             disk_full: true,
+            twins: true,
         }
     }
 }
@@ -101,7 +104,7 @@ pub async fn run(soak: Soak) -> Figures {
     let mut disk_full_until: Option<i64> = None;
     let mut looks = 0u32;
     // The fault kinds not yet injected, in a seeded order (popped from the end).
-    let mut first: Vec<i64> = (0..8).collect();
+    let mut first: Vec<i64> = (0..9).collect();
     for i in (1..first.len()).rev() {
         let j = usize::try_from(w.faults.range(0, i64::try_from(i).unwrap())).unwrap();
         first.swap(i, j);
@@ -218,7 +221,7 @@ async fn inject(
     // Every kind once first, in a seeded order, so a short soak sees each; then at random.
     let kind = match first.pop() {
         Some(k) => k,
-        None => w.faults.range(0, 7),
+        None => w.faults.range(0, 8),
     };
     let on = soak.faults;
     match kind {
@@ -385,10 +388,14 @@ async fn inject(
             w.careful.store(2, std::sync::atomic::Ordering::Relaxed);
             bump(f, "posts landed, answers lost");
         }
+        8 if on.twins && w.bot.is_some() => {
+            super::twins::hour_of_two(w, soak, f).await;
+            bump(f, "two processes on one shard (1 h)");
+        }
         _ => {}
     }
 }
 
-fn bump(f: &mut Figures, what: &'static str) {
+pub(super) fn bump(f: &mut Figures, what: &'static str) {
     *f.faults.entry(what).or_insert(0) += 1;
 }
