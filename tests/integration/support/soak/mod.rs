@@ -3,6 +3,7 @@
 //! the whole history at the end; and retention, measured.
 
 pub mod check;
+pub mod child;
 pub mod retention;
 pub mod run;
 pub mod seats;

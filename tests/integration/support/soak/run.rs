@@ -84,10 +84,14 @@ pub struct Figures {
     pub faults: BTreeMap<&'static str, u32>,
     pub lost: usize,
     pub doubled: usize,
+    /// Each SIGKILLed child: the posts and edits it had made.
+    pub killed_after: Vec<usize>,
     pub bytes_per_race: i64,
     pub problems: Vec<String>,
 }
 
+/// The fault of a real SIGKILL of a child process running the bot.
+const KILL9: &str = "kill -9 (child process) and restart";
 const MIN: i64 = 60;
 const HOUR: i64 = 3600;
 
@@ -296,14 +300,31 @@ async fn inject(
             w.fake.wait_reconnected(resumes + 1, before + 1).await;
         }
         3 if on.kills && w.bot.is_some() => {
-            // A random point: orders in flight, not settled.
-            let _ = w.humans_act().await;
-            w.kill_bot().await;
+            // The first kill, then every other one by the schedule, is a real SIGKILL of
+            // a child process that took over (support/soak/child.rs); the others stop
+            // the bot in this process.
+            if !f.faults.contains_key(KILL9) || w.faults.chance(50) {
+                // The humans' next DMs go to the child: its work, cut short after a
+                // seeded number of posts and edits.
+                let planned = w.humans_plan().await;
+                f.orders_sent += planned.len();
+                w.kill_bot().await;
+                let work = usize::try_from(w.faults.range(1, 12)).unwrap();
+                match w.sigkill_child(&planned, work).await {
+                    Ok(made) => f.killed_after.push(made),
+                    Err(e) => f.problems.push(format!("kill -9 at {} ms: {e}", w.now())),
+                }
+                bump(f, KILL9);
+            } else {
+                // A random point: orders in flight, not settled.
+                let _ = w.humans_act().await;
+                w.kill_bot().await;
+                bump(f, "kill and restart");
+            }
             let secs = w.faults.range(MIN, 3 * HOUR);
             // The fake's clock too: a restart later than its nonce window.
             w.advance(secs);
             w.start_bot().await;
-            bump(f, "kill and restart");
         }
         4 if on.clock_jumps => {
             let ahead = w.faults.chance(50);

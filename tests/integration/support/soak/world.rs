@@ -352,9 +352,26 @@ impl World {
 
     /// Each human whose turn it is acts by its habit. Returns the orders sent.
     pub async fn humans_act(&mut self) -> usize {
-        let Some(bot) = &self.bot else { return 0 };
+        let planned = self.humans_plan().await;
+        self.send_dms(&planned)
+    }
+
+    /// Sends DMs the humans planned; returns how many.
+    pub fn send_dms(&mut self, planned: &[(User, String)]) -> usize {
+        for (user, text) in planned {
+            let id = self.fake.dm(user, text);
+            self.dms.push(id);
+        }
+        planned.len()
+    }
+
+    /// The DMs each human whose turn it is would send now, by its habit.
+    pub async fn humans_plan(&mut self) -> Vec<(User, String)> {
+        let Some(bot) = &self.bot else {
+            return Vec::new();
+        };
         let referee = bot.referee();
-        let mut sent = 0;
+        let mut sent = Vec::new();
         for r in 0..self.races.len() {
             let id = self.races[r].id;
             for h in 0..self.races[r].humans.len() {
@@ -386,9 +403,7 @@ impl World {
                 };
                 for k in 0..orders {
                     let pick = usize::try_from(self.rng.next()).unwrap_or(k) % choices.len();
-                    let id = self.fake.dm(&user, &choices[pick].order);
-                    self.dms.push(id);
-                    sent += 1;
+                    sent.push((user.clone(), choices[pick].order.clone()));
                 }
             }
         }
