@@ -15,7 +15,7 @@ use super::world::World;
 const CHILD_LIFE: Duration = Duration::from_secs(120);
 /// How long the parent waits for the child to connect, then to do its work.
 const CONNECT_LIMIT: Duration = Duration::from_secs(60);
-const WORK_LIMIT: Duration = Duration::from_secs(10);
+const WORK_LIMIT: Duration = Duration::from_secs(30);
 
 /// The child's side: runs the bot until killed. Does nothing unless `PF_SOAK_FAKE` is set.
 pub async fn child_main() {
@@ -70,7 +70,10 @@ impl World {
             .env_remove("PHOTOFINISH_CRASH_AT")
             .env_remove("RUST_LOG")
             .stdout(Stdio::null())
-            .stderr(Stdio::null());
+            .stderr(match std::env::var("PF_SOAK_CHILD_LOG") {
+                Ok(path) => std::fs::File::create(path).map_or_else(|_| Stdio::null(), Stdio::from),
+                Err(_) => Stdio::null(),
+            });
         let mut kid = Kid(cmd.spawn().map_err(|e| format!("no child bot: {e}"))?);
         let until = Instant::now() + CONNECT_LIMIT;
         while self.fake.identifies() <= identifies {
@@ -82,6 +85,7 @@ impl World {
         // Its work: the humans' DMs, now that it holds the gateway, and what follows from
         // them (receipts, steps resolved, prompts), counted in posts and edits.
         self.send_dms(planned);
+        eprintln!("soak: kill -9: the child got {} DMs", planned.len());
         let made = |w: &World| {
             w.fake
                 .requests()

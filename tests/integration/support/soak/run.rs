@@ -300,13 +300,21 @@ async fn inject(
             w.fake.wait_reconnected(resumes + 1, before + 1).await;
         }
         3 if on.kills && w.bot.is_some() => {
-            // The first kill, then every other one by the schedule, is a real SIGKILL of
-            // a child process that took over (support/soak/child.rs); the others stop
-            // the bot in this process.
-            if !f.faults.contains_key(KILL9) || w.faults.chance(50) {
+            // The first kill with DMs to hand, then every other one by the schedule, is a
+            // real SIGKILL of a child process that took over (support/soak/child.rs); the
+            // others stop the bot in this process.
+            let mut planned = w.humans_plan().await;
+            let real = !f.faults.contains_key(KILL9) || w.faults.chance(50);
+            if real
+                && planned.is_empty()
+                && let Some((someone, _)) = w.races.first().and_then(|r| r.humans.first())
+            {
+                // Nobody owes an order: someone asks for help, so the child has work.
+                planned.push((someone.clone(), "help".to_string()));
+            }
+            if real && !planned.is_empty() {
                 // The humans' next DMs go to the child: its work, cut short after a
                 // seeded number of posts and edits.
-                let planned = w.humans_plan().await;
                 f.orders_sent += planned.len();
                 w.kill_bot().await;
                 let work = usize::try_from(w.faults.range(1, 12)).unwrap();
@@ -317,7 +325,7 @@ async fn inject(
                 bump(f, KILL9);
             } else {
                 // A random point: orders in flight, not settled.
-                let _ = w.humans_act().await;
+                f.orders_sent += w.send_dms(&planned);
                 w.kill_bot().await;
                 bump(f, "kill and restart");
             }
