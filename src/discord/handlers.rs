@@ -631,7 +631,7 @@ pub fn race_prefix(text: &str) -> (Option<i64>, &str) {
 /// Handles a DM order (live, or read back after a session that could not resume).
 pub async fn dm_text(ctx: &serenity::Context, shared: &Arc<Shared>, msg: &serenity::Message) {
     let user = UserId::new(msg.author.id.get().to_string());
-    let answer = match shared.claim(msg.id.get()).await {
+    let answer = match shared.claim_dm(msg.id.get()).await {
         Ok(false) => return,
         Err(e) => refusal(&RefereeError::Store(e)),
         Ok(true) => match shared.referee.pace_command(&user) {

@@ -98,13 +98,25 @@ impl Shared {
     /// run one shard during a rolling deploy). A host's `deadline extend` or `bots` is
     /// thereby keyed by its interaction id.
     pub async fn claim(&self, id: u64) -> Result<bool, StoreError> {
+        let now = self.referee.clock().now();
+        self.claim_until(id, now.saturating_add(CLAIM_MS)).await
+    }
+
+    /// Claims a DM's message id for good: a DM handled but not yet remembered as seen
+    /// (the bot stopped in between) must not be played again by a catch-up hours later.
+    /// Remembering it as seen (`Store::set_dm_seen`) lets the claim expire as usual.
+    pub async fn claim_dm(&self, id: u64) -> Result<bool, StoreError> {
+        self.claim_until(id, i64::MAX).await
+    }
+
+    async fn claim_until(&self, id: u64, expires: i64) -> Result<bool, StoreError> {
         if !self.first_time(id) {
             return Ok(false);
         }
         let now = self.referee.clock().now();
         self.referee
             .store()
-            .claim_interaction(&id.to_string(), now.saturating_add(CLAIM_MS), now)
+            .claim_interaction(&id.to_string(), expires, now)
             .await
     }
 

@@ -7,6 +7,11 @@ use super::queries::SqlStore;
 use super::sql::{Get, Stmt};
 use super::{Millis, StoreError, UserId};
 
+/// How long a DM's claim outlives its being remembered as seen: as long as a live claim
+/// (`discord::CLAIM_MS`), for the same event seen late by a second process. Until it is
+/// seen, the claim never expires (a catch-up must not play a handled DM again).
+const SEEN_CLAIM_MS: Millis = 3_600_000;
+
 impl<DB: Dialect> SqlStore<DB> {
     /// Records an attempt to create outbox row `id`'s message at `at`. Returns when the
     /// first attempt was made if this is not the first: its outcome is unknown, so the
@@ -47,7 +52,8 @@ impl<DB: Dialect> SqlStore<DB> {
     }
 
     /// Remembers `message` as the newest DM handled from `user`, unless a newer one is
-    /// remembered (snowflakes grow with time).
+    /// remembered (snowflakes grow with time), and lets the DM's claim, held for good
+    /// until now, expire as an interaction's does.
     pub(super) async fn write_dm_seen(
         &self,
         user: &UserId,
@@ -59,18 +65,24 @@ impl<DB: Dialect> SqlStore<DB> {
             .await?
             .and_then(|m| m.parse::<u64>().ok())
             .is_some_and(|seen| seen >= message);
-        if newer {
-            return Ok(());
-        }
-        self.run(
-            Stmt::new(
-                "INSERT INTO dm_seen (user_id, message_id, at) VALUES ($1, $2, $3)
-                 ON CONFLICT (user_id) DO UPDATE
-                 SET message_id = excluded.message_id, at = excluded.at",
+        if !newer {
+            self.run(
+                Stmt::new(
+                    "INSERT INTO dm_seen (user_id, message_id, at) VALUES ($1, $2, $3)
+                     ON CONFLICT (user_id) DO UPDATE
+                     SET message_id = excluded.message_id, at = excluded.at",
+                )
+                .bind(&user.0)
+                .bind(message.to_string())
+                .bind(at),
             )
-            .bind(&user.0)
-            .bind(message.to_string())
-            .bind(at),
+            .await?;
+        }
+        // Only once seen: a stop before this keeps the claim, and the DM is not replayed.
+        self.run(
+            Stmt::new("UPDATE interactions SET expires_at = $1 WHERE id = $2 AND expires_at > $1")
+                .bind(at.saturating_add(SEEN_CLAIM_MS))
+                .bind(message.to_string()),
         )
         .await?;
         Ok(())

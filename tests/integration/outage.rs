@@ -224,6 +224,99 @@ async fn a_dm_missed_while_the_gateway_could_not_resume_is_handled_once() {
     h.stop_bot().await;
 }
 
+/// The bot stops after handling a DM order and answering it, but before remembering the
+/// DM as seen (`dm_seen` still names the player's previous DM), and comes back more than
+/// an hour later, when the DM's claim would have expired. The catch-up of missed DMs
+/// reads the DM again: it must not play it again, least of all on the next turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dm_handled_before_a_crash_but_not_marked_seen_is_not_played_again() {
+    use crate::support::discord::*;
+    use sqlx::Connection;
+    let mut h = Harness::start().await;
+    let alice = User::new(1701, "Alice");
+    let bob = User::new(1702, "Bob");
+    h.open_race("dream-mile", "turn=24h", &alice, &[&bob]).await;
+    let order = |h: &Harness, user: &User, text: &str| {
+        let n = h.fake.dms_to(user.id).len();
+        h.fake.dm(user, text);
+        n
+    };
+    // Turn 1, live: both order; Alice's DM is remembered as seen.
+    let n = order(&h, &alice, "4");
+    h.fake.wait_dm(alice.id, n + 1).await;
+    let n = order(&h, &bob, "3");
+    h.fake.wait_dm(bob.id, n + 1).await;
+    h.settle().await;
+    let url = format!("sqlite://{}", h.db().display());
+    let mut c = sqlx::sqlite::SqliteConnection::connect(&url).await.unwrap();
+    // Turn 2: Bob, then Alice, whose order resolves the turn and opens turn 3 (she owes).
+    let n = order(&h, &bob, "2");
+    h.fake.wait_dm(bob.id, n + 1).await;
+    // From here the bot cannot remember Alice's DMs as seen: the state a stop right
+    // after her answer leaves.
+    for sql in [
+        "CREATE TRIGGER no_seen_insert BEFORE INSERT ON dm_seen WHEN NEW.user_id = '1701' \
+         BEGIN SELECT RAISE(ABORT, 'stopped before this'); END",
+        "CREATE TRIGGER no_seen_update BEFORE UPDATE ON dm_seen WHEN NEW.user_id = '1701' \
+         BEGIN SELECT RAISE(ABORT, 'stopped before this'); END",
+    ] {
+        sqlx::query(sql).execute(&mut c).await.unwrap();
+    }
+    let n = order(&h, &alice, "5");
+    h.fake.wait_dm(alice.id, n + 1).await;
+    h.settle().await;
+    assert_eq!(orders_at(&h, 1).await.len(), 2, "turn 2 has both orders");
+    let is_receipt = |m: &serde_json::Value| text_of(m).contains("Receipt `");
+    let receipts =
+        |h: &Harness, user: u64| h.fake.dms_to(user).iter().filter(|m| is_receipt(m)).count();
+    let alice_receipts = receipts(&h, alice.id);
+    // The stop: answered, but `dm_seen` never moved past her turn-1 DM.
+    h.stop_bot().await;
+    for sql in ["DROP TRIGGER no_seen_insert", "DROP TRIGGER no_seen_update"] {
+        sqlx::query(sql).execute(&mut c).await.unwrap();
+    }
+    let _ = c.close().await;
+    // Back two hours later (past the claim's hour): a fresh process, READY.
+    h.advance(2 * 3600);
+    let from = h.fake.request_count();
+    let dm = h.fake.dm_channel(alice.id).unwrap();
+    h.start_bot().await;
+    // The catch-up has read Alice's DM channel (a wait, not a timing).
+    let read = format!("/channels/{dm}/messages");
+    for _ in 0..200 {
+        let asked = h
+            .fake
+            .requests()
+            .iter()
+            .skip(from)
+            .any(|r| r.is("GET", &read));
+        if asked {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(
+        h.fake
+            .requests()
+            .iter()
+            .skip(from)
+            .any(|r| r.is("GET", &read)),
+        "the catch-up read Alice's DMs"
+    );
+    h.settle().await;
+    assert_eq!(
+        orders_at(&h, 2).await,
+        Vec::<(String, String)>::new(),
+        "Alice's turn-2 DM was played again, on turn 3"
+    );
+    assert_eq!(
+        receipts(&h, alice.id),
+        alice_receipts,
+        "Alice's turn-2 DM was answered twice"
+    );
+    h.stop_bot().await;
+}
+
 /// Through the fake Discord: the gateway and REST both down for three hours with the
 /// turn's deadline inside them. The bot holds the deadline; when Discord is back the
 /// channel gets one notice with the outage's length and the new deadline, and the turn

@@ -49,7 +49,8 @@ use crate::support::soak::run::{Checks, Faults, Figures, Soak, run};
 fn report(soak: &Soak, f: &Figures) {
     println!(
         "soak ({:?}, seed {}, {} days): {} races ({} finished, {} quarantined), {} steps, \
-         {} orders sent; faults {:?}; lost {}, posted twice {}; {} bytes a race after compaction",
+         {} orders sent; faults {:?}; SIGKILLed children had made {:?} posts and edits; \
+         lost {}, posted twice {}; {} bytes a race after compaction",
         soak.kind,
         soak.seed,
         soak.days,
@@ -59,6 +60,7 @@ fn report(soak: &Soak, f: &Figures) {
         f.steps,
         f.orders_sent,
         f.faults,
+        f.killed_after,
         f.lost,
         f.doubled,
         f.bytes_per_race
@@ -98,6 +100,13 @@ async fn soak_short(kind: Kind) {
 }
 
 on_both!(compacted_races_still_verify_and_show_history);
+
+/// Not a test of its own: the bot process the soak kills with SIGKILL
+/// (support/soak/child.rs). Without `PF_SOAK_FAKE` it does nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn soak_child() {
+    crate::support::soak::child::child_main().await;
+}
 
 /// The short soak on SQLite, in CI: three simulated days, every fault kind at least once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -114,6 +114,7 @@ fn resume(shared: &Shared, v: &Value, tx: &mpsc::UnboundedSender<String>) -> Vec
     let mut inner = shared.inner.lock().unwrap();
     inner.resumes += 1;
     inner.resumed_from.push(from);
+    keep_twin(&mut inner, tx);
     inner.gateway = Some(tx.clone());
     if total > 1 {
         let seq = from + 1;
@@ -156,6 +157,7 @@ fn identify(shared: &Shared, v: &Value, tx: &mpsc::UnboundedSender<String>) -> S
         inner.seq += 1;
         inner.seq
     };
+    keep_twin(&mut inner, tx);
     inner.gateway = Some(tx.clone());
     json!({"op": 0, "t": "READY", "s": seq, "d": {
         "v": 10,
@@ -169,6 +171,19 @@ fn identify(shared: &Shared, v: &Value, tx: &mpsc::UnboundedSender<String>) -> S
         "application": {"id": APP_ID.to_string(), "flags": 0},
     }})
     .to_string()
+}
+
+/// With the shard shared, the session `tx` displaces keeps its dispatches.
+fn keep_twin(inner: &mut super::state::Inner, tx: &mpsc::UnboundedSender<String>) {
+    if !inner.shared_shard {
+        return;
+    }
+    if let Some(old) = inner.gateway.take()
+        && !old.is_closed()
+        && !old.same_channel(tx)
+    {
+        inner.twins.push(old);
+    }
 }
 
 /// The `[shard, total]` of an IDENTIFY (`d.shard`) or RESUME (`d.session_id`,
@@ -306,11 +321,32 @@ impl FakeDiscord {
         let payload = json!({"op": 0, "t": event, "s": inner.seq, "d": d}).to_string();
         let seq = inner.seq;
         inner.events.push((seq, payload.clone()));
+        // Two processes on one shard: each gets every dispatch.
+        inner.twins.retain(|t| t.send(payload.clone()).is_ok());
         // While the bot is away the event waits, as Discord keeps it, for a RESUME.
         if let Some(tx) = inner.gateway.clone()
             && tx.send(payload).is_err()
         {
             inner.gateway = None;
+        }
+    }
+
+    /// Two processes on one shard, as during a rolling deploy: from now the session a
+    /// second process's IDENTIFY displaces keeps getting every dispatch too. Turned off,
+    /// the shard goes back to the session that held it before (if still open) and the
+    /// other stops getting dispatches (its process is expected to have stopped).
+    pub fn share_shard(&self, on: bool) {
+        let mut inner = self.shared.inner.lock().unwrap();
+        inner.shared_shard = on;
+        if on {
+            inner.primary = inner.gateway.clone();
+            return;
+        }
+        inner.twins.clear();
+        if let Some(p) = inner.primary.take()
+            && !p.is_closed()
+        {
+            inner.gateway = Some(p);
         }
     }
 

@@ -78,6 +78,12 @@ pub(super) struct Inner {
     pub(super) refuse_resume: bool,
     /// Every REST request is answered 503 ([`super::FakeDiscord::rest_down`]).
     pub(super) rest_down: bool,
+    /// Two processes on one shard ([`super::FakeDiscord::share_shard`]): the session an
+    /// IDENTIFY or RESUME displaces keeps getting every dispatch, as during a rolling
+    /// deploy; `primary` is the one that held the shard before.
+    pub(super) shared_shard: bool,
+    pub(super) twins: Vec<mpsc::UnboundedSender<String>>,
+    pub(super) primary: Option<mpsc::UnboundedSender<String>>,
 }
 
 /// The gateway's shards: who holds which, and what was identified.

@@ -3,7 +3,9 @@
 //! the whole history at the end; and retention, measured.
 
 pub mod check;
+pub mod child;
 pub mod retention;
 pub mod run;
 pub mod seats;
+pub mod twins;
 pub mod world;

@@ -30,6 +30,8 @@ pub struct Faults {
     pub corrupt_one: bool,
     /// One race's commits fail for a while (disk full).
     pub disk_full: bool,
+    /// Two processes on one shard for an hour, as during a rolling deploy.
+    pub twins: bool,
 }
 
 impl Faults {
@@ -43,6 +45,7 @@ impl Faults {
             clock_jumps: true,
             corrupt_one: true,
             disk_full: true,
+            twins: true,
         }
     }
 }
@@ -81,10 +84,14 @@ pub struct Figures {
     pub faults: BTreeMap<&'static str, u32>,
     pub lost: usize,
     pub doubled: usize,
+    /// Each SIGKILLed child: the posts and edits it had made.
+    pub killed_after: Vec<usize>,
     pub bytes_per_race: i64,
     pub problems: Vec<String>,
 }
 
+/// The fault of a real SIGKILL of a child process running the bot.
+const KILL9: &str = "kill -9 (child process) and restart";
 const MIN: i64 = 60;
 const HOUR: i64 = 3600;
 
@@ -101,7 +108,7 @@ pub async fn run(soak: Soak) -> Figures {
     let mut disk_full_until: Option<i64> = None;
     let mut looks = 0u32;
     // The fault kinds not yet injected, in a seeded order (popped from the end).
-    let mut first: Vec<i64> = (0..8).collect();
+    let mut first: Vec<i64> = (0..9).collect();
     for i in (1..first.len()).rev() {
         let j = usize::try_from(w.faults.range(0, i64::try_from(i).unwrap())).unwrap();
         first.swap(i, j);
@@ -218,7 +225,7 @@ async fn inject(
     // Every kind once first, in a seeded order, so a short soak sees each; then at random.
     let kind = match first.pop() {
         Some(k) => k,
-        None => w.faults.range(0, 7),
+        None => w.faults.range(0, 8),
     };
     let on = soak.faults;
     match kind {
@@ -293,14 +300,39 @@ async fn inject(
             w.fake.wait_reconnected(resumes + 1, before + 1).await;
         }
         3 if on.kills && w.bot.is_some() => {
-            // A random point: orders in flight, not settled.
-            let _ = w.humans_act().await;
-            w.kill_bot().await;
+            // The first kill with DMs to hand, then every other one by the schedule, is a
+            // real SIGKILL of a child process that took over (support/soak/child.rs); the
+            // others stop the bot in this process.
+            let mut planned = w.humans_plan().await;
+            let real = !f.faults.contains_key(KILL9) || w.faults.chance(50);
+            if real
+                && planned.is_empty()
+                && let Some((someone, _)) = w.races.first().and_then(|r| r.humans.first())
+            {
+                // Nobody owes an order: someone asks for help, so the child has work.
+                planned.push((someone.clone(), "help".to_string()));
+            }
+            if real && !planned.is_empty() {
+                // The humans' next DMs go to the child: its work, cut short after a
+                // seeded number of posts and edits.
+                f.orders_sent += planned.len();
+                w.kill_bot().await;
+                let work = usize::try_from(w.faults.range(1, 12)).unwrap();
+                match w.sigkill_child(&planned, work).await {
+                    Ok(made) => f.killed_after.push(made),
+                    Err(e) => f.problems.push(format!("kill -9 at {} ms: {e}", w.now())),
+                }
+                bump(f, KILL9);
+            } else {
+                // A random point: orders in flight, not settled.
+                f.orders_sent += w.send_dms(&planned);
+                w.kill_bot().await;
+                bump(f, "kill and restart");
+            }
             let secs = w.faults.range(MIN, 3 * HOUR);
             // The fake's clock too: a restart later than its nonce window.
             w.advance(secs);
             w.start_bot().await;
-            bump(f, "kill and restart");
         }
         4 if on.clock_jumps => {
             let ahead = w.faults.chance(50);
@@ -385,10 +417,14 @@ async fn inject(
             w.careful.store(2, std::sync::atomic::Ordering::Relaxed);
             bump(f, "posts landed, answers lost");
         }
+        8 if on.twins && w.bot.is_some() => {
+            super::twins::hour_of_two(w, soak, f).await;
+            bump(f, "two processes on one shard (1 h)");
+        }
         _ => {}
     }
 }
 
-fn bump(f: &mut Figures, what: &'static str) {
+pub(super) fn bump(f: &mut Figures, what: &'static str) {
     *f.faults.entry(what).or_insert(0) += 1;
 }

@@ -77,6 +77,11 @@ pub struct World {
     pub clock: Arc<TestClock>,
     pub db: Db,
     pub bot: Option<photofinish::discord::Running>,
+    /// A second process on the same shard and database, for an hour now and then
+    /// ([`World::start_twin`]).
+    pub twin: Option<photofinish::discord::Running>,
+    /// Every DM the humans sent: its message id.
+    pub dms: Vec<u64>,
     pub races: Vec<Race>,
     /// The humans' choices.
     pub rng: Rng,
@@ -112,6 +117,8 @@ impl World {
             clock: Arc::new(TestClock::at_epoch()),
             db,
             bot: None,
+            twin: None,
+            dms: Vec::new(),
             races: Vec::new(),
             rng: Rng::new(seed),
             faults: Rng::new(seed ^ 0x5EED_FA17),
@@ -143,6 +150,30 @@ impl World {
         }
         self.fake.wait_reconnected(usize::MAX, before + 1).await;
         self.fake.wait_ready().await;
+    }
+
+    /// A second process on the same shard, database and clock, as during a rolling
+    /// deploy: both get every gateway event (the fake shares the shard), both run their
+    /// workers; the store's claims must keep each event and each step to one of them.
+    pub async fn start_twin(&mut self) {
+        let mut settings = self.fake.settings(std::path::Path::new(&self.db.url));
+        settings.database = self.db.url.clone();
+        let before = self.fake.identifies();
+        self.fake.share_shard(true);
+        let twin = photofinish::discord::start(settings, self.clock.clone())
+            .await
+            .unwrap();
+        self.twin = Some(twin);
+        self.fake.wait_reconnected(usize::MAX, before + 1).await;
+        self.fake.wait_ready().await;
+    }
+
+    /// The second process stops (the end of the deploy); the first keeps the shard.
+    pub async fn stop_twin(&mut self) {
+        if let Some(twin) = self.twin.take() {
+            twin.stop().await;
+        }
+        self.fake.share_shard(false);
     }
 
     /// Waits (in real time, up to [`PATIENCE`]) until the bot reports its gateway other
@@ -191,6 +222,9 @@ impl World {
         if let Some(bot) = &self.bot {
             bot.wake();
         }
+        if let Some(twin) = &self.twin {
+            twin.wake();
+        }
     }
 
     /// Waits until the bot has nothing to do now: no deadline it could claim, no ready
@@ -229,6 +263,9 @@ impl World {
                 return;
             }
             bot.wake();
+            if let Some(twin) = &self.twin {
+                twin.wake();
+            }
         }
     }
 
@@ -315,9 +352,26 @@ impl World {
 
     /// Each human whose turn it is acts by its habit. Returns the orders sent.
     pub async fn humans_act(&mut self) -> usize {
-        let Some(bot) = &self.bot else { return 0 };
+        let planned = self.humans_plan().await;
+        self.send_dms(&planned)
+    }
+
+    /// Sends DMs the humans planned; returns how many.
+    pub fn send_dms(&mut self, planned: &[(User, String)]) -> usize {
+        for (user, text) in planned {
+            let id = self.fake.dm(user, text);
+            self.dms.push(id);
+        }
+        planned.len()
+    }
+
+    /// The DMs each human whose turn it is would send now, by its habit.
+    pub async fn humans_plan(&mut self) -> Vec<(User, String)> {
+        let Some(bot) = &self.bot else {
+            return Vec::new();
+        };
         let referee = bot.referee();
-        let mut sent = 0;
+        let mut sent = Vec::new();
         for r in 0..self.races.len() {
             let id = self.races[r].id;
             for h in 0..self.races[r].humans.len() {
@@ -349,8 +403,7 @@ impl World {
                 };
                 for k in 0..orders {
                     let pick = usize::try_from(self.rng.next()).unwrap_or(k) % choices.len();
-                    self.fake.dm(&user, &choices[pick].order);
-                    sent += 1;
+                    sent.push((user.clone(), choices[pick].order.clone()));
                 }
             }
         }
