@@ -75,6 +75,9 @@ impl World {
                     ],
                 )
                 .await;
+            if refused_by_a_fault(&answer) {
+                return Ok(None);
+            }
             if !text_of(&answer).contains("is offered") {
                 return Err(format!("race {id}: replace refused: {answer}"));
             }
@@ -111,6 +114,9 @@ impl World {
                     &[("user", FakeDiscord::user_option(&old))],
                 )
                 .await;
+            if refused_by_a_fault(&answer) {
+                return Ok(None);
+            }
             if !text_of(&answer).contains("is out of the race") {
                 return Err(format!("race {id}: kick refused: {answer}"));
             }
@@ -140,6 +146,12 @@ impl World {
         assert!(text_of(&answer).contains("You left"), "{answer}");
         self.leavers.push(UserId::new(leaver.id.to_string()));
     }
+}
+
+/// A storage fault (the disk-full spell on this race's commits) refuses the change with
+/// "please try again"; nothing changed, so the seat stays as it was and the soak goes on.
+fn refused_by_a_fault(answer: &Value) -> bool {
+    text_of(answer).contains("try again")
 }
 
 /// The rules for seat changes: the old player holds no playable seat and places no order
