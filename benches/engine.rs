@@ -157,10 +157,68 @@ fn allocations_per_dream_mile_turn(c: &mut Criterion) {
     });
 }
 
+/// The Dream Mile turn alone, through the typed engine contract: `DreamMile::apply` on
+/// mid-race states (8 runners, turns 1 to 7), with the state's clone outside the timing.
+fn dream_mile_turn_alone(c: &mut Criterion) {
+    use photofinish::engine::Game;
+    use photofinish::games::dream_mile::{DreamMile, Options, Speed};
+    let seats: Vec<SeatSetup> = (0..8).map(|i| SeatSetup::named(format!("P{i}"))).collect();
+    let mut cases: Vec<(DreamMile, Vec<Submitted<Speed>>)> = Vec::new();
+    for seed in 0..70u64 {
+        let mut game = DreamMile::setup(&Options::default(), &seats, Seed::from_u64(seed)).unwrap();
+        let mut rng = GameRng::seeded(seed);
+        let turns = seed % 7;
+        let bot = |g: &DreamMile, rng: &mut GameRng| -> Vec<Submitted<Speed>> {
+            g.pending()
+                .seats
+                .iter()
+                .map(|&s| Submitted::new(s, g.bot_order(s, BotLevel::Heuristic, rng)))
+                .collect()
+        };
+        for _ in 0..turns {
+            let o = bot(&game, &mut rng);
+            game.apply(&o);
+        }
+        let o = bot(&game, &mut rng);
+        cases.push((game, o));
+    }
+    let mut allocs = 0usize;
+    let runs = 100;
+    for _ in 0..runs {
+        for (game, o) in &cases {
+            let mut g = game.clone();
+            let before = ALLOCS.load(Ordering::Relaxed);
+            let events = black_box(g.apply(black_box(o)));
+            allocs += ALLOCS.load(Ordering::Relaxed) - before;
+            drop(events);
+        }
+    }
+    println!(
+        "allocations per Dream Mile turn alone (DreamMile::apply, 8 runners, turns 1 to 7): {:.2}",
+        allocs as f64 / (runs * cases.len()) as f64
+    );
+    let mut i = 0usize;
+    c.bench_function("dream-mile turn alone (DreamMile::apply)", |b| {
+        b.iter_batched(
+            || {
+                i = (i + 1) % cases.len();
+                cases[i].clone()
+            },
+            // The state and events are returned, so their drop is not timed.
+            |(mut game, o)| {
+                let events = game.apply(&o);
+                (game, events)
+            },
+            criterion::BatchSize::SmallInput,
+        );
+    });
+}
+
 criterion_group!(
     benches,
     adjudications,
     whole_games,
-    allocations_per_dream_mile_turn
+    allocations_per_dream_mile_turn,
+    dream_mile_turn_alone
 );
 criterion_main!(benches);

@@ -248,6 +248,8 @@ macro_rules! registry {
         /// Any game's state.
         #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
         #[serde(tag = "engine", content = "state", rename_all = "kebab-case")]
+        // Dream Mile's turn lives inline (fixed arrays) so that a turn does not allocate.
+        #[allow(clippy::large_enum_variant)]
         pub enum AnyGame { $($variant($ty)),+ }
 
         /// Any game's typed order.
@@ -258,6 +260,8 @@ macro_rules! registry {
         /// Any game's event.
         #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
         #[serde(tag = "engine", content = "event", rename_all = "kebab-case")]
+        // Dream Mile's turn lives inline (fixed arrays) so that a turn does not allocate.
+        #[allow(clippy::large_enum_variant)]
         pub enum AnyEvent { $($variant(<$ty as Game>::Event)),+ }
 
         /// Any game's public view.

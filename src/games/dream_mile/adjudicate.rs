@@ -1,36 +1,59 @@
 //! Dream Mile's adjudication of one turn: ties first, then overtakes from the back.
 //!
 //! The field is a list of position groups, front to back; the runners of a group are tied.
+//! Everything is on fixed arrays ([`Groups`], [`Small`]): a turn allocates nothing here.
+
+use std::cmp::Reverse;
 
 use serde::{Deserialize, Serialize};
 
+use super::small::{Filler, Group, Groups, MAX_RUNNERS, Small};
 use crate::engine::Seat;
 
 /// A tied group that the speeds played this turn split apart.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TieBreak {
     /// The group as it was.
-    pub group: Vec<Seat>,
+    pub group: Group,
     /// What it became, front to back (runners with equal speeds stay tied).
-    pub into: Vec<Vec<Seat>>,
+    pub into: Groups,
 }
 
 /// One runner (or tied group) passing others.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Overtake {
     /// Who passed (several when a tied group moves as a unit).
-    pub by: Vec<Seat>,
+    pub by: Group,
     /// Whom, in the order passed; each entry is a runner or a tied group.
-    pub passed: Vec<Vec<Seat>>,
+    pub passed: Groups,
 }
+
+impl Filler for TieBreak {
+    const FILL: Self = TieBreak {
+        group: Small::new(),
+        into: Groups::new(),
+    };
+}
+
+impl Filler for Overtake {
+    const FILL: Self = Overtake {
+        by: Small::new(),
+        passed: Groups::new(),
+    };
+}
+
+/// At most one tie break per group of two or more.
+pub type TieBreaks = Small<TieBreak, { MAX_RUNNERS / 2 }>;
+/// At most one overtake per unit.
+pub type Overtakes = Small<Overtake, MAX_RUNNERS>;
 
 /// The result of one turn's adjudication.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Adjudication {
-    pub tie_breaks: Vec<TieBreak>,
-    pub overtakes: Vec<Overtake>,
+    pub tie_breaks: TieBreaks,
+    pub overtakes: Overtakes,
     /// The new field, front to back.
-    pub field: Vec<Vec<Seat>>,
+    pub field: Groups,
 }
 
 /// The margin a unit of speed `s` needs to pass the next unit of `m` runners,
@@ -42,86 +65,104 @@ pub fn margin_needed(passed_so_far: usize, m: usize) -> i64 {
 
 /// Adjudicates a turn. `speed` gives each runner's played speed. On the first turn
 /// (`ties_only`) only the tie step happens.
-pub fn adjudicate(
-    field: &[Vec<Seat>],
-    speed: impl Fn(Seat) -> u32,
-    ties_only: bool,
-) -> Adjudication {
+pub fn adjudicate(field: &Groups, speed: impl Fn(Seat) -> u32, ties_only: bool) -> Adjudication {
     // 1. Ties: split each group by speed, higher first; equal speeds stay tied.
-    let mut tie_breaks = Vec::new();
-    let mut units: Vec<Vec<Seat>> = Vec::new();
-    for group in field {
-        let mut members = group.clone();
-        members.sort_by_key(|&s| (std::cmp::Reverse(speed(s)), s));
-        let mut parts: Vec<Vec<Seat>> = Vec::new();
-        for s in members {
-            match parts.last_mut() {
-                Some(last) if last.first().map(|&f| speed(f)) == Some(speed(s)) => last.push(s),
-                _ => parts.push(vec![s]),
+    let mut tie_breaks = TieBreaks::new();
+    let mut units = Groups::new();
+    for group in field.iter() {
+        let mut members = Group::from_slice(group);
+        // Seats are distinct, so the unstable sort's order is the stable one's.
+        members
+            .as_mut_slice()
+            .sort_unstable_by_key(|&s| (Reverse(speed(s)), s));
+        let mut parts = Groups::new();
+        let mut start = 0;
+        for end in 1..=members.len() {
+            let cut = match (members.get(end), members.get(start)) {
+                (Some(&s), Some(&f)) => speed(s) != speed(f),
+                _ => true,
+            };
+            if cut {
+                parts.push(members.get(start..end).unwrap_or_default());
+                start = end;
             }
         }
         if parts.len() > 1 {
+            let mut sorted = Group::from_slice(group);
+            sorted.as_mut_slice().sort_unstable();
             tie_breaks.push(TieBreak {
-                group: sorted(group.clone()),
-                into: parts.clone(),
+                group: sorted,
+                into: parts,
             });
         }
-        units.extend(parts);
+        for p in parts.iter() {
+            units.push(p);
+        }
     }
     if ties_only {
         return Adjudication {
             tie_breaks,
-            overtakes: Vec::new(),
+            overtakes: Overtakes::new(),
             field: units,
         };
     }
 
     // 2. Overtakes, taking each unit in turn from the last position forward.
-    let unit_speed: Vec<i64> = units
-        .iter()
-        .map(|u| u.first().map(|&s| i64::from(speed(s))).unwrap_or(0))
-        .collect();
-    let mut order: Vec<usize> = (0..units.len()).collect();
-    let mut overtaken = vec![false; units.len()];
-    let mut overtakes = Vec::new();
-    for id in (0..units.len()).rev() {
+    let n = units.len();
+    let mut unit_speed = [0i64; MAX_RUNNERS];
+    let mut sizes = [0usize; MAX_RUNNERS];
+    for (i, u) in units.iter().enumerate() {
+        if let (Some(sp), Some(sz)) = (unit_speed.get_mut(i), sizes.get_mut(i)) {
+            *sp = u.first().map(|&s| i64::from(speed(s))).unwrap_or(0);
+            *sz = u.len();
+        }
+    }
+    // `order[p]` is the unit at position `p`; `at[u]` is unit `u`'s position.
+    let mut order = [0usize; MAX_RUNNERS];
+    let mut at = [0usize; MAX_RUNNERS];
+    for (i, (o, a)) in order.iter_mut().zip(at.iter_mut()).enumerate() {
+        *o = i;
+        *a = i;
+    }
+    let mut overtaken = [false; MAX_RUNNERS];
+    let mut overtakes = Overtakes::new();
+    for id in (0..n.min(MAX_RUNNERS)).rev() {
         if overtaken[id] {
             continue;
         }
-        let Some(mut pos) = order.iter().position(|&u| u == id) else {
-            continue;
-        };
+        let mut pos = at[id];
         let mut passed_so_far = 0usize;
-        let mut passed = Vec::new();
+        let mut passed = Groups::new();
         while pos > 0 {
             let ahead = order[pos - 1];
-            let m = units[ahead].len();
+            let m = sizes[ahead];
             if unit_speed[id] - unit_speed[ahead] < margin_needed(passed_so_far, m) {
                 break;
             }
             order.swap(pos - 1, pos);
+            at[ahead] = pos;
             pos -= 1;
+            at[id] = pos;
             passed_so_far += m;
             overtaken[ahead] = true;
-            passed.push(units[ahead].clone());
+            passed.push(units.get(ahead).unwrap_or_default());
         }
         if !passed.is_empty() {
             overtakes.push(Overtake {
-                by: units[id].clone(),
+                by: Group::from_slice(units.get(id).unwrap_or_default()),
                 passed,
             });
         }
     }
+    let mut out = Groups::new();
+    for &u in order.get(..n).unwrap_or_default() {
+        out.push(units.get(u).unwrap_or_default());
+    }
     Adjudication {
         tie_breaks,
         overtakes,
-        field: order.into_iter().map(|u| units[u].clone()).collect(),
+        field: out,
     }
-}
-
-fn sorted(mut v: Vec<Seat>) -> Vec<Seat> {
-    v.sort();
-    v
 }
 
 #[cfg(test)]
@@ -131,6 +172,20 @@ mod tests {
 
     fn seats(ids: &[u8]) -> Vec<Seat> {
         ids.iter().map(|&i| Seat(i)).collect()
+    }
+
+    fn groups(field: &[Vec<Seat>]) -> Groups {
+        let mut g = Groups::new();
+        for group in field {
+            assert!(g.push(group));
+        }
+        g
+    }
+
+    fn vecs(o: &Overtakes) -> Vec<(Vec<Seat>, Vec<Vec<Seat>>)> {
+        o.iter()
+            .map(|o| (o.by.to_vec(), o.passed.to_vecs()))
+            .collect()
     }
 
     #[test]
@@ -144,34 +199,28 @@ mod tests {
     fn a_unit_stops_at_the_first_it_cannot_pass() {
         // The back runner (10) passes 5 by 5, then needs 2 against 9 and has only 1.
         // The 9 then passes the leader (1) by 8.
-        let field = vec![seats(&[0]), seats(&[1]), seats(&[2]), seats(&[3])];
+        let field = groups(&[seats(&[0]), seats(&[1]), seats(&[2]), seats(&[3])]);
         let speeds = [1u32, 9, 5, 10];
         let a = adjudicate(&field, |s| speeds[s.index()], false);
         assert_eq!(
-            a.field,
+            a.field.to_vecs(),
             vec![seats(&[1]), seats(&[0]), seats(&[3]), seats(&[2])]
         );
         assert_eq!(
-            a.overtakes,
+            vecs(&a.overtakes),
             vec![
-                Overtake {
-                    by: seats(&[3]),
-                    passed: vec![seats(&[2])]
-                },
-                Overtake {
-                    by: seats(&[1]),
-                    passed: vec![seats(&[0])]
-                },
+                (seats(&[3]), vec![seats(&[2])]),
+                (seats(&[1]), vec![seats(&[0])]),
             ]
         );
     }
 
     #[test]
     fn equal_speeds_in_a_group_stay_tied_and_move_as_one() {
-        let field = vec![seats(&[0]), seats(&[1, 2])];
+        let field = groups(&[seats(&[0]), seats(&[1, 2])]);
         let a = adjudicate(&field, |s| [1, 6, 6][s.index()], false);
         assert!(a.tie_breaks.is_empty());
-        assert_eq!(a.field, vec![seats(&[1, 2]), seats(&[0])]);
+        assert_eq!(a.field.to_vecs(), vec![seats(&[1, 2]), seats(&[0])]);
     }
 
     fn arb_case() -> impl Strategy<Value = (Vec<Vec<Seat>>, Vec<u32>)> {
@@ -198,14 +247,14 @@ mod tests {
     proptest! {
         #[test]
         fn the_field_is_a_permutation_and_ties_only_split((field, speeds) in arb_case(), first in any::<bool>()) {
-            let a = adjudicate(&field, |s| speeds[s.index()], first);
+            let a = adjudicate(&groups(&field), |s| speeds[s.index()], first);
             let mut before: Vec<Seat> = field.concat();
-            let mut after: Vec<Seat> = a.field.concat();
+            let mut after: Vec<Seat> = a.field.seats().to_vec();
             before.sort();
             after.sort();
             prop_assert_eq!(before, after);
             // Runners in a group after the turn were in one group before and played equally.
-            for g in &a.field {
+            for g in a.field.iter() {
                 let sp = speeds[g[0].index()];
                 prop_assert!(g.iter().all(|s| speeds[s.index()] == sp));
                 prop_assert!(field.iter().any(|old| g.iter().all(|s| old.contains(s))));
@@ -217,14 +266,14 @@ mod tests {
 
         #[test]
         fn every_pass_meets_its_margin_and_the_passed_cannot_pass((field, speeds) in arb_case()) {
-            let a = adjudicate(&field, |s| speeds[s.index()], false);
+            let a = adjudicate(&groups(&field), |s| speeds[s.index()], false);
             let mut passed_runners: Vec<Seat> = Vec::new();
             for o in &a.overtakes {
                 // A unit that was passed before it moved cannot overtake.
                 prop_assert!(o.by.iter().all(|s| !passed_runners.contains(s)));
                 let mine = i64::from(speeds[o.by[0].index()]);
                 let mut so_far = 0usize;
-                for unit in &o.passed {
+                for unit in o.passed.iter() {
                     let theirs = i64::from(speeds[unit[0].index()]);
                     prop_assert!(mine - theirs >= margin_needed(so_far, unit.len()));
                     so_far += unit.len();
@@ -251,8 +300,8 @@ mod tests {
 
         #[test]
         fn equal_speeds_change_nothing((field, _speeds) in arb_case(), v in 0u32..16) {
-            let a = adjudicate(&field, |_| v, false);
-            prop_assert_eq!(a.field, field);
+            let a = adjudicate(&groups(&field), |_| v, false);
+            prop_assert_eq!(a.field.to_vecs(), field);
             prop_assert!(a.overtakes.is_empty());
         }
     }

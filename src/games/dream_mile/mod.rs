@@ -8,6 +8,7 @@
 pub mod adjudicate;
 pub mod replay;
 pub mod sim;
+pub mod small;
 
 use std::fmt;
 
@@ -18,7 +19,9 @@ use crate::engine::{
     Choice, Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, Placing, Prompt,
     Seat, SeatSetup, Seed, SetupError, Submitted,
 };
-use adjudicate::{Adjudication, Overtake, TieBreak, adjudicate};
+use adjudicate::{Adjudication, Overtakes, TieBreak, TieBreaks, adjudicate};
+use small::Filler;
+pub use small::{Group, Groups, MAX_RUNNERS, Small};
 
 /// Race options.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -177,7 +180,7 @@ fn points_word(n: &u32) -> &'static str {
 }
 
 /// One runner's play in a turn.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Play {
     pub seat: Seat,
     pub speed: u8,
@@ -186,16 +189,30 @@ pub struct Play {
     pub automatic: bool,
 }
 
+impl Filler for Play {
+    const FILL: Self = Play {
+        seat: Seat(0),
+        speed: 0,
+        missed: false,
+        automatic: false,
+    };
+}
+
+/// Every runner's play in a turn, by seat.
+pub type Plays = Small<Play, MAX_RUNNERS>;
+
 /// What happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
+// The turn lives inline (fixed arrays) so that resolving it does not allocate.
+#[allow(clippy::large_enum_variant)]
 pub enum Event {
     TurnResolved {
         turn: u8,
-        plays: Vec<Play>,
-        tie_breaks: Vec<TieBreak>,
-        overtakes: Vec<Overtake>,
-        field: Vec<Vec<Seat>>,
+        plays: Plays,
+        tie_breaks: TieBreaks,
+        overtakes: Overtakes,
+        field: Groups,
     },
     Finished {
         winners: Vec<Seat>,
@@ -229,6 +246,43 @@ pub struct TurnRecord {
     /// Whether each seat missed its order, by seat index.
     #[serde(default)]
     pub missed: Vec<bool>,
+}
+
+/// The most turns a race has (20 ordered and the automatic one).
+pub const MAX_TURNS: usize = 21;
+
+/// [`TurnRecord`] as the state keeps it, inline; it serialises exactly as a `TurnRecord`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct Record {
+    turn: u8,
+    ranks: Small<u32, MAX_RUNNERS>,
+    remaining: Small<u32, MAX_RUNNERS>,
+    #[serde(default)]
+    played: Small<u8, MAX_RUNNERS>,
+    #[serde(default)]
+    missed: Small<bool, MAX_RUNNERS>,
+}
+
+impl Filler for Record {
+    const FILL: Self = Record {
+        turn: 0,
+        ranks: Small::new(),
+        remaining: Small::new(),
+        played: Small::new(),
+        missed: Small::new(),
+    };
+}
+
+impl Record {
+    fn to_turn_record(self) -> TurnRecord {
+        TurnRecord {
+            turn: self.turn,
+            ranks: self.ranks.to_vec(),
+            remaining: self.remaining.to_vec(),
+            played: self.played.to_vec(),
+            missed: self.missed.to_vec(),
+        }
+    }
 }
 
 /// What the channel sees. Dream Mile has no hidden state: orders stay with the referee
@@ -324,10 +378,10 @@ pub struct DreamMile {
     options: Options,
     runners: Vec<Runner>,
     /// Position groups, front to back; runners in one group are tied.
-    field: Vec<Vec<Seat>>,
+    field: Groups,
     /// Turns resolved so far.
     turns_done: u8,
-    history: Vec<TurnRecord>,
+    history: Small<Record, MAX_TURNS>,
     /// Dream Mile rolls no dice; the stream is kept so every state has one.
     rng: GameRng,
 }
@@ -341,7 +395,7 @@ impl DreamMile {
         &self.runners
     }
 
-    pub fn field(&self) -> &[Vec<Seat>] {
+    pub fn field(&self) -> &Groups {
         &self.field
     }
 
@@ -374,7 +428,7 @@ impl DreamMile {
 
     fn rank_of(&self, seat: Seat) -> (u32, bool) {
         let mut ahead = 0u32;
-        for group in &self.field {
+        for group in self.field.iter() {
             if group.contains(&seat) {
                 return (ahead + 1, group.len() > 1);
             }
@@ -386,10 +440,10 @@ impl DreamMile {
     fn standings(&self) -> Vec<Standing> {
         let mut out = Vec::new();
         let mut ahead = 0u32;
-        for group in &self.field {
-            let mut members = group.clone();
-            members.sort();
-            for seat in members {
+        for group in self.field.iter() {
+            let mut members = Group::from_slice(group);
+            members.as_mut_slice().sort_unstable();
+            for &seat in &members {
                 if let Some(r) = self.runner(seat) {
                     out.push(Standing {
                         seat,
@@ -414,39 +468,63 @@ impl DreamMile {
         last.saturating_add(1).min(self.cap(seat))
     }
 
+    /// Resolves one turn; `speeds` and `missed` are by seat. Allocates nothing.
     fn resolve_turn(&mut self, speeds: &[u8], missed: &[bool], automatic: bool) -> Event {
         let turn = self.turns_done + 1;
         let ties_only = turn == 1;
+        let speed_of = |s: Seat| u32::from(speeds.get(s.index()).copied().unwrap_or(0));
         let Adjudication {
             tie_breaks,
             overtakes,
             field,
-        } = adjudicate(&self.field, |s| u32::from(speeds[s.index()]), ties_only);
-        let mut plays = Vec::new();
+        } = adjudicate(&self.field, speed_of, ties_only);
+        let mut plays = Plays::new();
+        let mut record = Record {
+            turn,
+            ..Record::FILL
+        };
         for (i, runner) in self.runners.iter_mut().enumerate() {
-            let speed = speeds[i];
+            let speed = speeds.get(i).copied().unwrap_or(0);
+            let miss = missed.get(i).copied().unwrap_or(false);
             runner.remaining = runner.remaining.saturating_sub(u32::from(speed));
             runner.last_played = Some(speed);
-            runner.last_missed = missed[i];
+            runner.last_missed = miss;
+            record.remaining.push(runner.remaining);
+            record.played.push(speed);
+            record.missed.push(miss);
             if let Some(seat) = Seat::from_index(i) {
                 plays.push(Play {
                     seat,
                     speed,
-                    missed: missed[i],
+                    missed: miss,
                     automatic,
                 });
             }
         }
-        self.field = field.clone();
+        self.field = field;
         self.turns_done = turn;
-        let seats: Vec<Seat> = Seat::all(self.runners.len()).collect();
-        self.history.push(TurnRecord {
-            turn,
-            ranks: seats.iter().map(|&s| self.rank_of(s).0).collect(),
-            remaining: self.runners.iter().map(|r| r.remaining).collect(),
-            played: speeds.to_vec(),
-            missed: missed.to_vec(),
-        });
+        // Each seat's rank: one more than the runners in the groups ahead.
+        let mut ranks = [0u32; MAX_RUNNERS];
+        let mut ahead = 0u32;
+        for group in self.field.iter() {
+            for s in group {
+                if let Some(r) = ranks.get_mut(s.index()) {
+                    *r = ahead + 1;
+                }
+            }
+            ahead += group.len() as u32;
+        }
+        for i in 0..self.runners.len() {
+            // A seat missing from the field ranks after everyone, as `rank_of` says.
+            record.ranks.push(
+                ranks
+                    .get(i)
+                    .copied()
+                    .filter(|&r| r > 0)
+                    .unwrap_or(ahead + 1),
+            );
+        }
+        self.history.push(record);
         Event::TurnResolved {
             turn,
             plays,
@@ -457,8 +535,8 @@ impl DreamMile {
     }
 
     fn winners(&self) -> Vec<Seat> {
-        let mut w = self.field.first().cloned().unwrap_or_default();
-        w.sort();
+        let mut w = self.field.first().map(<[Seat]>::to_vec).unwrap_or_default();
+        w.sort_unstable();
         w
     }
 
@@ -595,13 +673,15 @@ impl Game for DreamMile {
             });
         }
         // At the start every runner is tied first.
-        let field = vec![Seat::all(runners.len()).collect()];
+        let all: Vec<Seat> = Seat::all(runners.len()).collect();
+        let mut field = Groups::new();
+        field.push(&all);
         Ok(DreamMile {
             options: options.clone(),
             runners,
             field,
             turns_done: 0,
-            history: Vec::new(),
+            history: Small::new(),
             rng: GameRng::from_seed(seed),
         })
     }
@@ -741,22 +821,31 @@ impl Game for DreamMile {
         if !self.awaiting_orders() {
             return Vec::new();
         }
-        let n = self.runners.len();
-        let mut speeds = vec![0u8; n];
-        let mut missed = vec![true; n];
+        // By seat, on the stack: a turn allocates only the list of events it returns.
+        let n = self.runners.len().min(MAX_RUNNERS);
+        let mut speeds = [0u8; MAX_RUNNERS];
+        let mut missed = [true; MAX_RUNNERS];
         for seat in Seat::all(n) {
-            speeds[seat.index()] = self.missed_speed(seat);
-        }
-        for s in orders {
-            if s.seat.index() < n && self.validate(s.seat, &s.order).is_ok() {
-                speeds[s.seat.index()] = s.order.0;
-                missed[s.seat.index()] = s.missed;
+            if let Some(v) = speeds.get_mut(seat.index()) {
+                *v = self.missed_speed(seat);
             }
         }
-        let mut events = vec![self.resolve_turn(&speeds, &missed, false)];
+        for s in orders {
+            let i = s.seat.index();
+            if i < n && self.validate(s.seat, &s.order).is_ok() {
+                speeds[i] = s.order.0;
+                missed[i] = s.missed;
+            }
+        }
+        let mut events = Vec::with_capacity(3);
+        events.push(self.resolve_turn(&speeds[..n], &missed[..n], false));
         if !self.awaiting_orders() && self.options.auto_final_turn {
-            let speeds: Vec<u8> = Seat::all(n).map(|s| self.cap(s)).collect();
-            events.push(self.resolve_turn(&speeds, &vec![false; n], true));
+            for seat in Seat::all(n) {
+                if let Some(v) = speeds.get_mut(seat.index()) {
+                    *v = self.cap(seat);
+                }
+            }
+            events.push(self.resolve_turn(&speeds[..n], &[false; MAX_RUNNERS][..n], true));
         }
         if self.finished() {
             events.push(Event::Finished {
@@ -828,7 +917,12 @@ impl Game for DreamMile {
             ordered_turns: self.options.ordered_turns,
             total_turns: self.options.total_turns(),
             standings: self.standings(),
-            history: self.history.clone(),
+            history: self
+                .history
+                .iter()
+                .copied()
+                .map(Record::to_turn_record)
+                .collect(),
             finished: self.finished(),
             winners: if self.finished() {
                 self.winners()
@@ -885,6 +979,8 @@ impl Game for DreamMile {
     }
 }
 
+#[cfg(test)]
+mod old_turn_tests;
 #[cfg(test)]
 mod sim_tests;
 #[cfg(test)]
