@@ -69,3 +69,33 @@ impl Referee {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::referee::{Clock, Config, TestClock};
+    use crate::store::{SqliteStore, Store};
+
+    /// A restart's first tick is for the races with work due: it compacts nothing (an
+    /// expired interaction claim is still there for `compact_now`); ten minutes on, the
+    /// tick compacts.
+    #[tokio::test]
+    async fn the_first_tick_leaves_compaction_for_later() {
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().await.unwrap());
+        let clock = Arc::new(TestClock::at_epoch());
+        let r = Referee::new(store.clone(), clock.clone(), Config::default());
+        let t0 = clock.now();
+        assert!(store.claim_interaction("a", t0 + 1000, t0).await.unwrap());
+        clock.advance_secs(2);
+        r.tick().await.unwrap();
+        assert_eq!(r.compact_now().await.unwrap().interactions, 1);
+        // Another expired claim, then the first compaction's time.
+        let t1 = clock.now();
+        assert!(store.claim_interaction("b", t1 + 1000, t1).await.unwrap());
+        clock.advance_ms(FIRST_COMPACT_AFTER_MS);
+        r.tick().await.unwrap();
+        assert_eq!(r.compact_now().await.unwrap().interactions, 0);
+    }
+}
