@@ -102,7 +102,12 @@ pub struct Report {
     populate_secs: f64,
     database_mb: f64,
     rss_idle_mb: f64,
+    /// Of which SQLite's own heap (page caches, prepared statements), at the same moment.
+    sqlite_heap_idle_mb: f64,
     rss_busy_mb: f64,
+    /// SQLite: pages the orders wrote to the write-ahead log per commit, over the commits
+    /// in the log when the orders ended (its frames since the last checkpoint).
+    wal_pages_per_commit: f64,
     restart_recover_secs: f64,
     /// Open races and players owing an order found by the restart.
     restart_open: usize,
@@ -424,6 +429,13 @@ mod raw_c {
 
     /// Inserts rows `from..from + n`, one transaction each; returns the time taken by the
     /// inserts alone (not the preparation).
+    /// Bytes SQLite's allocator holds now, in MB (every connection of the process).
+    pub(super) fn heap_mb() -> f64 {
+        // SAFETY: a read of SQLite's global memory counter.
+        let used = unsafe { ffi::sqlite3_memory_used() };
+        used as f64 / 1_048_576.0
+    }
+
     pub(super) fn insert_rows(
         db: NonNull<ffi::sqlite3>,
         from: usize,
@@ -714,8 +726,46 @@ async fn referee_orders(
     };
     report.order_ack = latency(ack);
     report.last_order_to_outbox = latency(last);
+    if let Db::Sqlite(dir) = db {
+        report.wal_pages_per_commit = wal_pages_per_commit(&dir.join("orders.db-wal"));
+    }
     store.close().await;
     Ok(())
+}
+
+/// Frames per commit in a write-ahead log's current generation (the frames whose salts
+/// match the header's; a commit frame carries the database's size). 0 when unreadable.
+fn wal_pages_per_commit(path: &Path) -> f64 {
+    let Ok(wal) = std::fs::read(path) else {
+        return 0.0;
+    };
+    let word = |at: usize| -> Option<u32> {
+        let bytes = wal.get(at..at.checked_add(4)?)?;
+        Some(u32::from_be_bytes(bytes.try_into().ok()?))
+    };
+    let (Some(page), Some(salt1), Some(salt2)) = (word(8), word(16), word(20)) else {
+        return 0.0;
+    };
+    let frame = 24usize.saturating_add(page as usize);
+    let (mut at, mut frames, mut commits) = (32usize, 0u64, 0u64);
+    while at.saturating_add(frame) <= wal.len() {
+        let (Some(size), Some(s1), Some(s2)) = (word(at + 4), word(at + 8), word(at + 12)) else {
+            break;
+        };
+        if (s1, s2) != (salt1, salt2) {
+            break;
+        }
+        frames += 1;
+        if size != 0 {
+            commits += 1;
+        }
+        at = at.saturating_add(frame);
+    }
+    if commits == 0 {
+        0.0
+    } else {
+        frames as f64 / commits as f64
+    }
 }
 
 /// Many campaigns across every game, waiting on one human each, with deadlines spread
@@ -787,6 +837,7 @@ async fn scale(db: &Db, n: usize, report: &mut Report) -> Result<(), String> {
     }
     report.idle_tick_micros = t.elapsed().as_secs_f64() * 1e6 / f64::from(ticks);
     report.rss_idle_mb = rss_mb();
+    report.sqlite_heap_idle_mb = raw_c::heap_mb();
     report.database_mb = match db {
         Db::Sqlite(dir) => std::fs::metadata(dir.join("scale.db"))
             .map(|m| m.len() as f64 / 1_048_576.0)
@@ -857,6 +908,12 @@ fn print_report(r: &Report) {
         "referee durable orders: {:.0}/s ({:.2} of raw); ack p50 {:.2} ms, p99 {:.2} ms",
         r.orders_per_sec, r.orders_ratio_to_raw, r.order_ack.p50_ms, r.order_ack.p99_ms
     );
+    if r.wal_pages_per_commit > 0.0 {
+        println!(
+            "write-ahead log: {:.1} pages per commit of the orders (a raw insert: 1)",
+            r.wal_pages_per_commit
+        );
+    }
     println!(
         "last order to resolved outbox: p50 {:.2} ms, p99 {:.2} ms ({} turns)",
         r.last_order_to_outbox.p50_ms, r.last_order_to_outbox.p99_ms, r.last_order_to_outbox.count
@@ -866,8 +923,8 @@ fn print_report(r: &Report) {
         r.campaigns, r.campaigns_by_game, r.populate_secs, r.database_mb
     );
     println!(
-        "RSS idle {:.1} MB, busy {:.1} MB",
-        r.rss_idle_mb, r.rss_busy_mb
+        "RSS idle {:.1} MB (SQLite's heap {:.1} MB), busy {:.1} MB",
+        r.rss_idle_mb, r.sqlite_heap_idle_mb, r.rss_busy_mb
     );
     println!(
         "restart (open, migrate, fire what is due, find who owes an order): {:.3} s for {} open races, {} players owing; loading every race whole: {:.3} s",

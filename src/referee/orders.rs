@@ -5,7 +5,7 @@ use super::work::{Work, new_nonce, receipt_for};
 use super::{Referee, RefereeError, clean_text, require_in_play, require_open};
 use crate::engine::{OrderError, Prompt, Seat};
 use crate::games::AnyPrivateView;
-use crate::store::{CampaignId, Millis, OrderRow, OrderSource, PreferenceRow, UserId};
+use crate::store::{CampaignId, Millis, OrderRow, OrderSource, Phase, PreferenceRow, UserId};
 
 /// What a player gets back for an accepted order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -196,7 +196,11 @@ impl Referee {
                 submitted_at: w.now,
             });
             w.touch();
-            w.say_status();
+            // A running race's `advance` ends by telling the status (`tell`, or the
+            // finish); built here too it was built twice per order.
+            if w.campaign.phase != Phase::Running {
+                w.say_status();
+            }
             w.advance()?;
             let resolved = w.campaign.step != step;
             let held_until = if resolved { None } else { w.held_until()? };

@@ -32,14 +32,17 @@ impl Referee {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let loaded = match self.load_cached(id).await {
+            let (loaded, time) = match self.load_cached(id).await {
                 Ok(l) => l,
                 Err(e) => return Err(self.poisoned(id, "campaigns", e).await),
             };
             let open = loaded.campaign.phase.is_open();
             let mut work = Work::new(loaded, self.clock.now());
             if open {
-                work.time = self.time_context(id).await;
+                work.time = match time {
+                    Some(time) => time,
+                    None => self.time_context(id).await,
+                };
             }
             let out = match decide(&mut work) {
                 Ok(out) => out,
@@ -101,18 +104,28 @@ impl Referee {
     }
 
     /// The campaign, from the cache when the store still holds the version this referee
-    /// committed last, else loaded whole.
-    async fn load_cached(&self, id: CampaignId) -> Result<Loaded, RefereeError> {
+    /// committed last, else loaded whole; with the time context when the version check
+    /// read it in the same trip.
+    async fn load_cached(
+        &self,
+        id: CampaignId,
+    ) -> Result<(Loaded, Option<TimeContext>), RefereeError> {
         let cached = self.cache.lock().ok().and_then(|c| c.get(&id).cloned());
         if let Some(cached) = cached {
-            if self.store.version(id).await? == Some(cached.campaign.version) {
+            let (version, time) = self.store.version_and_time(id).await?;
+            if version == Some(cached.campaign.version) {
                 #[cfg(debug_assertions)]
                 self.check_cached(&cached).await;
-                return Ok(cached);
+                return Ok((cached, Some(time)));
             }
             self.forget(id);
+            // Read before the load: the time context is kept (the tables it reads are
+            // not the campaign's), the version is not.
+            let loaded = self.store.load(id).await?.ok_or(RefereeError::NoRace)?;
+            return Ok((loaded, Some(time)));
         }
-        self.store.load(id).await?.ok_or(RefereeError::NoRace)
+        let loaded = self.store.load(id).await?.ok_or(RefereeError::NoRace)?;
+        Ok((loaded, None))
     }
 
     /// Tests run with debug assertions: every cache hit must equal a fresh load, but for

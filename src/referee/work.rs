@@ -117,6 +117,8 @@ pub struct Work {
     /// The server's zone and the players' time settings (`seat_time.rs`).
     pub time: TimeContext,
     expected_version: i64,
+    /// The phase and host as loaded: a commit that keeps them does not write them.
+    loaded_phase_and_host: (Phase, UserId),
     campaign_dirty: bool,
     seats_dirty: bool,
     state_dirty: bool,
@@ -127,6 +129,7 @@ impl Work {
     pub fn new(loaded: Loaded, now: Millis) -> Work {
         Work {
             expected_version: loaded.campaign.version,
+            loaded_phase_and_host: (loaded.campaign.phase, loaded.campaign.host.clone()),
             campaign: loaded.campaign,
             seats: loaded.seats,
             orders: loaded.orders,
@@ -198,6 +201,8 @@ impl Work {
             return None;
         }
         self.campaign.updated_at = self.now;
+        self.commit.phase_and_host_kept = self.loaded_phase_and_host.0 == self.campaign.phase
+            && self.loaded_phase_and_host.1 == self.campaign.host;
         self.commit.campaign = Some(self.campaign);
         self.commit.state_changed = self.state_dirty;
         if self.seats_dirty {

@@ -35,6 +35,9 @@ pub(super) fn db_err(e: sqlx::Error) -> StoreError {
     StoreError::Db(e)
 }
 
+/// The longest batch kept prepared: an order's (campaign, order, status row) repeats.
+const CACHED_BATCH_CHARS: usize = 4096;
+
 /// What a statement of the plan must have changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Expect {
@@ -169,7 +172,13 @@ async fn run_batch<DB: Dialect>(
         args.extend(p.args);
         expects.push(p.expect);
     }
-    let (counts, error) = stmt::<DB>(Cow::Owned(sql), args).execute_each(tx).await;
+    // A long batch (a resolution's multi-row inserts) rarely repeats its text: kept in
+    // sqlx's statement cache (100 a connection) each would hold its compiled programs.
+    let keep = sql.len() <= CACHED_BATCH_CHARS;
+    let (counts, error) = stmt::<DB>(Cow::Owned(sql), args)
+        .persistent(keep)
+        .execute_each(tx)
+        .await;
     for (expect, changed) in expects.iter().zip(&counts) {
         expect.check(*changed)?;
     }
@@ -204,7 +213,12 @@ fn plan<'a, DB: Dialect>(
         );
     }
     match &commit.campaign {
-        Some(c) => plan.push(campaign(c, expected_version, commit.state_changed)?),
+        Some(c) => {
+            plan.push(campaign(c, expected_version, commit.phase_and_host_kept)?);
+            if commit.state_changed {
+                plan.push(state(c)?);
+            }
+        }
         // Still bump the version so concurrent deciders see the change.
         None => plan.push(
             Planned::new(
@@ -224,27 +238,28 @@ fn plan<'a, DB: Dialect>(
 fn campaign<'a>(
     c: &'a CampaignRow,
     expected_version: i64,
-    state_changed: bool,
+    phase_and_host_kept: bool,
 ) -> Result<Planned<'a>, StoreError> {
     // Adapter columns (status and lobby message ids) are not written here: they change
-    // outside the referee's decisions. The state, the largest column, only when it changed.
-    let sql = if state_changed {
-        "UPDATE campaigns SET options = $1, phase = $2, turn_secs = $3, reminders = $4,
-             resolve_early = $5, step = $6, step_open = $7, deadline_at = $8,
-             paused_left_ms = $9, host = $10, updated_at = $11, ended_at = $12,
-             version = version + 1, calendar = $15, clocks = $16, round = $17,
-             state = $18, state_format = $19
-         WHERE id = $13 AND version = $14"
+    // outside the referee's decisions. The state has its own row (migration 20). A column
+    // named in SET rewrites every index over it (SQLite does not compare the values), so
+    // the phase and host, under three indexes, are named only when they changed.
+    let sql = if phase_and_host_kept {
+        "UPDATE campaigns SET options = $1, turn_secs = $2, reminders = $3,
+             resolve_early = $4, step = $5, step_open = $6, deadline_at = $7,
+             paused_left_ms = $8, updated_at = $9, ended_at = $10,
+             version = version + 1, calendar = $11, clocks = $12, round = $13
+         WHERE id = $14 AND version = $15"
     } else {
-        "UPDATE campaigns SET options = $1, phase = $2, turn_secs = $3, reminders = $4,
-             resolve_early = $5, step = $6, step_open = $7, deadline_at = $8,
-             paused_left_ms = $9, host = $10, updated_at = $11, ended_at = $12,
-             version = version + 1, calendar = $15, clocks = $16, round = $17
-         WHERE id = $13 AND version = $14"
+        "UPDATE campaigns SET options = $1, turn_secs = $2, reminders = $3,
+             resolve_early = $4, step = $5, step_open = $6, deadline_at = $7,
+             paused_left_ms = $8, updated_at = $9, ended_at = $10,
+             version = version + 1, calendar = $11, clocks = $12, round = $13,
+             phase = $16, host = $17
+         WHERE id = $14 AND version = $15"
     };
     let mut args = vec![
         Arg::from(to_json(&c.options)?),
-        Arg::from(c.phase.as_str()),
         Arg::Int(i64::try_from(c.timing.turn_secs).unwrap_or(i64::MAX)),
         Arg::from(to_json(&c.timing.reminders)?),
         Arg::Flag(c.timing.resolve_early),
@@ -252,27 +267,41 @@ fn campaign<'a>(
         Arg::Flag(c.step_open),
         Arg::OptInt(c.deadline_at),
         Arg::OptInt(c.paused_left_ms),
-        Arg::from(&c.host.0),
         Arg::Int(c.updated_at),
         Arg::OptInt(c.ended_at),
-        Arg::Int(c.id.0),
-        Arg::Int(expected_version),
         Arg::from(to_json(&c.timing.calendar)?),
         Arg::from(to_json(&c.clocks)?),
         Arg::from(match &c.round {
             Some(r) => Some(to_json(r)?),
             None => None,
         }),
+        Arg::Int(c.id.0),
+        Arg::Int(expected_version),
     ];
-    if state_changed {
-        let state = match &c.state {
-            Some(s) => Some(to_json(s)?),
-            None => None,
-        };
-        args.push(Arg::from(state));
-        args.push(Arg::Int(super::STATE_FORMAT));
+    if !phase_and_host_kept {
+        args.push(Arg::from(c.phase.as_str()));
+        args.push(Arg::from(&c.host.0));
     }
     Ok(Planned::new(sql, args).expect(Expect::Version))
+}
+
+/// The game state, in its own row (migration 20): written only when it changed, so an
+/// order that resolves nothing leaves it alone.
+fn state<'a>(c: &'a CampaignRow) -> Result<Planned<'a>, StoreError> {
+    let state = match &c.state {
+        Some(s) => Some(to_json(s)?),
+        None => None,
+    };
+    Ok(Planned::new(
+        "INSERT INTO campaign_states (campaign_id, state, state_format) VALUES ($1, $2, $3)
+         ON CONFLICT (campaign_id) DO UPDATE SET
+             state = excluded.state, state_format = excluded.state_format",
+        vec![
+            Arg::Int(c.id.0),
+            Arg::from(state),
+            Arg::Int(super::STATE_FORMAT),
+        ],
+    ))
 }
 
 /// Replaces every seat, if the commit says so.

@@ -11,7 +11,7 @@ use super::Backend;
 use super::sql::Sql;
 
 /// One backend's SQL and transaction habits.
-pub trait Dialect: Sql {
+pub trait Dialect: Sql + sqlx::database::HasStatementCache {
     const BACKEND: Backend;
     /// Begins a transaction that writes.
     const BEGIN_WRITE: &'static str;

@@ -76,6 +76,11 @@ pub(super) const SQLITE: &[Embedded] = &[
         "series defs",
         include_str!("../../migrations/sqlite/0019_series_defs.sql"),
     ),
+    (
+        20,
+        "state row",
+        include_str!("../../migrations/sqlite/0020_state_row.sql"),
+    ),
 ];
 
 pub(super) const POSTGRES: &[Embedded] = &[
@@ -144,6 +149,11 @@ pub(super) const POSTGRES: &[Embedded] = &[
         "series defs",
         include_str!("../../migrations/postgres/0019_series_defs.sql"),
     ),
+    (
+        20,
+        "state row",
+        include_str!("../../migrations/postgres/0020_state_row.sql"),
+    ),
 ];
 
 /// A migrator over `files`, with the same versions, descriptions and checksums that
@@ -202,6 +212,9 @@ mod tests {
     fn migrators_keep_every_file_in_order() {
         let m = migrator(SQLITE);
         let versions: Vec<i64> = m.iter().map(|m| m.version).collect();
-        assert_eq!(versions, vec![1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14, 16, 19]);
+        assert_eq!(
+            versions,
+            vec![1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14, 16, 19, 20]
+        );
     }
 }

@@ -422,7 +422,7 @@ pub struct NewDeadline {
     pub due_at: Millis,
 }
 
-/// The format of the game state this binary writes (`campaigns.state_format`). A stored
+/// The format of the game state this binary writes (`campaign_states.state_format`, migration 20). A stored
 /// state of a newer format quarantines its race instead of being misread.
 pub const STATE_FORMAT: i64 = 1;
 
@@ -540,6 +540,10 @@ pub struct Commit {
     pub campaign: Option<CampaignRow>,
     /// Whether the game state in `campaign` changed (else the stored state is kept).
     pub state_changed: bool,
+    /// The phase and host in `campaign` are those stored: the UPDATE leaves them out, and
+    /// with them the three indexes over them (three pages of the write-ahead log fewer
+    /// per order: docs/performance.md).
+    pub phase_and_host_kept: bool,
     /// Replace all seats.
     pub seats: Option<Vec<SeatRow>>,
     /// New orders; each supersedes the live order of its (step, seat).
@@ -911,6 +915,12 @@ pub trait Store: Send + Sync {
     async fn set_guild_zone(&self, guild: &str, zone: &str, now: Millis) -> Result<(), StoreError>;
     /// The zone of a race's server and its players' time settings.
     async fn time_context(&self, race: CampaignId) -> Result<TimeContext, StoreError>;
+    /// The campaign's version (`None`: no such race) and its time context, in one read:
+    /// what a decision on a cached campaign needs (one trip instead of two).
+    async fn version_and_time(
+        &self,
+        race: CampaignId,
+    ) -> Result<(Option<i64>, TimeContext), StoreError>;
     /// Which backend this is: `sqlite` or `postgres`.
     fn backend(&self) -> Backend;
     /// Closes the connections, waiting for them to finish.

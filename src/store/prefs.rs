@@ -81,26 +81,38 @@ impl<DB: Dialect> SqlStore<DB> {
         &self,
         race: CampaignId,
     ) -> Result<TimeContext, StoreError> {
-        // One query: the server's zone on a row without a user, then each player's.
+        Ok(self.read_version_and_time(race).await?.1)
+    }
+
+    /// The campaign's version and its time context, in one query: the campaign's row (its
+    /// version, and its server's zone if any) without a user, then each player's.
+    pub(super) async fn read_version_and_time(
+        &self,
+        race: CampaignId,
+    ) -> Result<(Option<i64>, TimeContext), StoreError> {
         let found = self
             .rows(
                 Stmt::new(
-                    "SELECT NULL AS user_id, g.zone AS zone, NULL AS quiet
-                     FROM campaigns c JOIN guild_time g ON g.guild = c.guild
+                    "SELECT c.version AS version, NULL AS user_id, g.zone AS zone, NULL AS quiet
+                     FROM campaigns c LEFT JOIN guild_time g ON g.guild = c.guild
                      WHERE c.id = $1
                      UNION ALL
-                     SELECT u.user_id, u.zone, u.quiet FROM user_time u
+                     SELECT NULL, u.user_id, u.zone, u.quiet FROM user_time u
                      JOIN seats s ON s.user_id = u.user_id
                      WHERE s.campaign_id = $1",
                 )
                 .bind(race.0),
             )
             .await?;
+        let mut version = None;
         let mut guild_zone = None;
         let mut users = Vec::new();
         for r in &found {
             match r.opt_text("user_id")? {
-                None => guild_zone = r.opt_text("zone")?,
+                None => {
+                    version = r.opt_int("version")?;
+                    guild_zone = r.opt_text("zone")?;
+                }
                 Some(user) => users.push(UserTime {
                     user: UserId(user),
                     zone: r.opt_text("zone")?,
@@ -110,6 +122,6 @@ impl<DB: Dialect> SqlStore<DB> {
         }
         users.sort_by(|a, b| a.user.cmp(&b.user));
         users.dedup_by(|a, b| a.user == b.user);
-        Ok(TimeContext { guild_zone, users })
+        Ok((version, TimeContext { guild_zone, users }))
     }
 }

@@ -143,10 +143,14 @@ impl<DB: Dialect> SqlStore<DB> {
         // the campaign row.
         let mut reader = self.reader().await?;
         let conn = reader.conn();
-        let Some(row) = Stmt::<DB>::new("SELECT * FROM campaigns WHERE id = $1")
-            .bind(id.0)
-            .fetch_optional(&mut *conn)
-            .await?
+        let Some(row) = Stmt::<DB>::new(
+            "SELECT c.*, s.state, COALESCE(s.state_format, 1) AS state_format
+             FROM campaigns c LEFT JOIN campaign_states s ON s.campaign_id = c.id
+             WHERE c.id = $1",
+        )
+        .bind(id.0)
+        .fetch_optional(&mut *conn)
+        .await?
         else {
             return Ok(None);
         };
@@ -790,6 +794,13 @@ impl<DB: Dialect> Store for SqlStore<DB> {
 
     async fn time_context(&self, race: CampaignId) -> Result<TimeContext, StoreError> {
         self.read_time_context(race).await
+    }
+
+    async fn version_and_time(
+        &self,
+        race: CampaignId,
+    ) -> Result<(Option<i64>, TimeContext), StoreError> {
+        self.read_version_and_time(race).await
     }
 
     async fn close(&self) {

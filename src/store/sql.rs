@@ -244,6 +244,13 @@ impl<DB: Dialect> Stmt<DB> {
         }
     }
 
+    /// Whether sqlx keeps the prepared statement in its per-connection cache.
+    pub fn persistent(self, keep: bool) -> Self {
+        Stmt {
+            query: self.query.persistent(keep),
+        }
+    }
+
     /// Runs it; returns how many rows it changed.
     pub async fn execute(self, conn: &mut DB::Connection) -> Result<u64, sqlx::Error> {
         let done = DB::execute(conn, self.query).await?;

@@ -219,8 +219,14 @@ async fn a_state_that_does_not_decode_stops_only_its_race(kind: Kind) {
     let bad = three_runners(&b, "chan-1", "turn=1h").await;
     let good = three_runners(&b, "chan-2", "turn=1h").await;
     let raw = b.db.raw().await;
+    // The state has its own row (migration 20); the version bump makes the referee reload.
     raw.execute(
-        "UPDATE campaigns SET state = '{\"no\": \"such game\"}', version = version + 1 WHERE id = ?",
+        "UPDATE campaign_states SET state = '{\"no\": \"such game\"}' WHERE campaign_id = ?",
+        vec![Arg::I(bad.0)],
+    )
+    .await;
+    raw.execute(
+        "UPDATE campaigns SET version = version + 1 WHERE id = ?",
         vec![Arg::I(bad.0)],
     )
     .await;
@@ -273,7 +279,12 @@ async fn an_unknown_format_quarantines_with_a_clear_reason(kind: Kind) {
     }
     let raw = b.db.raw().await;
     raw.execute(
-        "UPDATE campaigns SET state_format = 99, version = version + 1 WHERE id = ?",
+        "UPDATE campaign_states SET state_format = 99 WHERE campaign_id = ?",
+        vec![Arg::I(id.0)],
+    )
+    .await;
+    raw.execute(
+        "UPDATE campaigns SET version = version + 1 WHERE id = ?",
         vec![Arg::I(id.0)],
     )
     .await;

@@ -348,8 +348,12 @@ async fn inject(
             };
             let raw = w.raw().await;
             raw.execute(
-                "UPDATE campaigns SET state = '{\"not\": \"a game\"}', version = version + 1 \
-                 WHERE id = ?",
+                "UPDATE campaign_states SET state = '{\"not\": \"a game\"}' WHERE campaign_id = ?",
+                vec![Arg::I(id.0)],
+            )
+            .await;
+            raw.execute(
+                "UPDATE campaigns SET version = version + 1 WHERE id = ?",
                 vec![Arg::I(id.0)],
             )
             .await;
