@@ -13,23 +13,29 @@
 //! The bot reads the real state only through that first resampling, so it cannot peek:
 //! the tests below redraw everything hidden and check the decision does not change.
 //!
-//! Cost is counted in engine steps, never in time, so a decision replays identically on
-//! any machine. The knob is [`Budget::steps`]: the default is sized for at most 50 ms a
-//! decision in a release build on one core (docs/performance.md, "Expert bot").
+//! A playout stops where the game says its result is already told
+//! ([`Game::playout_value`]: the card races stop at the end of the hand and score the
+//! totals), since the rest of a long game is mostly luck and buys few worlds.
+//!
+//! Cost is counted in bot orders played, never in time, so a decision replays identically
+//! on any machine; a step where eight runners move at once costs eight, as it costs eight
+//! heuristic decisions. The knob is [`Budget::steps`]: the default is sized for at most
+//! 50 ms a decision in a release build on one core (docs/performance.md, "Expert bot").
 
 use super::{Game, GameRng, Outcome, Seat, Submitted};
 
 /// How much the expert may simulate for one decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Engine steps (one `apply`) shared by all candidates and worlds.
+    /// Bot orders played in playouts (a step of eight simultaneous orders counts eight),
+    /// shared by all candidates and worlds.
     pub steps: u64,
     /// At most this many candidate orders are compared.
     pub candidates: usize,
     /// At least and at most this many worlds.
     pub min_worlds: u32,
     pub max_worlds: u32,
-    /// A playout longer than this is cut off (it scores as last place).
+    /// A playout longer than this many steps is cut off (it scores as last place).
     pub max_playout: u32,
 }
 
@@ -100,7 +106,7 @@ fn decide<G: Game>(
             .map(|order| {
                 let mut w = world.clone();
                 let mut bots = dice.clone();
-                playout(&mut w, seat, order, &mut bots, budget.max_playout).0
+                playout(&world, &mut w, seat, order, &mut bots, budget.max_playout).0
             })
             .collect();
         let base = results.first().copied().unwrap_or(0.0);
@@ -132,10 +138,21 @@ fn world_count<G: Game>(
     candidates: usize,
     budget: &Budget,
 ) -> u32 {
-    let mut pilot = seen.resample_hidden(Some(seat), rng);
+    let start = seen.resample_hidden(Some(seat), rng);
+    let mut pilot = start.clone();
     let mut bots = rng.fork();
     let order = pilot.heuristic_order(seat, &mut bots);
-    let steps = u64::from(playout(&mut pilot, seat, &order, &mut bots, budget.max_playout).1);
+    let steps = u64::from(
+        playout(
+            &start,
+            &mut pilot,
+            seat,
+            &order,
+            &mut bots,
+            budget.max_playout,
+        )
+        .1,
+    );
     let per_world = steps.max(1).saturating_mul(candidates as u64);
     let worlds = budget.steps / per_world;
     u32::try_from(worlds)
@@ -172,9 +189,11 @@ fn candidates<G: Game>(seen: &G, seat: Seat, rng: &mut GameRng, cap: usize) -> V
     out
 }
 
-/// Plays `first` for `seat`, then heuristic bots for everyone to the end. Returns the
-/// seat's result and the steps it took.
+/// Plays `first` for `seat` in `w` (a copy of `start`), then heuristic bots for everyone
+/// to the end, or until the game values the state ([`Game::playout_value`]). Returns the
+/// seat's result and the bot orders it took.
 fn playout<G: Game>(
+    start: &G,
     w: &mut G,
     seat: Seat,
     first: &G::Order,
@@ -195,10 +214,14 @@ fn playout<G: Game>(
         })
         .collect();
     w.apply(&orders);
+    let mut work = u32::try_from(orders.len()).unwrap_or(u32::MAX);
     let mut steps = 1;
     while steps < max_steps {
         if let Some(outcome) = w.outcome() {
-            return (utility(&outcome, seat), steps);
+            return (utility(&outcome, seat), work);
+        }
+        if let Some(value) = w.playout_value(start, seat) {
+            return (value.clamp(0.0, 1.0), work);
         }
         let pending = w.pending();
         if pending.seats.is_empty() {
@@ -210,9 +233,10 @@ fn playout<G: Game>(
             .map(|&s| Submitted::new(s, w.heuristic_order(s, bots)))
             .collect();
         w.apply(&orders);
+        work = work.saturating_add(u32::try_from(orders.len()).unwrap_or(u32::MAX));
         steps += 1;
     }
-    (w.outcome().map_or(0.0, |o| utility(&o, seat)), steps)
+    (w.outcome().map_or(0.0, |o| utility(&o, seat)), work)
 }
 
 /// Winning is what counts; a better place breaks ties between orders that win equally

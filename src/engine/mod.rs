@@ -303,6 +303,15 @@ pub trait Game: Data {
         None
     }
 
+    /// Where the expert bot's playouts may stop: `seat`'s chance of winning, from 0 to 1,
+    /// once play from `start` has reached a point that tells the result well enough (the
+    /// card races: the end of the hand, valued by the totals). `None`, the default, plays
+    /// on to the end of the game. Reads only what every seat sees.
+    fn playout_value(&self, start: &Self, seat: Seat) -> Option<f64> {
+        let _ = (start, seat);
+        None
+    }
+
     /// A one-paragraph reminder of how to play, for `/race help`.
     fn rules_summary() -> &'static str;
 }

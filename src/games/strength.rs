@@ -18,6 +18,8 @@ pub struct Row {
     pub seats: u64,
     /// Wins, shared ones counted as their share.
     pub wins: f64,
+    /// Orders this level decided (its time per decision is the run's time over these).
+    pub decisions: u64,
 }
 
 impl Row {
@@ -101,6 +103,10 @@ fn run_typed<G: Game>(kind: GameKind, args: &SimArgs, seats: usize) -> Result<St
                 .iter()
                 .map(|&s| {
                     let level = levels.get(s.index()).copied().unwrap_or_default();
+                    out.by_level
+                        .entry(level.name().to_string())
+                        .or_default()
+                        .decisions += 1;
                     Submitted::new(s, game.bot_order(s, level, &mut rng))
                 })
                 .collect();
@@ -142,8 +148,8 @@ impl fmt::Display for Strength {
         )?;
         writeln!(
             f,
-            "{:<10} {:>8} {:>9} {:>7} {:>9}",
-            "level", "seats", "wins", "win %", "vs fair"
+            "{:<10} {:>8} {:>9} {:>7} {:>9} {:>10}",
+            "level", "seats", "wins", "win %", "vs fair", "decisions"
         )?;
         for (name, row) in &self.by_level {
             let pct = if row.seats == 0 {
@@ -153,12 +159,13 @@ impl fmt::Display for Strength {
             };
             writeln!(
                 f,
-                "{:<10} {:>8} {:>9.1} {:>6.1}% {:>8.2}×",
+                "{:<10} {:>8} {:>9.1} {:>6.1}% {:>8.2}× {:>10}",
                 name,
                 row.seats,
                 row.wins,
                 pct,
-                row.ratio(self.players)
+                row.ratio(self.players),
+                row.decisions
             )?;
         }
         write!(f, "games unfinished: {}", self.unfinished)

@@ -50,23 +50,22 @@ fn extension(g: &CardRace, seat: Seat) -> Order {
     }
 }
 
-/// The attacks in hand, on the opposing team furthest on first, stopping attacks first.
-fn attacks_by_leader(g: &CardRace, plays: &[(Card, Option<u8>)], own: u8) -> Vec<(Card, u8)> {
-    let mut attacks: Vec<(Card, u8)> = plays
+/// The attack to play: on the opposing team furthest on, stopping attacks first (the
+/// first such play on a tie).
+fn attack_on_leader(g: &CardRace, plays: &[(Card, Option<u8>)], own: u8) -> Option<(Card, u8)> {
+    plays
         .iter()
         .filter_map(|&(c, t)| t.filter(|&t| t != own).map(|t| (c, t)))
-        .collect();
-    attacks.sort_by_key(|&(c, t)| {
-        let d = g.team(t).map(|x| x.distance).unwrap_or(0);
-        let total = g.team(t).map(|x| x.total).unwrap_or(0);
-        (
-            std::cmp::Reverse(d),
-            std::cmp::Reverse(total),
-            !c.is_battle_attack(),
-            c,
-        )
-    });
-    attacks
+        .min_by_key(|&(c, t)| {
+            let d = g.team(t).map(|x| x.distance).unwrap_or(0);
+            let total = g.team(t).map(|x| x.total).unwrap_or(0);
+            (
+                std::cmp::Reverse(d),
+                std::cmp::Reverse(total),
+                !c.is_battle_attack(),
+                c,
+            )
+        })
 }
 
 fn turn(g: &CardRace, seat: Seat) -> Order {
@@ -118,8 +117,8 @@ fn turn(g: &CardRace, seat: Seat) -> Order {
         };
     }
     // Attack the leader: the opposing team furthest on, stopping attacks first.
-    let attacks = attacks_by_leader(g, &plays, own);
-    if let Some(&(card, target)) = attacks.first() {
+    let attack = attack_on_leader(g, &plays, own);
+    if let Some((card, target)) = attack {
         let leader_distance = g.team(target).map(|x| x.distance).unwrap_or(0);
         // A speed limit on a car that is not moving far is kept for later.
         if card.is_battle_attack() || leader_distance + 200 >= team.distance {
@@ -144,7 +143,7 @@ fn turn(g: &CardRace, seat: Seat) -> Order {
             target: None,
         };
     }
-    if let Some(&(card, target)) = attacks.first() {
+    if let Some((card, target)) = attack {
         return Order::Play {
             card,
             target: Some(target),

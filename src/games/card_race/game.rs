@@ -315,13 +315,12 @@ impl Game for CardRace {
 
     fn apply(&mut self, orders: &[Submitted<Order>]) -> Vec<Event> {
         let mut ev = Vec::new();
-        let pending = self.pending();
-        let Some(&first) = pending.seats.first() else {
+        let Some(first) = self.first_to_act() else {
             return ev;
         };
         let chosen = orders
             .iter()
-            .find(|s| pending.includes(s.seat) && self.check(s.seat, &s.order).is_ok());
+            .find(|s| self.may_act(s.seat) && self.check(s.seat, &s.order).is_ok());
         let (seat, order, missed) = match chosen {
             Some(s) => (s.seat, s.order, s.missed),
             None => (first, self.default_order(first), true),
@@ -434,6 +433,12 @@ impl Game for CardRace {
             Decision::Play(order, rule) => Some((order, rule.word().to_string())),
             Decision::Conflict(_) | Decision::Uncovered => None,
         }
+    }
+
+    /// A playout stops once the hand it began in has ended: the totals then tell the
+    /// result well enough, and the later hands are mostly luck.
+    fn playout_value(&self, start: &Self, seat: Seat) -> Option<f64> {
+        (self.round != start.round && *self.phase != Phase::Over).then(|| self.win_chance(seat))
     }
 
     fn rules_summary() -> &'static str {

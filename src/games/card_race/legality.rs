@@ -73,6 +73,39 @@ pub enum IllegalOrder {
     NoExtension,
 }
 
+/// Why a play or junk is refused, before it is put in words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    NotInHand(Card),
+    NoWindow,
+    GameOver,
+    Stopped,
+    Limited,
+    TwoHundreds,
+    TooFar {
+        card: Card,
+        would: u32,
+    },
+    NeedTarget(Card),
+    OwnTeam,
+    /// The target team, the attack, and why it may not go on.
+    Attack(u8, Card, AttackFault),
+    NothingToFix(Card),
+    GoNotNeeded(Card),
+    /// The problem to fix first, and the green light.
+    FixFirst(Card, Card),
+    AlreadyRolling,
+}
+
+/// Why an attack may not go on a team.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AttackFault {
+    NoTeam,
+    Protected,
+    AlreadyHas,
+    NotRolling,
+}
+
 impl CardRace {
     pub(super) fn who(&self, team: u8) -> String {
         self.team_label(team)
@@ -105,97 +138,112 @@ impl CardRace {
 
     /// Whether `attack` may go on `team` now.
     pub fn check_attack(&self, team: u8, attack: Card) -> Result<(), IllegalOrder> {
+        match self.attack_fault(team, attack) {
+            None => Ok(()),
+            Some(why) => Err(self.attack_words(team, attack, why)),
+        }
+    }
+
+    /// Why `attack` may not go on `team` now, without words.
+    fn attack_fault(&self, team: u8, attack: Card) -> Option<AttackFault> {
         let Some(t) = self.team(team) else {
-            return Err(IllegalOrder::NeedTarget(self.card_name(attack).into()));
+            return Some(AttackFault::NoTeam);
         };
-        let who = self.who(team);
         if t.immune_to(attack) {
-            return Err(IllegalOrder::Protected {
+            return Some(AttackFault::Protected);
+        }
+        if t.has(attack) {
+            return Some(AttackFault::AlreadyHas);
+        }
+        if self.options.attacks_cumulate {
+            return None;
+        }
+        let needs_rolling = attack.is_battle_attack()
+            || (attack == Card::Limit && self.rules().limit_needs_rolling);
+        (needs_rolling && !t.rolling()).then_some(AttackFault::NotRolling)
+    }
+
+    fn attack_words(&self, team: u8, attack: Card, why: AttackFault) -> IllegalOrder {
+        let who = self.who(team);
+        match why {
+            AttackFault::NoTeam => IllegalOrder::NeedTarget(self.card_name(attack).into()),
+            AttackFault::Protected => IllegalOrder::Protected {
                 who,
                 card: self.attack_text(attack),
                 safety: Card::safety_for(attack)
                     .map(|s| self.card_name(s))
                     .unwrap_or("?")
                     .into(),
-            });
-        }
-        if t.has(attack) {
-            return Err(IllegalOrder::AlreadyHas {
+            },
+            AttackFault::AlreadyHas => IllegalOrder::AlreadyHas {
                 who,
                 card: self.attack_text(attack),
-            });
+            },
+            AttackFault::NotRolling => IllegalOrder::NotRolling { who },
         }
-        if self.options.attacks_cumulate {
-            return Ok(());
-        }
-        let needs_rolling = attack.is_battle_attack()
-            || (attack == Card::Limit && self.rules().limit_needs_rolling);
-        if needs_rolling && !t.rolling() {
-            return Err(IllegalOrder::NotRolling { who });
-        }
-        Ok(())
     }
 
     /// Checks a play or junk for the seat whose turn it is.
     pub(super) fn check_turn(&self, seat: Seat, order: &Order) -> Result<(), IllegalOrder> {
+        match self.turn_fault(seat, order) {
+            None => Ok(()),
+            Some(fault) => Err(self.fault_words(seat, fault)),
+        }
+    }
+
+    /// Whether a play or junk is legal for the seat whose turn it is: [`Self::check_turn`]
+    /// without building the refusal's words (the bots test every card of a hand).
+    fn turn_fault(&self, seat: Seat, order: &Order) -> Option<Fault> {
         let (card, target) = match *order {
             Order::Junk { card } => {
-                return if self.hand(seat).contains(&card) {
-                    Ok(())
-                } else {
-                    Err(IllegalOrder::NotInHand(a(self.card_name(card))))
-                };
+                return (!self.hand(seat).contains(&card)).then_some(Fault::NotInHand(card));
             }
             Order::Play { card, target } => (card, target),
-            _ => return Err(IllegalOrder::NoWindow),
+            _ => return Some(Fault::NoWindow),
         };
-        let name = self.card_name(card);
         if !self.hand(seat).contains(&card) {
-            return Err(IllegalOrder::NotInHand(a(name)));
+            return Some(Fault::NotInHand(card));
         }
         let own = self.team_index(seat);
         let Some(t) = self.team(own) else {
-            return Err(IllegalOrder::GameOver);
+            return Some(Fault::GameOver);
         };
         match card.kind() {
             Kind::Distance(v) => {
                 if !t.rolling() {
-                    return Err(IllegalOrder::Stopped(self.stopped_reason(t)));
+                    return Some(Fault::Stopped);
                 }
                 if t.limited() && v > 50 {
-                    return Err(IllegalOrder::Limited(self.card_name(Card::Limit).into()));
+                    return Some(Fault::Limited);
                 }
                 if card == Card::D200 && t.two_hundreds() >= 2 {
-                    return Err(IllegalOrder::TwoHundreds);
+                    return Some(Fault::TwoHundreds);
                 }
                 if !t.counterflow() && t.distance + v > self.target {
-                    return Err(IllegalOrder::TooFar {
-                        card: name.into(),
+                    return Some(Fault::TooFar {
+                        card,
                         would: t.distance + v,
-                        target: self.target,
                     });
                 }
-                Ok(())
+                None
             }
             Kind::Attack => {
                 let Some(victim) = target else {
-                    return Err(IllegalOrder::NeedTarget(name.into()));
+                    return Some(Fault::NeedTarget(card));
                 };
                 if victim == own {
-                    return Err(IllegalOrder::OwnTeam);
+                    return Some(Fault::OwnTeam);
                 }
-                self.check_attack(victim, card)
+                self.attack_fault(victim, card)
+                    .map(|why| Fault::Attack(victim, card, why))
             }
             Kind::Remedy => match card.fixes() {
-                Some(p) if t.has(p) => Ok(()),
-                _ => Err(IllegalOrder::NothingToFix(a(name))),
+                Some(p) if t.has(p) => None,
+                _ => Some(Fault::NothingToFix(card)),
             },
             Kind::Go => {
                 if t.has_safety(Card::RightOfWay) {
-                    return Err(IllegalOrder::GoNotNeeded(
-                        self.card_name(Card::RightOfWay).into(),
-                        name.into(),
-                    ));
+                    return Some(Fault::GoNotNeeded(card));
                 }
                 let go_fixes_stop = self.rules().go_fixes_stop;
                 if let Some(p) = t
@@ -204,17 +252,46 @@ impl CardRace {
                     .iter()
                     .find(|p| p.is_battle_attack() && !(go_fixes_stop && **p == Card::Stop))
                 {
-                    return Err(IllegalOrder::FixFirst(
-                        self.card_name(*p).into(),
-                        name.into(),
-                    ));
+                    return Some(Fault::FixFirst(*p, card));
                 }
                 if !(t.battle.needs_go || (go_fixes_stop && t.has(Card::Stop))) {
-                    return Err(IllegalOrder::AlreadyRolling);
+                    return Some(Fault::AlreadyRolling);
                 }
-                Ok(())
+                None
             }
-            Kind::Safety => Ok(()),
+            Kind::Safety => None,
+        }
+    }
+
+    /// A refused play or junk in words.
+    fn fault_words(&self, seat: Seat, fault: Fault) -> IllegalOrder {
+        match fault {
+            Fault::NotInHand(card) => IllegalOrder::NotInHand(a(self.card_name(card))),
+            Fault::NoWindow => IllegalOrder::NoWindow,
+            Fault::GameOver => IllegalOrder::GameOver,
+            Fault::Stopped => match self.team_of(seat) {
+                Some(t) => IllegalOrder::Stopped(self.stopped_reason(t)),
+                None => IllegalOrder::GameOver,
+            },
+            Fault::Limited => IllegalOrder::Limited(self.card_name(Card::Limit).into()),
+            Fault::TwoHundreds => IllegalOrder::TwoHundreds,
+            Fault::TooFar { card, would } => IllegalOrder::TooFar {
+                card: self.card_name(card).into(),
+                would,
+                target: self.target,
+            },
+            Fault::NeedTarget(card) => IllegalOrder::NeedTarget(self.card_name(card).into()),
+            Fault::OwnTeam => IllegalOrder::OwnTeam,
+            Fault::Attack(team, attack, why) => self.attack_words(team, attack, why),
+            Fault::NothingToFix(card) => IllegalOrder::NothingToFix(a(self.card_name(card))),
+            Fault::GoNotNeeded(card) => IllegalOrder::GoNotNeeded(
+                self.card_name(Card::RightOfWay).into(),
+                self.card_name(card).into(),
+            ),
+            Fault::FixFirst(problem, card) => {
+                IllegalOrder::FixFirst(self.card_name(problem).into(), self.card_name(card).into())
+            }
+            Fault::AlreadyRolling => IllegalOrder::AlreadyRolling,
         }
     }
 
@@ -276,29 +353,30 @@ impl CardRace {
 
     /// Every play and junk open to `seat` now, targets spelled out.
     pub fn turn_orders(&self, seat: Seat) -> Vec<Order> {
-        let mut cards: Vec<Card> = self.hand(seat).to_vec();
-        cards.sort();
-        cards.dedup();
-        let mut out = Vec::new();
-        for &card in &cards {
+        // The distinct cards in hand, in card order, without sorting a copy: `Card::ALL`
+        // is in card order (a test checks it).
+        let hand = self.hand(seat);
+        let cards = || Card::ALL.into_iter().filter(|c| hand.contains(c));
+        let mut out = Vec::with_capacity(2 * hand.len() + 2);
+        for card in cards() {
             if card.is_attack() {
                 for t in 0..self.teams.len() as u8 {
                     let o = Order::Play {
                         card,
                         target: Some(t),
                     };
-                    if self.check_turn(seat, &o).is_ok() {
+                    if self.turn_fault(seat, &o).is_none() {
                         out.push(o);
                     }
                 }
             } else {
                 let o = Order::Play { card, target: None };
-                if self.check_turn(seat, &o).is_ok() {
+                if self.turn_fault(seat, &o).is_none() {
                     out.push(o);
                 }
             }
         }
-        out.extend(cards.into_iter().map(|card| Order::Junk { card }));
+        out.extend(cards().map(|card| Order::Junk { card }));
         out
     }
 

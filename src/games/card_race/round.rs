@@ -96,6 +96,25 @@ impl CardRace {
         }
     }
 
+    /// The first seat `pending()` lists, without building its label: `apply` and the
+    /// simulations ask on every step (a test keeps the two equal).
+    pub fn first_to_act(&self) -> Option<Seat> {
+        match self.phase.as_ref() {
+            Phase::Over => None,
+            Phase::Turn { seat } | Phase::Extension { seat } => Some(*seat),
+            Phase::Window(w) => w.victims.first().copied().or(w.next),
+        }
+    }
+
+    /// Whether `pending()` lists `seat`, without building its label.
+    pub fn may_act(&self, seat: Seat) -> bool {
+        match self.phase.as_ref() {
+            Phase::Over => false,
+            Phase::Turn { seat: s } | Phase::Extension { seat: s } => *s == seat,
+            Phase::Window(w) => w.victims.contains(&seat) || w.next == Some(seat),
+        }
+    }
+
     /// `seat` is to play: the round ends if somebody has no card, else it draws (1000 miles).
     pub(super) fn begin_turn(&mut self, seat: Seat, ev: &mut Vec<Event>) {
         self.open_turn(seat, true, ev);

@@ -2,6 +2,7 @@
 //! is over (and who won).
 
 use super::{CardRace, Event, Line, Phase, RoundEnd, RoundResult, RoundScore, ScoreLine};
+use crate::engine::Seat;
 
 impl CardRace {
     /// The round's score for each team, line by line.
@@ -89,6 +90,39 @@ impl CardRace {
         } else {
             self.start_round(self.round + 1, ev);
         }
+    }
+
+    /// `seat`'s chance of winning the game judged from the totals alone, for the expert
+    /// bot's playouts that stop at the end of a hand: a logistic in the lead over the best
+    /// other team, whose spread grows with the hands likely left. The constants are rough
+    /// (a team scores about 1,200 a hand, and the hand-score difference between two teams
+    /// has a spread of about 800); only their order matters much to the expert.
+    pub fn win_chance(&self, seat: Seat) -> f64 {
+        let own = usize::from(self.team_index(seat));
+        let mine = self.teams.get(own).map_or(0, |t| t.total);
+        let other = self
+            .teams
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != own)
+            .map(|(_, t)| t.total)
+            .max()
+            .unwrap_or(0);
+        let o = &self.options;
+        let leader = mine.max(other);
+        let by_score = (o.target_score > 0)
+            .then(|| (i64::from(o.target_score) - leader).max(0) as f64 / 1200.0);
+        let by_rounds =
+            (o.rounds > 0).then(|| f64::from(o.rounds.saturating_sub(self.round)) + 1.0);
+        let hands_left = match (by_score, by_rounds) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => 4.0,
+        }
+        .ceil()
+        .max(1.0);
+        let lead = (mine - other) as f64;
+        1.0 / (1.0 + (-lead / (450.0 * hands_left.sqrt())).exp())
     }
 
     /// Teams with the highest total.

@@ -8,7 +8,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::{CardRace, Event, Options, RoundEnd};
-use crate::engine::{BotLevel, Game, GameRng, Mode, Seat, SeatSetup, Seed, Submitted};
+use crate::engine::{BotLevel, Game, GameRng, Seat, SeatSetup, Seed, Submitted};
 use crate::games::GameKind;
 use crate::games::{SimArgs, SimBots};
 
@@ -95,20 +95,15 @@ pub fn play_one_with(
     let mut rng = GameRng::from_seed(seed.derive("sim"));
     let mut events = Vec::new();
     let mut steps = 0u64;
-    while game.outcome().is_none() && steps < 100_000 {
-        let pending = game.pending();
-        let seats: Vec<Seat> = match pending.mode {
-            Mode::All => pending.seats.clone(),
-            Mode::Any => pending.seats.iter().take(1).copied().collect(),
+    // A card race always waits for one seat (a window: its first seat answers), so the
+    // loop asks `first_to_act` rather than building `pending()`'s label every step.
+    while steps < 100_000 {
+        let Some(s) = game.first_to_act() else {
+            break;
         };
-        let orders: Vec<Submitted<_>> = seats
-            .iter()
-            .map(|&s| {
-                let level = levels.get(s.index()).copied().unwrap_or_default();
-                Submitted::new(s, game.bot_order(s, level, &mut rng))
-            })
-            .collect();
-        events.extend(game.apply(&orders));
+        let level = levels.get(s.index()).copied().unwrap_or_default();
+        let order = Submitted::new(s, game.bot_order(s, level, &mut rng));
+        events.extend(game.apply(std::slice::from_ref(&order)));
         steps += 1;
     }
     Ok((game, levels, events, steps))

@@ -79,6 +79,11 @@ fn invariants(options: &Options, n: usize, games: u64, first_seed: u64) {
         let mut steps = 0;
         while g.outcome().is_none() {
             let p = g.pending();
+            // The label-free questions `apply` and the simulations ask agree with pending().
+            assert_eq!(g.first_to_act(), p.seats.first().copied(), "seed {seed}");
+            for s in Seat::all(n) {
+                assert_eq!(g.may_act(s), p.includes(s), "seed {seed}, {s:?}");
+            }
             let who = *rng.choose(&p.seats).unwrap();
             let order = if rng.chance(1, 2) {
                 g.random_order(who, &mut rng)
@@ -268,4 +273,39 @@ fn sim_bots_heuristic_seats_every_seat_heuristic_and_reports_the_first_players_a
     let (_, json) = crate::games::sim(crate::games::GameKind::ThousandYards, &mixed).unwrap();
     assert_eq!(json["by_level"]["heuristic"]["seats"], 12 * 2);
     assert_eq!(json["by_level"]["random"]["seats"], 12 * 2);
+}
+
+// ----- the expert's playouts -----
+
+#[test]
+fn a_playout_is_valued_once_its_hand_has_ended() {
+    let options = Options::default();
+    let mut g = CardRace::setup(&options, &seats(2), Seed::from_u64(3)).unwrap();
+    let start = g.clone();
+    let mut rng = GameRng::seeded(3);
+    let alice = Seat(0);
+    let mut valued = None;
+    for _ in 0..2_000 {
+        if let Some(v) = g.playout_value(&start, alice) {
+            valued = Some(v);
+            break;
+        }
+        assert_eq!(g.round(), start.round(), "the hand ended without a value");
+        let who = g.first_to_act().unwrap();
+        let order = g.heuristic_order(who, &mut rng);
+        g.apply(&[Submitted::new(who, order)]);
+    }
+    let v = valued.expect("the first hand never ended");
+    assert_eq!(g.round(), 2);
+    // The value follows the totals: the seat ahead is favoured, and two seats' chances
+    // sum to one.
+    let (a, b) = (g.teams()[0].total, g.teams()[1].total);
+    assert_eq!(v > 0.5, a > b, "{a} against {b}: {v}");
+    assert!((v + g.win_chance(Seat(1)) - 1.0).abs() < 1e-9);
+}
+
+#[test]
+fn card_all_is_in_card_order() {
+    // `turn_orders` lists the hand's cards by walking `Card::ALL`.
+    assert!(Card::ALL.windows(2).all(|w| w[0] < w[1]));
 }
