@@ -498,18 +498,29 @@ impl Courier for DiscordCourier {
                     }
                     None => {
                         let posted = self.post(channel, &layout, parcel.outbox_id).await?;
-                        if let (Announcement::TurnResolved { revealed, .. }, Some(store)) =
-                            (parcel.announcement, &self.store)
-                        {
-                            super::stale::close_prompts(
-                                self,
-                                &self.http,
-                                &**store,
-                                parcel.race,
-                                parcel.outbox_id,
-                                revealed,
-                            )
-                            .await;
+                        match (parcel.announcement, &self.store) {
+                            (Announcement::TurnResolved { revealed, .. }, Some(store)) => {
+                                super::stale::close_prompts(
+                                    self,
+                                    &self.http,
+                                    &**store,
+                                    parcel.race,
+                                    parcel.outbox_id,
+                                    revealed,
+                                )
+                                .await;
+                            }
+                            (Announcement::Cancelled { .. }, Some(store)) => {
+                                super::stale::close_cancelled(
+                                    self,
+                                    &self.http,
+                                    &**store,
+                                    parcel.race,
+                                    parcel.outbox_id,
+                                )
+                                .await;
+                            }
+                            _ => {}
                         }
                         Ok(posted)
                     }

@@ -4,8 +4,11 @@
 //! step. A button pressed on an old copy anyway (a client that did not refresh, or a
 //! prompt sent again as a reply) gets [`STALE`], one sentence, only for the presser.
 //!
-//! The prompts are found in the race's outbox (each delivered prompt keeps its message
-//! id), so this holds across restarts and processes. Closing is best effort: a failed
+//! A cancelled race's open prompts are edited the same way when its cancellation is
+//! posted: their buttons go, and they say the race was cancelled.
+//!
+//! The prompts are found in the race's outbox by step (each delivered prompt keeps its
+//! message id), so this holds across restarts and processes. Closing is best effort: a failed
 //! edit is logged and leaves the turn's post delivered.
 
 use std::collections::BTreeSet;
@@ -57,12 +60,22 @@ pub fn closed_layout(label: &str, seat_name: &str, revealed: &[&RevealedOrder]) 
     }
 }
 
-/// A delivered DM prompt that asked for one of `steps`: (user, message, layout).
-fn to_close(
-    row: &OutboxRow,
-    steps: &BTreeSet<u32>,
-    revealed: &[RevealedOrder],
-) -> Option<(u64, u64, Layout)> {
+/// A cancelled race's open prompt: its buttons go, and it says why.
+pub fn cancelled_layout(label: &str) -> Layout {
+    Layout {
+        embeds: vec![EmbedSpec {
+            title: clip(&format!("{label}: cancelled"), limits::TITLE),
+            description: "The host cancelled this race.\nThis prompt orders nothing now.".into(),
+            ..EmbedSpec::default()
+        }],
+        content: Some(String::new()),
+        rows: Some(Vec::new()),
+        ..Layout::default()
+    }
+}
+
+/// What a prompt row holds: (user, message, step, seat name, "Race N: label").
+fn prompt_of(row: &OutboxRow) -> Option<(u64, u64, u32, String, String)> {
     row.delivered_at?;
     let message = row.external_id.as_deref()?.parse::<u64>().ok()?;
     let Ok(Target::Dm { user, .. }) = serde_json::from_value::<Target>(row.target.clone()) else {
@@ -78,12 +91,27 @@ fn to_close(
     else {
         return None;
     };
+    let user = user.0.parse::<u64>().ok().filter(|u| *u != 0)?;
+    Some((
+        user,
+        message,
+        step,
+        seat_name,
+        format!("Race {race}: {label}"),
+    ))
+}
+
+/// A delivered DM prompt that asked for one of `steps`: (user, message, layout).
+fn to_close(
+    row: &OutboxRow,
+    steps: &BTreeSet<u32>,
+    revealed: &[RevealedOrder],
+) -> Option<(u64, u64, Layout)> {
+    let (user, message, step, seat_name, title) = prompt_of(row)?;
     if !steps.contains(&step) {
         return None;
     }
-    let user = user.0.parse::<u64>().ok().filter(|u| *u != 0)?;
     let played: Vec<&RevealedOrder> = revealed.iter().filter(|o| o.step == step).collect();
-    let title = format!("Race {race}: {label}");
     Some((user, message, closed_layout(&title, &seat_name, &played)))
 }
 
@@ -97,20 +125,63 @@ pub async fn close_prompts(
     revealed: &[RevealedOrder],
 ) {
     let steps: BTreeSet<u32> = revealed.iter().map(|o| o.step).collect();
-    if steps.is_empty() {
+    let (Some(&from), Some(&to)) = (steps.first(), steps.last()) else {
         return;
-    }
-    let rows = match store.outbox_of(race).await {
+    };
+    // Only the prompts of these steps: reading the whole outbox after every turn would
+    // grow with the race.
+    let rows = match store.prompts_of_steps(race, from, to, posted).await {
         Ok(rows) => rows,
         Err(e) => {
             tracing::warn!(race = race.0, error = %e, "cannot read the prompts to close");
             return;
         }
     };
-    for row in rows.iter().filter(|r| r.id < posted) {
-        let Some((user, message, layout)) = to_close(row, &steps, revealed) else {
-            continue;
-        };
+    let edits = rows
+        .iter()
+        .filter_map(|row| to_close(row, &steps, revealed).map(|c| (row.id, c)));
+    edit_all(courier, http, race, edits).await;
+}
+
+/// Edits the prompts a cancelled race (its post: outbox row `posted`) left open: those of
+/// its open step and after, since every earlier step's were closed when it resolved.
+pub async fn close_cancelled(
+    courier: &DiscordCourier,
+    http: &serenity::Http,
+    store: &dyn Store,
+    race: CampaignId,
+    posted: i64,
+) {
+    let open = match store.load(race).await {
+        Ok(Some(loaded)) => loaded.campaign.step,
+        Ok(None) => return,
+        Err(e) => {
+            tracing::warn!(race = race.0, error = %e, "cannot read the prompts to close");
+            return;
+        }
+    };
+    let rows = match store.prompts_of_steps(race, open, u32::MAX, posted).await {
+        Ok(rows) => rows,
+        Err(e) => {
+            tracing::warn!(race = race.0, error = %e, "cannot read the prompts to close");
+            return;
+        }
+    };
+    let edits = rows.iter().filter_map(|row| {
+        let (user, message, _, _, title) = prompt_of(row)?;
+        Some((row.id, (user, message, cancelled_layout(&title))))
+    });
+    edit_all(courier, http, race, edits).await;
+}
+
+/// Edits each prompt (outbox row, (user, message, new layout)) in its DM.
+async fn edit_all(
+    courier: &DiscordCourier,
+    http: &serenity::Http,
+    race: CampaignId,
+    edits: impl Iterator<Item = (i64, (u64, u64, Layout))>,
+) {
+    for (row, (user, message, layout)) in edits {
         let edited = match courier.dm_channel(user).await {
             Ok(channel) => channel
                 .edit_message(
@@ -125,7 +196,7 @@ pub async fn close_prompts(
         if let Err(e) = edited {
             // The player deleted it, or Discord is down: the old buttons still answer
             // with STALE.
-            tracing::info!(race = race.0, outbox = row.id, error = %e, "could not close a resolved prompt");
+            tracing::info!(race = race.0, outbox = row, error = %e, "could not close a prompt");
         }
     }
 }
@@ -159,6 +230,16 @@ mod tests {
         let l = closed_layout("Race #1: Turn 2", "Carol", &[&a]);
         assert!(l.embeds[0].description.contains("without an order"));
         // Each line reads on a phone: about 40 characters.
+        for line in l.embeds[0].description.lines() {
+            assert!(line.chars().count() <= 40, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_cancelled_prompt_has_no_buttons_and_says_so() {
+        let l = cancelled_layout("Race #1: Turn 2");
+        assert_eq!(l.rows, Some(Vec::new()));
+        assert_eq!(l.embeds[0].title, "Race #1: Turn 2: cancelled");
         for line in l.embeds[0].description.lines() {
             assert!(line.chars().count() <= 40, "{line}");
         }

@@ -27,6 +27,10 @@ pub trait Dialect: Sql + sqlx::database::HasStatementCache {
     const LIVE_ORDERS_OF_STEP: &'static str;
     /// The live orders of a campaign's steps `$2..$3`, by step and id: `$1` campaign.
     const LIVE_ORDERS: &'static str;
+    /// The delivered DM prompts of a campaign (`$1`) for steps `$2..=$3`, below outbox id
+    /// `$4`, oldest first: the prompts to close when those steps resolve. The step is read
+    /// from the payload's JSON, which each backend spells its own way.
+    const PROMPTS_OF_STEPS: &'static str;
     /// Marks the live order of a seat superseded: `$1` campaign, `$2` step, `$3` seat.
     const SUPERSEDE_ORDER: &'static str;
     /// Claims unfired deadlines due by `$3` and free (or expired) at `$3`, for holder `$1`

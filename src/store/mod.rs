@@ -838,6 +838,16 @@ pub trait Store: Send + Sync {
     async fn outbox_failed(&self, id: i64, reason: &str) -> Result<(), StoreError>;
     /// Every announcement of a campaign, oldest first.
     async fn outbox_of(&self, campaign: CampaignId) -> Result<Vec<OutboxRow>, StoreError>;
+    /// The delivered DM prompts of a campaign's steps `from..=to` older than outbox row
+    /// `before`, oldest first: the prompts to close once those steps resolve (or the race
+    /// is cancelled), read without the rest of the outbox.
+    async fn prompts_of_steps(
+        &self,
+        campaign: CampaignId,
+        from: u32,
+        to: u32,
+        before: i64,
+    ) -> Result<Vec<OutboxRow>, StoreError>;
     async fn set_status_message(
         &self,
         campaign: CampaignId,

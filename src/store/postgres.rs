@@ -127,6 +127,13 @@ impl Dialect for Postgres {
         WHERE campaign_id = $1 AND step = $2 AND NOT superseded ORDER BY id";
     const LIVE_ORDERS: &'static str = "SELECT * FROM orders
         WHERE campaign_id = $1 AND NOT superseded AND step >= $2 AND step < $3 ORDER BY step, id";
+    const PROMPTS_OF_STEPS: &'static str = "SELECT * FROM outbox
+        WHERE campaign_id = $1 AND id < $4
+          AND delivered_at IS NOT NULL AND external_id IS NOT NULL
+          AND target::jsonb ->> 'to' = 'dm'
+          AND payload::jsonb ->> 'kind' = 'prompt'
+          AND (payload::jsonb ->> 'step')::bigint BETWEEN $2 AND $3
+        ORDER BY id";
     const SUPERSEDE_ORDER: &'static str = "UPDATE orders SET superseded = TRUE
         WHERE campaign_id = $1 AND step = $2 AND seat = $3 AND NOT superseded";
     // SKIP LOCKED: processes ticking together split the due deadlines between them.

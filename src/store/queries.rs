@@ -587,6 +587,25 @@ impl<DB: Dialect> Store for SqlStore<DB> {
         all(&found, rows::outbox)
     }
 
+    async fn prompts_of_steps(
+        &self,
+        campaign: CampaignId,
+        from: u32,
+        to: u32,
+        before: i64,
+    ) -> Result<Vec<OutboxRow>, StoreError> {
+        let found = self
+            .rows(
+                Stmt::new(DB::PROMPTS_OF_STEPS)
+                    .bind(campaign.0)
+                    .bind(i64::from(from))
+                    .bind(i64::from(to))
+                    .bind(before),
+            )
+            .await?;
+        all(&found, rows::outbox)
+    }
+
     async fn set_status_message(
         &self,
         campaign: CampaignId,

@@ -111,6 +111,13 @@ impl Dialect for Sqlite {
         WHERE campaign_id = $1 AND step = $2 AND superseded = 0 ORDER BY id";
     const LIVE_ORDERS: &'static str = "SELECT * FROM orders
         WHERE campaign_id = $1 AND superseded = 0 AND step >= $2 AND step < $3 ORDER BY step, id";
+    const PROMPTS_OF_STEPS: &'static str = "SELECT * FROM outbox
+        WHERE campaign_id = $1 AND id < $4
+          AND delivered_at IS NOT NULL AND external_id IS NOT NULL
+          AND json_extract(target, '$.to') = 'dm'
+          AND json_extract(payload, '$.kind') = 'prompt'
+          AND json_extract(payload, '$.step') BETWEEN $2 AND $3
+        ORDER BY id";
     const SUPERSEDE_ORDER: &'static str = "UPDATE orders SET superseded = 1
         WHERE campaign_id = $1 AND step = $2 AND seat = $3 AND superseded = 0";
     const CLAIM_DEADLINES: &'static str = "UPDATE deadlines SET claimed_by = $1, claim_until = $2

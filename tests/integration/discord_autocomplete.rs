@@ -190,6 +190,10 @@ async fn closed_sets_are_choices_and_the_rest_autocomplete() {
         ("settings", "change"),
         ("join", "choice"),
         ("preference", "text"),
+        ("history", "race"),
+        ("verify", "race"),
+        ("export", "race"),
+        ("archive", "before"),
     ] {
         assert_eq!(
             option(sub, name)["autocomplete"],
@@ -197,4 +201,106 @@ async fn closed_sets_are_choices_and_the_rest_autocomplete() {
             "/race {sub} {name}"
         );
     }
+}
+
+/// A channel of another server, and that server.
+const OTHER_CHANNEL: u64 = 600_000_000_000_000_077;
+const OTHER_GUILD: u64 = 800_000_000_000_000_077;
+
+/// The values offered for `/race <sub> <option>:` with `partial` typed, from `channel`.
+async fn offered(
+    h: &Harness,
+    channel: u64,
+    sub: &str,
+    option: &str,
+    partial: &str,
+) -> Vec<(String, String)> {
+    let alice = User::new(541, "Alice");
+    let id = h
+        .fake
+        .autocomplete(&alice, channel, sub, option, partial, &[]);
+    h.fake.choices(id).await
+}
+
+/// Race #1 (Dream Mile, cancelled) and #2 (1500m, in its lobby) in CHANNEL; race #3
+/// (Mille Bornes, in its lobby) in another server.
+async fn three_races(h: &Harness) {
+    let alice = User::new(541, "Alice");
+    let a = h
+        .slash(&alice, "new", &[("game", json!("dream-mile"))])
+        .await;
+    assert!(text_of(&a).contains("race #1 is open"), "{a}");
+    let a = h.slash(&alice, "cancel", &[]).await;
+    assert!(text_of(&a).contains("cancelled"), "{a}");
+    let a = h.slash(&alice, "new", &[("game", json!("1500m"))]).await;
+    assert!(text_of(&a).contains("race #2 is open"), "{a}");
+    h.fake.guild_for(OTHER_CHANNEL, OTHER_GUILD);
+    let id = h.fake.slash(
+        &alice,
+        OTHER_CHANNEL,
+        "new",
+        &[("game", json!("mille-bornes"))],
+    );
+    let a = h.fake.response(id).await;
+    assert!(text_of(&a).contains("race #3 is open"), "{a}");
+    h.settle().await;
+}
+
+/// `race:` (and `/race archive before:`) offers this server's races, newest first, each
+/// with its game, date and result; what is typed filters by number or by label.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn race_numbers_are_offered_with_labels() {
+    let h = Harness::start().await;
+    three_races(&h).await;
+    let all = offered(&h, CHANNEL, "history", "race", "").await;
+    let values: Vec<&str> = all.iter().map(|c| c.1.as_str()).collect();
+    assert_eq!(values, ["2", "1"], "{all:?}");
+    // The date is the race's end (or start), by the test clock, in UTC.
+    let today = chrono::DateTime::from_timestamp_millis(h.clock.now_ms())
+        .unwrap()
+        .format("%Y-%m-%d")
+        .to_string();
+    assert_eq!(all[0].0, format!("#2 · 1500m · {today} · in its lobby"));
+    assert_eq!(all[1].0, format!("#1 · Dream Mile · {today} · cancelled"));
+    assert!(all.iter().all(|c| c.0.chars().count() <= 100), "{all:?}");
+    for (sub, option) in [
+        ("verify", "race"),
+        ("export", "race"),
+        ("archive", "before"),
+    ] {
+        assert_eq!(
+            offered(&h, CHANNEL, sub, option, "").await,
+            all,
+            "/race {sub} {option}:"
+        );
+    }
+    // A number typed is a prefix of the race's number; words are looked for in the label.
+    let one = offered(&h, CHANNEL, "export", "race", "1").await;
+    assert_eq!(one, vec![all[1].clone()]);
+    let one = offered(&h, CHANNEL, "export", "race", "#1").await;
+    assert_eq!(one, vec![all[1].clone()]);
+    let one = offered(&h, CHANNEL, "verify", "race", "dream").await;
+    assert_eq!(one, vec![all[1].clone()]);
+    assert_eq!(offered(&h, CHANNEL, "verify", "race", "9").await, vec![]);
+    assert_discord_was_happy(&h);
+}
+
+/// Another server's race is never offered, even typed by its number; that server is
+/// offered its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_servers_race_is_not_offered() {
+    let h = Harness::start().await;
+    three_races(&h).await;
+    let here = offered(&h, CHANNEL, "history", "race", "").await;
+    assert!(here.iter().all(|c| c.1 != "3"), "{here:?}");
+    assert_eq!(offered(&h, CHANNEL, "history", "race", "3").await, vec![]);
+    assert_eq!(
+        offered(&h, CHANNEL, "export", "race", "mille").await,
+        vec![]
+    );
+    let there = offered(&h, OTHER_CHANNEL, "history", "race", "").await;
+    let values: Vec<&str> = there.iter().map(|c| c.1.as_str()).collect();
+    assert_eq!(values, ["3"], "{there:?}");
+    assert!(there[0].0.starts_with("#3 · 1000 miles · "), "{there:?}");
+    assert_discord_was_happy(&h);
 }

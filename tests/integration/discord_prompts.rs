@@ -158,6 +158,47 @@ async fn a_resolved_prompt_is_closed_and_its_old_buttons_say_so() {
     assert!(h.fake.refusals().is_empty(), "{:?}", h.fake.refusals());
 }
 
+/// A cancelled race's open prompts are closed like a resolved step's: their buttons go,
+/// and they say the race was cancelled. A prompt closed earlier keeps what it said.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_race_closes_its_open_prompts() {
+    let h = Harness::start().await;
+    let alice = User::new(3131, "Alice");
+    let bob = User::new(3132, "Bob");
+    h.open_race("dream-mile", "turn=1h reminders=none", &alice, &[&bob])
+        .await;
+    let first = h
+        .fake
+        .wait_dm_matching(alice.id, "Alice's first prompt", |m| step_of(m).is_some())
+        .await;
+    h.fake.dm(&alice, "3");
+    h.fake.dm(&bob, "4");
+    h.fake
+        .wait_message("turn 1's prompt closed", |m| {
+            m["id"] == first["id"] && components(m).is_empty()
+        })
+        .await;
+    let second = h
+        .fake
+        .wait_dm_matching(bob.id, "Bob's second prompt", |m| step_of(m) == Some(1))
+        .await;
+    let a = h.slash(&alice, "cancel", &[]).await;
+    assert!(text_of(&a).contains("cancelled"), "{a}");
+    h.fake
+        .wait_message("Bob's open prompt closed", |m| {
+            m["id"] == second["id"] && components(m).is_empty()
+        })
+        .await;
+    let t = text_of(&now_of(&h, &second));
+    assert!(t.contains("cancelled"), "{t}");
+    assert!(step_of(&now_of(&h, &second)).is_none());
+    // Turn 1's prompt still says what was played, not that the race was cancelled.
+    let t = text_of(&now_of(&h, &first));
+    assert!(t.contains("resolved") && !t.contains("cancelled"), "{t}");
+    h.settle().await;
+    assert!(h.fake.refusals().is_empty(), "{:?}", h.fake.refusals());
+}
+
 /// A Dream Mile prompt lists every legal speed: no "Other order…" button there.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_complete_prompt_has_no_modal_button() {

@@ -16,7 +16,7 @@ use photofinish::store::{
     NewOutbox, OrderRow, OrderSource, Phase, PostgresStore, PreferenceRow, SeatRow, Store,
     StoreError, Timing, TurnRow, UserId,
 };
-use serde_json::json;
+use serde_json::{Value, json};
 
 const T0: i64 = 1_767_225_600_000;
 
@@ -831,7 +831,60 @@ async fn an_interaction_is_claimed_once_across_processes(kind: Kind) {
     b.close().await;
 }
 
+/// The prompts to close are read by step, not by reading the whole outbox: only
+/// delivered DM prompts of the steps asked for, older than the given row.
+async fn prompts_are_read_by_step(kind: Kind) {
+    let db = Db::new(kind).await;
+    let s = db.open().await;
+    let id = running(&s, "c").await;
+    let l = load(&s, id).await;
+    let prompt = |step: u32, to: Value| NewOutbox {
+        target: to,
+        payload: json!({"kind": "prompt", "step": step, "race": id.0}),
+        coalesce_key: None,
+        not_before: T0,
+    };
+    let dm = json!({"to": "dm", "user": "u0", "seat": 0});
+    let mut commit = changed(&l, T0 + 1);
+    commit.outbox = vec![
+        prompt(0, dm.clone()),
+        prompt(1, dm.clone()),
+        prompt(1, json!({"to": "channel"})),
+        prompt(2, dm.clone()),
+        prompt(1, dm.clone()),
+    ];
+    s.commit(id, l.campaign.version, commit).await.unwrap();
+    let all = s.outbox_of(id).await.unwrap();
+    let ids: Vec<i64> = all[all.len() - 5..].iter().map(|r| r.id).collect();
+    // All but the last step-1 prompt delivered with a message id.
+    for (i, row) in ids.iter().take(4).enumerate() {
+        s.outbox_delivered(*row, Some(format!("{}", 900 + i)), T0 + 2)
+            .await
+            .unwrap();
+    }
+    let got = |from, to, before| {
+        let s = s.clone();
+        async move {
+            s.prompts_of_steps(id, from, to, before)
+                .await
+                .unwrap()
+                .iter()
+                .map(|r| r.id)
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(got(1, 1, i64::MAX).await, vec![ids[1]]);
+    assert_eq!(
+        got(0, u32::MAX, i64::MAX).await,
+        vec![ids[0], ids[1], ids[3]]
+    );
+    assert_eq!(got(1, u32::MAX, ids[3]).await, vec![ids[1]]);
+    assert!(got(3, 9, i64::MAX).await.is_empty());
+    s.close().await;
+}
+
 on_both!(
+    prompts_are_read_by_step,
     an_interaction_is_claimed_once_across_processes,
     a_new_campaign_reads_back_as_created,
     a_commit_lands_whole_and_a_stale_one_not_at_all,

@@ -51,6 +51,7 @@ pub(super) async fn archive(
     ctx: Ctx<'_>,
     #[description = "Show races older than this race number"]
     #[min = 1]
+    #[autocomplete = "super::complete::autocomplete_race"]
     before: Option<i64>,
     #[description = "A game: show its leaderboard on this server instead"]
     #[autocomplete = "autocomplete_game"]
@@ -163,6 +164,7 @@ pub(super) async fn history(
     turn: u32,
     #[description = "A race number of this server (default: this channel's race)"]
     #[min = 1]
+    #[autocomplete = "super::complete::autocomplete_race"]
     race: Option<i64>,
 ) -> Result<(), Error> {
     let referee = ctx.data().referee.clone();
@@ -245,6 +247,7 @@ pub(super) async fn verify(
     ctx: Ctx<'_>,
     #[description = "A race number of this server (default: this channel's race)"]
     #[min = 1]
+    #[autocomplete = "super::complete::autocomplete_race"]
     race: Option<i64>,
 ) -> Result<(), Error> {
     let shared = ctx.data().clone();
@@ -291,6 +294,7 @@ pub(super) async fn export(
     ctx: Ctx<'_>,
     #[description = "A race number of this server (default: this channel's race)"]
     #[min = 1]
+    #[autocomplete = "super::complete::autocomplete_race"]
     race: Option<i64>,
 ) -> Result<(), Error> {
     let referee = ctx.data().referee.clone();

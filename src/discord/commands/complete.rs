@@ -1,7 +1,8 @@
 //! Autocomplete for `/race` options with a finite answer. The choices are built by pure
 //! functions (tested here); the async wrappers only find the caller's race and seat.
 //! Nothing of another seat's hand is offered: `/race order` completes from the caller's
-//! own open prompt, and offers nothing when they owe no order.
+//! own open prompt, and offers nothing when they owe no order. Race numbers (`race:`)
+//! are this server's races only, from the archive's listing.
 //!
 //! It also owns the closed sets offered as Discord choices rather than free text: the
 //! game ([`GameChoice`]) and the bot level ([`LevelChoice`]).
@@ -12,6 +13,8 @@ use super::super::Ctx;
 use super::race_here_or_last;
 use super::{race_here, user_of};
 use crate::engine::{Choice, OptionDoc};
+use crate::referee::archive::ArchiveEntry;
+use crate::store::{CampaignId, Phase};
 
 /// Discord's limits on an autocomplete answer: choices, and a choice's name and value.
 pub const MAX_CHOICES: usize = 25;
@@ -101,6 +104,58 @@ pub fn turn_numbers(played: u32, partial: &str) -> Vec<u32> {
         .collect();
     out.reverse();
     out
+}
+
+/// A race's shown name for `race:`: `#12 · 1000 miles · 2026-11-20 · won by Alice`, the
+/// date (UTC) its end's, or its start's while it runs; at most [`MAX_NAME`] characters.
+pub fn race_label(e: &ArchiveEntry) -> String {
+    let result = match e.phase {
+        Phase::Finished => match e.winners.as_slice() {
+            [] => "finished".to_string(),
+            [one] => format!("won by {one}"),
+            many => format!("tie between {}", many.join(", ")),
+        },
+        Phase::Cancelled => "cancelled".to_string(),
+        Phase::Lobby => "in its lobby".to_string(),
+        Phase::Running => "under way".to_string(),
+        Phase::Paused => "paused".to_string(),
+    };
+    let at = e.ended_at.unwrap_or(e.created_at);
+    let date = chrono::DateTime::from_timestamp_millis(at)
+        .map(|d| d.format("%Y-%m-%d").to_string())
+        .unwrap_or_default();
+    let series = e
+        .series
+        .as_deref()
+        .map(|n| format!(" · {n}"))
+        .unwrap_or_default();
+    let name = format!("{} · {} · {date} · {result}{series}", e.race, e.game);
+    super::super::layout::clip(&name, MAX_NAME)
+}
+
+/// What was typed in `race:`, read as the start of a race's number (a leading `#` is
+/// allowed); `None` when it is not a number.
+fn typed_number(partial: &str) -> Option<&str> {
+    let p = partial.trim();
+    let p = p.strip_prefix('#').unwrap_or(p);
+    (!p.is_empty() && p.chars().all(|c| c.is_ascii_digit())).then_some(p)
+}
+
+/// Races offered for `race:`, in the order given (newest first): those whose number starts
+/// with what was typed, or whose label contains it (any case); at most 25.
+pub fn race_choices(entries: &[ArchiveEntry], partial: &str) -> Vec<(String, i64)> {
+    let number = typed_number(partial);
+    let words = partial.trim().to_lowercase();
+    entries
+        .iter()
+        .map(|e| (e, race_label(e)))
+        .filter(|(e, label)| match number {
+            Some(n) => e.race.0.to_string().starts_with(n),
+            None => label.to_lowercase().contains(&words),
+        })
+        .take(MAX_CHOICES)
+        .map(|(e, label)| (label, e.race.0))
+        .collect()
 }
 
 /// `/race settings change:`: completes the last word typed to an option key, each named
@@ -219,6 +274,53 @@ pub(super) async fn autocomplete_turn(
     turn_choices(&turns, partial).into_iter().fold(
         serenity::CreateAutocompleteResponse::new(),
         |r, (name, n)| r.add_int_choice(name, i64::from(n)),
+    )
+}
+
+/// Archive pages read for `race:` before answering (15 races each): Discord waits three
+/// seconds for choices. A number typed is also looked up directly (see below).
+const RACE_PAGES: usize = 4;
+
+/// `race:` (`/race history`, `verify`, `export`, and `/race archive before:`): this
+/// server's races, newest first, from the archive's listing; outside a server, none.
+pub(super) async fn autocomplete_race(
+    ctx: Ctx<'_>,
+    partial: &str,
+) -> serenity::CreateAutocompleteResponse {
+    let Some(guild) = ctx.guild_id().map(|g| g.get().to_string()) else {
+        return serenity::CreateAutocompleteResponse::new();
+    };
+    let referee = &ctx.data().referee;
+    let mut entries: Vec<ArchiveEntry> = Vec::new();
+    let mut before = None;
+    for _ in 0..RACE_PAGES {
+        let Ok(page) = referee.archive(&guild, before).await else {
+            break;
+        };
+        let Some(last) = page.last() else {
+            break;
+        };
+        before = Some(last.race);
+        entries.extend(page);
+        if race_choices(&entries, partial).len() >= MAX_CHOICES {
+            break;
+        }
+    }
+    // An older race typed by its whole number: the archive's page just before it starts
+    // with it, if it is this server's.
+    if let Some(n) = typed_number(partial).and_then(|n| n.parse::<i64>().ok())
+        && !entries.iter().any(|e| e.race.0 == n)
+        && let Ok(page) = referee
+            .archive(&guild, Some(CampaignId(n.saturating_add(1))))
+            .await
+        && let Some(first) = page.into_iter().next()
+        && first.race.0 == n
+    {
+        entries.push(first);
+    }
+    race_choices(&entries, partial).into_iter().fold(
+        serenity::CreateAutocompleteResponse::new(),
+        |r, (name, n)| r.add_int_choice(name, n),
     )
 }
 
@@ -415,6 +517,50 @@ mod tests {
 
     fn choice(order: &str, label: &str) -> Choice {
         Choice::new(order, label)
+    }
+
+    fn race(n: i64, phase: Phase, winners: &[&str]) -> ArchiveEntry {
+        ArchiveEntry {
+            race: CampaignId(n),
+            game: crate::games::GameKind::MilleBornes,
+            phase,
+            channel: "1".into(),
+            created_at: 1_767_225_600_000,
+            ended_at: None,
+            winners: winners.iter().map(|w| (*w).to_string()).collect(),
+            series: None,
+        }
+    }
+
+    #[test]
+    fn race_choices_by_number_prefix_or_label_within_limits() {
+        let long = "A".repeat(120);
+        let entries: Vec<ArchiveEntry> = (1..=40)
+            .rev()
+            .map(|n| match n {
+                12 => race(n, Phase::Finished, &["Alice"]),
+                13 => race(n, Phase::Finished, &[long.as_str()]),
+                _ => race(n, Phase::Cancelled, &[]),
+            })
+            .collect();
+        let all = race_choices(&entries, "");
+        assert_eq!(all.len(), MAX_CHOICES);
+        assert_eq!(all[0].1, 40);
+        assert!(all.iter().all(|(name, _)| name.chars().count() <= MAX_NAME));
+        assert_eq!(
+            race_choices(&entries, "#12"),
+            vec![(
+                "#12 · 1000 miles · 2026-01-01 · won by Alice".to_string(),
+                12
+            )]
+        );
+        let ones: Vec<i64> = race_choices(&entries, "1")
+            .into_iter()
+            .map(|c| c.1)
+            .collect();
+        assert_eq!(ones, [19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 1]);
+        assert_eq!(race_choices(&entries, "ALICE").len(), 1);
+        assert!(race_choices(&entries, "41").is_empty());
     }
 
     #[test]

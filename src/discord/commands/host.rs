@@ -196,6 +196,12 @@ pub(super) async fn kick(
     ctx: Ctx<'_>,
     #[description = "The player to remove"] user: serenity::User,
 ) -> Result<(), Error> {
+    kick_user(ctx, &user).await
+}
+
+/// Removes `user` from this channel's race and answers the host: `/race kick` and the
+/// "Kick from race" context menu alike.
+pub(super) async fn kick_user(ctx: Ctx<'_>, user: &serenity::User) -> Result<(), Error> {
     let actor = who(ctx);
     let referee = ctx.data().referee.clone();
     let target = UserId::new(user.id.get().to_string());

@@ -5,7 +5,7 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::{Ctx, Error, answer, on_race, race_here, refusal, who};
+use super::{Ctx, Error, answer, race_here, refusal, who};
 use crate::discord::Shared;
 use crate::discord::handlers::{Answer, note};
 use crate::discord::layout::{self, Layout, Row, SelectSpec, clip, limits};
@@ -16,21 +16,7 @@ use crate::store::{CampaignId, UserId};
 /// "Kick from race": the member is out of this channel's race (host).
 #[poise::command(context_menu_command = "Kick from race", guild_only)]
 pub async fn kick_member(ctx: Ctx<'_>, user: serenity::User) -> Result<(), Error> {
-    let actor = who(ctx);
-    let referee = ctx.data().referee.clone();
-    let target = UserId::new(user.id.get().to_string());
-    on_race(
-        ctx,
-        true,
-        |race| async move { referee.kick(race, &actor, &target).await },
-        |_, name| {
-            note(
-                "Removed",
-                &format!("{} is out of the race.", escape_markdown(&name)),
-            )
-        },
-    )
-    .await
+    super::host::kick_user(ctx, &user).await
 }
 
 /// "Replace seat…": which seat the member should take over (host).

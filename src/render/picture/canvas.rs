@@ -11,7 +11,7 @@ use miniz_oxide::deflate::core::{
 pub use tiny_skia::Pixmap;
 use tiny_skia::{
     Color, FillRule, LineCap, Paint, Path, PathBuilder, PremultipliedColorU8, Rect, Stroke,
-    Transform,
+    StrokeDash, Transform,
 };
 
 use super::RenderError;
@@ -241,6 +241,33 @@ impl Canvas {
             ..Stroke::default()
         };
         if let Some(path) = pb.finish() {
+            self.pixmap
+                .stroke_path(&path, &paint(colour), &stroke, Transform::identity(), None);
+        }
+    }
+
+    /// As [`Canvas::polyline`], dashed: `dash` alternates lengths drawn and left out
+    /// (an even count; anything else draws it solid), with square-cut dash ends.
+    pub fn dashed(&mut self, points: &[(f32, f32)], colour: Rgb, width: f32, dash: &[f32]) {
+        let Some(dash) = StrokeDash::new(dash.to_vec(), 0.0) else {
+            self.polyline(points, colour, width);
+            return;
+        };
+        let mut pb = PathBuilder::new();
+        for (i, &(x, y)) in points.iter().enumerate() {
+            if i == 0 {
+                pb.move_to(x, y);
+            } else {
+                pb.line_to(x, y);
+            }
+        }
+        if let (true, Some(path)) = (points.len() > 1, pb.finish()) {
+            let stroke = Stroke {
+                width,
+                line_cap: LineCap::Butt,
+                dash: Some(dash),
+                ..Stroke::default()
+            };
             self.pixmap
                 .stroke_path(&path, &paint(colour), &stroke, Transform::identity(), None);
         }

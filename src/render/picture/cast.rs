@@ -3,7 +3,7 @@
 //! way, so a runner keeps one colour and one label in all of them.
 
 use super::font::Fonts;
-use super::palette::{SeatStyle, seat_style, token_labels};
+use super::palette::{SeatStyle, seat_style, seat_styles, token_labels};
 
 /// More runners than any race has; a view claiming more is damaged.
 pub const MAX_CAST: usize = 64;
@@ -50,6 +50,8 @@ impl Cast {
             .collect();
         let refs: Vec<&str> = sources.iter().map(String::as_str).collect();
         let labels = token_labels(fonts, &refs);
+        let named: Vec<&str> = names.iter().take(n).map(String::as_str).collect();
+        let styles = seat_styles(&named);
         let names = drawn
             .into_iter()
             .enumerate()
@@ -62,7 +64,7 @@ impl Cast {
             })
             .collect();
         Cast {
-            styles: (0..n).map(seat_style).collect(),
+            styles,
             labels,
             names,
         }

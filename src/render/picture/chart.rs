@@ -305,9 +305,28 @@ fn paths(c: &mut Canvas, grid: &Grid, columns: &[Column], cast: &Cast) {
         let style = cast.style(who);
         for stretch in stretches(points) {
             c.polyline(&stretch, Rgb::WHITE, 9.0);
-            c.polyline(&stretch, style.fill, 5.0);
+            c.dashed(&stretch, style.fill, 5.0, dash(who));
         }
     }
+}
+
+/// Each runner's line pattern (drawn, left out, ...; empty: solid), so the lines stay
+/// apart without colour (colour-blind readers, a greyscale print). Short periods, since
+/// a line shows only between two columns' boxes.
+const DASHES: [&[f32]; 8] = [
+    &[],
+    &[9.0, 4.0],
+    &[3.0, 3.0],
+    &[9.0, 3.0, 3.0, 3.0],
+    &[5.0, 6.0],
+    &[3.0, 3.0, 3.0, 3.0, 9.0, 3.0],
+    &[15.0, 4.0],
+    &[2.0, 7.0],
+];
+
+/// Runner `who`'s line pattern from [`DASHES`].
+pub fn dash(who: usize) -> &'static [f32] {
+    DASHES.get(who % DASHES.len()).copied().unwrap_or(&[])
 }
 
 /// Each runner's box in each column: its label, and its figure below.
@@ -419,6 +438,54 @@ mod tests {
         let cols: Vec<Column> = (1..=10).map(|i| col(&i.to_string())).collect();
         assert_eq!(thin(cols, 10).0.len(), 10);
         assert_eq!(thin(vec![], 10).0.len(), 0);
+    }
+
+    /// Two runners keeping their places for three turns: the first's line is solid,
+    /// the second's has gaps, and the first eight runners' patterns all differ.
+    #[test]
+    fn runners_lines_differ_by_pattern_not_only_colour() {
+        let fonts = super::super::font::fonts().unwrap();
+        let cast = Cast::seats(fonts, &["Ann".to_string(), "Ben".to_string()]);
+        let e = |who, rank| Entry {
+            who,
+            rank,
+            figure: None,
+        };
+        let columns: Vec<Column> = (1..=3)
+            .map(|t| Column::new(t.to_string(), vec![e(0, 1), e(1, 2)]))
+            .collect();
+        let grid = Grid::new(&columns, 2);
+        let chart = LapChart {
+            title: "t",
+            status: "s",
+            unit: "turn",
+            columns,
+            min_slots: 2,
+            legend: String::new(),
+            empty: "",
+        };
+        let p = draw(chart, &cast).unwrap();
+        // Along each line, between the first two columns' boxes: how often it breaks.
+        let breaks = |slot: usize| {
+            let (x0, y) = grid.centre(0, slot);
+            let (x1, _) = grid.centre(1, slot);
+            let fill = cast.style(slot).fill;
+            let on: Vec<bool> = ((x0 + 30.0) as usize..(x1 - 30.0) as usize)
+                .map(|x| {
+                    let i = (y as usize * p.width() as usize + x) * 3;
+                    let px = &p.rgb()[i..i + 3];
+                    px == [fill.0, fill.1, fill.2]
+                })
+                .collect();
+            assert!(on.len() >= 10, "{} pixels between the boxes", on.len());
+            on.windows(2).filter(|w| w[0] != w[1]).count()
+        };
+        assert_eq!(breaks(0), 0, "the first runner's line is solid");
+        assert!(breaks(1) >= 2, "the second runner's line is dashed");
+        let patterns: Vec<&[f32]> = (0..8).map(dash).collect();
+        for (i, a) in patterns.iter().enumerate() {
+            assert!(patterns[i + 1..].iter().all(|b| b != a), "{i}: {a:?}");
+        }
     }
 
     #[test]

@@ -13,7 +13,9 @@ use super::cast::{Cast, MAX_CAST, drawable};
 use super::chart::{self, Column, Entry, LapChart};
 use super::font::Weight;
 use super::frame::{HEADER, MARGIN, WIDTH, header};
-use super::palette::{CARD, INK, MUTED, PAGE, RULE, Rgb, SeatStyle, seat_style, token_labels};
+use super::palette::{
+    CARD, INK, MUTED, PAGE, RULE, Rgb, SeatStyle, seat_style, seat_styles, token_labels,
+};
 use crate::games::magical_athlete::race::Status;
 use crate::games::magical_athlete::track::{FINISH, Special, Track};
 use crate::games::magical_athlete::{PublicView, RacerView};
@@ -151,7 +153,25 @@ fn racer_cast(view: &PublicView) -> Cast {
     let names: Vec<String> = racers.iter().map(|r| drawable(fonts, &r.name)).collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let labels = token_labels(fonts, &refs);
-    let styles: Vec<SeatStyle> = racers.iter().map(|r| seat_style(r.seat.index())).collect();
+    // Each racer in its player's colour, chosen as a seat's is (a player named Red, red).
+    let mut players: Vec<&str> = Vec::new();
+    for p in &view.players {
+        let i = p.seat.index();
+        if i < MAX_RACERS && players.len() <= i {
+            players.resize(i.saturating_add(1), "");
+        }
+        if let Some(slot) = players.get_mut(i) {
+            *slot = p.name.as_str();
+        }
+    }
+    let by_seat = seat_styles(&players);
+    let styles: Vec<SeatStyle> = racers
+        .iter()
+        .map(|r| {
+            let i = r.seat.index();
+            by_seat.get(i).copied().unwrap_or_else(|| seat_style(i))
+        })
+        .collect();
     Cast::from_parts(styles, labels, names)
 }
 
@@ -378,18 +398,26 @@ fn draw_racers(c: &mut Canvas, o: &Oval, view: &PublicView, cast: &Cast) {
             );
         }
     }
+    let mut tripped = Vec::new();
     for (who, x, y) in racer_spots(o, view) {
         let style = cast.style(who);
         let label = cast.label(who);
         match view.racers.get(who) {
-            Some(r) if r.tripped => lying_token(c, x, y, &style, label),
+            Some(r) if r.tripped => {
+                lying_token(c, x, y, &style, label);
+                tripped.push((x, y));
+            }
             _ => c.token(x, y, TOKEN_R, &style, label),
         }
+    }
+    // The tags last, so no token stacked beside a tripped one covers its word.
+    for (x, y) in tripped {
+        tripped_tag(c, x, y);
     }
 }
 
 /// A tripped racer: its token fallen on its side (a tilted ellipse, seen edge-on), its
-/// initials still on it, and the word under it.
+/// initials still on it ([`tripped_tag`] puts the word under it).
 fn lying_token(c: &mut Canvas, cx: f32, cy: f32, style: &SeatStyle, label: &str) {
     let tilt: f32 = -0.18;
     let ellipse = |a: f32, b: f32| -> Vec<(f32, f32)> {
@@ -410,11 +438,21 @@ fn lying_token(c: &mut Canvas, cx: f32, cy: f32, style: &SeatStyle, label: &str)
     c.polygon(&ellipse(a, b), style.fill);
     let size = c.size_to_fit(Weight::Bold, 13.0, label, 2.0 * a - 8.0);
     c.text_centred(cx, cy - 4.0, label, size, Weight::Bold, style.ink);
-    let word = "TRIPPED";
-    let w = c.measure(Weight::Bold, 10.0, word) + 8.0;
-    c.rounded(cx - w / 2.0, cy + 8.0, w, 13.0, 4.0, INK);
-    c.text_centred(cx, cy + 14.5, word, 10.0, Weight::Bold, Rgb::WHITE);
 }
+
+/// The word `TRIPPED` under a tripped racer's token, drawn over everything near it.
+fn tripped_tag(c: &mut Canvas, cx: f32, cy: f32) {
+    let word = "TRIPPED";
+    let w = c.measure(Weight::Bold, TAG_TEXT, word) + 10.0;
+    c.rounded(cx - w / 2.0, cy + 8.0, w, TAG_HEIGHT, 5.0, INK);
+    let mid = cy + 8.0 + TAG_HEIGHT / 2.0;
+    c.text_centred(cx, mid, word, TAG_TEXT, Weight::Bold, Rgb::WHITE);
+}
+
+/// The tag's letters and box: at 10 px they shrank to 5 at a phone's 400 px, and read
+/// "RIPPED"; at 14 they are 7 there.
+const TAG_TEXT: f32 = 14.0;
+const TAG_HEIGHT: f32 = 19.0;
 
 /// The infield: the race and track, who is waited on, and the finish order so far.
 fn infield(c: &mut Canvas, o: &Oval, view: &PublicView, cast: &Cast) {
@@ -709,4 +747,84 @@ pub fn race_chart(view: &PublicView) -> Result<Picture, RenderError> {
         },
         &cast,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Game, Seat};
+    use crate::games::magical_athlete::racers::Kind;
+    use crate::games::magical_athlete::{MagicalAthlete, Options};
+
+    /// Three racers on one space of the bottom straight stand in two columns: the word
+    /// under the tripped one stays whole, no neighbour's token over it (it read "RIPPED").
+    #[test]
+    fn the_tripped_tag_is_never_covered() {
+        let mut g = MagicalAthlete::scenario(
+            &["Ann", "Ben"],
+            Track::Mild,
+            &[
+                (Kind::Legs, Seat(0), 3),
+                (Kind::Banana, Seat(1), 3),
+                (Kind::Coach, Seat(1), 3),
+            ],
+            Seat(1),
+            Options::default(),
+        );
+        if let Some(r) = g.race_mut() {
+            r.racers[0].tripped = true;
+        }
+        g.begin();
+        let view = g.public_view();
+        let p = track(&view).unwrap();
+        let l = layout(table_rows(&view).len());
+        let (_, cx, cy) = racer_spots(&l.oval, &view)
+            .into_iter()
+            .find(|s| s.0 == 0)
+            .unwrap();
+        // The tag alone on a blank page: inside its box the race picture must match it.
+        let mut alone = Canvas::new(p.width(), p.height(), PAGE).unwrap();
+        tripped_tag(&mut alone, cx, cy);
+        let alone = alone.finish();
+        let (a, b) = (p.rgb(), alone.rgb());
+        let mut covered = Vec::new();
+        for dy in 11..25 {
+            for dx in 0..50 {
+                let (x, y) = ((cx - 25.0) as usize + dx, (cy as usize) + dy);
+                let i = (y * p.width() as usize + x) * 3;
+                if (0..3).any(|k| a[i + k].abs_diff(b[i + k]) > 24) {
+                    covered.push((x, y));
+                }
+            }
+        }
+        assert!(covered.is_empty(), "something over the tag at {covered:?}");
+        // At a phone's 400 px (half size) the tag is at least 9 px tall: its white
+        // letters span at least 12 rows here.
+        let rows = (0..30)
+            .filter(|dy| {
+                let y = cy as usize + 8 + dy;
+                (0..60).any(|dx| {
+                    let i = (y * p.width() as usize + (cx - 30.0) as usize + dx) * 3;
+                    let [r, g, bl] = [b[i], b[i + 1], b[i + 2]];
+                    r > 230 && g > 230 && bl > 230
+                })
+            })
+            .count();
+        assert!(rows >= 9, "{rows} rows of letters");
+    }
+
+    /// Racers take their players' colours, chosen by name: a player named Red races red.
+    #[test]
+    fn a_player_named_red_races_in_red() {
+        let g = MagicalAthlete::scenario(
+            &["Ann", "Red"],
+            Track::Mild,
+            &[(Kind::Legs, Seat(0), 3), (Kind::Banana, Seat(1), 5)],
+            Seat(0),
+            Options::default(),
+        );
+        let cast = racer_cast(&g.public_view());
+        assert_eq!(cast.style(1).fill, super::super::palette::SEAT_COLOURS[7]);
+        assert_eq!(cast.style(0).fill, seat_style(0).fill);
+    }
 }

@@ -77,8 +77,81 @@ pub struct SeatStyle {
 
 /// The style of the seat with index `seat` (0-based).
 pub fn seat_style(seat: usize) -> SeatStyle {
+    style(seat % SEAT_COLOURS.len(), seat)
+}
+
+/// Names of colours a runner may be called (1500m's runners are "Red", "Blue"...), and the
+/// seat colour each means.
+const COLOUR_NAMES: [(&str, usize); 14] = [
+    ("blue", 0),
+    ("orange", 1),
+    ("sky blue", 2),
+    ("light blue", 2),
+    ("purple", 3),
+    ("pink", 3),
+    ("magenta", 3),
+    ("yellow", 4),
+    ("green", 5),
+    ("black", 6),
+    ("red", 7),
+    ("vermillion", 7),
+    ("vermilion", 7),
+    ("scarlet", 7),
+];
+
+/// The seat colour a name calls for, if the whole name is a colour's.
+fn named_colour(name: &str) -> Option<usize> {
+    let name = name.trim().to_lowercase();
+    COLOUR_NAMES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|&(_, c)| c)
+}
+
+/// The styles of seats called `names`, in order. A runner named after a colour gets that
+/// colour if no earlier runner of its shape claimed it, so "Red" is never drawn green; the
+/// others keep their [`seat_style`] colour if still free, else take the first free one.
+/// Every seat of one shape still has its own colour.
+pub fn seat_styles(names: &[&str]) -> Vec<SeatStyle> {
     let n = SEAT_COLOURS.len();
-    let fill = SEAT_COLOURS.get(seat % n).copied().unwrap_or(INK);
+    let mut colours: Vec<Option<usize>> = vec![None; names.len()];
+    for (group, chunk) in colours.chunks_mut(n).enumerate() {
+        let first = group.saturating_mul(n);
+        let mut taken = [false; SEAT_COLOURS.len()];
+        let named = |i: usize| {
+            names
+                .get(first.saturating_add(i))
+                .and_then(|s| named_colour(s))
+        };
+        for (i, slot) in chunk.iter_mut().enumerate() {
+            if let Some(c) = named(i).filter(|&c| !taken[c]) {
+                taken[c] = true;
+                *slot = Some(c);
+            }
+        }
+        for (i, slot) in chunk.iter_mut().enumerate() {
+            if slot.is_none() && !taken[i] && named(i).is_none() {
+                taken[i] = true;
+                *slot = Some(i);
+            }
+        }
+        for slot in chunk.iter_mut().filter(|s| s.is_none()) {
+            let free = (0..n).find(|&c| !taken[c]).unwrap_or(0);
+            taken[free] = true;
+            *slot = Some(free);
+        }
+    }
+    colours
+        .iter()
+        .enumerate()
+        .map(|(seat, c)| style(c.unwrap_or(seat % n), seat))
+        .collect()
+}
+
+/// Colour `colour` of [`SEAT_COLOURS`] in seat `seat`'s shape.
+fn style(colour: usize, seat: usize) -> SeatStyle {
+    let n = SEAT_COLOURS.len();
+    let fill = SEAT_COLOURS.get(colour).copied().unwrap_or(INK);
     let shape = match seat / n {
         0 => Shape::Disc,
         1 => Shape::Square,
@@ -145,6 +218,39 @@ pub fn token_labels(fonts: &Fonts, names: &[&str]) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::render::picture::font::fonts;
+
+    /// A runner named after a colour is drawn in it ("Red" was seat 6's bluish green);
+    /// the rest keep their seat's colour where they can, and no two share one.
+    #[test]
+    fn a_runner_named_after_a_colour_gets_it() {
+        let names = ["Purple", "Yellow", "White", "Blue", "Green", "Red"];
+        let styles = seat_styles(&names);
+        let fill = |i: usize| styles[i].fill;
+        assert_eq!(fill(0), SEAT_COLOURS[3], "Purple");
+        assert_eq!(fill(1), SEAT_COLOURS[4], "Yellow");
+        assert_eq!(fill(3), SEAT_COLOURS[0], "Blue");
+        assert_eq!(fill(4), SEAT_COLOURS[5], "Green");
+        assert_eq!(fill(5), SEAT_COLOURS[7], "Red is red");
+        let mut fills: Vec<Rgb> = styles.iter().map(|s| s.fill).collect();
+        fills.sort_by_key(|c| (c.0, c.1, c.2));
+        fills.dedup();
+        assert_eq!(fills.len(), names.len(), "all different");
+        // Names that are not colours change nothing.
+        let plain: Vec<SeatStyle> = seat_styles(&["Alice", "Bob", "Carol"]);
+        assert_eq!(plain, (0..3).map(seat_style).collect::<Vec<_>>());
+        // Two runners named Red: the second takes a free colour, not the first's.
+        let two = seat_styles(&["red", "Red", "Ann"]);
+        assert_eq!(two[0].fill, SEAT_COLOURS[7]);
+        assert_ne!(two[1].fill, SEAT_COLOURS[7]);
+        assert_ne!(two[1].fill, two[2].fill);
+        // Beyond eight seats the shape changes and the colours start again.
+        let many: Vec<String> = (0..10).map(|i| format!("R{i}")).collect();
+        let refs: Vec<&str> = many.iter().map(String::as_str).collect();
+        assert_eq!(
+            seat_styles(&refs),
+            (0..10).map(seat_style).collect::<Vec<_>>()
+        );
+    }
 
     #[test]
     fn each_seat_keeps_a_style_and_the_first_eight_differ() {

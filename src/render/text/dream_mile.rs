@@ -2,7 +2,7 @@
 //!
 //! The rules: docs/rules/dream-mile.md.
 
-use super::ordinal;
+use super::{columns, ordinal, pad};
 use crate::games::dream_mile::{PrivateView, PublicView, Standing, join_and};
 
 fn position(s: &Standing) -> String {
@@ -27,14 +27,18 @@ pub fn track(view: &PublicView) -> String {
     let width = view
         .standings
         .iter()
-        .map(|s| s.name.chars().count())
+        .map(|s| columns(&s.name))
         .max()
         .unwrap_or(4)
         .clamp(4, NAME_COLUMNS);
     let mut out = vec![heading(view)];
     out.push(format!(
-        "{:<5} {:<width$} {:>6} {:>5} {:>4}",
-        "pos", "runner", "played", "left", "max"
+        "{:<5} {} {:>6} {:>5} {:>4}",
+        "pos",
+        pad("runner", width),
+        "played",
+        "left",
+        "max"
     ));
     for s in &view.standings {
         let played = match (s.played, s.missed) {
@@ -43,20 +47,20 @@ pub fn track(view: &PublicView) -> String {
             (None, _) => "-".to_string(),
         };
         // A name wider than its column gets a line of its own, the numbers under it.
-        let name = if s.name.chars().count() > width {
+        let name = if columns(&s.name) > width {
             out.push(format!("{:<5} {}", position(s), s.name));
             ""
         } else {
             s.name.as_str()
         };
         out.push(format!(
-            "{:<5} {:<width$} {:>6} {:>5} {:>4}",
+            "{:<5} {} {:>6} {:>5} {:>4}",
             if name.is_empty() {
                 String::new()
             } else {
                 position(s)
             },
-            name,
+            pad(name, width),
             played,
             s.remaining,
             s.max_speed
@@ -96,7 +100,10 @@ fn wrap_field(groups: &[Vec<&str>]) -> Vec<String> {
                 (_, 0) => " | ",
                 _ => " + ",
             };
-            if !first && line.chars().count() + sep.len() + name.chars().count() > PHONE_COLUMNS {
+            let wide = columns(&line)
+                .saturating_add(sep.len())
+                .saturating_add(columns(name));
+            if !first && wide > PHONE_COLUMNS {
                 lines.push(std::mem::take(&mut line));
                 line = format!("{indent}{} {name}", sep.trim());
             } else {
@@ -149,6 +156,7 @@ mod tests {
     use super::*;
     use crate::engine::{Game, Seat, SeatSetup, Seed, Submitted};
     use crate::games::dream_mile::{DreamMile, Options, Speed};
+    use unicode_width::UnicodeWidthStr;
 
     fn race() -> DreamMile {
         let seats: Vec<SeatSetup> = ["Alice", "Bill", "Carol"]
@@ -190,7 +198,7 @@ mod tests {
         g.apply(&orders);
         let t = track(&g.public_view());
         for line in t.lines() {
-            assert!(line.chars().count() <= PHONE_COLUMNS, "{line:?} in\n{t}");
+            assert!(columns(line) <= PHONE_COLUMNS, "{line:?} in\n{t}");
         }
         // Every runner is still on the finish line, in order, across its lines.
         let field: String = t
@@ -200,6 +208,28 @@ mod tests {
             .join(" ");
         for n in &names {
             assert!(field.contains(n.as_str()), "{n} in {field}");
+        }
+    }
+
+    /// Names in Chinese or with an emoji take two columns a character: the standings
+    /// still line up, and the finish line still breaks within a phone's width.
+    #[test]
+    fn wide_names_line_up_and_fit_a_phone() {
+        let mut names: Vec<String> = vec!["李小龍".into(), "🏃 Ana".into(), "Bob".into()];
+        names.extend((1..=9).map(|i| format!("短跑選手{i}")));
+        let seats: Vec<SeatSetup> = names.iter().map(SeatSetup::named).collect();
+        let mut g = DreamMile::setup(&Options::default(), &seats, Seed::from_u64(0)).unwrap();
+        let orders: Vec<Submitted<Speed>> = (0..12u8)
+            .map(|i| Submitted::new(Seat(i), Speed(i % 6)))
+            .collect();
+        g.apply(&orders);
+        let t = track(&g.public_view());
+        // The header and each runner's row: the last column is right-aligned, so an
+        // aligned table has rows of one width.
+        let rows: Vec<usize> = t.lines().skip(1).take(13).map(str::width).collect();
+        assert!(rows.iter().all(|w| *w == rows[0]), "{rows:?} in\n{t}");
+        for line in t.lines() {
+            assert!(line.width() <= PHONE_COLUMNS, "{line:?} in\n{t}");
         }
     }
 

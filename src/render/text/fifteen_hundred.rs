@@ -49,7 +49,7 @@ pub fn track(view: &PublicView) -> String {
     let width = view
         .runners
         .iter()
-        .map(|r| r.name.chars().count())
+        .map(|r| super::columns(&r.name))
         .max()
         .unwrap_or(6)
         .clamp(6, 12);
@@ -70,9 +70,9 @@ pub fn track(view: &PublicView) -> String {
     for r in &view.runners {
         out.push(
             format!(
-                "{:<4} {:<width$} lane {} {:>7} {}",
+                "{:<4} {} lane {} {:>7} {}",
                 ordinal(r.position),
-                r.name,
+                super::pad(&r.name, width),
                 r.lane,
                 format!("{}/{}", r.progress.min(view.length), view.length),
                 medal(r.place)
@@ -182,6 +182,7 @@ mod tests {
     use super::*;
     use crate::engine::{Game, Seat, SeatSetup, Seed, Submitted};
     use crate::games::fifteen_hundred::{FifteenHundred, Options};
+    use unicode_width::UnicodeWidthStr;
 
     fn race() -> FifteenHundred {
         let seats: Vec<SeatSetup> = ["Red", "Blue"]
@@ -218,6 +219,24 @@ mod tests {
         assert!(t.contains("3rd  Robot 1 lane 1  15/150\n"), "{t}");
         // A heading of three lines, three lines a runner, and the robots' cards.
         assert_eq!(t.lines().count(), 13, "{t}");
+    }
+
+    /// A name in Chinese or with an emoji pads by its display width: every runner's
+    /// lane starts in the same column.
+    #[test]
+    fn wide_names_keep_the_lanes_in_line() {
+        let seats: Vec<SeatSetup> = ["李小龍", "🏃 Ana", "Bob"]
+            .iter()
+            .map(|n| SeatSetup::named(*n))
+            .collect();
+        let g = FifteenHundred::setup(&Options::default(), &seats, Seed::from_u64(3)).unwrap();
+        let t = track(&g.public_view());
+        let lanes: Vec<usize> = t
+            .lines()
+            .filter_map(|l| l.find(" lane ").map(|i| l[..i].width()))
+            .collect();
+        assert_eq!(lanes.len(), 3, "{t}");
+        assert!(lanes.iter().all(|c| *c == lanes[0]), "{lanes:?} in\n{t}");
     }
 
     #[test]

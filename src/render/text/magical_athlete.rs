@@ -47,19 +47,23 @@ fn chips_lines(v: &PublicView) -> Vec<String> {
     let width = v
         .players
         .iter()
-        .map(|p| p.name.chars().count())
+        .map(|p| super::columns(&p.name))
         .max()
         .unwrap_or(4)
         .max(6);
     let mut out = vec![format!(
-        "{:<width$} {:>5} {:>6} {:>6} {:>5}",
-        "player", "gold", "silver", "bronze", "total"
+        "{} {:>5} {:>6} {:>6} {:>5}",
+        super::pad("player", width),
+        "gold",
+        "silver",
+        "bronze",
+        "total"
     )];
     for p in &v.players {
         let sum = |xs: &[u8]| xs.iter().map(|&x| u32::from(x)).sum::<u32>();
         out.push(format!(
-            "{:<width$} {:>5} {:>6} {:>6} {:>5}",
-            p.name,
+            "{} {:>5} {:>6} {:>6} {:>5}",
+            super::pad(&p.name, width),
             sum(&p.gold),
             sum(&p.silver),
             p.bronze,
@@ -232,6 +236,7 @@ mod tests {
     use crate::games::magical_athlete::racers::Kind;
     use crate::games::magical_athlete::track::Track;
     use crate::games::magical_athlete::{MagicalAthlete, Options};
+    use unicode_width::UnicodeWidthStr;
 
     fn game() -> MagicalAthlete {
         let mut g = MagicalAthlete::scenario(
@@ -263,6 +268,28 @@ mod tests {
         assert!(t.contains("    1 star"), "{t}");
         assert!(t.contains("FINISH (30)"), "{t}");
         assert!(t.contains("Waiting: Alice decides: Legs's turn."), "{t}");
+    }
+
+    /// The chips table pads a Chinese or emoji name by its display width.
+    #[test]
+    fn wide_names_keep_the_chips_in_line() {
+        let mut g = MagicalAthlete::scenario(
+            &["李小龍", "🏃 Ana"],
+            Track::Wild,
+            &[(Kind::Legs, Seat(0), 3), (Kind::Banana, Seat(1), 12)],
+            Seat(0),
+            Options::default(),
+        );
+        g.begin();
+        let t = track(&g.public_view());
+        let table: Vec<&str> = t
+            .lines()
+            .skip_while(|l| !l.starts_with("player"))
+            .take(3)
+            .collect();
+        assert_eq!(table.len(), 3, "{t}");
+        let widths: Vec<usize> = table.iter().map(|l| l.width()).collect();
+        assert!(widths.iter().all(|w| *w == widths[0]), "{widths:?} in\n{t}");
     }
 
     #[test]

@@ -10,6 +10,22 @@ mod magical_athlete;
 
 pub use crate::games::words::ordinal;
 use crate::games::{AnyPrivateView, AnyPublicView};
+use unicode_width::UnicodeWidthStr;
+
+/// How many columns `s` takes in a monospace code block: a CJK character or an emoji
+/// takes two, a combining mark or a zero-width joiner none. Tables measure by this, not by
+/// `chars`, so a name in Chinese or with an emoji keeps the columns after it in line.
+pub fn columns(s: &str) -> usize {
+    s.width()
+}
+
+/// `s` padded with spaces on the right to `width` columns (by [`columns`]); a wider `s`
+/// stays whole. `format!("{:<w$}")` pads by chars, which misaligns wide characters.
+pub fn pad(s: &str, width: usize) -> String {
+    let mut out = s.to_string();
+    out.push_str(&" ".repeat(width.saturating_sub(columns(s))));
+    out
+}
 
 /// The text track and standings for the channel (monospace-friendly, no markup).
 pub fn track_text(view: &AnyPublicView) -> String {
@@ -29,7 +45,7 @@ pub fn track_text(view: &AnyPublicView) -> String {
 pub fn fit_phone(text: &str) -> String {
     let mut out = Vec::new();
     for line in text.lines() {
-        if line.chars().count() <= dream_mile::PHONE_COLUMNS {
+        if columns(line) <= dream_mile::PHONE_COLUMNS {
             out.push(line.to_string());
             continue;
         }
@@ -38,7 +54,9 @@ pub fn fit_phone(text: &str) -> String {
         let mut current = " ".repeat(lead);
         let mut empty = true;
         for word in line.split(' ').filter(|w| !w.is_empty()) {
-            let wide = current.chars().count() + 1 + word.chars().count();
+            let wide = columns(&current)
+                .saturating_add(1)
+                .saturating_add(columns(word));
             if !empty && wide > dream_mile::PHONE_COLUMNS {
                 out.push(std::mem::replace(&mut current, indent.clone()));
                 empty = true;
@@ -89,6 +107,20 @@ mod tests {
     use super::*;
     use dream_mile::PHONE_COLUMNS;
 
+    #[test]
+    fn wide_characters_count_two_columns() {
+        assert_eq!(columns("Ana"), 3);
+        assert_eq!(columns("李小龍"), 6);
+        assert_eq!(columns("🏃"), 2);
+        assert_eq!(pad("李", 4), "李  ");
+        assert_eq!(pad("李小龍", 4), "李小龍");
+        // A line of 22 Chinese characters is 44 columns: broken for a phone.
+        let line = "長い 名前 ".repeat(8);
+        for l in fit_phone(&line).lines() {
+            assert!(columns(l) <= PHONE_COLUMNS, "{l:?}");
+        }
+    }
+
     /// Every committed replay script, every step: each turn post's text track, and the
     /// last view's, which the final post carries.
     #[test]
@@ -108,7 +140,7 @@ mod tests {
                 let views = crate::games::replay(&text).unwrap().views;
                 for view in &views {
                     let t = track_text(view);
-                    for line in t.lines().filter(|l| l.chars().count() > PHONE_COLUMNS) {
+                    for line in t.lines().filter(|l| columns(l) > PHONE_COLUMNS) {
                         let name = file.file_name().unwrap().to_string_lossy();
                         wide.insert(format!("{name}: {line}"));
                     }
