@@ -206,11 +206,11 @@ pub const PACE: &[PaceFigure] = &[
     fig(FifteenHundred, "race", 4, 42, 53),
     fig(FifteenHundred, "race", 6, 49, 59),
     fig(MagicalAthlete, "race", 2, 63, 81),
-    fig(MagicalAthlete, "race", 4, 23, 33),
-    fig(MagicalAthlete, "race", 6, 34, 46),
-    fig(MagicalAthlete, "game", 2, 206, 248),
-    fig(MagicalAthlete, "game", 4, 52, 65),
-    fig(MagicalAthlete, "game", 6, 75, 91),
+    fig(MagicalAthlete, "race", 4, 24, 34),
+    fig(MagicalAthlete, "race", 6, 36, 47),
+    fig(MagicalAthlete, "game", 2, 211, 253),
+    fig(MagicalAthlete, "game", 4, 56, 70),
+    fig(MagicalAthlete, "game", 6, 81, 98),
 ];
 
 /// The measured figure for `seats`, or the nearest measured seat count (a tie: the larger).

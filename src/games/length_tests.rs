@@ -151,11 +151,11 @@ fn the_lobby_line_reads_the_table_for_the_seats() {
     let l = find(GameKind::MagicalAthlete, "game").unwrap();
     assert_eq!(
         describe(l, 4).unwrap(),
-        "The four-race game: about 5.2 days, 6.5 days in 9 games out of 10, when players \
+        "The four-race game: about 5.6 days, 7.0 days in 9 games out of 10, when players \
          answer in 4 hours (median) on autopilot `auto` with 24-hour turns (docs/pace.md)."
     );
     // Not measured: the nearest measured count, said so; a tie takes the larger.
-    assert!(describe(l, 5).unwrap().contains("about 7.5 days"));
+    assert!(describe(l, 5).unwrap().contains("about 8.1 days"));
     assert!(describe(l, 5).unwrap().contains("(measured with 6 seats)"));
     let dm = find(GameKind::DreamMile, "race").unwrap();
     assert!(
