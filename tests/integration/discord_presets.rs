@@ -7,6 +7,31 @@ use serde_json::{Value, json};
 
 use crate::support::discord::*;
 
+/// An ephemeral reply to a slash command as Discord delivers it with a component
+/// interaction on it: the whole message object (id, channel, author, flags 64, type 20).
+fn ephemeral_reply(answer: &Value) -> Value {
+    let data = &answer["data"];
+    json!({
+        "id": "700000000000000001",
+        "channel_id": CHANNEL.to_string(),
+        "author": {"id": BOT_ID.to_string(), "username": "photofinish", "discriminator": "0",
+                   "avatar": null, "bot": true, "global_name": null},
+        "content": data.get("content").cloned().unwrap_or(json!("")),
+        "timestamp": "2026-11-26T06:00:00.000000+00:00",
+        "edited_timestamp": null,
+        "tts": false,
+        "mention_everyone": false,
+        "mentions": [],
+        "mention_roles": [],
+        "attachments": [],
+        "embeds": data.get("embeds").cloned().unwrap_or(json!([])),
+        "components": data.get("components").cloned().unwrap_or(json!([])),
+        "flags": 64,
+        "pinned": false,
+        "type": 20,
+    })
+}
+
 /// The channel's lobby message once it says `want`.
 async fn lobby_saying(h: &Harness, want: &str) -> Value {
     h.settle().await;
@@ -64,8 +89,8 @@ async fn a_length_preset_sets_the_options_and_the_lobby_shows_its_expected_durat
     assert!(text_of(&a).contains("You're in race #1"), "{a}");
     let a = h.slash(&alice, "bots", &[("count", json!(3))]).await;
     assert!(text_of(&a).contains("Bots added"), "{a}");
-    let lobby = lobby_saying(&h, "about 2.3 days").await;
-    assert!(text_of(&lobby).contains("One race: about 2.3 days, 3.3 days in 9 games out of 10"));
+    let lobby = lobby_saying(&h, "about 2.4 days").await;
+    assert!(text_of(&lobby).contains("One race: about 2.4 days, 3.4 days in 9 games out of 10"));
     assert_discord_was_happy(&h);
 }
 
@@ -91,14 +116,15 @@ async fn dream_miles_max_speed_is_picked_after_join_and_shown_in_the_lobby() {
     ] {
         assert!(shown.contains(want), "{want} in {joined}");
     }
-    // The answer is ephemeral: the fake needs a message of the channel to pick on (the
-    // bot reads only the pick's custom_id and value).
-    let joined = lobby_saying(&h, "Alice").await;
-    let id = h.fake.select(&alice, &joined, "pf:choice:1", "max 12");
+    // The pick comes from the ephemeral answer itself, as Discord sends it: the answer as a
+    // whole message object with flag 64 (EPHEMERAL) and type 20 (a command's reply).
+    let ephemeral = ephemeral_reply(&joined);
+    let id = h.fake.select(&alice, &ephemeral, "pf:choice:1", "max 12");
     let a = h.fake.response(id).await;
     assert!(text_of(&a).contains("`max 12` is your choice"), "{a}");
     let lobby = lobby_saying(&h, "[max 12]").await;
     assert!(text_of(&lobby).contains("Alice [max 12]"), "{lobby}");
+    let joined = lobby_saying(&h, "Alice").await;
 
     // Someone without a seat cannot pick; a speed out of range is one sentence.
     let id = h.fake.select(&bob, &joined, "pf:choice:1", "max 12");
