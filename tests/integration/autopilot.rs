@@ -225,11 +225,15 @@ async fn one_absence_covers_two_races_of_different_games(kind: Kind) {
     let rec = Recorder::default();
     let dream = two_seats(&b, DM, "c-dream", "").await;
     let miles = two_seats(&b, GameKind::MilleBornes, "c-miles", "").await;
+    // Bob is asked every step: on `auto` (the default), a deal whose plays are all forced
+    // or obvious for him can play the whole race out while Alice is away.
     for id in [dream, miles] {
-        b.referee
-            .set_autopilot(id, &user(&alice()), Some("ask"))
-            .await
-            .unwrap();
+        for who in [alice(), bob()] {
+            b.referee
+                .set_autopilot(id, &user(&who), Some("ask"))
+                .await
+                .unwrap();
+        }
     }
     delivered(&b, &rec).await;
     let report = b.referee.away(&alice(), None, Some(5)).await.unwrap();
