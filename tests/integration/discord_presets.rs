@@ -7,31 +7,6 @@ use serde_json::{Value, json};
 
 use crate::support::discord::*;
 
-/// An ephemeral reply to a slash command as Discord delivers it with a component
-/// interaction on it: the whole message object (id, channel, author, flags 64, type 20).
-fn ephemeral_reply(answer: &Value) -> Value {
-    let data = &answer["data"];
-    json!({
-        "id": "700000000000000001",
-        "channel_id": CHANNEL.to_string(),
-        "author": {"id": BOT_ID.to_string(), "username": "photofinish", "discriminator": "0",
-                   "avatar": null, "bot": true, "global_name": null},
-        "content": data.get("content").cloned().unwrap_or(json!("")),
-        "timestamp": "2026-11-26T06:00:00.000000+00:00",
-        "edited_timestamp": null,
-        "tts": false,
-        "mention_everyone": false,
-        "mentions": [],
-        "mention_roles": [],
-        "attachments": [],
-        "embeds": data.get("embeds").cloned().unwrap_or(json!([])),
-        "components": data.get("components").cloned().unwrap_or(json!([])),
-        "flags": 64,
-        "pinned": false,
-        "type": 20,
-    })
-}
-
 /// The channel's lobby message once it says `want`.
 async fn lobby_saying(h: &Harness, want: &str) -> Value {
     h.settle().await;
@@ -118,7 +93,7 @@ async fn dream_miles_max_speed_is_picked_after_join_and_shown_in_the_lobby() {
     }
     // The pick comes from the ephemeral answer itself, as Discord sends it: the answer as a
     // whole message object with flag 64 (EPHEMERAL) and type 20 (a command's reply).
-    let ephemeral = ephemeral_reply(&joined);
+    let ephemeral = ephemeral_reply(&joined, CHANNEL, 700_000_000_000_000_001);
     let id = h.fake.select(&alice, &ephemeral, "pf:choice:1", "max 12");
     let a = h.fake.response(id).await;
     assert!(text_of(&a).contains("`max 12` is your choice"), "{a}");

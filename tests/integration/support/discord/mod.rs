@@ -69,7 +69,7 @@ pub use messages::*;
 #[allow(unused_imports)]
 pub use play::*;
 #[allow(unused_imports)]
-pub use rest::{INTERACTION_WINDOW, NONCE_WINDOW, THREAD_ARCHIVE, TOKEN_LIFE};
+pub use rest::{INTERACTION_WINDOW, NONCE_WINDOW, THREAD_ARCHIVE, TOKEN_LIFE, ephemeral_reply};
 use state::{Inner, Shared};
 
 pub const APP_ID: u64 = 900_000_000_000_000_001;

@@ -84,6 +84,16 @@ fn message_object(id: u64, channel: u64, body: &Value, author: Value) -> Value {
     })
 }
 
+/// An ephemeral reply to a slash command as Discord delivers it with a component
+/// interaction on it: the whole message object, flags 64 (EPHEMERAL), type 20 (a reply
+/// to a command). `answer` is the interaction's answer as the fake recorded it.
+pub fn ephemeral_reply(answer: &Value, channel: u64, id: u64) -> Value {
+    let mut m = message_object(id, channel, &answer["data"], bot_author());
+    m["flags"] = json!(64);
+    m["type"] = json!(20);
+    m
+}
+
 fn bot_author() -> Value {
     json!({"id": BOT_ID.to_string(), "username": "photofinish", "discriminator": "0",
            "avatar": null, "bot": true, "global_name": null})
