@@ -21,8 +21,9 @@
 //!
 //! With several processes, each pass first takes the outbox lease of the campaigns it
 //! will deliver ([`crate::store::Store::claim_outbox`]): one process at a time delivers a
-//! campaign, in order. The lease is renewed while a long pass runs and released at its
-//! end; a process that dies leaves it to expire, and another finishes the work then.
+//! campaign, in order. The lease is renewed while a long pass runs, and during a slow
+//! delivery, and released at the pass's end; a process that dies leaves it to expire, and
+//! another finishes the work then.
 
 use std::collections::{HashMap, HashSet};
 
@@ -117,6 +118,10 @@ fn jitter() -> f64 {
 
 /// How long a campaign's outbox is ours once claimed; renewed at half-time during a pass.
 pub const OUTBOX_LEASE_MS: Millis = 60_000;
+
+/// How often a delivery in progress looks at its lease (real time; renewing it is a
+/// store call only at half-time on the referee's clock).
+const KEEP_LEASE_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// Announcements claimed per pass.
 const PASS_BATCH: u32 = 100;
@@ -216,7 +221,10 @@ impl Referee {
                     }
                 }
             }
-            match self.deliver_one(courier, row).await {
+            let mut until = leases.get(&row.campaign).copied().unwrap_or(until);
+            let outcome = self.deliver_kept(courier, row, &mut until).await;
+            leases.insert(row.campaign, until);
+            match outcome {
                 Ok(Outcome::Landed) => landed += 1,
                 Ok(Outcome::Settled) => {}
                 Ok(Outcome::Waiting) => {
@@ -235,6 +243,55 @@ impl Referee {
             }
         }
         landed
+    }
+
+    /// [`Referee::deliver_one`], keeping the campaign's lease while it runs. A slow
+    /// delivery (a picture drawn, Discord's rate limits waited out) must not outlive its
+    /// lease: another process would take the campaign, find nothing posted yet, and post
+    /// the same announcement too (docs/reliability.md).
+    async fn deliver_kept(
+        &self,
+        courier: &dyn Courier,
+        row: &OutboxRow,
+        until: &mut Millis,
+    ) -> Result<Outcome, RefereeError> {
+        let work = self.deliver_one(courier, row);
+        tokio::pin!(work);
+        let mut every = tokio::time::interval(KEEP_LEASE_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                done = &mut work => return done,
+                _ = every.tick() => self.keep_lease(row.campaign, until).await,
+            }
+        }
+    }
+
+    /// Renews a campaign's outbox lease once half of it has run, on the referee's clock.
+    async fn keep_lease(&self, campaign: CampaignId, until: &mut Millis) {
+        let now = self.clock().now();
+        if until.saturating_sub(now) >= OUTBOX_LEASE_MS / 2 {
+            return;
+        }
+        let renewed = now.saturating_add(OUTBOX_LEASE_MS);
+        match self
+            .store()
+            .renew_outbox_lease(campaign, self.instance(), renewed)
+            .await
+        {
+            Ok(true) => *until = renewed,
+            // Too late to call the delivery off: the other process's look in the
+            // channel's history is what keeps it from posting too.
+            Ok(false) => {
+                tracing::warn!(
+                    race = campaign.0,
+                    "the outbox lease was taken over during a delivery"
+                );
+            }
+            Err(e) => {
+                tracing::warn!(race = campaign.0, "cannot renew an outbox lease: {e}");
+            }
+        }
     }
 
     /// Reads a row's target, announcement and address; `None` when the row was settled

@@ -500,6 +500,71 @@ async fn time_and_option_arithmetic_never_wraps(kind: Kind) {
     assert!(e.to_string().contains("cost-per-speed"), "{e}");
 }
 
+/// A courier whose first delivery is held until released: a post in flight (a picture
+/// being drawn, a rate limit waited out) for as long as the test likes.
+#[derive(Default)]
+struct Slow {
+    entered: tokio::sync::Notify,
+    release: tokio::sync::Notify,
+    held: std::sync::atomic::AtomicBool,
+    posted: Recorder,
+}
+
+#[async_trait]
+impl Courier for Slow {
+    async fn deliver(&self, parcel: Parcel<'_>) -> Result<Delivered, DeliveryError> {
+        if !self.held.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            self.entered.notify_one();
+            self.release.notified().await;
+        }
+        self.posted.deliver(parcel).await
+    }
+}
+
+/// A delivery that outlasts its lease on the referee's clock keeps the lease: a second
+/// process neither takes the race's outbox nor posts the announcement in flight again.
+/// (The long soak's final result posted twice: the clock ran past the lease while the
+/// first process drew the race's animation.)
+async fn a_slow_delivery_keeps_its_lease(kind: Kind) {
+    let b = Bench::new(kind).await;
+    let id = three_runners(&b, "chan-1", "").await;
+    let (_store2, second) = b.second_process().await;
+    let slow = Slow::default();
+    let other = Recorder::default();
+    let first = b.referee.deliver(&slow);
+    let meanwhile = async {
+        slow.entered.notified().await;
+        // Ten minutes pass on the referee's clock while the first post is in flight.
+        b.clock.advance_secs(600);
+        let now = b.clock.now_ms();
+        // The first process renews its lease on its own; wait (bounded) for it to.
+        let patience = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while b
+            .count(
+                "SELECT COALESCE(MAX(lease_until), 0) FROM outbox_leases WHERE campaign_id = ?",
+                id,
+            )
+            .await
+            <= now
+            && std::time::Instant::now() < patience
+        {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        let taken = second.deliver(&other).await.unwrap();
+        slow.release.notify_one();
+        taken
+    };
+    let (landed, taken) = tokio::join!(first, meanwhile);
+    assert!(landed.unwrap() > 0);
+    assert_eq!(
+        (taken, other.take().len()),
+        (0, 0),
+        "the second process delivered announcements the first had in flight"
+    );
+    // The first process finished the race's announcements; nothing is left for the second.
+    assert_eq!(second.deliver(&other).await.unwrap(), 0);
+}
+
 on_both!(
     a_six_hour_outage_loses_nothing_and_keeps_the_order,
     a_long_chain_of_bot_steps_runs_to_its_end_through_ticks,
@@ -510,6 +575,7 @@ on_both!(
     a_failing_race_backs_off_instead_of_spinning,
     a_clock_jump_holds_the_deadlines,
     time_and_option_arithmetic_never_wraps,
+    a_slow_delivery_keeps_its_lease,
 );
 
 /// The outbox id each message the bot made carries (`ref N` in its first embed's footer),
