@@ -35,8 +35,29 @@ pub async fn check(
         w.advance(300);
         w.settle().await;
     }
+    let quarantined = only_the_corrupted_quarantined(w, f, corrupted).await;
+    let messages: Vec<Value> = w
+        .fake
+        .messages()
+        .into_iter()
+        .filter(|m| m["author"]["id"] == BOT_ID.to_string().as_str())
+        .collect();
+    let rows = races_ended_once(w, soak, f, outages, &quarantined).await;
+    let by_external = every_announcement_on_discord(f, &rows, &messages);
+    once_and_in_order(w, f, &messages, &rows, &by_external);
+    no_nonce_twice(f, &messages);
+    super::seats::check_changes(w, f).await;
+    secrets(w, f, &messages).await;
+    retention_bound(w, soak, f).await;
+}
+
+/// The quarantined races: only the corrupted one may be, and it must be.
+async fn only_the_corrupted_quarantined(
+    w: &World,
+    f: &mut Figures,
+    corrupted: Option<CampaignId>,
+) -> BTreeSet<CampaignId> {
     let store = w.store();
-    let referee = w.bot.as_ref().unwrap().referee();
     let quarantined: BTreeSet<CampaignId> = store
         .quarantined()
         .await
@@ -58,13 +79,20 @@ pub async fn check(
         f.problems
             .push(format!("race {c} was corrupted but is not quarantined"));
     }
-    let messages: Vec<Value> = w
-        .fake
-        .messages()
-        .into_iter()
-        .filter(|m| m["author"]["id"] == BOT_ID.to_string().as_str())
-        .collect();
-    let mut by_external: BTreeMap<String, Vec<(i64, Target)>> = BTreeMap::new();
+    quarantined
+}
+
+/// Each race ended (or is the quarantined one), every step resolved once, no deadline
+/// fired in an outage, every finished race verifies. Returns every race's outbox rows.
+async fn races_ended_once(
+    w: &World,
+    soak: &Soak,
+    f: &mut Figures,
+    outages: &[Outage],
+    quarantined: &BTreeSet<CampaignId>,
+) -> Vec<(CampaignId, OutboxRow)> {
+    let store = w.store();
+    let referee = w.bot.as_ref().unwrap().referee();
     let mut rows: Vec<(CampaignId, OutboxRow)> = Vec::new();
     for r in &w.races {
         let Ok(Some(a)) = store.address(r.id).await else {
@@ -134,12 +162,23 @@ pub async fn check(
             rows.push((r.id, row));
         }
     }
+    rows
+}
+
+/// Every announcement delivered (or moot, or superseded), and on Discord. Returns the
+/// rows that landed, by the message they landed as.
+fn every_announcement_on_discord(
+    f: &mut Figures,
+    rows: &[(CampaignId, OutboxRow)],
+    messages: &[Value],
+) -> BTreeMap<String, Vec<(i64, Target)>> {
+    let mut by_external: BTreeMap<String, Vec<(i64, Target)>> = BTreeMap::new();
     // Every announcement: delivered (or moot), and on Discord.
     let ids: BTreeSet<String> = messages
         .iter()
         .filter_map(|m| m["id"].as_str().map(String::from))
         .collect();
-    for (race, row) in &rows {
+    for (race, row) in rows {
         let target: Option<Target> = serde_json::from_value(row.target.clone()).ok();
         match (&row.delivered_at, &row.failed, &row.external_id) {
             (Some(_), _, Some(ext)) => {
@@ -177,9 +216,19 @@ pub async fn check(
             }
         }
     }
-    // Exactly once, and in order per channel: each bot message in a race's channel or a
-    // DM is one announcement's (edits of the status message share one), and the posts of
-    // one channel come in the order they were queued.
+    by_external
+}
+
+/// Exactly once, and in order per channel: each bot message in a race's channel or a
+/// DM is one announcement's (edits of the status message share one), and the posts of
+/// one channel come in the order they were queued.
+fn once_and_in_order(
+    w: &World,
+    f: &mut Figures,
+    messages: &[Value],
+    rows: &[(CampaignId, OutboxRow)],
+    by_external: &BTreeMap<String, Vec<(i64, Target)>>,
+) {
     let mut race_channels: BTreeSet<String> =
         w.races.iter().map(|r| r.channel.to_string()).collect();
     for r in &w.races {
@@ -203,7 +252,7 @@ pub async fn check(
         .map(|(_, r)| r.id)
         .collect();
     let mut last_in: BTreeMap<String, i64> = BTreeMap::new();
-    for m in &messages {
+    for m in messages {
         let Some(id) = m["id"].as_str() else { continue };
         let channel = m["channel_id"].as_str().unwrap_or("").to_string();
         let Some(rows) = by_external.get(id) else {
@@ -249,9 +298,12 @@ pub async fn check(
             *last = first.max(*last);
         }
     }
-    // Each announcement is one message: two messages of one row would be a double post.
+}
+
+/// Each announcement is one message: two messages of one row would be a double post.
+fn no_nonce_twice(f: &mut Figures, messages: &[Value]) {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    for m in &messages {
+    for m in messages {
         let nonce = match &m["nonce"] {
             Value::String(s) => Some(s.clone()),
             Value::Number(n) => Some(n.to_string()),
@@ -268,9 +320,6 @@ pub async fn check(
                 .push(format!("one announcement (nonce {nonce}) posted {n} times"));
         }
     }
-    super::seats::check_changes(w, f).await;
-    secrets(w, f, &messages).await;
-    retention_bound(w, soak, f).await;
 }
 
 /// No race's seed (its secret until the end) in any message queued before the race ended.

@@ -136,15 +136,7 @@ pub async fn run(soak: Soak) -> Figures {
                 }
             }
         }
-        // Humans act: a couple of rounds, so that a step answered opens the next.
-        for _ in 0..2 {
-            let n = w.humans_act().await;
-            f.orders_sent += n;
-            if n == 0 {
-                break;
-            }
-            w.settle().await;
-        }
+        f.orders_sent += w.humans_rounds().await;
         // A host kicks a seat or hands it over, now and then: a kick first, then a
         // replace, so that a short soak sees both.
         if w.now() < end && w.changes.len() < soak.races / 2 && w.rng.chance(8) {
@@ -229,41 +221,7 @@ async fn inject(
     };
     let on = soak.faults;
     match kind {
-        0 if on.outages => {
-            let secs = if w.faults.chance(50) {
-                w.faults.range(MIN, 30 * MIN)
-            } else {
-                w.faults.range(30 * MIN, 6 * HOUR)
-            };
-            let start = w.now();
-            // Nothing answers: the gateway, and every REST call (the bot's probe too).
-            w.fake.gateway_down();
-            w.fake.rest_down();
-            if !w.wait_gateway_lost().await {
-                f.problems.push(format!(
-                    "at {start} ms the bot never saw the gateway go down"
-                ));
-            }
-            // Time passes in looks while Discord is out.
-            let mut left = secs;
-            while left > 0 {
-                let step = left.min(soak.look_secs);
-                w.advance(step);
-                w.fake.settle(std::time::Duration::from_millis(150)).await;
-                left -= step;
-            }
-            w.fake.rest_up();
-            w.fake.clear_faults();
-            let before = w.fake.identifies();
-            let resumes = w.fake.resumes();
-            w.fake.gateway_up();
-            w.fake.wait_reconnected(resumes + 1, before + 1).await;
-            outages.push(Outage {
-                start,
-                end: w.now(),
-            });
-            bump(f, "outage");
-        }
+        0 if on.outages => outage(w, soak, f, outages).await,
         1 if on.storms => {
             let n = usize::try_from(w.faults.range(3, 30)).unwrap();
             if w.faults.chance(50) {
@@ -299,41 +257,7 @@ async fn inject(
             }
             w.fake.wait_reconnected(resumes + 1, before + 1).await;
         }
-        3 if on.kills && w.bot.is_some() => {
-            // The first kill with DMs to hand, then every other one by the schedule, is a
-            // real SIGKILL of a child process that took over (support/soak/child.rs); the
-            // others stop the bot in this process.
-            let mut planned = w.humans_plan().await;
-            let real = !f.faults.contains_key(KILL9) || w.faults.chance(50);
-            if real
-                && planned.is_empty()
-                && let Some((someone, _)) = w.races.first().and_then(|r| r.humans.first())
-            {
-                // Nobody owes an order: someone asks for help, so the child has work.
-                planned.push((someone.clone(), "help".to_string()));
-            }
-            if real && !planned.is_empty() {
-                // The humans' next DMs go to the child: its work, cut short after a
-                // seeded number of posts and edits.
-                f.orders_sent += planned.len();
-                w.kill_bot().await;
-                let work = usize::try_from(w.faults.range(1, 12)).unwrap();
-                match w.sigkill_child(&planned, work).await {
-                    Ok(made) => f.killed_after.push(made),
-                    Err(e) => f.problems.push(format!("kill -9 at {} ms: {e}", w.now())),
-                }
-                bump(f, KILL9);
-            } else {
-                // A random point: orders in flight, not settled.
-                f.orders_sent += w.send_dms(&planned);
-                w.kill_bot().await;
-                bump(f, "kill and restart");
-            }
-            let secs = w.faults.range(MIN, 3 * HOUR);
-            // The fake's clock too: a restart later than its nonce window.
-            w.advance(secs);
-            w.start_bot().await;
-        }
+        3 if on.kills && w.bot.is_some() => kill(w, f).await,
         4 if on.clock_jumps => {
             let ahead = w.faults.chance(50);
             w.clock.jump_ms(if ahead { 3_600_000 } else { -3_600_000 });
@@ -362,46 +286,12 @@ async fn inject(
             bump(f, "corrupted state row");
         }
         6 if on.disk_full && disk_full_until.is_none() => {
-            let open = w.open_races().await;
-            let Some(&id) = open.last() else {
+            if disk_full(w, soak).await {
+                *disk_full_until = Some(w.now() + 2 * HOUR * 1000);
+                bump(f, "disk full on commits");
+            } else {
                 first.push(kind);
-                return;
-            };
-            let raw = w.raw().await;
-            match soak.kind {
-                Kind::Sqlite => {
-                    raw.execute(
-                        &format!(
-                            "CREATE TRIGGER disk_full BEFORE INSERT ON events WHEN NEW.campaign_id = {}
-                             BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
-                            id.0
-                        ),
-                        vec![],
-                    )
-                    .await;
-                }
-                Kind::Postgres => {
-                    raw.execute(
-                        "CREATE OR REPLACE FUNCTION soak_disk_full() RETURNS trigger AS $$ \
-                         BEGIN RAISE EXCEPTION 'could not extend file: No space left on device'; END \
-                         $$ LANGUAGE plpgsql",
-                        vec![],
-                    )
-                    .await;
-                    raw.execute(
-                        &format!(
-                            "CREATE TRIGGER disk_full BEFORE INSERT ON events FOR EACH ROW \
-                             WHEN (NEW.campaign_id = {}) EXECUTE FUNCTION soak_disk_full()",
-                            id.0
-                        ),
-                        vec![],
-                    )
-                    .await;
-                }
             }
-            raw.close().await;
-            *disk_full_until = Some(w.now() + 2 * HOUR * 1000);
-            bump(f, "disk full on commits");
         }
         7 if on.lost_answers => {
             let n = usize::try_from(w.faults.range(1, 4)).unwrap();
@@ -427,6 +317,123 @@ async fn inject(
         }
         _ => {}
     }
+}
+
+/// A Discord outage of 1 minute to 6 hours: nothing answers, gateway or REST.
+async fn outage(w: &mut World, soak: &Soak, f: &mut Figures, outages: &mut Vec<Outage>) {
+    let secs = if w.faults.chance(50) {
+        w.faults.range(MIN, 30 * MIN)
+    } else {
+        w.faults.range(30 * MIN, 6 * HOUR)
+    };
+    let start = w.now();
+    // Nothing answers: the gateway, and every REST call (the bot's probe too).
+    w.fake.gateway_down();
+    w.fake.rest_down();
+    if !w.wait_gateway_lost().await {
+        f.problems.push(format!(
+            "at {start} ms the bot never saw the gateway go down"
+        ));
+    }
+    // Time passes in looks while Discord is out.
+    let mut left = secs;
+    while left > 0 {
+        let step = left.min(soak.look_secs);
+        w.advance(step);
+        w.fake.settle(std::time::Duration::from_millis(150)).await;
+        left -= step;
+    }
+    w.fake.rest_up();
+    w.fake.clear_faults();
+    let before = w.fake.identifies();
+    let resumes = w.fake.resumes();
+    w.fake.gateway_up();
+    w.fake.wait_reconnected(resumes + 1, before + 1).await;
+    outages.push(Outage {
+        start,
+        end: w.now(),
+    });
+    bump(f, "outage");
+}
+
+/// The bot stops (a real SIGKILL of a child that took over, or a stop in this process),
+/// and starts again 1 minute to 3 hours later.
+async fn kill(w: &mut World, f: &mut Figures) {
+    // The first kill with DMs to hand, then every other one by the schedule, is a
+    // real SIGKILL of a child process that took over (support/soak/child.rs); the
+    // others stop the bot in this process.
+    let mut planned = w.humans_plan().await;
+    let real = !f.faults.contains_key(KILL9) || w.faults.chance(50);
+    if real
+        && planned.is_empty()
+        && let Some((someone, _)) = w.races.first().and_then(|r| r.humans.first())
+    {
+        // Nobody owes an order: someone asks for help, so the child has work.
+        planned.push((someone.clone(), "help".to_string()));
+    }
+    if real && !planned.is_empty() {
+        // The humans' next DMs go to the child: its work, cut short after a
+        // seeded number of posts and edits.
+        f.orders_sent += planned.len();
+        w.kill_bot().await;
+        let work = usize::try_from(w.faults.range(1, 12)).unwrap();
+        match w.sigkill_child(&planned, work).await {
+            Ok(made) => f.killed_after.push(made),
+            Err(e) => f.problems.push(format!("kill -9 at {} ms: {e}", w.now())),
+        }
+        bump(f, KILL9);
+    } else {
+        // A random point: orders in flight, not settled.
+        f.orders_sent += w.send_dms(&planned);
+        w.kill_bot().await;
+        bump(f, "kill and restart");
+    }
+    let secs = w.faults.range(MIN, 3 * HOUR);
+    // The fake's clock too: a restart later than its nonce window.
+    w.advance(secs);
+    w.start_bot().await;
+}
+
+/// Makes one open race's commits fail as a full disk would; false if no race is open.
+async fn disk_full(w: &World, soak: &Soak) -> bool {
+    let open = w.open_races().await;
+    let Some(&id) = open.last() else {
+        return false;
+    };
+    let raw = w.raw().await;
+    match soak.kind {
+        Kind::Sqlite => {
+            raw.execute(
+                &format!(
+                    "CREATE TRIGGER disk_full BEFORE INSERT ON events WHEN NEW.campaign_id = {}
+                         BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
+                    id.0
+                ),
+                vec![],
+            )
+            .await;
+        }
+        Kind::Postgres => {
+            raw.execute(
+                "CREATE OR REPLACE FUNCTION soak_disk_full() RETURNS trigger AS $$ \
+                     BEGIN RAISE EXCEPTION 'could not extend file: No space left on device'; END \
+                     $$ LANGUAGE plpgsql",
+                vec![],
+            )
+            .await;
+            raw.execute(
+                &format!(
+                    "CREATE TRIGGER disk_full BEFORE INSERT ON events FOR EACH ROW \
+                         WHEN (NEW.campaign_id = {}) EXECUTE FUNCTION soak_disk_full()",
+                    id.0
+                ),
+                vec![],
+            )
+            .await;
+        }
+    }
+    raw.close().await;
+    true
 }
 
 pub(super) fn bump(f: &mut Figures, what: &'static str) {

@@ -34,14 +34,7 @@ pub async fn hour_of_two(w: &mut World, soak: &Soak, f: &mut Figures) {
     let extended = extend_once(w, f).await;
     let mut left = HOUR;
     while left > 0 {
-        for _ in 0..2 {
-            let n = w.humans_act().await;
-            f.orders_sent += n;
-            if n == 0 {
-                break;
-            }
-            w.settle().await;
-        }
+        f.orders_sent += w.humans_rounds().await;
         let step = left.min(soak.look_secs);
         w.advance(step);
         w.settle().await;

@@ -363,6 +363,21 @@ impl World {
         self.fake.response(id).await
     }
 
+    /// Humans act for a couple of rounds, the bot settling after each, so that a step
+    /// answered opens the next. Returns the orders sent.
+    pub async fn humans_rounds(&mut self) -> usize {
+        let mut sent = 0;
+        for _ in 0..2 {
+            let n = self.humans_act().await;
+            sent += n;
+            if n == 0 {
+                break;
+            }
+            self.settle().await;
+        }
+        sent
+    }
+
     /// Each human whose turn it is acts by its habit. Returns the orders sent.
     pub async fn humans_act(&mut self) -> usize {
         let planned = self.humans_plan().await;
