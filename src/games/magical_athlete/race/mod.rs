@@ -37,6 +37,7 @@ mod powers;
 mod queue;
 mod turn;
 
+use std::cell::RefCell;
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
@@ -383,6 +384,72 @@ struct Scratch {
     powers: u64,
 }
 
+/// A race's working buffers, kept when it is dropped for the next race on the same thread:
+/// a simulation plays race after race, and reusing them spares about a dozen allocations
+/// (and their regrowth) per race. They hold no state: each is cleared before it is kept.
+#[derive(Default)]
+struct Bufs {
+    tasks: Vec<((usize, Rid), Task)>,
+    moves: Option<Box<MoveBufs>>,
+    choices: Option<Vec<TurnChoice>>,
+    stack: Vec<Task>,
+    seen: Vec<u64>,
+    turn_starts: Vec<u64>,
+    since_roll: Vec<u64>,
+}
+
+thread_local! {
+    static SPARE: RefCell<Vec<Bufs>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Bufs {
+    /// Buffers a dropped race left, or new ones.
+    fn spare() -> Bufs {
+        SPARE
+            .try_with(|p| p.try_borrow_mut().ok().and_then(|mut p| p.pop()))
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    /// Keeps these (cleared) for the next race; a few sets at most.
+    fn keep(mut self) {
+        self.tasks.clear();
+        if let Some(m) = self.moves.as_mut() {
+            m.clear();
+        }
+        if let Some(c) = self.choices.as_mut() {
+            c.clear();
+        }
+        self.stack.clear();
+        self.seen.clear();
+        self.turn_starts.clear();
+        self.since_roll.clear();
+        let _ = SPARE.try_with(|p| {
+            if let Ok(mut p) = p.try_borrow_mut()
+                && p.len() < 4
+            {
+                p.push(self);
+            }
+        });
+    }
+}
+
+impl Drop for Race {
+    fn drop(&mut self) {
+        Bufs {
+            tasks: std::mem::take(&mut self.scratch.tasks),
+            moves: self.scratch.moves.take(),
+            choices: self.scratch.choices.take(),
+            stack: std::mem::take(&mut self.stack),
+            seen: std::mem::take(&mut self.seen),
+            turn_starts: std::mem::take(&mut self.turn_starts),
+            since_roll: std::mem::take(&mut self.since_roll),
+        }
+        .keep();
+    }
+}
+
 /// The lists one batch of moves or warps builds.
 #[derive(Default)]
 struct MoveBufs {
@@ -499,6 +566,7 @@ impl Race {
     ) -> Race {
         let prev =
             Seat::from_index((first.index() + players - 1) % players.max(1)).unwrap_or(first);
+        let b = Bufs::spare();
         Race {
             number,
             track,
@@ -523,14 +591,19 @@ impl Race {
             warp_boards: Vec::new(),
             mover: None,
             quiet: false,
-            stack: Vec::new(),
-            seen: Vec::new(),
-            turn_starts: Vec::new(),
-            since_roll: Vec::new(),
+            stack: b.stack,
+            seen: b.seen,
+            turn_starts: b.turn_starts,
+            since_roll: b.since_roll,
             looping: false,
             budget: TASK_BUDGET,
             events: Vec::new(),
-            scratch: Scratch::default(),
+            scratch: Scratch {
+                tasks: b.tasks,
+                moves: b.moves,
+                choices: b.choices,
+                powers: 0,
+            },
         }
     }
 
@@ -736,11 +809,13 @@ impl Race {
             }
         }
         self.over = true;
-        let placings = self.placings.iter().map(|&r| self.who(r)).collect();
-        self.emit(RaceEvent::RaceOver {
-            placings,
-            capped: self.capped,
-        });
+        if !self.quiet {
+            let placings = self.placings.iter().map(|&r| self.who(r)).collect();
+            self.emit(RaceEvent::RaceOver {
+                placings,
+                capped: self.capped,
+            });
+        }
     }
 
     fn check_over(&mut self) -> R<()> {
@@ -781,8 +856,10 @@ impl Race {
         if let Some(x) = self.racers.get_mut(r) {
             x.tripped = true;
         }
-        let who = self.who(r);
-        self.emit(RaceEvent::Tripped { racer: who, why });
+        if !self.quiet {
+            let who = self.who(r);
+            self.emit(RaceEvent::Tripped { racer: who, why });
+        }
     }
 }
 

@@ -176,11 +176,13 @@ impl Race {
         }
         let first_turn = self.racers.get(r).is_some_and(|x| x.turns == 1);
         let who = self.who(r);
-        self.emit(RaceEvent::TurnStarted {
-            racer: who,
-            space: start,
-            extra,
-        });
+        if !self.quiet {
+            self.emit(RaceEvent::TurnStarted {
+                racer: who,
+                space: start,
+                extra,
+            });
+        }
         self.refresh_copycats(d)?;
         if first_turn && self.has(r, Kind::Mastermind) && self.racers[r].prediction.is_none() {
             let candidates: Vec<Rid> = (0..self.racers.len()).filter(|&x| self.racing(x)).collect();
@@ -330,11 +332,18 @@ impl Race {
             Some(Kind::Genius) => v.extend((1..=6).map(TurnChoice::Guess)),
             Some(Kind::Hypnotist) => v.extend(others().map(TurnChoice::Hypnotize)),
             Some(Kind::ThirdWheel) => {
-                let mut spaces: Vec<u8> = (0..FINISH)
-                    .filter(|&s| s != me && self.count_on(s) == 2)
-                    .collect();
-                spaces.dedup();
-                v.extend(spaces.into_iter().map(TurnChoice::Warp));
+                // Racers per space in one pass (not a scan of the racers per space).
+                let mut on = [0u8; FINISH as usize];
+                for x in (0..self.racers.len()).filter(|&x| self.racing(x)) {
+                    if let Some(c) = on.get_mut(usize::from(self.pos(x))) {
+                        *c = c.saturating_add(1);
+                    }
+                }
+                v.extend(
+                    (0..FINISH)
+                        .filter(|&s| s != me && on.get(usize::from(s)) == Some(&2))
+                        .map(TurnChoice::Warp),
+                );
             }
             Some(Kind::Cheerleader) => v.push(TurnChoice::Cheer),
             _ => {}
@@ -485,11 +494,13 @@ impl Race {
     fn roll_main(&mut self, r: Rid, d: &mut dyn Decider) -> R<u8> {
         let who = self.who(r);
         let mut v = self.die()?;
-        self.emit(RaceEvent::Rolled {
-            racer: who,
-            value: v,
-            reroll: None,
-        });
+        if !self.quiet {
+            self.emit(RaceEvent::Rolled {
+                racer: who,
+                value: v,
+                reroll: None,
+            });
+        }
         let mut magic = 2;
         while magic > 0 && self.has(r, Kind::Magician) {
             let q = Question::Reroll {
