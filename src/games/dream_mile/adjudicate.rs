@@ -84,11 +84,10 @@ pub fn adjudicate(field: &Groups, speed: impl Fn(Seat) -> u32, ties_only: bool) 
         sort_by_speed(&mut seat, &mut sp, start, end);
         let first = units;
         for i in start..end {
-            if i + 1 == end || sp.get(i + 1) != sp.get(i) {
-                if let Some(e) = unit_end.get_mut(units) {
-                    *e = i + 1;
-                    units += 1;
-                }
+            let cut = i + 1 == end || sp.get(i + 1) != sp.get(i);
+            if let (true, Some(e)) = (cut, unit_end.get_mut(units)) {
+                *e = i + 1;
+                units += 1;
             }
         }
         if units - first > 1 {
