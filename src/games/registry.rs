@@ -238,6 +238,44 @@ fn wrong_game() -> OrderError {
     OrderError::Illegal("that order belongs to another game".into())
 }
 
+/// Dream Mile's turn through the registry: its typed orders (one per runner, at most 12)
+/// go on the stack, so the turn allocates only its event lists (issue 21).
+fn apply_dream_mile(
+    g: &mut crate::games::dream_mile::DreamMile,
+    orders: &[Submitted<AnyOrder>],
+) -> Vec<AnyEvent> {
+    use crate::games::dream_mile::{MAX_RUNNERS, Speed};
+    let mut typed: [Submitted<Speed>; MAX_RUNNERS] =
+        std::array::from_fn(|_| Submitted::new(Seat(0), Speed(0)));
+    let mut n = 0usize;
+    let mut more = Vec::new();
+    for s in orders {
+        let AnyOrder::DreamMile(o) = &s.order else {
+            continue;
+        };
+        let sub = Submitted {
+            seat: s.seat,
+            order: *o,
+            missed: s.missed,
+        };
+        match typed.get_mut(n) {
+            Some(slot) => {
+                *slot = sub;
+                n += 1;
+            }
+            // More orders than runners: kept all the same, as the other games do.
+            None => more.push(sub),
+        }
+    }
+    let events = if more.is_empty() {
+        g.apply(typed.get(..n).unwrap_or_default())
+    } else {
+        let all: Vec<Submitted<Speed>> = typed.iter().cloned().chain(more).collect();
+        g.apply(&all)
+    };
+    events.into_iter().map(AnyEvent::DreamMile).collect()
+}
+
 macro_rules! registry {
     ($($variant:ident => $ty:ty),+ $(,)?) => {
         /// The engines, as opposed to the kinds of game players choose.
@@ -355,6 +393,9 @@ macro_rules! registry {
             /// Applies orders; any order of another game's type is dropped (and so defaulted).
             #[allow(unreachable_patterns)]
             pub fn apply(&mut self, orders: &[Submitted<AnyOrder>]) -> Vec<AnyEvent> {
+                if let AnyGame::DreamMile(g) = self {
+                    return apply_dream_mile(g, orders);
+                }
                 match self {
                     $(AnyGame::$variant(g) => {
                         let typed: Vec<Submitted<<$ty as Game>::Order>> = orders

@@ -3,8 +3,6 @@
 //! The field is a list of position groups, front to back; the runners of a group are tied.
 //! Everything is on fixed arrays ([`Groups`], [`Small`]): a turn allocates nothing here.
 
-use std::cmp::Reverse;
-
 use serde::{Deserialize, Serialize};
 
 use super::small::{Filler, Group, Groups, MAX_RUNNERS, Small};
@@ -65,57 +63,74 @@ pub fn margin_needed(passed_so_far: usize, m: usize) -> i64 {
 
 /// Adjudicates a turn. `speed` gives each runner's played speed. On the first turn
 /// (`ties_only`) only the tie step happens.
+///
+/// The work is on plain per-position arrays (`seat`, `sp`): each runner's speed is read
+/// once, and the lists of the result are written once each.
 pub fn adjudicate(field: &Groups, speed: impl Fn(Seat) -> u32, ties_only: bool) -> Adjudication {
-    // 1. Ties: split each group by speed, higher first; equal speeds stay tied.
+    let mut seat = [Seat(0); MAX_RUNNERS];
+    let mut sp = [0u32; MAX_RUNNERS];
+    for ((slot, v), &s) in seat.iter_mut().zip(sp.iter_mut()).zip(field.seats()) {
+        *slot = s;
+        *v = speed(s);
+    }
+    // 1. Ties: split each group by speed, higher first; equal speeds stay tied. Unit `u`
+    // is `seat[unit_end[u - 1]..unit_end[u]]`.
     let mut tie_breaks = TieBreaks::new();
-    let mut units = Groups::new();
+    let mut unit_end = [0usize; MAX_RUNNERS];
+    let mut units = 0usize;
+    let mut start = 0usize;
     for group in field.iter() {
-        let mut members = Group::from_slice(group);
-        // Seats are distinct, so the unstable sort's order is the stable one's.
-        members
-            .as_mut_slice()
-            .sort_unstable_by_key(|&s| (Reverse(speed(s)), s));
-        let mut parts = Groups::new();
-        let mut start = 0;
-        for end in 1..=members.len() {
-            let cut = match (members.get(end), members.get(start)) {
-                (Some(&s), Some(&f)) => speed(s) != speed(f),
-                _ => true,
-            };
-            if cut {
-                parts.push(members.get(start..end).unwrap_or_default());
-                start = end;
+        let end = (start + group.len()).min(MAX_RUNNERS);
+        sort_by_speed(&mut seat, &mut sp, start, end);
+        let first = units;
+        for i in start..end {
+            let cut = i + 1 == end || sp.get(i + 1) != sp.get(i);
+            if let (true, Some(e)) = (cut, unit_end.get_mut(units)) {
+                *e = i + 1;
+                units += 1;
             }
         }
-        if parts.len() > 1 {
+        if units - first > 1 {
             let mut sorted = Group::from_slice(group);
             sorted.as_mut_slice().sort_unstable();
+            let mut into = Groups::new();
+            let mut a = start;
+            for &b in unit_end.get(first..units).unwrap_or_default() {
+                into.push(seat.get(a..b).unwrap_or_default());
+                a = b;
+            }
             tie_breaks.push(TieBreak {
                 group: sorted,
-                into: parts,
+                into,
             });
         }
-        for p in parts.iter() {
-            units.push(p);
-        }
+        start = end;
     }
+    let unit = |u: usize| -> &[Seat] {
+        let a = u.checked_sub(1).map_or(0, |p| unit_end[p]);
+        seat.get(a..unit_end[u]).unwrap_or_default()
+    };
     if ties_only {
+        let mut field = Groups::new();
+        for u in 0..units {
+            field.push(unit(u));
+        }
         return Adjudication {
             tie_breaks,
             overtakes: Overtakes::new(),
-            field: units,
+            field,
         };
     }
 
     // 2. Overtakes, taking each unit in turn from the last position forward.
-    let n = units.len();
     let mut unit_speed = [0i64; MAX_RUNNERS];
     let mut sizes = [0usize; MAX_RUNNERS];
-    for (i, u) in units.iter().enumerate() {
-        if let (Some(sp), Some(sz)) = (unit_speed.get_mut(i), sizes.get_mut(i)) {
-            *sp = u.first().map(|&s| i64::from(speed(s))).unwrap_or(0);
-            *sz = u.len();
-        }
+    let mut a = 0usize;
+    let ends = unit_end.get(..units).unwrap_or_default();
+    for ((v, size), &e) in unit_speed.iter_mut().zip(sizes.iter_mut()).zip(ends) {
+        *v = i64::from(sp.get(a).copied().unwrap_or(0));
+        *size = e - a;
+        a = e;
     }
     // `order[p]` is the unit at position `p`; `at[u]` is unit `u`'s position.
     let mut order = [0usize; MAX_RUNNERS];
@@ -126,13 +141,13 @@ pub fn adjudicate(field: &Groups, speed: impl Fn(Seat) -> u32, ties_only: bool) 
     }
     let mut overtaken = [false; MAX_RUNNERS];
     let mut overtakes = Overtakes::new();
-    for id in (0..n.min(MAX_RUNNERS)).rev() {
+    for id in (0..units).rev() {
         if overtaken[id] {
             continue;
         }
         let mut pos = at[id];
         let mut passed_so_far = 0usize;
-        let mut passed = Groups::new();
+        let from = pos;
         while pos > 0 {
             let ahead = order[pos - 1];
             let m = sizes[ahead];
@@ -145,23 +160,48 @@ pub fn adjudicate(field: &Groups, speed: impl Fn(Seat) -> u32, ties_only: bool) 
             at[id] = pos;
             passed_so_far += m;
             overtaken[ahead] = true;
-            passed.push(units.get(ahead).unwrap_or_default());
         }
-        if !passed.is_empty() {
+        if pos < from {
+            // The units passed now sit just behind `id`, in the order passed.
+            let mut passed = Groups::new();
+            for p in (pos + 1..=from).rev() {
+                passed.push(unit(order[p]));
+            }
             overtakes.push(Overtake {
-                by: Group::from_slice(units.get(id).unwrap_or_default()),
+                by: Group::from_slice(unit(id)),
                 passed,
             });
         }
     }
     let mut out = Groups::new();
-    for &u in order.get(..n).unwrap_or_default() {
-        out.push(units.get(u).unwrap_or_default());
+    for &u in order.get(..units).unwrap_or_default() {
+        out.push(unit(u));
     }
     Adjudication {
         tie_breaks,
         overtakes,
         field: out,
+    }
+}
+
+/// Sorts `seat[start..end]` (with `sp` alongside) by speed, higher first, then by seat:
+/// an insertion sort, as a group holds at most 12.
+fn sort_by_speed(
+    seat: &mut [Seat; MAX_RUNNERS],
+    sp: &mut [u32; MAX_RUNNERS],
+    start: usize,
+    end: usize,
+) {
+    for i in start + 1..end.min(MAX_RUNNERS) {
+        let (s, v) = (seat[i], sp[i]);
+        let mut j = i;
+        while j > start && (sp[j - 1] < v || (sp[j - 1] == v && seat[j - 1] > s)) {
+            seat[j] = seat[j - 1];
+            sp[j] = sp[j - 1];
+            j -= 1;
+        }
+        seat[j] = s;
+        sp[j] = v;
     }
 }
 

@@ -478,32 +478,32 @@ impl DreamMile {
             overtakes,
             field,
         } = adjudicate(&self.field, speed_of, ties_only);
-        let mut plays = Plays::new();
-        let mut record = Record {
-            turn,
-            ..Record::FILL
-        };
-        for (i, runner) in self.runners.iter_mut().enumerate() {
+        // By seat, filled in place and then wrapped as lists.
+        let mut plays = [Play::FILL; MAX_RUNNERS];
+        let mut remaining = [0u32; MAX_RUNNERS];
+        let mut played = [0u8; MAX_RUNNERS];
+        let mut was_missed = [false; MAX_RUNNERS];
+        let n = self.runners.len().min(MAX_RUNNERS);
+        for (i, runner) in self.runners.iter_mut().take(MAX_RUNNERS).enumerate() {
             let speed = speeds.get(i).copied().unwrap_or(0);
             let miss = missed.get(i).copied().unwrap_or(false);
             runner.remaining = runner.remaining.saturating_sub(u32::from(speed));
             runner.last_played = Some(speed);
             runner.last_missed = miss;
-            record.remaining.push(runner.remaining);
-            record.played.push(speed);
-            record.missed.push(miss);
-            if let Some(seat) = Seat::from_index(i) {
-                plays.push(Play {
-                    seat,
-                    speed,
-                    missed: miss,
-                    automatic,
-                });
-            }
+            remaining[i] = runner.remaining;
+            played[i] = speed;
+            was_missed[i] = miss;
+            plays[i] = Play {
+                seat: Seat(i as u8),
+                speed,
+                missed: miss,
+                automatic,
+            };
         }
         self.field = field;
         self.turns_done = turn;
-        // Each seat's rank: one more than the runners in the groups ahead.
+        // Each seat's rank: one more than the runners in the groups ahead. A seat missing
+        // from the field ranks after everyone, as `rank_of` says.
         let mut ranks = [0u32; MAX_RUNNERS];
         let mut ahead = 0u32;
         for group in self.field.iter() {
@@ -514,20 +514,21 @@ impl DreamMile {
             }
             ahead += group.len() as u32;
         }
-        for i in 0..self.runners.len() {
-            // A seat missing from the field ranks after everyone, as `rank_of` says.
-            record.ranks.push(
-                ranks
-                    .get(i)
-                    .copied()
-                    .filter(|&r| r > 0)
-                    .unwrap_or(ahead + 1),
-            );
+        for r in ranks.iter_mut().take(n) {
+            if *r == 0 {
+                *r = ahead + 1;
+            }
         }
-        self.history.push(record);
+        self.history.push(Record {
+            turn,
+            ranks: Small::from_array(ranks, n),
+            remaining: Small::from_array(remaining, n),
+            played: Small::from_array(played, n),
+            missed: Small::from_array(was_missed, n),
+        });
         Event::TurnResolved {
             turn,
-            plays,
+            plays: Small::from_array(plays, n),
             tie_breaks,
             overtakes,
             field,
@@ -837,7 +838,10 @@ impl Game for DreamMile {
                 missed[i] = s.missed;
             }
         }
-        let mut events = Vec::with_capacity(3);
+        // The last ordered turn brings the automatic one and the finish; any other, one
+        // event (a list of one stays in the allocator's small, fast sizes).
+        let last = self.turns_done + 1 >= self.options.ordered_turns;
+        let mut events = Vec::with_capacity(if last { 3 } else { 1 });
         events.push(self.resolve_turn(&speeds[..n], &missed[..n], false));
         if !self.awaiting_orders() && self.options.auto_final_turn {
             for seat in Seat::all(n) {

@@ -68,10 +68,21 @@ impl<T: Filler, const N: usize> Small<T, N> {
     /// The items from a slice, as many as fit.
     pub fn from_slice(items: &[T]) -> Self {
         let mut out = Self::new();
-        for &i in items {
-            out.push(i);
+        let n = items.len().min(N);
+        if let (Some(dst), Some(src)) = (out.items.get_mut(..n), items.get(..n)) {
+            dst.copy_from_slice(src);
+            out.len = n as u8;
         }
         out
+    }
+
+    /// The first `len` items of `items` (all of them if `len` is larger): a list filled
+    /// in place, as the turn fills its per-seat arrays.
+    pub fn from_array(items: [T; N], len: usize) -> Self {
+        Small {
+            len: len.min(N) as u8,
+            items,
+        }
     }
 
     pub fn as_mut_slice(&mut self) -> &mut [T] {
@@ -167,13 +178,17 @@ impl Groups {
 
     /// Appends a group; says whether there was room (an empty group is not added).
     pub fn push(&mut self, group: &[Seat]) -> bool {
-        if group.is_empty() || self.seats.len() + group.len() > MAX_RUNNERS {
+        let start = usize::from(self.seats.len);
+        let end = start + group.len();
+        let Some(dst) = self.seats.items.get_mut(start..end) else {
+            return false;
+        };
+        if group.is_empty() {
             return false;
         }
-        for &s in group {
-            self.seats.push(s);
-        }
-        self.ends.push(self.seats.len() as u8)
+        dst.copy_from_slice(group);
+        self.seats.len = end as u8;
+        self.ends.push(end as u8)
     }
 
     /// The number of groups.
