@@ -204,6 +204,11 @@ impl CardRace {
         if !self.hand(seat).contains(&card) {
             return Some(Fault::NotInHand(card));
         }
+        self.held_play_fault(seat, card, target)
+    }
+
+    /// [`Self::turn_fault`] for a play of a card known to be in the seat's hand.
+    fn held_play_fault(&self, seat: Seat, card: Card, target: Option<u8>) -> Option<Fault> {
         let own = self.team_index(seat);
         let Some(t) = self.team(own) else {
             return Some(Fault::GameOver);
@@ -355,25 +360,23 @@ impl CardRace {
     pub fn turn_orders(&self, seat: Seat) -> Vec<Order> {
         // The distinct cards in hand, in card order, without sorting a copy: `Card::ALL`
         // is in card order (a test checks it).
+        // A bit per card held: one pass over the hand, not one per card of the game.
         let hand = self.hand(seat);
-        let cards = || Card::ALL.into_iter().filter(|c| hand.contains(c));
+        let held = hand.iter().fold(0u32, |m, &c| m | card_bit(c));
+        let cards = || Card::ALL.into_iter().filter(|&c| held & card_bit(c) != 0);
         let mut out = Vec::with_capacity(2 * hand.len() + 2);
         for card in cards() {
             if card.is_attack() {
                 for t in 0..self.teams.len() as u8 {
-                    let o = Order::Play {
-                        card,
-                        target: Some(t),
-                    };
-                    if self.turn_fault(seat, &o).is_none() {
-                        out.push(o);
+                    if self.held_play_fault(seat, card, Some(t)).is_none() {
+                        out.push(Order::Play {
+                            card,
+                            target: Some(t),
+                        });
                     }
                 }
-            } else {
-                let o = Order::Play { card, target: None };
-                if self.turn_fault(seat, &o).is_none() {
-                    out.push(o);
-                }
+            } else if self.held_play_fault(seat, card, None).is_none() {
+                out.push(Order::Play { card, target: None });
             }
         }
         out.extend(cards().map(|card| Order::Junk { card }));
@@ -411,6 +414,11 @@ impl CardRace {
             }
         }
     }
+}
+
+/// A card's bit in a set of cards (`Card::ALL` has 22, in declaration order).
+fn card_bit(card: Card) -> u32 {
+    1 << (card as u32)
 }
 
 /// What an order means in a dirty-trick window. A victim who plays the matching immunity,

@@ -80,6 +80,22 @@ pub fn play_one_with(
     game_no: u64,
     bots: &SimBots,
 ) -> Result<(CardRace, Vec<BotLevel>, Vec<Event>, u64), String> {
+    let mut events = Vec::new();
+    let (game, levels, steps) =
+        play_out(options, seats, seed, game_no, bots, |e| events.extend(e))?;
+    Ok((game, levels, events, steps))
+}
+
+/// As [`play_one_with`], handing each step's events to `on_events` as they happen (the
+/// summary keeps only what it counts, not a whole game's events).
+fn play_out(
+    options: &Options,
+    seats: &[SeatSetup],
+    seed: Seed,
+    game_no: u64,
+    bots: &SimBots,
+    mut on_events: impl FnMut(Vec<Event>),
+) -> Result<(CardRace, Vec<BotLevel>, u64), String> {
     let mut game = CardRace::setup(options, seats, seed).map_err(|e| e.to_string())?;
     let levels: Vec<BotLevel> = Seat::all(seats.len())
         .map(|s| {
@@ -93,7 +109,6 @@ pub fn play_one_with(
         })
         .collect();
     let mut rng = GameRng::from_seed(seed.derive("sim"));
-    let mut events = Vec::new();
     let mut steps = 0u64;
     // A card race always waits for one seat (a window: its first seat answers), so the
     // loop asks `first_to_act` rather than building `pending()`'s label every step.
@@ -103,10 +118,10 @@ pub fn play_one_with(
         };
         let level = levels.get(s.index()).copied().unwrap_or_default();
         let order = Submitted::new(s, game.bot_order(s, level, &mut rng));
-        events.extend(game.apply(std::slice::from_ref(&order)));
+        on_events(game.apply(std::slice::from_ref(&order)));
         steps += 1;
     }
-    Ok((game, levels, events, steps))
+    Ok((game, levels, steps))
 }
 
 pub fn run(kind: GameKind, args: &SimArgs) -> Result<Summary, String> {
@@ -138,7 +153,25 @@ pub fn run(kind: GameKind, args: &SimArgs) -> Result<Summary, String> {
     };
     for g in 0..args.count {
         let seed = Seed::from_u64(args.seed.wrapping_add(g));
-        let (game, levels, events, steps) = play_one_with(&options, &seats, seed, g, &args.bots)?;
+        // Each round's starter and scores, tallied once the game is over.
+        let mut starter = Seat(0);
+        let mut rounds = Vec::new();
+        let (game, levels, steps) = play_out(&options, &seats, seed, g, &args.bots, |events| {
+            for e in events {
+                match e {
+                    Event::RoundStarted { starter: first, .. } => starter = first,
+                    Event::RoundEnded { result, .. } => {
+                        s.rounds += 1;
+                        if matches!(result.ended, RoundEnd::Trip { .. }) {
+                            s.rounds_completed_by_trip += 1;
+                        }
+                        rounds.push((starter, result.scores));
+                    }
+                    Event::DirtyTrick { .. } => s.dirty_tricks += 1,
+                    _ => {}
+                }
+            }
+        })?;
         let outcome = game.outcome().ok_or("a game did not end")?;
         let winners = outcome.winners();
         let winning_teams = game.winning_teams();
@@ -164,20 +197,8 @@ pub fn run(kind: GameKind, args: &SimArgs) -> Result<Summary, String> {
                 }
             }
         }
-        let mut starter = Seat(0);
-        for e in &events {
-            match e {
-                Event::RoundStarted { starter: first, .. } => starter = *first,
-                Event::RoundEnded { result, .. } => {
-                    s.rounds += 1;
-                    if matches!(result.ended, RoundEnd::Trip { .. }) {
-                        s.rounds_completed_by_trip += 1;
-                    }
-                    s.tally_positions(&game, starter, &result.scores);
-                }
-                Event::DirtyTrick { .. } => s.dirty_tricks += 1,
-                _ => {}
-            }
+        for (starter, scores) in &rounds {
+            s.tally_positions(&game, *starter, scores);
         }
         s.steps += steps;
         s.games += 1;
