@@ -28,6 +28,7 @@ mod round;
 mod setup;
 pub mod sim;
 pub mod state;
+pub mod tables;
 pub mod views;
 
 use serde::{Deserialize, Serialize};

@@ -240,7 +240,7 @@ impl FifteenHundred {
                     .is_some_and(|r| self.course.on_finish_straight(r.spot))
             })
             .collect();
-        done.sort_by_key(|&i| Reverse(self.runners.get(i).map(|r| self.course.key(r.spot))));
+        done.sort_by_key(|&i| Reverse(self.runners.get(i).map(|r| self.course.rank(r.spot))));
         for i in done {
             let place = u8::try_from(self.finish_order.len() + 1).unwrap_or(u8::MAX);
             if let Some(r) = self.runners.get_mut(i) {

@@ -207,7 +207,7 @@ impl FifteenHundred {
         let mut v: Vec<usize> = (0..self.runners.len())
             .filter(|&i| self.racing(i))
             .collect();
-        v.sort_by_key(|&i| std::cmp::Reverse(self.runner(i).map(|r| self.course.key(r.spot))));
+        v.sort_by_key(|&i| std::cmp::Reverse(self.runner(i).map(|r| self.course.rank(r.spot))));
         v
     }
 
