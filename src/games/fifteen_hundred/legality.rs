@@ -6,7 +6,7 @@ use thiserror::Error;
 use super::order::{Action, Misfit, Order, PaceIntent, RoundOrder};
 use super::path::{self, Aim, Intent};
 use super::{BASE_PACE, FifteenHundred, Step, TOP_BID};
-use crate::engine::{Game, Seat};
+use crate::engine::Seat;
 
 /// An order that is not allowed now.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -61,7 +61,7 @@ impl FifteenHundred {
         if self.step == Step::Over {
             return Err(IllegalOrder::RaceOver);
         }
-        if !self.pending().includes(seat) {
+        if !self.is_pending(seat) {
             return Err(IllegalOrder::NotYourTurn);
         }
         let i = seat.index();
@@ -98,6 +98,16 @@ impl FifteenHundred {
         }
     }
 
+    /// Whether `seat` is among [`crate::engine::Game::pending`]'s seats (asked without building them).
+    fn is_pending(&self, seat: Seat) -> bool {
+        let i = seat.index();
+        match self.step {
+            Step::Over => false,
+            Step::Orders | Step::Bids => self.is_player(i) && self.racing(i),
+            _ => self.decider() == Some(i) && self.is_player(i),
+        }
+    }
+
     /// Refuses text that answers another question, with the step's help after it.
     fn not_now(&self, misfit: Misfit) -> IllegalOrder {
         IllegalOrder::NotNow {
@@ -107,7 +117,7 @@ impl FifteenHundred {
     }
 
     pub(super) fn check_card(&self, i: usize, card: u8) -> Result<(), IllegalOrder> {
-        let hand = self.runner(i).map(|r| r.hand.clone()).unwrap_or_default();
+        let hand = self.runner(i).map_or(&[][..], |r| r.hand.as_slice());
         if hand.contains(&card) {
             Ok(())
         } else {

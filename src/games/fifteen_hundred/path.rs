@@ -77,12 +77,11 @@ pub fn reachable(
 /// nothing needs clearing between searches.
 #[derive(Default)]
 struct Scratch {
-    /// This search's stamp.
+    /// This search's stamp, below [`GENERATIONS`].
     generation: u32,
-    /// Per course index: the generation that set `best`.
-    seen: Vec<u32>,
-    /// Per course index: the least cost found.
-    best: Vec<u8>,
+    /// Per course index: the generation that found it (high bits) and the least cost found
+    /// (low 8 bits).
+    mark: Vec<u32>,
     /// Per board space (a course index, see [`tables::Node::space`]): the generation that
     /// found it taken.
     taken: Vec<u32>,
@@ -95,6 +94,9 @@ struct Scratch {
     buckets: Vec<Vec<u32>>,
 }
 
+/// Generations fit the 24 bits `Scratch::mark` leaves them.
+const GENERATIONS: u32 = 1 << 24;
+
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
@@ -102,18 +104,17 @@ thread_local! {
 impl Scratch {
     /// Starts a search over a course of `spaces` indexes.
     fn begin(&mut self, spaces: usize, points: u8) {
-        if self.seen.len() < spaces {
-            self.seen.resize(spaces, 0);
-            self.best.resize(spaces, 0);
+        if self.mark.len() < spaces {
+            self.mark.resize(spaces, 0);
             self.taken.resize(spaces, 0);
         }
         if self.buckets.len() <= usize::from(points) {
             self.buckets.resize_with(usize::from(points) + 1, Vec::new);
         }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
+        self.generation += 1;
+        if self.generation >= GENERATIONS {
             // Stamps wrapped: forget every old one.
-            self.seen.fill(0);
+            self.mark.fill(0);
             self.taken.fill(0);
             self.generation = 1;
         }
@@ -124,10 +125,8 @@ impl Scratch {
     }
 
     fn cost(&self, i: u32) -> Option<u8> {
-        let i = i as usize;
-        (self.seen.get(i) == Some(&self.generation))
-            .then(|| self.best.get(i).copied())
-            .flatten()
+        let m = self.mark.get(i as usize).copied().unwrap_or(0);
+        (m >> 8 == self.generation).then_some((m & 0xff) as u8)
     }
 
     fn is_taken(&self, nodes: &[tables::Node], i: u32) -> bool {
@@ -139,19 +138,17 @@ impl Scratch {
 
     /// Records `cost` for index `i` if it is the least yet.
     fn improve(&mut self, i: u32, cost: u8) {
-        let k = i as usize;
-        let (Some(seen), Some(best)) = (self.seen.get_mut(k), self.best.get_mut(k)) else {
+        let Some(m) = self.mark.get_mut(i as usize) else {
             return;
         };
-        if *seen == self.generation {
-            if *best <= cost {
+        if *m >> 8 == self.generation {
+            if (*m & 0xff) as u8 <= cost {
                 return;
             }
         } else {
-            *seen = self.generation;
             self.found.push(i);
         }
-        *best = cost;
+        *m = (self.generation << 8) | u32::from(cost);
         if let Some(b) = self.buckets.get_mut(usize::from(cost)) {
             b.push(i);
         }
@@ -296,9 +293,6 @@ pub fn choose(
     };
     // Every spot ranks differently, so the best does not depend on the search's order.
     search(course, from, budget, occupied, pass_through, |s, nodes| {
-        let ends = s
-            .ends(nodes)
-            .filter_map(|(i, cost)| nodes.get(i).map(|n| (n, cost)));
         if let Aim::To { lane, pos, finish } = intent.aim
             && let Some((n, cost)) = s
                 .ends(nodes)
@@ -307,7 +301,16 @@ pub fn choose(
         {
             return Reach { spot: n.spot, cost };
         }
-        ends.max_by_key(|(n, cost)| rank(n.spot, Some(n.rank), *cost, intent.max_lane))
+        // The ranking packed in one number, ordered as [`rank`]'s.
+        let packed = |n: &Node, cost: u8| {
+            let excess = intent.max_lane.map_or(0, |m| n.spot.lane.saturating_sub(m));
+            (u64::from(u8::MAX - excess) << 40)
+                | (u64::from(n.rank) << 8)
+                | u64::from(u8::MAX - cost)
+        };
+        s.ends(nodes)
+            .filter_map(|(i, cost)| nodes.get(i).map(|n| (n, cost)))
+            .max_by_key(|&(n, cost)| packed(n, cost))
             .map_or(stay, |(n, cost)| Reach { spot: n.spot, cost })
     })
 }

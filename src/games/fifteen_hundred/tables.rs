@@ -8,7 +8,9 @@
 
 use std::sync::{Arc, Mutex};
 
+use super::Options;
 use super::board::{Board, Course, Distance, Spot};
+use crate::engine::OptionsError;
 
 /// No such space (no step there, or off the course).
 pub const NONE: u32 = u32::MAX;
@@ -113,7 +115,7 @@ const CACHED: usize = 8;
 pub fn tables_for(course: &Course) -> Arc<Tables> {
     let mut cache = CACHE
         .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some((_, _, t)) = cache
         .iter()
         .find(|(b, d, _)| *d == course.distance && *b == course.board)
@@ -126,4 +128,44 @@ pub fn tables_for(course: &Course) -> Arc<Tables> {
     }
     cache.push((course.board.clone(), course.distance, Arc::clone(&t)));
     t
+}
+
+/// Races' courses by board text (`None`: the standard board) and distance, newest last.
+type Courses = Vec<(Option<String>, Distance, Arc<Course>)>;
+static COURSES: Mutex<Courses> = Mutex::new(Vec::new());
+
+/// The course a race with these options runs on: its board file is read once, then shared.
+pub fn course_for(options: &Options) -> Result<Arc<Course>, OptionsError> {
+    let mut cache = COURSES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, _, c)) = cache
+        .iter()
+        .find(|(b, d, _)| *d == options.distance && *b == options.board)
+    {
+        return Ok(Arc::clone(c));
+    }
+    let course = Arc::new(Course::new(options.board()?, options.distance));
+    if cache.len() >= CACHED {
+        cache.remove(0);
+    }
+    cache.push((options.board.clone(), options.distance, Arc::clone(&course)));
+    Ok(course)
+}
+
+/// Serde for a shared course: stored as the course itself.
+pub mod shared_course {
+    use std::sync::Arc;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::Course;
+
+    pub fn serialize<S: Serializer>(course: &Arc<Course>, s: S) -> Result<S::Ok, S::Error> {
+        course.as_ref().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<Course>, D::Error> {
+        Course::deserialize(d).map(Arc::new)
+    }
 }
