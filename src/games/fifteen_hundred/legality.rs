@@ -6,7 +6,7 @@ use thiserror::Error;
 use super::order::{Action, Misfit, Order, PaceIntent, RoundOrder};
 use super::path::{self, Aim, Intent};
 use super::{BASE_PACE, FifteenHundred, Step, TOP_BID};
-use crate::engine::Seat;
+use crate::engine::{Game, Seat};
 
 /// An order that is not allowed now.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -61,7 +61,7 @@ impl FifteenHundred {
         if self.step == Step::Over {
             return Err(IllegalOrder::RaceOver);
         }
-        if !self.is_pending(seat) {
+        if !self.pending().includes(seat) {
             return Err(IllegalOrder::NotYourTurn);
         }
         let i = seat.index();
@@ -95,16 +95,6 @@ impl FifteenHundred {
                 "that isn't what is asked now: {}",
                 self.label()
             ))),
-        }
-    }
-
-    /// Whether `seat` is among [`crate::engine::Game::pending`]'s seats (asked without building them).
-    fn is_pending(&self, seat: Seat) -> bool {
-        let i = seat.index();
-        match self.step {
-            Step::Over => false,
-            Step::Orders | Step::Bids => self.is_player(i) && self.racing(i),
-            _ => self.decider() == Some(i) && self.is_player(i),
         }
     }
 
