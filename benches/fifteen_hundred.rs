@@ -1,5 +1,6 @@
 //! 1500m speed: rounds adjudicated per second (eight runners' round orders, from a race in
-//! progress) and whole races per second (heuristic bots, by orders).
+//! progress; with and without cloning the state first) and whole races per second
+//! (heuristic bots, by orders).
 //!
 //! Run with `cargo bench --bench fifteen_hundred`.
 
@@ -8,7 +9,7 @@
 
 use std::hint::black_box;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use photofinish::engine::{BotLevel, Game, GameRng, SeatSetup, Seed, Submitted};
 use photofinish::games::fifteen_hundred::{FifteenHundred, Options, Order};
 
@@ -52,6 +53,14 @@ fn bench(c: &mut Criterion) {
             let mut game = start.clone();
             black_box(game.apply(black_box(&next)));
         });
+    });
+    // The same round without the clone of the state before it (criterion's setup).
+    g.bench_function("round of 8 runners, apply only", |b| {
+        b.iter_batched_ref(
+            || start.clone(),
+            |game| black_box(game.apply(black_box(&next))),
+            BatchSize::SmallInput,
+        );
     });
     g.bench_function("whole race, 8 heuristic bots", |b| {
         let mut seed = 0;

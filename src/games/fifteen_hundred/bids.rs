@@ -36,7 +36,7 @@ impl FifteenHundred {
         order.sort_by_key(|&(i, b)| {
             (
                 Reverse(b),
-                self.runners.get(i).map(|r| self.course.key(r.spot)),
+                self.runners.get(i).map(|r| self.course.rank(r.spot)),
             )
         });
         let mut choosers: Vec<usize> = order.iter().map(|&(i, _)| i).collect();

@@ -7,10 +7,12 @@
 
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
+
+use super::tables::{self, Tables};
 
 /// The default board, shipped with the game.
 pub const DEFAULT_BOARD: &str = include_str!("board.toml");
@@ -316,6 +318,9 @@ pub struct Course {
     /// Where each lane's spaces (every lap, then the finish template) start in
     /// [`Course::index`], and (last) how many spaces the course has: derived.
     bases: Vec<usize>,
+    /// The pathfinder's and the standings' tables, shared by every course on this board
+    /// and distance: derived, and built on first use.
+    tables: OnceLock<Arc<Tables>>,
 }
 
 impl PartialEq for Course {
@@ -359,6 +364,7 @@ impl Course {
             distance,
             starts,
             bases: Vec::new(),
+            tables: OnceLock::new(),
         };
         let mut acc = 0usize;
         let mut bases = vec![0usize];
@@ -382,6 +388,18 @@ impl Course {
             base + usize::from(spot.lap) * usize::from(self.lap_len(spot.lane))
                 + usize::from(spot.pos),
         )
+    }
+
+    /// The derived tables ([`super::tables`]).
+    pub fn tables(&self) -> &Tables {
+        self.tables.get_or_init(|| tables::tables_for(self))
+    }
+
+    /// Where a spot stands in position order, as one number ordered as [`Course::key`];
+    /// `None` off the course.
+    pub fn rank(&self, spot: Spot) -> Option<u32> {
+        let i = self.index(spot)?;
+        self.tables().nodes.get(i).map(|n| n.rank)
     }
 
     /// How many numbers [`Course::index`] gives.

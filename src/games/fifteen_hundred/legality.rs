@@ -107,7 +107,7 @@ impl FifteenHundred {
     }
 
     pub(super) fn check_card(&self, i: usize, card: u8) -> Result<(), IllegalOrder> {
-        let hand = self.runner(i).map(|r| r.hand.clone()).unwrap_or_default();
+        let hand = self.runner(i).map_or(&[][..], |r| r.hand.as_slice());
         if hand.contains(&card) {
             Ok(())
         } else {

@@ -216,62 +216,117 @@ impl Misfit {
     }
 }
 
-pub fn pace_text(p: PaceIntent) -> String {
-    match p {
-        PaceIntent::Keep => "keep".into(),
-        PaceIntent::Afford => "afford".into(),
-        PaceIntent::Up => "+1".into(),
-        PaceIntent::Down(n) => format!("-{n}"),
-        PaceIntent::Level(l) => l.to_string(),
+// The texts below are written straight into one string (a round's orders are written
+// every round, so they should not build a string per part).
+
+/// A pace intent's text.
+struct PaceText(PaceIntent);
+
+impl fmt::Display for PaceText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            PaceIntent::Keep => f.write_str("keep"),
+            PaceIntent::Afford => f.write_str("afford"),
+            PaceIntent::Up => f.write_str("+1"),
+            PaceIntent::Down(n) => write!(f, "-{n}"),
+            PaceIntent::Level(l) => write!(f, "{l}"),
+        }
     }
+}
+
+/// A movement intent's text.
+struct IntentText<'a>(&'a Intent);
+
+impl fmt::Display for IntentText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.aim {
+            Aim::Farthest => f.write_str("farthest")?,
+            Aim::Points(0) => f.write_str("none")?,
+            Aim::Points(n) => write!(f, "{n}")?,
+            Aim::To { lane, pos, finish } => {
+                write!(f, "to {lane}:{}{}", if finish { "f" } else { "" }, pos + 1)?;
+            }
+        }
+        match self.0.max_lane {
+            Some(k) => write!(f, " lane<={k}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Action preferences' text.
+struct ActionsText<'a>(&'a Preferences);
+
+impl fmt::Display for ActionsText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let words = self.0.ranked.iter().map(|a| a.word());
+        let decline = self.0.decline.then_some("none");
+        for (n, w) in words.chain(decline).enumerate() {
+            if n > 0 {
+                f.write_str(",")?;
+            }
+            f.write_str(w)?;
+        }
+        Ok(())
+    }
+}
+
+/// A bid's text.
+struct BidText(Option<u8>);
+
+impl fmt::Display for BidText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(b) => write!(f, "{b}"),
+            None => f.write_str("none"),
+        }
+    }
+}
+
+pub fn pace_text(p: PaceIntent) -> String {
+    PaceText(p).to_string()
 }
 
 pub fn intent_text(i: &Intent) -> String {
-    let aim = match i.aim {
-        Aim::Farthest => "farthest".to_string(),
-        Aim::Points(0) => "none".to_string(),
-        Aim::Points(n) => n.to_string(),
-        Aim::To { lane, pos, finish } => {
-            format!("to {lane}:{}{}", if finish { "f" } else { "" }, pos + 1)
-        }
-    };
-    match i.max_lane {
-        Some(k) => format!("{aim} lane<={k}"),
-        None => aim,
-    }
+    IntentText(i).to_string()
 }
 
 pub fn actions_text(p: &Preferences) -> String {
-    let mut parts: Vec<&str> = p.ranked.iter().map(|a| a.word()).collect();
-    if p.decline {
-        parts.push("none");
-    }
-    parts.join(",")
-}
-
-fn bid_text(bid: Option<u8>) -> String {
-    bid.map_or("none".into(), |b| b.to_string())
+    ActionsText(p).to_string()
 }
 
 /// The canonical text of an order; it reads back to the same order.
 pub fn order_text(order: &Order) -> String {
-    match order {
-        Order::Round(r) => format!(
+    let mut out = String::new();
+    write_order(&mut out, order);
+    out
+}
+
+/// Writes [`order_text`] into `out` (cleared first), keeping its buffer.
+pub fn write_order(out: &mut String, order: &Order) {
+    use std::fmt::Write;
+    out.clear();
+    // Writing to a String cannot fail.
+    let _ = match order {
+        Order::Round(r) => write!(
+            out,
             "card {} bid {} actions {} pace {} move {} then {}",
             r.card,
-            bid_text(r.bid),
-            actions_text(&r.actions),
-            pace_text(r.pace),
-            intent_text(&r.run),
-            intent_text(&r.then)
+            BidText(r.bid),
+            ActionsText(&r.actions),
+            PaceText(r.pace),
+            IntentText(&r.run),
+            IntentText(&r.then)
         ),
-        Order::Bid { card, bid } => format!("card {card} bid {}", bid_text(*bid)),
-        Order::Action { action } => format!("action {}", action.map_or("none", |a| a.word())),
-        Order::Move { intent } => format!("move {}", intent_text(intent)),
+        Order::Bid { card, bid } => write!(out, "card {card} bid {}", BidText(*bid)),
+        Order::Action { action } => {
+            write!(out, "action {}", action.map_or("none", |a| a.word()))
+        }
+        Order::Move { intent } => write!(out, "move {}", IntentText(intent)),
         Order::Pace { pace, intent } => {
-            format!("pace {} move {}", pace_text(*pace), intent_text(intent))
+            write!(out, "pace {} move {}", PaceText(*pace), IntentText(intent))
         }
         // Never stored, so never shown: the refusal is what the player reads.
-        Order::NotAsked { misfit } => format!("not asked: {}", misfit.sentence()),
-    }
+        Order::NotAsked { misfit } => write!(out, "not asked: {}", misfit.sentence()),
+    };
 }

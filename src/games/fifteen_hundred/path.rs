@@ -11,7 +11,8 @@ use std::cmp::Reverse;
 
 use serde::{Deserialize, Serialize};
 
-use super::board::{Course, PosKey, Spot};
+use super::board::{Course, Spot};
+use super::tables::{self, NONE, Node, STEP_COST};
 
 /// One reachable end space and the least it costs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,95 +61,130 @@ pub fn reachable(
     occupied: &[Spot],
     pass_through: bool,
 ) -> Vec<Reach> {
-    let mut out = search(course, from, points, occupied, pass_through);
+    let mut out = search(course, from, points, occupied, pass_through, |s, nodes| {
+        s.ends(nodes)
+            .filter_map(|(i, cost)| nodes.get(i).map(|n| Reach { spot: n.spot, cost }))
+            .collect::<Vec<_>>()
+    });
     // A fixed order, whatever the search's.
     out.sort_unstable_by_key(|r| r.spot);
     out
 }
 
 /// The search's scratch, kept between searches (one per thread) so that no node allocates:
-/// the least cost found for every space of the course, indexed by [`Course::index`].
+/// the least cost found for every space of the course (by [`Course::index`]), and the
+/// board spaces taken. Entries count only when stamped with this search's generation, so
+/// nothing needs clearing between searches.
 #[derive(Default)]
 struct Scratch {
-    /// Least cost found per course index; `UNSEEN` where nothing was found.
-    best: Vec<u8>,
-    /// The spots set in `best` this search, in the order first found.
-    found: Vec<Spot>,
-    /// Spots to expand, by cost (costs are small whole numbers, so buckets by cost give
-    /// Dijkstra's order).
-    buckets: Vec<Vec<Spot>>,
+    /// This search's stamp, below [`GENERATIONS`].
+    generation: u32,
+    /// Per course index: the generation that found it (high bits) and the least cost found
+    /// (low 8 bits).
+    mark: Vec<u32>,
+    /// Per board space (a course index, see [`tables::Node::space`]): the generation that
+    /// found it taken.
+    taken: Vec<u32>,
+    /// Course indexes reached this search, in the order first found.
+    found: Vec<u32>,
+    /// The search's start (course index).
+    from: u32,
+    /// Course indexes to expand, by cost (costs are small whole numbers, so buckets by
+    /// cost give Dijkstra's order).
+    buckets: Vec<Vec<u32>>,
 }
 
-const UNSEEN: u8 = u8::MAX;
+/// Generations fit the 24 bits `Scratch::mark` leaves them.
+const GENERATIONS: u32 = 1 << 24;
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
 impl Scratch {
-    fn cost(&self, course: &Course, spot: Spot) -> u8 {
-        course
-            .index(spot)
-            .and_then(|i| self.best.get(i))
-            .copied()
-            .unwrap_or(UNSEEN)
-    }
-
-    /// Records `cost` for `spot` if it is the least yet; says whether it was.
-    fn improve(&mut self, course: &Course, spot: Spot, cost: u8) -> bool {
-        let Some(slot) = course.index(spot).and_then(|i| self.best.get_mut(i)) else {
-            return false;
-        };
-        if *slot != UNSEEN && *slot <= cost {
-            return false;
+    /// Starts a search over a course of `spaces` indexes.
+    fn begin(&mut self, spaces: usize, points: u8) {
+        if self.mark.len() < spaces {
+            self.mark.resize(spaces, 0);
+            self.taken.resize(spaces, 0);
         }
-        if *slot == UNSEEN {
-            self.found.push(spot);
+        if self.buckets.len() <= usize::from(points) {
+            self.buckets.resize_with(usize::from(points) + 1, Vec::new);
         }
-        *slot = cost;
-        if let Some(b) = self.buckets.get_mut(usize::from(cost)) {
-            b.push(spot);
-        }
-        true
-    }
-
-    /// Forgets this search's costs, keeping every buffer for the next.
-    fn reset(&mut self, course: &Course) {
-        for &spot in &self.found {
-            if let Some(slot) = course.index(spot).and_then(|i| self.best.get_mut(i)) {
-                *slot = UNSEEN;
-            }
+        self.generation += 1;
+        if self.generation >= GENERATIONS {
+            // Stamps wrapped: forget every old one.
+            self.mark.fill(0);
+            self.taken.fill(0);
+            self.generation = 1;
         }
         self.found.clear();
         for b in &mut self.buckets {
             b.clear();
         }
     }
+
+    fn cost(&self, i: u32) -> Option<u8> {
+        let m = self.mark.get(i as usize).copied().unwrap_or(0);
+        (m >> 8 == self.generation).then_some((m & 0xff) as u8)
+    }
+
+    fn is_taken(&self, nodes: &[tables::Node], i: u32) -> bool {
+        nodes
+            .get(i as usize)
+            .and_then(|n| self.taken.get(n.space as usize))
+            == Some(&self.generation)
+    }
+
+    /// Records `cost` for index `i` if it is the least yet.
+    fn improve(&mut self, i: u32, cost: u8) {
+        let Some(m) = self.mark.get_mut(i as usize) else {
+            return;
+        };
+        if *m >> 8 == self.generation {
+            if (*m & 0xff) as u8 <= cost {
+                return;
+            }
+        } else {
+            self.found.push(i);
+        }
+        *m = (self.generation << 8) | u32::from(cost);
+        if let Some(b) = self.buckets.get_mut(usize::from(cost)) {
+            b.push(i);
+        }
+    }
+
+    /// The reachable end spaces (course index, least cost), in the order first found: the
+    /// start, and every space reached that no other runner stands on.
+    fn ends<'a>(&'a self, nodes: &'a [Node]) -> impl Iterator<Item = (usize, u8)> + 'a {
+        self.found.iter().filter_map(move |&i| {
+            let end = i == self.from || !self.is_taken(nodes, i);
+            end.then(|| self.cost(i).map(|c| (i as usize, c))).flatten()
+        })
+    }
 }
 
-/// The search itself; its answer is in the order spaces were first found.
-fn search(
+/// Runs the search and hands its scratch to `answer`.
+fn search<R>(
     course: &Course,
     from: Spot,
     points: u8,
     occupied: &[Spot],
     pass_through: bool,
-) -> Vec<Reach> {
-    // Blocking is by board space, whatever the lap each runner is on.
-    let taken = |spot: Spot| occupied.iter().any(|&o| course.same_space(o, spot));
-    SCRATCH.with(|cell| {
-        let Ok(mut s) = cell.try_borrow_mut() else {
+    answer: impl FnOnce(&Scratch, &[Node]) -> R,
+) -> R {
+    let nodes = course.tables().nodes.as_slice();
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut s) => {
+            run_search(&mut s, course, from, points, occupied, pass_through);
+            answer(&s, nodes)
+        }
+        Err(_) => {
             // Never nested; a fresh scratch keeps the answer the same if it ever were.
-            return run_search(
-                &mut Scratch::default(),
-                course,
-                from,
-                points,
-                &taken,
-                pass_through,
-            );
-        };
-        run_search(&mut s, course, from, points, &taken, pass_through)
+            let mut s = Scratch::default();
+            run_search(&mut s, course, from, points, occupied, pass_through);
+            answer(&s, nodes)
+        }
     })
 }
 
@@ -157,71 +193,70 @@ fn run_search(
     course: &Course,
     from: Spot,
     points: u8,
-    taken: &dyn Fn(Spot) -> bool,
+    occupied: &[Spot],
     pass_through: bool,
-) -> Vec<Reach> {
-    if s.best.len() < course.spaces() {
-        s.best.resize(course.spaces(), UNSEEN);
+) {
+    let nodes = course.tables().nodes.as_slice();
+    s.begin(nodes.len(), points);
+    // Blocking is by board space, whatever the lap each runner is on.
+    for &o in occupied {
+        let space = course
+            .index(o)
+            .and_then(|i| nodes.get(i))
+            .map(|n| n.space as usize);
+        if let Some(t) = space.and_then(|k| s.taken.get_mut(k)) {
+            *t = s.generation;
+        }
     }
-    if s.buckets.len() <= usize::from(points) {
-        s.buckets.resize_with(usize::from(points) + 1, Vec::new);
-    }
-    s.improve(course, from, 0);
+    let Some(start) = course.index(from).and_then(|i| u32::try_from(i).ok()) else {
+        s.from = NONE;
+        return;
+    };
+    s.from = start;
+    s.improve(start, 0);
     for cost in 0..=points {
         let mut k = 0;
-        while let Some(&spot) = s.buckets.get(usize::from(cost)).and_then(|b| b.get(k)) {
+        while let Some(&i) = s.buckets.get(usize::from(cost)).and_then(|b| b.get(k)) {
             k += 1;
-            if s.cost(course, spot) < cost {
+            if s.cost(i) != Some(cost) {
                 continue;
             }
-            let kept = course.lanes_kept(spot);
-            let steps = [
-                course.forward(spot).map(|f| (f, 1)),
-                (!kept)
-                    .then(|| course.diagonal(spot, spot.lane.wrapping_sub(1)))
-                    .flatten()
-                    .map(|d| (d, 1)),
-                (!kept)
-                    .then(|| course.diagonal(spot, spot.lane + 1))
-                    .flatten()
-                    .map(|d| (d, 2)),
-            ];
-            for (next, step) in steps.into_iter().flatten() {
+            let Some(node) = nodes.get(i as usize) else {
+                continue;
+            };
+            for (&next, &step) in node.next.iter().zip(&STEP_COST) {
                 let c = cost.saturating_add(step);
-                if c > points || !course.is_valid(next) {
+                if next == NONE || c > points {
                     continue;
                 }
-                if !pass_through && taken(next) {
+                if !pass_through && s.is_taken(nodes, next) {
                     continue;
                 }
-                s.improve(course, next, c);
+                s.improve(next, c);
             }
         }
     }
-    let out = s
-        .found
-        .iter()
-        .filter(|&&spot| spot == from || !taken(spot))
-        .map(|&spot| Reach {
-            spot,
-            cost: s.cost(course, spot),
-        })
-        .collect();
-    s.reset(course);
-    out
 }
 
 /// The ranking of an end space for an intent: over the lane limit least, then farthest
-/// (which puts the inner lane first on a tie), then cheapest.
-fn rank(course: &Course, r: &Reach, max_lane: Option<u8>) -> (Reverse<u8>, PosKey, Reverse<u8>) {
-    let excess = max_lane.map_or(0, |m| r.spot.lane.saturating_sub(m));
-    (Reverse(excess), course.key(r.spot), Reverse(r.cost))
+/// (which puts the inner lane first on a tie), then cheapest. `rank` is the space's
+/// [`Course::rank`].
+fn rank(spot: Spot, rank: Option<u32>, cost: u8, max_lane: Option<u8>) -> Ranking {
+    let excess = max_lane.map_or(0, |m| spot.lane.saturating_sub(m));
+    (Reverse(excess), rank, Reverse(cost))
 }
+
+type Ranking = (Reverse<u8>, Option<u32>, Reverse<u8>);
 
 /// Reachable spaces, best first for the intent's lane limit.
 pub fn ranked(course: &Course, mut reach: Vec<Reach>, max_lane: Option<u8>) -> Vec<Reach> {
-    reach.sort_by_cached_key(|r| Reverse(rank(course, r, max_lane)));
+    reach.sort_by_cached_key(|r| Reverse(rank(r.spot, course.rank(r.spot), r.cost, max_lane)));
     reach
+}
+
+/// Whether `spot` is the named space.
+fn is_target(course: &Course, spot: Spot, lane: u8, pos: u16, finish: bool) -> bool {
+    spot.lane == lane && spot.pos == pos && course.on_finish_straight(spot) == finish
 }
 
 /// Finds a named target among reachable spaces.
@@ -234,9 +269,7 @@ pub fn find_target(
 ) -> Option<Reach> {
     reach
         .iter()
-        .find(|r| {
-            r.spot.lane == lane && r.spot.pos == pos && course.on_finish_straight(r.spot) == finish
-        })
+        .find(|r| is_target(course, r.spot, lane, pos, finish))
         .copied()
 }
 
@@ -254,19 +287,30 @@ pub fn choose(
         Aim::Points(n) => n.min(points),
         _ => points,
     };
-    // Every spot ranks differently, so the best does not depend on the search's order.
-    let reach = search(course, from, budget, occupied, pass_through);
     let stay = Reach {
         spot: from,
         cost: 0,
     };
-    if let Aim::To { lane, pos, finish } = intent.aim
-        && let Some(r) = find_target(course, &reach, lane, pos, finish)
-    {
-        return r;
-    }
-    reach
-        .into_iter()
-        .max_by_key(|r| rank(course, r, intent.max_lane))
-        .unwrap_or(stay)
+    // Every spot ranks differently, so the best does not depend on the search's order.
+    search(course, from, budget, occupied, pass_through, |s, nodes| {
+        if let Aim::To { lane, pos, finish } = intent.aim
+            && let Some((n, cost)) = s
+                .ends(nodes)
+                .filter_map(|(i, cost)| nodes.get(i).map(|n| (n, cost)))
+                .find(|(n, _)| is_target(course, n.spot, lane, pos, finish))
+        {
+            return Reach { spot: n.spot, cost };
+        }
+        // The ranking packed in one number, ordered as [`rank`]'s.
+        let packed = |n: &Node, cost: u8| {
+            let excess = intent.max_lane.map_or(0, |m| n.spot.lane.saturating_sub(m));
+            (u64::from(u8::MAX - excess) << 40)
+                | (u64::from(n.rank) << 8)
+                | u64::from(u8::MAX - cost)
+        };
+        s.ends(nodes)
+            .filter_map(|(i, cost)| nodes.get(i).map(|n| (n, cost)))
+            .max_by_key(|&(n, cost)| packed(n, cost))
+            .map_or(stay, |(n, cost)| Reach { spot: n.spot, cost })
+    })
 }

@@ -7,6 +7,7 @@
 
 use std::cmp::Reverse;
 
+use super::order;
 use super::path::{self, Intent};
 use super::{
     Event, FifteenHundred, MOVEMENT_CARDS, Order, PaceIntent, Phase, PlayMode, RoundOrder,
@@ -59,10 +60,7 @@ pub(super) fn apply(game: &mut FifteenHundred, orders: &[Submitted<Order>]) -> V
                 if missed {
                     events.push(Event::Missed { runner: i });
                 }
-                let text = game.format_order(seat, &order);
-                if let Some(r) = game.runners.get_mut(i) {
-                    r.last_order = Some(text);
-                }
+                game.note_order(i, &order);
                 match order {
                     Order::Round(r) => {
                         picks.push((i, r.card, r.bid));
@@ -90,10 +88,7 @@ pub(super) fn apply(game: &mut FifteenHundred, orders: &[Submitted<Order>]) -> V
             if missed {
                 events.push(Event::Missed { runner: i });
             }
-            let text = game.format_order(seat, &order);
-            if let Some(r) = game.runners.get_mut(i) {
-                r.last_order = Some(text);
-            }
+            game.note_order(i, &order);
             match order {
                 Order::Action { action } => game.choose_action(i, action, &mut events),
                 Order::Move { intent } => game.move_runner(i, &intent, &mut events),
@@ -107,16 +102,34 @@ pub(super) fn apply(game: &mut FifteenHundred, orders: &[Submitted<Order>]) -> V
 }
 
 impl FifteenHundred {
+    /// Keeps the text of the order runner `i` gave (its [`Game::format_order`]), in the
+    /// runner's own buffer.
+    fn note_order(&mut self, i: usize, order: &Order) {
+        if let Some(r) = self.runners.get_mut(i) {
+            order::write_order(r.last_order.get_or_insert_with(String::new), order);
+        }
+    }
+
     pub(super) fn begin_round(&mut self, events: &mut Vec<Event>) {
         let n = self.runners.len();
         self.round = self.round.saturating_add(1);
-        *self.turn = RoundState {
-            bids: vec![None; n],
-            cards: vec![None; n],
-            actions: vec![None; n],
-            moved: vec![(None, None); n],
+        // The round's per-runner lists keep their buffers from round to round.
+        let mut fresh = RoundState {
+            bids: std::mem::take(&mut self.turn.bids),
+            cards: std::mem::take(&mut self.turn.cards),
+            actions: std::mem::take(&mut self.turn.actions),
+            moved: std::mem::take(&mut self.turn.moved),
             ..RoundState::default()
         };
+        for list in [&mut fresh.bids, &mut fresh.cards] {
+            list.clear();
+            list.resize(n, None);
+        }
+        fresh.actions.clear();
+        fresh.actions.resize(n, None);
+        fresh.moved.clear();
+        fresh.moved.resize(n, (None, None));
+        *self.turn = fresh;
         self.step = match self.options.play {
             PlayMode::Orders => Step::Orders,
             PlayMode::Live => Step::Bids,
@@ -240,7 +253,7 @@ impl FifteenHundred {
                     .is_some_and(|r| self.course.on_finish_straight(r.spot))
             })
             .collect();
-        done.sort_by_key(|&i| Reverse(self.runners.get(i).map(|r| self.course.key(r.spot))));
+        done.sort_by_key(|&i| Reverse(self.runners.get(i).map(|r| self.course.rank(r.spot))));
         for i in done {
             let place = u8::try_from(self.finish_order.len() + 1).unwrap_or(u8::MAX);
             if let Some(r) = self.runners.get_mut(i) {

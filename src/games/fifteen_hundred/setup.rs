@@ -1,7 +1,8 @@
 //! Setting a race up: the runners on their drawn lanes and the robots' deck; and the
 //! placements replay scripts and tests make before a round (docs/replay/1500m.md).
 
-use super::board::{Course, Spot};
+use super::board::Spot;
+use super::tables;
 use super::{BASE_PACE, FifteenHundred, MOVEMENT_CARDS, Options, Runner, Step};
 use crate::engine::{GameRng, SeatSetup, Seed, SetupError};
 
@@ -13,8 +14,7 @@ impl FifteenHundred {
         seats: &[SeatSetup],
         seed: Seed,
     ) -> Result<Self, SetupError> {
-        let board = options.board()?;
-        let course = Course::new(board, options.distance);
+        let course = tables::course_for(options)?;
         let mut rng = GameRng::from_seed(seed);
         let total = seats.len() + usize::from(options.robots);
         if total > usize::from(course.lanes()) {
@@ -55,7 +55,7 @@ impl FifteenHundred {
         let mut game = FifteenHundred {
             laps_left: course.start().laps,
             options: options.clone(),
-            course: Box::new(course),
+            course,
             runners,
             seats: seats.len(),
             round: 0,

@@ -204,11 +204,16 @@ impl FifteenHundred {
 
     /// Runners still racing, best placed first.
     pub fn standings(&self) -> Vec<usize> {
-        let mut v: Vec<usize> = (0..self.runners.len())
-            .filter(|&i| self.racing(i))
+        // Each rank looked up once; by index on a tie, as a stable sort would leave them.
+        let mut keyed: Vec<(std::cmp::Reverse<Option<u32>>, usize)> = self
+            .runners
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.place.is_none())
+            .map(|(i, r)| (std::cmp::Reverse(self.course.rank(r.spot)), i))
             .collect();
-        v.sort_by_key(|&i| std::cmp::Reverse(self.runner(i).map(|r| self.course.key(r.spot))));
-        v
+        keyed.sort_unstable();
+        keyed.into_iter().map(|(_, i)| i).collect()
     }
 
     /// Everyone in order: finished by place, then the rest by position.

@@ -9,6 +9,7 @@ use crate::engine::{OrderError, read_order};
 
 mod advanced;
 mod bidding;
+mod fingerprint;
 mod finish;
 mod live_play;
 mod replay_scripts;
