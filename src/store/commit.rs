@@ -9,14 +9,16 @@
 //! events, deadlines and outbox rows.
 //!
 //! The statements are planned first ([`Planned`]), each with the count of changed rows it
-//! must see. SQLite runs the plan as one batch (one trip to sqlx's worker thread instead
-//! of one per statement) and checks the counts after; PostgreSQL runs it statement by
-//! statement, stopping at the first count that is wrong. Either way a wrong count or an
-//! error rolls everything back.
+//! must see. SQLite runs the plan as one batch with its `BEGIN IMMEDIATE` and `COMMIT`
+//! (one trip to sqlx's worker thread per commit), each guard checked in SQL right after
+//! its statement so that a wrong count stops the batch before `COMMIT`
+//! ([`write_one_trip`]); PostgreSQL runs it statement by statement, stopping at the first
+//! count that is wrong. Either way a wrong count or an error rolls everything back.
 
 use std::borrow::Cow;
 
-use sqlx::{AssertSqlSafe, Transaction};
+use sqlx::pool::PoolConnection;
+use sqlx::{AssertSqlSafe, Database, Pool, Transaction};
 
 use super::codec::{bulk_inserts, to_json};
 use super::dialect::Dialect;
@@ -118,7 +120,8 @@ fn shift_placeholders(sql: &str, by: usize) -> String {
     out
 }
 
-/// Writes `commit` for campaign `id` in the open transaction `tx`, then commits it.
+/// Writes `commit` for campaign `id` in the open transaction `tx`, statement by statement,
+/// then commits it (PostgreSQL).
 pub(super) async fn write<DB: Dialect>(
     mut tx: Transaction<'static, DB>,
     id: CampaignId,
@@ -136,16 +139,12 @@ pub(super) async fn write<DB: Dialect>(
         }
     }
     let plan = plan::<DB>(id, expected_version, commit)?;
-    if DB::BATCH {
-        run_batch::<DB>(&mut tx, plan).await?;
-    } else {
-        for p in plan {
-            let changed = stmt::<DB>(p.sql, p.args)
-                .execute(&mut tx)
-                .await
-                .map_err(db_err)?;
-            p.expect.check(changed)?;
-        }
+    for p in plan {
+        let changed = stmt::<DB>(p.sql, p.args)
+            .execute(&mut tx)
+            .await
+            .map_err(db_err)?;
+        p.expect.check(changed)?;
     }
     if !commit.events.is_empty() {
         crate::fault::point("mid-adjudication");
@@ -154,42 +153,104 @@ pub(super) async fn write<DB: Dialect>(
     Ok(())
 }
 
-/// The whole plan as one batch; then each statement's count checked in order. A guard
-/// that failed before an error is the answer (a stale decision may break a constraint
-/// further on: it is still a conflict, decided again).
-async fn run_batch<DB: Dialect>(
-    tx: &mut DB::Connection,
-    plan: Vec<Planned<'_>>,
+/// Fails the batch unless the statement before it changed exactly one row. SQLite has no
+/// `RAISE` outside triggers; malformed JSON is its built-in error on a condition, and the
+/// argument depends on `changes()`, so it is never folded into a constant.
+const GUARD: &str = "SELECT json(CASE WHEN changes() = 1 THEN '1' ELSE 'guard failed' END)";
+
+/// SQLite: the whole commit in one trip to the connection's worker thread (`BEGIN
+/// IMMEDIATE`, the plan with a [`GUARD`] after each statement that expects one row, and
+/// `COMMIT`) instead of three. A failed guard or an error stops the batch before `COMMIT`,
+/// and one more trip rolls back.
+pub(super) async fn write_one_trip<DB: Dialect>(
+    writer: Pool<DB>,
+    id: CampaignId,
+    expected_version: i64,
+    commit: Commit,
 ) -> Result<(), StoreError> {
-    let mut sql = String::new();
-    let mut args = Vec::new();
-    let mut expects = Vec::with_capacity(plan.len());
-    for p in plan {
-        if !sql.is_empty() {
-            sql.push_str(";\n");
+    one_trip::<DB>(&writer, id, expected_version, &commit).await
+}
+
+/// The writer's connection while a batch runs: closed instead of returned to the pool if
+/// the caller stops waiting part way (closing rolls back what did not commit), so no later
+/// user finds it inside a transaction.
+struct Armed<DB: Database> {
+    conn: PoolConnection<DB>,
+    done: bool,
+}
+
+impl<DB: Database> Drop for Armed<DB> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.conn.close_on_drop();
         }
+    }
+}
+
+async fn one_trip<DB: Dialect>(
+    writer: &Pool<DB>,
+    id: CampaignId,
+    expected_version: i64,
+    commit: &Commit,
+) -> Result<(), StoreError> {
+    let plan = plan::<DB>(id, expected_version, commit)?;
+    let mut sql = String::from(DB::BEGIN_WRITE);
+    let mut args = Vec::new();
+    // What each statement of the batch checks: a guard's expectation, or nothing.
+    let mut checks: Vec<Option<Expect>> = Vec::with_capacity(plan.len().saturating_mul(2));
+    checks.push(None);
+    for p in plan {
+        sql.push_str(";\n");
         sql.push_str(&shift_placeholders(&p.sql, args.len()));
         args.extend(p.args);
-        expects.push(p.expect);
+        checks.push(None);
+        if p.expect != Expect::Any {
+            sql.push_str(";\n");
+            sql.push_str(GUARD);
+            checks.push(Some(p.expect));
+        }
+    }
+    sql.push_str(";\nCOMMIT");
+    checks.push(None);
+    if !commit.events.is_empty() {
+        // The batch writes and commits in one go: dying just before it leaves the
+        // database as dying inside the transaction would.
+        crate::fault::point("mid-adjudication");
     }
     // A long batch (a resolution's multi-row inserts) rarely repeats its text: kept in
     // sqlx's statement cache (100 a connection) each would hold its compiled programs.
     let keep = sql.len() <= CACHED_BATCH_CHARS;
+    let mut armed = Armed {
+        conn: writer.acquire().await?,
+        done: false,
+    };
     let (counts, error) = stmt::<DB>(Cow::Owned(sql), args)
         .persistent(keep)
-        .execute_each(tx)
+        .execute_each(&mut armed.conn)
         .await;
-    for (expect, changed) in expects.iter().zip(&counts) {
-        expect.check(*changed)?;
-    }
-    match error {
-        Some(e) => Err(db_err(e)),
-        None if counts.len() != expects.len() => Err(StoreError::Corrupt(format!(
-            "a commit of {} statements reported {}",
-            expects.len(),
-            counts.len()
-        ))),
-        None => Ok(()),
+    armed.done = true;
+    let Some(error) = error else {
+        return if counts.len() == checks.len() {
+            Ok(())
+        } else {
+            Err(StoreError::Corrupt(format!(
+                "a commit of {} statements reported {}",
+                checks.len(),
+                counts.len()
+            )))
+        };
+    };
+    // Stopped before its COMMIT took: nothing of it may stay. A connection that cannot
+    // roll back (or had nothing to roll back) is closed rather than reused.
+    armed.done = Stmt::<DB>::new("ROLLBACK")
+        .execute(&mut armed.conn)
+        .await
+        .is_ok();
+    // The statement that failed is the first without a count.
+    match checks.get(counts.len()) {
+        Some(Some(Expect::Fired)) => Err(StoreError::AlreadyFired),
+        Some(Some(Expect::Version)) => Err(StoreError::Conflict),
+        _ => Err(db_err(error)),
     }
 }
 

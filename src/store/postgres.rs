@@ -50,7 +50,10 @@ impl SqlStore<Postgres> {
             .acquire_timeout(Duration::from_secs(10))
             .connect_with(options)
             .await?;
-        Ok(SqlStore { pool })
+        Ok(SqlStore {
+            writer: pool.clone(),
+            pool,
+        })
     }
 }
 

@@ -90,20 +90,20 @@ impl<DB: Dialect> SqlStore<DB> {
         &self,
         race: CampaignId,
     ) -> Result<(Option<i64>, TimeContext), StoreError> {
-        let found = self
-            .rows(
-                Stmt::new(
-                    "SELECT c.version AS version, NULL AS user_id, g.zone AS zone, NULL AS quiet
-                     FROM campaigns c LEFT JOIN guild_time g ON g.guild = c.guild
-                     WHERE c.id = $1
-                     UNION ALL
-                     SELECT NULL, u.user_id, u.zone, u.quiet FROM user_time u
-                     JOIN seats s ON s.user_id = u.user_id
-                     WHERE s.campaign_id = $1",
-                )
-                .bind(race.0),
-            )
-            .await?;
+        // On the writer's connection: the referee commits there next, and a connection
+        // that reads what another wrote first drops its page cache.
+        let found = Stmt::<DB>::new(
+            "SELECT c.version AS version, NULL AS user_id, g.zone AS zone, NULL AS quiet
+             FROM campaigns c LEFT JOIN guild_time g ON g.guild = c.guild
+             WHERE c.id = $1
+             UNION ALL
+             SELECT NULL, u.user_id, u.zone, u.quiet FROM user_time u
+             JOIN seats s ON s.user_id = u.user_id
+             WHERE s.campaign_id = $1",
+        )
+        .bind(race.0)
+        .fetch_all(&mut *self.writer.acquire().await?)
+        .await?;
         let mut version = None;
         let mut guild_zone = None;
         let mut users = Vec::new();

@@ -25,12 +25,19 @@ use super::{
 /// The store on one backend's pool: [`super::SqliteStore`] or [`super::PostgresStore`].
 pub struct SqlStore<DB: Database> {
     pub(super) pool: Pool<DB>,
+    /// Where writing transactions and the referee's version check run. On a SQLite file,
+    /// one connection of its own: SQLite empties a connection's page cache whenever
+    /// another connection wrote since its last read, so commits spread over the pool
+    /// read their pages again each time (about 23 reads an order, measured). Elsewhere
+    /// the pool itself.
+    pub(super) writer: Pool<DB>,
 }
 
 impl<DB: Database> Clone for SqlStore<DB> {
     fn clone(&self) -> Self {
         SqlStore {
             pool: self.pool.clone(),
+            writer: self.writer.clone(),
         }
     }
 }
@@ -48,8 +55,9 @@ impl<DB: Database> SqlStore<DB> {
         &self.pool
     }
 
-    /// Closes the pool, waiting for connections to finish.
+    /// Closes the pools, waiting for connections to finish.
     pub async fn close(&self) {
+        self.writer.close().await;
         self.pool.close().await;
     }
 }
@@ -83,7 +91,7 @@ impl<DB: Dialect> SqlStore<DB> {
     }
 
     pub(super) async fn begin_write(&self) -> Result<Transaction<'static, DB>, StoreError> {
-        Ok(self.pool.begin_with(DB::BEGIN_WRITE).await?)
+        Ok(self.writer.begin_with(DB::BEGIN_WRITE).await?)
     }
 
     async fn reader(&self) -> Result<Reader<DB>, StoreError> {
@@ -329,6 +337,9 @@ impl<DB: Dialect> Store for SqlStore<DB> {
         expected_version: i64,
         commit: Commit,
     ) -> Result<(), StoreError> {
+        if DB::BATCH {
+            return commit::write_one_trip(self.writer.clone(), id, expected_version, commit).await;
+        }
         let tx = self.begin_write().await?;
         commit::write(tx, id, expected_version, &commit).await
     }
@@ -823,6 +834,7 @@ impl<DB: Dialect> Store for SqlStore<DB> {
     }
 
     async fn close(&self) {
+        self.writer.close().await;
         self.pool.close().await;
     }
 

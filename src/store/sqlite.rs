@@ -76,9 +76,17 @@ impl SqlStore<Sqlite> {
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
             .test_before_acquire(false)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await?;
-        Ok(SqlStore { pool })
+        // Writers queue here rather than on SQLite's lock, and the one connection keeps
+        // its page cache from commit to commit (see `SqlStore::writer`).
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .test_before_acquire(false)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .connect_lazy_with(options);
+        Ok(SqlStore { pool, writer })
     }
 
     /// A private in-memory database (one connection), for tests and replays.
@@ -92,7 +100,10 @@ impl SqlStore<Sqlite> {
             .connect_with(options)
             .await?;
         MIGRATOR.run(&pool).await?;
-        Ok(SqlStore { pool })
+        Ok(SqlStore {
+            writer: pool.clone(),
+            pool,
+        })
     }
 }
 
@@ -127,7 +138,8 @@ impl Dialect for Sqlite {
               AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.campaign_id = deadlines.campaign_id)
             ORDER BY due_at, id LIMIT $4)
         RETURNING *";
-    // One trip to the connection's worker thread for a whole commit.
+    // One trip to the connection's worker thread for a whole commit, its BEGIN and COMMIT
+    // included (`commit::write_one_trip`).
     const BATCH: bool = true;
     const HAS_MIGRATIONS_TABLE: &'static str = "SELECT EXISTS (SELECT 1 FROM sqlite_master
         WHERE type = 'table' AND name = '_sqlx_migrations') AS present";
