@@ -7,7 +7,10 @@ use std::process::ExitCode;
 use serde_json::Value;
 
 use super::pace::{self, PaceModel, PaceSpec};
+use crate::engine::BotLevel;
+use crate::engine::expert::Budget;
 use crate::games::GameKind;
+use crate::games::strength::{self, ExpertSeats};
 use crate::games::{SimArgs, SimBots, sim};
 
 #[allow(clippy::too_many_arguments)] // one per flag of the command
@@ -43,7 +46,14 @@ pub fn run(
         );
         return ExitCode::from(2);
     };
-    let bots = match SimBots::parse(bots) {
+    let (bots, experts) = match expert_seats(bots) {
+        Ok(read) => read,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let bots = match SimBots::parse(&bots) {
         Ok(bots) => bots,
         Err(e) => {
             eprintln!("{e}");
@@ -58,11 +68,58 @@ pub fn run(
         bots,
     };
     let result = match (by_lane, kind) {
+        (false, _) if experts != ExpertSeats::Default => strength::run_with(kind, &args, experts)
+            .and_then(|s| {
+                let json = serde_json::to_value(&s).map_err(|e| e.to_string())?;
+                Ok((s.to_string(), json))
+            }),
         (false, _) => sim(kind, &args),
         (true, GameKind::FifteenHundred) => by_lane_table(&args),
         (true, _) => Err("--by-lane is for 1500m only".to_string()),
     };
     print_report(result, json)
+}
+
+/// Reads the expert's measurement levels out of `--bots`, leaving levels `SimBots` reads:
+/// `expert:STEPS` is the expert on another budget (`expert::Budget::steps`), `omniscient`
+/// its cheating twin that sees every hand and the deck (a measurement of luck, sim only).
+fn expert_seats(bots: &str) -> Result<(String, ExpertSeats), String> {
+    let mut special: Option<ExpertSeats> = None;
+    let mut plain = false;
+    let mut levels = Vec::new();
+    for word in bots.split(',').map(str::trim) {
+        let lower = word.to_ascii_lowercase();
+        let seats = if lower == "omniscient" {
+            ExpertSeats::OmniscientCheat
+        } else if let Some(steps) = lower.strip_prefix("expert:") {
+            let steps = steps.parse().ok().filter(|&s| s > 0).ok_or_else(|| {
+                format!(
+                    "`{word}`: write expert:STEPS with a whole number of steps, e.g. expert:60000"
+                )
+            })?;
+            ExpertSeats::Fair(Budget {
+                steps,
+                ..Budget::default()
+            })
+        } else {
+            plain |= BotLevel::parse(word) == Some(BotLevel::Expert);
+            levels.push(word.to_string());
+            continue;
+        };
+        if special.is_some_and(|s| s != seats) {
+            return Err(one_expert());
+        }
+        special = Some(seats);
+        levels.push("expert".into());
+    }
+    if plain && special.is_some() {
+        return Err(one_expert());
+    }
+    Ok((levels.join(","), special.unwrap_or(ExpertSeats::Default)))
+}
+
+fn one_expert() -> String {
+    "give one kind of expert in --bots: expert, expert:STEPS or omniscient".into()
 }
 
 /// Prints a sim's report as text or JSON; a refusal is one line and exit code 2.
@@ -462,6 +519,35 @@ fn round_by_round(md: &mut String, json: &Value, fair: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bots_read_the_experts_measurement_levels() {
+        let fair = ExpertSeats::Default;
+        assert_eq!(
+            expert_seats("expert,heuristic").unwrap(),
+            ("expert,heuristic".into(), fair)
+        );
+        assert_eq!(
+            expert_seats("Omniscient, heuristic").unwrap(),
+            ("expert,heuristic".into(), ExpertSeats::OmniscientCheat)
+        );
+        let (levels, seats) = expert_seats("heuristic,expert:60000").unwrap();
+        assert_eq!(levels, "heuristic,expert");
+        assert!(
+            matches!(seats, ExpertSeats::Fair(b) if b.steps == 60_000),
+            "{seats:?}"
+        );
+        for bad in [
+            "expert,omniscient",
+            "expert:100,expert:200",
+            "expert:0",
+            "expert:many",
+        ] {
+            let e = expert_seats(bad).unwrap_err();
+            assert!(!e.contains('\n') && e.contains("expert"), "{bad}: {e}");
+        }
+        assert_eq!(expert_seats("mixed").unwrap(), ("mixed".into(), fair));
+    }
 
     #[test]
     fn balance_prints_every_table_with_its_command() {

@@ -19,8 +19,9 @@
 //!
 //! Cost is counted in bot orders played, never in time, so a decision replays identically
 //! on any machine; a step where eight runners move at once costs eight, as it costs eight
-//! heuristic decisions. The knob is [`Budget::steps`]: the default is sized for at most
-//! 50 ms a decision in a release build on one core (docs/performance.md, "Expert bot").
+//! heuristic decisions. The knob is [`Budget::steps`]: each game's default
+//! ([`Budget::for_game`]) is sized for at most 50 ms a decision in a release build on one
+//! core, measured (docs/performance.md, "Expert bot").
 
 use super::{Game, GameRng, Outcome, Seat, Submitted};
 
@@ -51,9 +52,32 @@ impl Default for Budget {
     }
 }
 
-/// The expert's order for `seat` with the default budget. Always legal.
+impl Budget {
+    /// The default budget for game `G`. A bot order costs far more in some games than in
+    /// others (in 1500m each runner's heuristic runs the pathfinder; Magical Athlete's
+    /// playouts run whole races of powers), so their step budgets are cut to keep a
+    /// decision within 50 ms on one core (measured with `sim --bots expert:STEPS`,
+    /// docs/performance.md, "Expert bot"). The game is told by its type's name, as the
+    /// `Game` contract has no hook for it yet.
+    pub fn for_game<G: Game>() -> Budget {
+        let name = std::any::type_name::<G>();
+        let steps = if name.ends_with("::FifteenHundred") {
+            2_000
+        } else if name.ends_with("::MagicalAthlete") {
+            8_000
+        } else {
+            Budget::default().steps
+        };
+        Budget {
+            steps,
+            ..Budget::default()
+        }
+    }
+}
+
+/// The expert's order for `seat` with its game's default budget. Always legal.
 pub fn choose<G: Game>(game: &G, seat: Seat, rng: &mut GameRng) -> G::Order {
-    choose_with(game, seat, rng, &Budget::default())
+    choose_with(game, seat, rng, &Budget::for_game::<G>())
 }
 
 /// The expert's order for `seat` within `budget`. Always legal.
@@ -63,12 +87,27 @@ pub fn choose_with<G: Game>(game: &G, seat: Seat, rng: &mut GameRng, budget: &Bu
     decide(game, &seen, seat, rng, budget, Sight::Fair)
 }
 
-/// Whether worlds redraw what the seat cannot see. Only a test builds a cheat.
+/// A cheat, for measurement only: the expert's search run on the real state, so it sees
+/// every hand, the deck order and the game's own dice, and plays each candidate out to the
+/// end of the game. `sim --bots omniscient,…` and the no-peeking test's cheating bot use it
+/// to show how far a game's luck caps any bot; no play path calls it
+/// ([`Game::bot_order`] calls [`choose`]). One world: the card races' heuristic draws no
+/// dice, so a second world would replay the first.
+pub fn omniscient_choose_cheat<G: Game>(game: &G, seat: Seat, rng: &mut GameRng) -> G::Order {
+    let budget = Budget {
+        min_worlds: 1,
+        max_worlds: 1,
+        ..Budget::default()
+    };
+    decide(game, game, seat, rng, &budget, Sight::Omniscient)
+}
+
+/// Whether worlds redraw what the seat cannot see. Only a measurement builds a cheat
+/// ([`omniscient_choose_cheat`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Sight {
     Fair,
-    #[cfg(test)]
-    Cheat,
+    Omniscient,
 }
 
 fn decide<G: Game>(
@@ -89,7 +128,7 @@ fn decide<G: Game>(
     if candidates.len() == 1 {
         return first.clone();
     }
-    let worlds = world_count(seen, seat, rng, candidates.len(), budget);
+    let worlds = world_count(seen, seat, rng, candidates.len(), budget, sight);
     // Per candidate: the sum of its result less the heuristic's in the same world, and of
     // that difference squared, so a candidate replaces the heuristic's order only when it is
     // better by more than the noise of so few worlds.
@@ -97,8 +136,7 @@ fn decide<G: Game>(
     for _ in 0..worlds {
         let world = match sight {
             Sight::Fair => seen.resample_hidden(Some(seat), rng),
-            #[cfg(test)]
-            Sight::Cheat => seen.clone(),
+            Sight::Omniscient => seen.clone(),
         };
         let dice = rng.fork();
         let results: Vec<f64> = candidates
@@ -106,7 +144,8 @@ fn decide<G: Game>(
             .map(|order| {
                 let mut w = world.clone();
                 let mut bots = dice.clone();
-                playout(&world, &mut w, seat, order, &mut bots, budget.max_playout).0
+                let valued = sight == Sight::Fair;
+                playout(&world, &mut w, seat, order, &mut bots, budget, valued).0
             })
             .collect();
         let base = results.first().copied().unwrap_or(0.0);
@@ -137,7 +176,11 @@ fn world_count<G: Game>(
     rng: &mut GameRng,
     candidates: usize,
     budget: &Budget,
+    sight: Sight,
 ) -> u32 {
+    if budget.max_worlds <= budget.min_worlds {
+        return budget.min_worlds;
+    }
     let start = seen.resample_hidden(Some(seat), rng);
     let mut pilot = start.clone();
     let mut bots = rng.fork();
@@ -149,7 +192,8 @@ fn world_count<G: Game>(
             seat,
             &order,
             &mut bots,
-            budget.max_playout,
+            budget,
+            sight == Sight::Fair,
         )
         .1,
     );
@@ -190,16 +234,18 @@ fn candidates<G: Game>(seen: &G, seat: Seat, rng: &mut GameRng, cap: usize) -> V
 }
 
 /// Plays `first` for `seat` in `w` (a copy of `start`), then heuristic bots for everyone
-/// to the end, or until the game values the state ([`Game::playout_value`]). Returns the
-/// seat's result and the bot orders it took.
+/// to the end, or (if `valued`) until the game values the state ([`Game::playout_value`]).
+/// Returns the seat's result and the bot orders it took.
 fn playout<G: Game>(
     start: &G,
     w: &mut G,
     seat: Seat,
     first: &G::Order,
     bots: &mut GameRng,
-    max_steps: u32,
+    budget: &Budget,
+    valued: bool,
 ) -> (f64, u32) {
+    let max_steps = budget.max_playout;
     let pending = w.pending();
     let orders: Vec<Submitted<G::Order>> = pending
         .seats
@@ -220,7 +266,7 @@ fn playout<G: Game>(
         if let Some(outcome) = w.outcome() {
             return (utility(&outcome, seat), work);
         }
-        if let Some(value) = w.playout_value(start, seat) {
+        if let Some(value) = w.playout_value(start, seat).filter(|_| valued) {
             return (value.clamp(0.0, 1.0), work);
         }
         let pending = w.pending();
@@ -264,7 +310,7 @@ pub(crate) fn peeks<G: Game>(
         let mut rng = GameRng::seeded(seed);
         let order = if cheat {
             // A bot that cheats: it plays out the real state, hands and dice.
-            decide(g, g, seat, &mut rng, budget, Sight::Cheat)
+            decide(g, g, seat, &mut rng, budget, Sight::Omniscient)
         } else {
             choose_with(g, seat, &mut rng, budget)
         };

@@ -93,3 +93,17 @@ fn dream_mile_expert_is_legal() {
     // Nothing in a Dream Mile state is hidden, so there is nothing to peek at.
     check::<DreamMile>("", 4, 3, 1);
 }
+
+#[test]
+fn each_game_has_its_default_budget() {
+    // 1500m's and Magical Athlete's bot orders cost far more, so fewer fit in 50 ms.
+    let steps = Budget::default().steps;
+    assert_eq!(Budget::for_game::<CardRace>().steps, steps);
+    assert_eq!(Budget::for_game::<DreamMile>().steps, steps);
+    assert_eq!(Budget::for_game::<FifteenHundred>().steps, 2_000);
+    assert_eq!(Budget::for_game::<MagicalAthlete>().steps, 8_000);
+    assert_eq!(
+        Budget::for_game::<MagicalAthlete>().candidates,
+        Budget::default().candidates
+    );
+}
