@@ -404,15 +404,8 @@ async fn a_failing_race_backs_off_instead_of_spinning(kind: Kind) {
     let b = Bench::new(kind).await;
     let id = three_runners(&b, "chan-1", "turn=1h").await;
     let raw = b.db.raw().await;
-    raw.execute(
-        &format!(
-            "CREATE TRIGGER disk_full BEFORE INSERT ON events WHEN NEW.campaign_id = {}
-             BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
-            id.0
-        ),
-        vec![],
-    )
-    .await;
+    raw.execute(&crate::support::backend::sqlite_disk_full(id.0), vec![])
+        .await;
     b.clock.advance_secs(3_601);
     let failures = "SELECT MAX(failures) FROM deadlines WHERE campaign_id = ? AND fired_at IS NULL";
     b.referee.tick().await.unwrap();

@@ -396,3 +396,12 @@ impl Bench {
         n
     }
 }
+
+/// SQLite: a trigger that fails every event insert of one race as a full disk would, so
+/// that the race's commits fail and nothing else's.
+pub fn sqlite_disk_full(campaign: i64) -> String {
+    format!(
+        "CREATE TRIGGER disk_full BEFORE INSERT ON events WHEN NEW.campaign_id = {campaign}
+         BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+    )
+}

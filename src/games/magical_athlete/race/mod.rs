@@ -711,25 +711,22 @@ impl Race {
 
     /// The racers in the lead (racing, farthest ahead).
     pub fn leaders(&self) -> Vec<Rid> {
-        let max = (0..self.racers.len())
-            .filter(|&r| self.racing(r))
-            .map(|r| self.pos(r))
-            .max();
-        match max {
-            Some(m) => self.on_space(m).collect(),
-            None => Vec::new(),
-        }
+        self.in_the_lead()
     }
 
     /// The racers in the lead, as a set (no list to allocate).
     fn leader_set(&self) -> Rids {
+        self.in_the_lead()
+    }
+
+    fn in_the_lead<C: FromIterator<Rid>>(&self) -> C {
         let max = (0..self.racers.len())
             .filter(|&r| self.racing(r))
             .map(|r| self.pos(r))
             .max();
         match max {
             Some(m) => self.on_space(m).collect(),
-            None => Rids::new(),
+            None => std::iter::empty().collect(),
         }
     }
 

@@ -403,15 +403,8 @@ async fn disk_full(w: &World, soak: &Soak) -> bool {
     let raw = w.raw().await;
     match soak.kind {
         Kind::Sqlite => {
-            raw.execute(
-                &format!(
-                    "CREATE TRIGGER disk_full BEFORE INSERT ON events WHEN NEW.campaign_id = {}
-                         BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
-                    id.0
-                ),
-                vec![],
-            )
-            .await;
+            raw.execute(&crate::support::backend::sqlite_disk_full(id.0), vec![])
+                .await;
         }
         Kind::Postgres => {
             raw.execute(
