@@ -444,87 +444,85 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
                 return Answer::Reply(refusal(&e));
             }
         }
-        match action {
-            Action::Join(race) => {
-                Answer::Reply(join_flow(shared, http, &actor, race, None, None).await)
-            }
-            Action::Rematch(race) => Answer::Reply(
-                super::commands::rematch_pressed(shared, http, &actor, race, c.channel_id).await,
-            ),
-            Action::Leave(race) => match shared.referee.leave(race, &actor).await {
-                Ok(()) => {
-                    shared.poke();
-                    Answer::Reply(note("Left", &format!("You left race {race}.")))
-                }
-                Err(e) => Answer::Reply(refusal(&e)),
-            },
-            Action::Accept { race, seat } => {
-                match shared.referee.accept_seat(race, &actor, seat).await {
-                    Ok(name) => {
-                        shared.poke();
-                        Answer::Reply(note(
-                            "Seat taken",
-                            &format!(
-                                "You run {} in race {race} from now on.",
-                                escape_markdown(&name)
-                            ),
-                        ))
-                    }
-                    Err(e) => Answer::Reply(refusal(&e)),
-                }
-            }
-            Action::Order {
-                race,
-                step,
-                seat,
-                pick,
-            } => order_from_component(shared, &actor, race, step, seat, pick).await,
-            // Acts on the presser's own seat only, so it is safe from any DM.
-            Action::Autopilot { race, setting } => match shared
-                .referee
-                .set_autopilot(race, &actor.user, Some(setting.name()))
-                .await
-            {
-                Ok(set) => {
-                    shared.poke();
-                    Answer::Reply(note("Autopilot", crate::referee::autopilot::describe(set)))
-                }
-                Err(e) => Answer::Reply(refusal(&e)),
-            },
-            Action::SeatChoice(race) => match picked(c) {
-                Some(value) => seat_choice(shared, &actor, race, &value).await,
-                None => Answer::Reply(note("Not done", "Pick one of the choices.")),
-            },
-            Action::OrderMenu { race, step, seat } => {
-                let pick = match &c.data.kind {
-                    ComponentInteractionDataKind::StringSelect { values } => {
-                        values.first().and_then(|v| layout::parse_value(v))
-                    }
-                    _ => None,
-                };
-                match pick {
-                    Some(pick) => {
-                        order_from_component(shared, &actor, race, step, seat, pick).await
-                    }
-                    None => Answer::Reply(note("Not done", "Pick one of the choices.")),
-                }
-            }
-            Action::ReplaceSeat { race, user } => {
-                let value = match &c.data.kind {
-                    ComponentInteractionDataKind::StringSelect { values } => {
-                        values.first().map(String::as_str)
-                    }
-                    _ => None,
-                };
-                super::commands::menus::replace_picked(shared, &actor, race, user, value).await
-            }
-            // Answered above (the modal), or never on a component.
-            Action::OtherOrder { .. } | Action::ModalOrder { .. } => {
-                Answer::Reply(note("Not done", "This button is no longer in use."))
-            }
-        }
+        act(shared, http, c, &actor, action).await
     })
     .await;
+}
+
+/// What a pressed button or picked menu does, once the press is claimed and checked.
+async fn act(
+    shared: &Arc<Shared>,
+    http: &serenity::Http,
+    c: &ComponentInteraction,
+    actor: &Actor,
+    action: Action,
+) -> Answer {
+    match action {
+        Action::Join(race) => Answer::Reply(join_flow(shared, http, actor, race, None, None).await),
+        Action::Rematch(race) => Answer::Reply(
+            super::commands::rematch_pressed(shared, http, actor, race, c.channel_id).await,
+        ),
+        Action::Leave(race) => match shared.referee.leave(race, actor).await {
+            Ok(()) => {
+                shared.poke();
+                Answer::Reply(note("Left", &format!("You left race {race}.")))
+            }
+            Err(e) => Answer::Reply(refusal(&e)),
+        },
+        Action::Accept { race, seat } => {
+            match shared.referee.accept_seat(race, actor, seat).await {
+                Ok(name) => {
+                    shared.poke();
+                    Answer::Reply(note(
+                        "Seat taken",
+                        &format!(
+                            "You run {} in race {race} from now on.",
+                            escape_markdown(&name)
+                        ),
+                    ))
+                }
+                Err(e) => Answer::Reply(refusal(&e)),
+            }
+        }
+        Action::Order {
+            race,
+            step,
+            seat,
+            pick,
+        } => order_from_component(shared, actor, race, step, seat, pick).await,
+        // Acts on the presser's own seat only, so it is safe from any DM.
+        Action::Autopilot { race, setting } => match shared
+            .referee
+            .set_autopilot(race, &actor.user, Some(setting.name()))
+            .await
+        {
+            Ok(set) => {
+                shared.poke();
+                Answer::Reply(note("Autopilot", crate::referee::autopilot::describe(set)))
+            }
+            Err(e) => Answer::Reply(refusal(&e)),
+        },
+        Action::SeatChoice(race) => match picked(c) {
+            Some(value) => seat_choice(shared, actor, race, &value).await,
+            None => Answer::Reply(note("Not done", "Pick one of the choices.")),
+        },
+        Action::OrderMenu { race, step, seat } => {
+            let pick = picked(c).and_then(|v| layout::parse_value(&v));
+            match pick {
+                Some(pick) => order_from_component(shared, actor, race, step, seat, pick).await,
+                None => Answer::Reply(note("Not done", "Pick one of the choices.")),
+            }
+        }
+        Action::ReplaceSeat { race, user } => {
+            let value = picked(c);
+            super::commands::menus::replace_picked(shared, actor, race, user, value.as_deref())
+                .await
+        }
+        // Answered above (the modal), or never on a component.
+        Action::OtherOrder { .. } | Action::ModalOrder { .. } => {
+            Answer::Reply(note("Not done", "This button is no longer in use."))
+        }
+    }
 }
 
 /// A select menu's picked value.

@@ -4,6 +4,7 @@
 use poise::serenity_prelude as serenity;
 
 use super::super::handlers::{self, note, refusal};
+use super::super::layout::Layout;
 use super::super::{Ctx, Error};
 use super::{answer, on_race, race_here, who};
 use crate::engine::BotLevel;
@@ -77,34 +78,9 @@ pub(super) async fn new_race(
         }
         let mut channel = ctx.channel_id();
         if thread.unwrap_or(false) {
-            // The bot makes the thread with its own permission: only for a caller who
-            // could make it themselves.
-            if !may_create_threads(ctx) {
-                return note(
-                    "Not done",
-                    "You need the Create Public Threads permission in this channel to start a race in a new thread; run /race new without `thread` instead.",
-                );
-            }
-            let name = format!("{} race", kind.title());
-            match channel
-                .create_thread(
-                    ctx.http(),
-                    // A week (Discord's longest, open to every server since 2022): races
-                    // run over days, and the bot unarchives the thread when it must post.
-                    serenity::CreateThread::new(name)
-                        .kind(serenity::ChannelType::PublicThread)
-                        .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
-                )
-                .await
-            {
-                Ok(t) => channel = t.id,
-                Err(e) => {
-                    tracing::warn!("cannot create a thread: {e}");
-                    return note(
-                        "Not done",
-                        "I couldn't create a thread here (I need Create Public Threads). Run /race new without `thread`, or ask an admin.",
-                    );
-                }
+            match new_thread(ctx, kind).await {
+                Ok(t) => channel = t,
+                Err(refused) => return refused,
             }
         }
         let expected = expected_line(kind, &options, &shared.settings.timing);
@@ -141,6 +117,41 @@ pub(super) async fn new_race(
         }
     })
     .await
+}
+
+/// `/race new thread:true`: a new public thread of this channel for the race, or the reply
+/// saying why not.
+async fn new_thread(ctx: Ctx<'_>, kind: GameKind) -> Result<serenity::ChannelId, Layout> {
+    // The bot makes the thread with its own permission: only for a caller who
+    // could make it themselves.
+    if !may_create_threads(ctx) {
+        return Err(note(
+            "Not done",
+            "You need the Create Public Threads permission in this channel to start a race in a new thread; run /race new without `thread` instead.",
+        ));
+    }
+    let name = format!("{} race", kind.title());
+    match ctx
+        .channel_id()
+        .create_thread(
+            ctx.http(),
+            // A week (Discord's longest, open to every server since 2022): races
+            // run over days, and the bot unarchives the thread when it must post.
+            serenity::CreateThread::new(name)
+                .kind(serenity::ChannelType::PublicThread)
+                .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek),
+        )
+        .await
+    {
+        Ok(t) => Ok(t.id),
+        Err(e) => {
+            tracing::warn!("cannot create a thread: {e}");
+            Err(note(
+                "Not done",
+                "I couldn't create a thread here (I need Create Public Threads). Run /race new without `thread`, or ask an admin.",
+            ))
+        }
+    }
 }
 
 /// `/race new length:`: the presets every game names the same way; each game takes those

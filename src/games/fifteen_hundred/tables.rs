@@ -106,51 +106,71 @@ fn build(course: &Course) -> Tables {
     Tables { nodes }
 }
 
-/// Courses whose tables were built, newest last (a few boards at most are in play).
-type Cache = Vec<(Board, Distance, Arc<Tables>)>;
-static CACHE: Mutex<Cache> = Mutex::new(Vec::new());
-const CACHED: usize = 8;
+/// The few values most recently built, newest last, each under the key it was built from
+/// (a few boards at most are in play, so a short list searched in order is enough).
+struct Recent<K, V> {
+    entries: Mutex<Vec<(K, Arc<V>)>>,
+}
+
+impl<K, V> Recent<K, V> {
+    const KEPT: usize = 8;
+
+    const fn new() -> Self {
+        Recent {
+            entries: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The value whose key `is` matches, or the one `build` makes, kept under `key()`.
+    /// The key is made only on a miss, so a hit clones nothing.
+    fn get_or_build<E>(
+        &self,
+        is: impl Fn(&K) -> bool,
+        key: impl FnOnce() -> K,
+        build: impl FnOnce() -> Result<V, E>,
+    ) -> Result<Arc<V>, E> {
+        let mut entries = self
+            .entries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((_, v)) = entries.iter().find(|(k, _)| is(k)) {
+            return Ok(Arc::clone(v));
+        }
+        let v = Arc::new(build()?);
+        if entries.len() >= Self::KEPT {
+            entries.remove(0);
+        }
+        entries.push((key(), Arc::clone(&v)));
+        Ok(v)
+    }
+}
+
+/// Courses' tables by board and distance.
+static TABLES: Recent<(Board, Distance), Tables> = Recent::new();
 
 /// The tables of `course`, from the cache or built now.
 pub fn tables_for(course: &Course) -> Arc<Tables> {
-    let mut cache = CACHE
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some((_, _, t)) = cache
-        .iter()
-        .find(|(b, d, _)| *d == course.distance && *b == course.board)
-    {
-        return Arc::clone(t);
+    let built = TABLES.get_or_build(
+        |(b, d)| *d == course.distance && *b == course.board,
+        || (course.board.clone(), course.distance),
+        || Ok::<_, std::convert::Infallible>(build(course)),
+    );
+    match built {
+        Ok(tables) => tables,
+        Err(never) => match never {},
     }
-    let t = Arc::new(build(course));
-    if cache.len() >= CACHED {
-        cache.remove(0);
-    }
-    cache.push((course.board.clone(), course.distance, Arc::clone(&t)));
-    t
 }
 
-/// Races' courses by board text (`None`: the standard board) and distance, newest last.
-type Courses = Vec<(Option<String>, Distance, Arc<Course>)>;
-static COURSES: Mutex<Courses> = Mutex::new(Vec::new());
+/// Races' courses by board text (`None`: the standard board) and distance.
+static COURSES: Recent<(Option<String>, Distance), Course> = Recent::new();
 
 /// The course a race with these options runs on: its board file is read once, then shared.
 pub fn course_for(options: &Options) -> Result<Arc<Course>, OptionsError> {
-    let mut cache = COURSES
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some((_, _, c)) = cache
-        .iter()
-        .find(|(b, d, _)| *d == options.distance && *b == options.board)
-    {
-        return Ok(Arc::clone(c));
-    }
-    let course = Arc::new(Course::new(options.board()?, options.distance));
-    if cache.len() >= CACHED {
-        cache.remove(0);
-    }
-    cache.push((options.board.clone(), options.distance, Arc::clone(&course)));
-    Ok(course)
+    COURSES.get_or_build(
+        |(b, d)| *d == options.distance && *b == options.board,
+        || (options.board.clone(), options.distance),
+        || Ok(Course::new(options.board()?, options.distance)),
+    )
 }
 
 /// Serde for a shared course: stored as the course itself.
