@@ -69,115 +69,128 @@ fn read_timing_text(timing: &mut Timing, text: &str) -> Result<String, RefereeEr
             continue;
         };
         let key = key.trim().to_ascii_lowercase().replace('_', "-");
-        if !KEYS.contains(&key.as_str()) {
+        if KEYS.contains(&key.as_str()) {
+            set_timing_key(timing, &key, value)?;
+        } else {
             rest.push(pair);
-            continue;
-        }
-        match key.as_str() {
-            "turn" | "turn-length" | "deadline" => {
-                let secs = when::parse_duration(value)
-                    .map_err(|e| RefereeError::Invalid(format!("`{key}`: {e}")))?;
-                if !(10..=30 * 86_400).contains(&secs) {
-                    return Err(bad(&key, "from 10 seconds to 30 days"));
-                }
-                timing.turn_secs = secs;
-            }
-            "reminders" => {
-                let mut list = Vec::new();
-                if !matches!(value.trim(), "" | "none" | "off") {
-                    for part in value.split(',') {
-                        list.push(when::parse_duration(part).map_err(|e| {
-                            RefereeError::Invalid(format!(
-                                "`reminders` takes durations before the deadline, such as 12h,1h: {e}"
-                            ))
-                        })?);
-                    }
-                }
-                list.sort_unstable_by(|a, b| b.cmp(a));
-                list.dedup();
-                timing.reminders = list;
-            }
-            "zone" | "timezone" => {
-                let zone = when::parse_zone(value).map_err(|e| invalid(&key, &e))?;
-                timing.calendar.zone = Some(zone.to_string());
-            }
-            "days" => {
-                let days = when::parse_days(value).map_err(|e| invalid(&key, &e))?;
-                timing.calendar.days = (days != when::Days::ALL).then_some(days.0);
-            }
-            "quiet-cap" => {
-                let secs = when::parse_duration(value).map_err(|e| invalid(&key, &e))?;
-                if secs > 7 * 86_400 {
-                    return Err(bad(
-                        &key,
-                        "at most 7 days, such as 12h (0 turns quiet hours off)",
-                    ));
-                }
-                timing.calendar.quiet_cap_secs = Some(secs);
-            }
-            "nudge" => {
-                let secs = if matches!(value.trim(), "off" | "none") {
-                    0
-                } else {
-                    when::parse_duration(value).map_err(|e| invalid(&key, &e))?
-                };
-                timing.calendar.nudge_secs = (secs > 0).then_some(secs);
-            }
-            "clock" => {
-                if matches!(value.trim(), "off" | "none") {
-                    timing.calendar.clock_secs = None;
-                    timing.calendar.clock_increment_secs = None;
-                } else {
-                    let c = when::parse_clock(value).map_err(|e| invalid(&key, &e))?;
-                    timing.calendar.clock_secs = Some(c.bank_secs);
-                    timing.calendar.clock_increment_secs =
-                        (c.increment_secs > 0).then_some(c.increment_secs);
-                }
-            }
-            "clock-cap" => {
-                timing.calendar.clock_cap_secs = if matches!(value.trim(), "off" | "none") {
-                    None
-                } else {
-                    let secs = when::parse_duration(value).map_err(|e| invalid(&key, &e))?;
-                    if secs == 0 {
-                        return Err(bad(
-                            &key,
-                            "a duration at least the clock's bank, such as 4d",
-                        ));
-                    }
-                    Some(secs)
-                };
-            }
-            "away-cap" => timing.calendar.away_cap_days = super::away::parse_cap(value)?,
-            "grace" => {
-                let secs = if matches!(value.trim(), "off" | "none") {
-                    0
-                } else {
-                    when::parse_duration(value).map_err(|e| invalid(&key, &e))?
-                };
-                if secs > super::grace::MAX_GRACE_SECS {
-                    return Err(bad(
-                        &key,
-                        "a duration up to a day, such as 2m (0 resolves each play at once)",
-                    ));
-                }
-                timing.calendar.grace_secs = Some(secs);
-            }
-            _ => {
-                timing.resolve_early = match value.trim().to_ascii_lowercase().as_str() {
-                    "early" | "yes" | "true" | "on" => true,
-                    "deadline" | "no" | "false" | "off" => false,
-                    _ => {
-                        return Err(bad(
-                            &key,
-                            "`early` (as soon as every order is in) or `deadline`",
-                        ));
-                    }
-                };
-            }
         }
     }
     Ok(rest.join(" "))
+}
+
+/// One `key=value` of the turn's length and resolution; the calendar's keys go on.
+fn set_timing_key(timing: &mut Timing, key: &str, value: &str) -> Result<(), RefereeError> {
+    match key {
+        "turn" | "turn-length" | "deadline" => {
+            let secs = when::parse_duration(value)
+                .map_err(|e| RefereeError::Invalid(format!("`{key}`: {e}")))?;
+            if !(10..=30 * 86_400).contains(&secs) {
+                return Err(bad(key, "from 10 seconds to 30 days"));
+            }
+            timing.turn_secs = secs;
+        }
+        "reminders" => {
+            let mut list = Vec::new();
+            if !matches!(value.trim(), "" | "none" | "off") {
+                for part in value.split(',') {
+                    list.push(when::parse_duration(part).map_err(|e| {
+                        RefereeError::Invalid(format!(
+                            "`reminders` takes durations before the deadline, such as 12h,1h: {e}"
+                        ))
+                    })?);
+                }
+            }
+            list.sort_unstable_by(|a, b| b.cmp(a));
+            list.dedup();
+            timing.reminders = list;
+        }
+        "resolve" | "resolve-early" => {
+            timing.resolve_early = match value.trim().to_ascii_lowercase().as_str() {
+                "early" | "yes" | "true" | "on" => true,
+                "deadline" | "no" | "false" | "off" => false,
+                _ => {
+                    return Err(bad(
+                        key,
+                        "`early` (as soon as every order is in) or `deadline`",
+                    ));
+                }
+            };
+        }
+        _ => set_calendar_key(timing, key, value)?,
+    }
+    Ok(())
+}
+
+/// One `key=value` of the race's calendar: zone, days, quiet hours, clocks, grace.
+fn set_calendar_key(timing: &mut Timing, key: &str, value: &str) -> Result<(), RefereeError> {
+    match key {
+        "zone" | "timezone" => {
+            let zone = when::parse_zone(value).map_err(|e| invalid(key, &e))?;
+            timing.calendar.zone = Some(zone.to_string());
+        }
+        "days" => {
+            let days = when::parse_days(value).map_err(|e| invalid(key, &e))?;
+            timing.calendar.days = (days != when::Days::ALL).then_some(days.0);
+        }
+        "quiet-cap" => {
+            let secs = when::parse_duration(value).map_err(|e| invalid(key, &e))?;
+            if secs > 7 * 86_400 {
+                return Err(bad(
+                    key,
+                    "at most 7 days, such as 12h (0 turns quiet hours off)",
+                ));
+            }
+            timing.calendar.quiet_cap_secs = Some(secs);
+        }
+        "nudge" => {
+            let secs = duration_or_off(key, value)?;
+            timing.calendar.nudge_secs = (secs > 0).then_some(secs);
+        }
+        "clock" => {
+            if matches!(value.trim(), "off" | "none") {
+                timing.calendar.clock_secs = None;
+                timing.calendar.clock_increment_secs = None;
+            } else {
+                let c = when::parse_clock(value).map_err(|e| invalid(key, &e))?;
+                timing.calendar.clock_secs = Some(c.bank_secs);
+                timing.calendar.clock_increment_secs =
+                    (c.increment_secs > 0).then_some(c.increment_secs);
+            }
+        }
+        "clock-cap" => {
+            timing.calendar.clock_cap_secs = if matches!(value.trim(), "off" | "none") {
+                None
+            } else {
+                let secs = when::parse_duration(value).map_err(|e| invalid(key, &e))?;
+                if secs == 0 {
+                    return Err(bad(key, "a duration at least the clock's bank, such as 4d"));
+                }
+                Some(secs)
+            };
+        }
+        "away-cap" => timing.calendar.away_cap_days = super::away::parse_cap(value)?,
+        "grace" => {
+            let secs = duration_or_off(key, value)?;
+            if secs > super::grace::MAX_GRACE_SECS {
+                return Err(bad(
+                    key,
+                    "a duration up to a day, such as 2m (0 resolves each play at once)",
+                ));
+            }
+            timing.calendar.grace_secs = Some(secs);
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A duration, where `off` or `none` is 0.
+fn duration_or_off(key: &str, value: &str) -> Result<u64, RefereeError> {
+    if matches!(value.trim(), "off" | "none") {
+        Ok(0)
+    } else {
+        when::parse_duration(value).map_err(|e| invalid(key, &e))
+    }
 }
 
 fn invalid(key: &str, e: &when::TimeError) -> RefereeError {
