@@ -5,7 +5,7 @@ use crate::games::magical_athlete::decide::{Answer, Question};
 use crate::games::magical_athlete::racers::{Kind, Rid};
 
 impl Race {
-    #[inline]
+    #[inline(always)]
     pub(super) fn refresh_copycats(&mut self, d: &mut dyn Decider) -> R<()> {
         if !self.may_hold(Kind::Copycat) {
             return Ok(());
@@ -47,6 +47,7 @@ impl Race {
             };
             if next != current {
                 self.racers[c].copying = next;
+                self.moved_board();
                 if self.quiet {
                     continue;
                 }

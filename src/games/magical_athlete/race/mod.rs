@@ -382,6 +382,9 @@ struct Scratch {
     /// A bit per [`Kind`] some racer may hold as a power now (printed, picked, or copied),
     /// with [`POWERS_KNOWN`]; 0 when not known (then every power is looked up).
     powers: u64,
+    /// The loop-detection hash of the racers' places, trips, statuses and copy targets,
+    /// while none of them has changed since it was worked out (see [`Race::moved_board`]).
+    board: Option<u64>,
 }
 
 /// A race's working buffers, kept when it is dropped for the next race on the same thread:
@@ -603,6 +606,7 @@ impl Race {
                 moves: b.moves,
                 choices: b.choices,
                 powers: 0,
+                board: None,
             },
         }
     }
@@ -679,6 +683,13 @@ impl Race {
             }
         }
         self.scratch.powers = m;
+    }
+
+    /// A racer's place, trip, status or copy target changed: the board hash is worked out
+    /// again when next needed. Every write to those fields in a running race calls this.
+    #[inline(always)]
+    fn moved_board(&mut self) {
+        self.scratch.board = None;
     }
 
     /// Whether some racer may hold one of these powers.
@@ -803,6 +814,7 @@ impl Race {
                 if let Some(x) = self.racers.get_mut(r) {
                     x.status = Status::Finished(place);
                 }
+                self.moved_board();
             }
         }
         self.over = true;
@@ -853,6 +865,7 @@ impl Race {
         if let Some(x) = self.racers.get_mut(r) {
             x.tripped = true;
         }
+        self.moved_board();
         if !self.quiet {
             let who = self.who(r);
             self.emit(RaceEvent::Tripped { racer: who, why });

@@ -63,6 +63,7 @@ impl Race {
         for &(m, _, to) in moved.iter() {
             self.racers[m].pos = to;
         }
+        self.moved_board();
         if !self.quiet {
             for &(m, from, to) in moved.iter() {
                 let who = self.who(m);
@@ -224,6 +225,7 @@ impl Race {
                 let name = self.who(m).kind.name();
                 self.power_happened(f, Kind::Suckerfish, || format!("rides with {name}"));
                 self.racers[f].pos = dest;
+                self.moved_board();
                 let wf = self.who(f);
                 self.emit(RaceEvent::Moved {
                     racer: wf,
@@ -323,6 +325,7 @@ impl Race {
         }
         let from = self.pos(r);
         self.racers[r].pos = to;
+        self.moved_board();
         let (w, wb) = (self.who(r), self.who(baby));
         self.emit(RaceEvent::Warped {
             racer: w,
@@ -367,6 +370,7 @@ impl Race {
         for &(r, to) in arrivals.iter() {
             self.racers[r].pos = to;
         }
+        self.moved_board();
         if !self.quiet {
             for (&(r, to), &from) in arrivals.iter().zip(froms.iter()) {
                 let w = self.who(r);
@@ -395,6 +399,7 @@ impl Race {
         self.placings.push(r);
         let place = self.placings.len() as u8;
         self.racers[r].status = Status::Finished(place);
+        self.moved_board();
         let w = self.who(r);
         self.emit(RaceEvent::Finished { racer: w, place });
         if place == 1 {
@@ -414,6 +419,7 @@ impl Race {
                     self.placings.push(m);
                     if m != r {
                         self.racers[m].status = Status::Finished(2);
+                        self.moved_board();
                     }
                     self.emit(RaceEvent::Finished {
                         racer: wm,

@@ -96,7 +96,7 @@ impl Race {
         }
     }
 
-    pub(super) fn signature(&self, t: &Task) -> u64 {
+    pub(super) fn signature(&mut self, t: &Task) -> u64 {
         let mut h = self.board_hash();
         t.hash(&mut h);
         h.finish()
@@ -122,7 +122,18 @@ impl Race {
         self.looping = false;
     }
 
-    fn board_hash(&self) -> Mix {
+    /// The racers' board hashed (kept until a racer changes: tasks that move nobody, a
+    /// star or a dropped power, leave it as it was).
+    fn board_hash(&mut self) -> Mix {
+        if let Some(h) = self.scratch.board {
+            return Mix(h);
+        }
+        let h = self.board_hash_now();
+        self.scratch.board = Some(h.0);
+        h
+    }
+
+    fn board_hash_now(&self) -> Mix {
         let mut h = Mix(0xcbf2_9ce4_8422_2325);
         for x in &self.racers {
             // One word per racer: space, trip, status and copy target, each in its own bits.

@@ -29,6 +29,8 @@ impl Race {
         }
         self.events.clear();
         self.note_powers();
+        // The racers may have been set from outside since the last slot (replays, tests).
+        self.moved_board();
         match self.play_slot(d) {
             Ok(()) => {}
             Err(Halt::Over) => {}
@@ -197,6 +199,7 @@ impl Race {
         let mut main = true;
         if self.racers[r].tripped {
             self.racers[r].tripped = false;
+            self.moved_board();
             self.emit(RaceEvent::Recovered { racer: who });
             main = false;
         } else if self.has(r, Kind::Hare) && self.alone_in_lead(r) && self.racing_count() > 1 {
