@@ -891,7 +891,7 @@ impl Game for DreamMile {
                     played.join(", ")
                 ));
                 for tb in tie_breaks {
-                    lines.push(self.tie_line(tb));
+                    lines.push(self.tie_line(&tb));
                 }
                 for o in overtakes {
                     let passed: Vec<String> = o.passed.iter().map(|u| self.list_names(u)).collect();
