@@ -238,8 +238,9 @@ pub fn adjudicate(field: &Groups, speed: impl Fn(Seat) -> u32, ties_only: bool) 
     let mut unit_end = [0usize; MAX_RUNNERS];
     let mut units = 0usize;
     let mut start = 0usize;
-    for group in field.iter() {
-        let end = (start + group.len()).min(MAX_RUNNERS);
+    for &end in field.ends() {
+        let end = usize::from(end).min(MAX_RUNNERS);
+        let group = field.seats().get(start..end).unwrap_or_default();
         sort_by_speed(&mut seat, &mut sp, start, end);
         let first = units;
         for i in start..end {

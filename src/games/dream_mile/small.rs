@@ -224,6 +224,11 @@ impl Groups {
         &self.seats
     }
 
+    /// Where each group ends in [`Groups::seats`] (exclusive).
+    pub fn ends(&self) -> &[u8] {
+        &self.ends
+    }
+
     /// The groups as lists (for comparisons and tests).
     pub fn to_vecs(&self) -> Vec<Vec<Seat>> {
         self.iter().map(<[Seat]>::to_vec).collect()
@@ -236,23 +241,6 @@ impl Groups {
             groups: self,
             start: start.min(end),
             end,
-        }
-    }
-
-    /// Appends a group that is known to fit (the turn's own lists, at most
-    /// [`MAX_RUNNERS`] seats in all): a copy and two stores, without the checks of
-    /// [`Groups::push`] beyond the slice bounds.
-    pub(crate) fn push_unit(&mut self, group: &[Seat]) {
-        let start = usize::from(self.seats.len);
-        let end = start + group.len();
-        if let (Some(dst), Some(e)) = (
-            self.seats.items.get_mut(start..end),
-            self.ends.items.get_mut(usize::from(self.ends.len)),
-        ) {
-            dst.copy_from_slice(group);
-            self.seats.len = end as u8;
-            *e = end as u8;
-            self.ends.len += 1;
         }
     }
 }
