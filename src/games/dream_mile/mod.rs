@@ -921,7 +921,7 @@ impl Game for DreamMile {
                     let list = join_units(&passed);
                     lines.push(format!(
                         "{} {} {list}.",
-                        self.list_names(&o.by),
+                        self.list_names(o.by),
                         if o.by.len() > 1 { "pass" } else { "passes" }
                     ));
                 }
