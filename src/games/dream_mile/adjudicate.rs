@@ -3,47 +3,206 @@
 //! The field is a list of position groups, front to back; the runners of a group are tied.
 //! Everything is on fixed arrays ([`Groups`], [`Small`]): a turn allocates nothing here.
 
-use serde::{Deserialize, Serialize};
+use std::fmt;
 
-use super::small::{Filler, Group, Groups, MAX_RUNNERS, Small};
+use serde::de;
+use serde::ser::SerializeSeq;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::small::{Group, GroupRange, Groups, MAX_RUNNERS, Small};
 use crate::engine::Seat;
 
-/// A tied group that the speeds played this turn split apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TieBreak {
+/// The turn's tie breaks: each tied group that the speeds played split apart, and what
+/// it became. The groups are disjoint, so the groups and their parts are kept in two
+/// shared seat lists (a few dozen bytes, not a fixed list of fixed lists). Serialises as
+/// the list of [`TieBreak`]s it stands for.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub struct TieBreaks {
+    /// Each tie break's group as it was, seats in order.
+    group: Groups,
+    /// Every tie break's parts, front to back, one tie break after another.
+    into: Groups,
+    /// The end (in `into`) of each tie break's parts.
+    ends: Small<u8, MAX_RUNNERS>,
+}
+
+/// One tie break, read from [`TieBreaks`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct TieBreak<'a> {
     /// The group as it was.
-    pub group: Group,
+    pub group: &'a [Seat],
     /// What it became, front to back (runners with equal speeds stay tied).
-    pub into: Groups,
+    pub into: GroupRange<'a>,
 }
 
-/// One runner (or tied group) passing others.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Overtake {
+/// The turn's overtakes, from the back: who passed whom, kept like [`TieBreaks`] in two
+/// shared seat lists (the passers are disjoint, and so are the passed). Serialises as
+/// the list of [`Overtake`]s it stands for.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub struct Overtakes {
+    /// Each overtake's passer (several runners when a tied group moves as a unit).
+    by: Groups,
+    /// Every overtake's passed units, in the order passed, one overtake after another.
+    passed: Groups,
+    /// The end (in `passed`) of each overtake's units.
+    ends: Small<u8, MAX_RUNNERS>,
+}
+
+/// One runner (or tied group) passing others, read from [`Overtakes`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Overtake<'a> {
     /// Who passed (several when a tied group moves as a unit).
-    pub by: Group,
+    pub by: &'a [Seat],
     /// Whom, in the order passed; each entry is a runner or a tied group.
-    pub passed: Groups,
+    pub passed: GroupRange<'a>,
 }
 
-impl Filler for TieBreak {
-    const FILL: Self = TieBreak {
-        group: Small::new(),
-        into: Groups::new(),
+/// The lists' shared layout: a head group per entry, and each entry's groups.
+macro_rules! entry_list {
+    ($list:ident, $item:ident, $iter:ident, $head:ident, $groups:ident, $head_key:literal, $groups_key:literal) => {
+        impl $list {
+            pub const fn new() -> Self {
+                $list {
+                    $head: Groups::new(),
+                    $groups: Groups::new(),
+                    ends: Small::new(),
+                }
+            }
+
+            pub fn len(&self) -> usize {
+                self.ends.len()
+            }
+
+            pub fn is_empty(&self) -> bool {
+                self.ends.is_empty()
+            }
+
+            /// Entry `i`.
+            pub fn get(&self, i: usize) -> Option<$item<'_>> {
+                let end = usize::from(*self.ends.get(i)?);
+                let start = match i.checked_sub(1) {
+                    Some(p) => usize::from(self.ends.get(p).copied().unwrap_or(0)),
+                    None => 0,
+                };
+                Some($item {
+                    $head: self.$head.get(i)?,
+                    $groups: self.$groups.range(start, end),
+                })
+            }
+
+            pub fn first(&self) -> Option<$item<'_>> {
+                self.get(0)
+            }
+
+            /// The entries, in order.
+            pub fn iter(&self) -> $iter<'_> {
+                $iter {
+                    list: self,
+                    next: 0,
+                }
+            }
+
+            /// Appends an entry; says whether there was room (the head group must not
+            /// be empty).
+            fn push_entry<'g>(
+                &mut self,
+                head: &[Seat],
+                groups: impl IntoIterator<Item = &'g [Seat]>,
+            ) -> bool {
+                if self.ends.len() >= MAX_RUNNERS || !self.$head.push(head) {
+                    return false;
+                }
+                for g in groups {
+                    if !self.$groups.push(g) {
+                        return false;
+                    }
+                }
+                self.ends.push(self.$groups.len() as u8)
+            }
+        }
+
+        /// The entries of a list, in order.
+        pub struct $iter<'a> {
+            list: &'a $list,
+            next: usize,
+        }
+
+        impl<'a> Iterator for $iter<'a> {
+            type Item = $item<'a>;
+            fn next(&mut self) -> Option<$item<'a>> {
+                let e = self.list.get(self.next)?;
+                self.next += 1;
+                Some(e)
+            }
+        }
+
+        impl<'a> IntoIterator for &'a $list {
+            type Item = $item<'a>;
+            type IntoIter = $iter<'a>;
+            fn into_iter(self) -> $iter<'a> {
+                self.iter()
+            }
+        }
+
+        impl fmt::Debug for $list {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_list().entries(self.iter()).finish()
+            }
+        }
+
+        impl Serialize for $list {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut seq = s.serialize_seq(Some(self.len()))?;
+                for e in self.iter() {
+                    seq.serialize_element(&e)?;
+                }
+                seq.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $list {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                #[derive(Deserialize)]
+                struct Stored {
+                    #[serde(rename = $head_key)]
+                    head: Group,
+                    #[serde(rename = $groups_key)]
+                    groups: Groups,
+                }
+                let stored: Vec<Stored> = Vec::deserialize(d)?;
+                let mut out = $list::new();
+                for e in stored {
+                    if !out.push_entry(&e.head, e.groups.iter()) {
+                        return Err(de::Error::custom(concat!(
+                            "too many runners in the turn's ",
+                            stringify!($groups)
+                        )));
+                    }
+                }
+                Ok(out)
+            }
+        }
     };
 }
 
-impl Filler for Overtake {
-    const FILL: Self = Overtake {
-        by: Small::new(),
-        passed: Groups::new(),
-    };
-}
-
-/// At most one tie break per group of two or more.
-pub type TieBreaks = Small<TieBreak, { MAX_RUNNERS / 2 }>;
-/// At most one overtake per unit.
-pub type Overtakes = Small<Overtake, MAX_RUNNERS>;
+entry_list!(
+    TieBreaks,
+    TieBreak,
+    TieBreakIter,
+    group,
+    into,
+    "group",
+    "into"
+);
+entry_list!(
+    Overtakes,
+    Overtake,
+    OvertakeIter,
+    by,
+    passed,
+    "by",
+    "passed"
+);
 
 /// The result of one turn's adjudication.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,8 +238,9 @@ pub fn adjudicate(field: &Groups, speed: impl Fn(Seat) -> u32, ties_only: bool) 
     let mut unit_end = [0usize; MAX_RUNNERS];
     let mut units = 0usize;
     let mut start = 0usize;
-    for group in field.iter() {
-        let end = (start + group.len()).min(MAX_RUNNERS);
+    for &end in field.ends() {
+        let end = usize::from(end).min(MAX_RUNNERS);
+        let group = field.seats().get(start..end).unwrap_or_default();
         sort_by_speed(&mut seat, &mut sp, start, end);
         let first = units;
         for i in start..end {
@@ -93,16 +253,17 @@ pub fn adjudicate(field: &Groups, speed: impl Fn(Seat) -> u32, ties_only: bool) 
         if units - first > 1 {
             let mut sorted = Group::from_slice(group);
             sorted.as_mut_slice().sort_unstable();
-            let mut into = Groups::new();
             let mut a = start;
-            for &b in unit_end.get(first..units).unwrap_or_default() {
-                into.push(seat.get(a..b).unwrap_or_default());
-                a = b;
-            }
-            tie_breaks.push(TieBreak {
-                group: sorted,
-                into,
-            });
+            let parts = unit_end
+                .get(first..units)
+                .unwrap_or_default()
+                .iter()
+                .map(|&b| {
+                    let part = seat.get(a..b).unwrap_or_default();
+                    a = b;
+                    part
+                });
+            tie_breaks.push_entry(&sorted, parts);
         }
         start = end;
     }
@@ -163,14 +324,8 @@ pub fn adjudicate(field: &Groups, speed: impl Fn(Seat) -> u32, ties_only: bool) 
         }
         if pos < from {
             // The units passed now sit just behind `id`, in the order passed.
-            let mut passed = Groups::new();
-            for p in (pos + 1..=from).rev() {
-                passed.push(unit(order[p]));
-            }
-            overtakes.push(Overtake {
-                by: Group::from_slice(unit(id)),
-                passed,
-            });
+            let passed = (pos + 1..=from).rev().map(|p| unit(order[p]));
+            overtakes.push_entry(unit(id), passed);
         }
     }
     let mut out = Groups::new();

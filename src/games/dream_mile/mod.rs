@@ -144,6 +144,26 @@ pub struct Runner {
     pub last_missed: bool,
 }
 
+impl Runner {
+    /// The most this runner may play: the maximum, or the points left if fewer.
+    fn cap(&self) -> u8 {
+        u32::from(self.max_speed).min(self.remaining) as u8
+    }
+
+    /// Whether `speed` is allowed, while orders are awaited (what `validate` accepts).
+    fn allows(&self, speed: u8) -> bool {
+        speed <= self.max_speed && u32::from(speed) <= self.remaining
+    }
+
+    /// The speed played for a missed order: one more than last turn, capped.
+    fn missed_speed(&self) -> u8 {
+        self.last_played
+            .unwrap_or(0)
+            .saturating_add(1)
+            .min(self.cap())
+    }
+}
+
 /// A typed order: the speed points to play this turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Speed(pub u8);
@@ -413,9 +433,7 @@ impl DreamMile {
 
     /// The most `seat` may play now.
     pub fn cap(&self, seat: Seat) -> u8 {
-        self.runner(seat)
-            .map(|r| u32::from(r.max_speed).min(r.remaining) as u8)
-            .unwrap_or(0)
+        self.runner(seat).map_or(0, Runner::cap)
     }
 
     fn finished(&self) -> bool {
@@ -464,8 +482,7 @@ impl DreamMile {
 
     /// The speed a runner plays for a missed order: one more than last turn, capped.
     fn missed_speed(&self, seat: Seat) -> u8 {
-        let last = self.runner(seat).and_then(|r| r.last_played).unwrap_or(0);
-        last.saturating_add(1).min(self.cap(seat))
+        self.runner(seat).map_or(0, Runner::missed_speed)
     }
 
     /// Resolves one turn; `speeds` and `missed` are by seat. Allocates nothing.
@@ -505,15 +522,18 @@ impl DreamMile {
         // Each seat's rank: one more than the runners in the groups ahead. A seat missing
         // from the field ranks after everyone, as `rank_of` says.
         let mut ranks = [0u32; MAX_RUNNERS];
-        let mut ahead = 0u32;
-        for group in self.field.iter() {
-            for s in group {
+        let mut start = 0usize;
+        let seats = self.field.seats();
+        for &end in self.field.ends() {
+            let end = usize::from(end);
+            for s in seats.get(start..end).unwrap_or_default() {
                 if let Some(r) = ranks.get_mut(s.index()) {
-                    *r = ahead + 1;
+                    *r = start as u32 + 1;
                 }
             }
-            ahead += group.len() as u32;
+            start = end;
         }
+        let ahead = seats.len() as u32;
         for r in ranks.iter_mut().take(n) {
             if *r == 0 {
                 *r = ahead + 1;
@@ -826,16 +846,19 @@ impl Game for DreamMile {
         let n = self.runners.len().min(MAX_RUNNERS);
         let mut speeds = [0u8; MAX_RUNNERS];
         let mut missed = [true; MAX_RUNNERS];
-        for seat in Seat::all(n) {
-            if let Some(v) = speeds.get_mut(seat.index()) {
-                *v = self.missed_speed(seat);
-            }
+        for (v, r) in speeds.iter_mut().zip(&self.runners) {
+            *v = r.missed_speed();
         }
+        // An order `validate` refuses is treated as missing: while orders are awaited,
+        // it accepts exactly the speeds up to the maximum and the points left.
         for s in orders {
             let i = s.seat.index();
-            if i < n && self.validate(s.seat, &s.order).is_ok() {
-                speeds[i] = s.order.0;
-                missed[i] = s.missed;
+            if let (Some(r), Some(v), Some(m)) =
+                (self.runners.get(i), speeds.get_mut(i), missed.get_mut(i))
+                && r.allows(s.order.0)
+            {
+                *v = s.order.0;
+                *m = s.missed;
             }
         }
         // The last ordered turn brings the automatic one and the finish; any other, one
@@ -891,14 +914,14 @@ impl Game for DreamMile {
                     played.join(", ")
                 ));
                 for tb in tie_breaks {
-                    lines.push(self.tie_line(tb));
+                    lines.push(self.tie_line(&tb));
                 }
                 for o in overtakes {
                     let passed: Vec<String> = o.passed.iter().map(|u| self.list_names(u)).collect();
                     let list = join_units(&passed);
                     lines.push(format!(
                         "{} {} {list}.",
-                        self.list_names(&o.by),
+                        self.list_names(o.by),
                         if o.by.len() > 1 { "pass" } else { "passes" }
                     ));
                 }

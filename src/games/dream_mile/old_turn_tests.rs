@@ -300,6 +300,9 @@ fn whole_races_match_the_old_turn() {
                 expected.push(json!({"type": "finished", "winners": winners}));
             }
             assert_eq!(to_json(&events), Value::Array(expected), "race {race}");
+            // Stored events read back as the same events.
+            let back: Vec<Event> = serde_json::from_value(to_json(&events)).unwrap();
+            assert_eq!(back, events, "race {race}");
             let state = to_json(&game);
             assert_eq!(state["field"], to_json(&old.field), "race {race}");
             assert_eq!(state["history"], to_json(&old.history), "race {race}");

@@ -224,9 +224,90 @@ impl Groups {
         &self.seats
     }
 
+    /// Where each group ends in [`Groups::seats`] (exclusive).
+    pub fn ends(&self) -> &[u8] {
+        &self.ends
+    }
+
     /// The groups as lists (for comparisons and tests).
     pub fn to_vecs(&self) -> Vec<Vec<Seat>> {
         self.iter().map(<[Seat]>::to_vec).collect()
+    }
+
+    /// Groups `start..end`, as a list of their own.
+    pub fn range(&self, start: usize, end: usize) -> GroupRange<'_> {
+        let end = end.min(self.len());
+        GroupRange {
+            groups: self,
+            start: start.min(end),
+            end,
+        }
+    }
+}
+
+/// Some consecutive groups of a [`Groups`]: one entry's list of groups in the turn's
+/// shared lists (a tie break's `into`, an overtake's `passed`). Serialises as a list of
+/// lists.
+#[derive(Clone, Copy)]
+pub struct GroupRange<'a> {
+    groups: &'a Groups,
+    start: usize,
+    end: usize,
+}
+
+impl<'a> GroupRange<'a> {
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+
+    /// Group `i` of the range.
+    pub fn get(&self, i: usize) -> Option<&'a [Seat]> {
+        if i < self.len() {
+            self.groups.get(self.start + i)
+        } else {
+            None
+        }
+    }
+
+    pub fn first(&self) -> Option<&'a [Seat]> {
+        self.get(0)
+    }
+
+    /// The groups, in order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &'a [Seat]> + 'a {
+        let groups = self.groups;
+        (self.start..self.end).filter_map(move |i| groups.get(i))
+    }
+
+    /// The groups as lists (for comparisons and tests).
+    pub fn to_vecs(&self) -> Vec<Vec<Seat>> {
+        self.iter().map(<[Seat]>::to_vec).collect()
+    }
+}
+
+impl PartialEq for GroupRange<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl fmt::Debug for GroupRange<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for GroupRange<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.len()))?;
+        for g in self.iter() {
+            seq.serialize_element(g)?;
+        }
+        seq.end()
     }
 }
 
