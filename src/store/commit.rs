@@ -17,12 +17,12 @@
 
 use std::borrow::Cow;
 
-use sqlx::pool::PoolConnection;
-use sqlx::{AssertSqlSafe, Database, Pool, Transaction};
+use sqlx::AssertSqlSafe;
 
 use super::codec::{bulk_inserts, to_json};
 use super::dialect::Dialect;
 use super::sql::{Arg, Stmt};
+use super::writer::{WriteTx, Writer};
 use super::{CampaignId, CampaignRow, Commit, StoreError};
 
 /// Serialisation failures and deadlocks (PostgreSQL's 40001 and 40P01) mean "someone else
@@ -123,7 +123,7 @@ fn shift_placeholders(sql: &str, by: usize) -> String {
 /// Writes `commit` for campaign `id` in the open transaction `tx`, statement by statement,
 /// then commits it (PostgreSQL).
 pub(super) async fn write<DB: Dialect>(
-    mut tx: Transaction<'static, DB>,
+    mut tx: WriteTx<DB>,
     id: CampaignId,
     expected_version: i64,
     commit: &Commit,
@@ -131,7 +131,7 @@ pub(super) async fn write<DB: Dialect>(
     if let Some(lock) = DB::LOCK_CAMPAIGN {
         let row = Stmt::<DB>::new(lock)
             .bind(id.0)
-            .fetch_optional(&mut tx)
+            .fetch_optional(tx.conn()?)
             .await
             .map_err(db_err)?;
         if row.is_none() {
@@ -141,7 +141,7 @@ pub(super) async fn write<DB: Dialect>(
     let plan = plan::<DB>(id, expected_version, commit)?;
     for p in plan {
         let changed = stmt::<DB>(p.sql, p.args)
-            .execute(&mut tx)
+            .execute(tx.conn()?)
             .await
             .map_err(db_err)?;
         p.expect.check(changed)?;
@@ -149,7 +149,7 @@ pub(super) async fn write<DB: Dialect>(
     if !commit.events.is_empty() {
         crate::fault::point("mid-adjudication");
     }
-    tx.commit().await.map_err(db_err)?;
+    tx.commit().await?;
     Ok(())
 }
 
@@ -161,34 +161,11 @@ const GUARD: &str = "SELECT json(CASE WHEN changes() = 1 THEN '1' ELSE 'guard fa
 /// SQLite: the whole commit in one trip to the connection's worker thread (`BEGIN
 /// IMMEDIATE`, the plan with a [`GUARD`] after each statement that expects one row, and
 /// `COMMIT`) instead of three. A failed guard or an error stops the batch before `COMMIT`,
-/// and one more trip rolls back.
+/// and one more trip rolls back. The writer's [`Lease`] is kept only when the connection
+/// is known outside any transaction: a caller that stops waiting part way, or a failed
+/// `ROLLBACK`, closes it (closing rolls back what did not commit).
 pub(super) async fn write_one_trip<DB: Dialect>(
-    writer: Pool<DB>,
-    id: CampaignId,
-    expected_version: i64,
-    commit: Commit,
-) -> Result<(), StoreError> {
-    one_trip::<DB>(&writer, id, expected_version, &commit).await
-}
-
-/// The writer's connection while a batch runs: closed instead of returned to the pool if
-/// the caller stops waiting part way (closing rolls back what did not commit), so no later
-/// user finds it inside a transaction.
-struct Armed<DB: Database> {
-    conn: PoolConnection<DB>,
-    done: bool,
-}
-
-impl<DB: Database> Drop for Armed<DB> {
-    fn drop(&mut self) {
-        if !self.done {
-            self.conn.close_on_drop();
-        }
-    }
-}
-
-async fn one_trip<DB: Dialect>(
-    writer: &Pool<DB>,
+    writer: &Writer<DB>,
     id: CampaignId,
     expected_version: i64,
     commit: &Commit,
@@ -220,16 +197,13 @@ async fn one_trip<DB: Dialect>(
     // A long batch (a resolution's multi-row inserts) rarely repeats its text: kept in
     // sqlx's statement cache (100 a connection) each would hold its compiled programs.
     let keep = sql.len() <= CACHED_BATCH_CHARS;
-    let mut armed = Armed {
-        conn: writer.acquire().await?,
-        done: false,
-    };
+    let mut lease = writer.lease().await?;
     let (counts, error) = stmt::<DB>(Cow::Owned(sql), args)
         .persistent(keep)
-        .execute_each(&mut armed.conn)
+        .execute_each(lease.conn()?)
         .await;
-    armed.done = true;
     let Some(error) = error else {
+        lease.keep();
         return if counts.len() == checks.len() {
             Ok(())
         } else {
@@ -242,10 +216,13 @@ async fn one_trip<DB: Dialect>(
     };
     // Stopped before its COMMIT took: nothing of it may stay. A connection that cannot
     // roll back (or had nothing to roll back) is closed rather than reused.
-    armed.done = Stmt::<DB>::new("ROLLBACK")
-        .execute(&mut armed.conn)
+    if Stmt::<DB>::new("ROLLBACK")
+        .execute(lease.conn()?)
         .await
-        .is_ok();
+        .is_ok()
+    {
+        lease.keep();
+    }
     // The statement that failed is the first without a count.
     match checks.get(counts.len()) {
         Some(Some(Expect::Fired)) => Err(StoreError::AlreadyFired),

@@ -40,6 +40,7 @@ mod series;
 mod sql;
 pub mod sqlite;
 mod timing;
+mod writer;
 
 use std::fmt;
 

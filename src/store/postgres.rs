@@ -21,6 +21,7 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgQueryResult};
 use super::dialect::Dialect;
 use super::migrations;
 use super::queries::SqlStore;
+use super::writer::Writer;
 use super::{Backend, StoreError};
 
 static MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| migrations::migrator(migrations::POSTGRES));
@@ -51,7 +52,7 @@ impl SqlStore<Postgres> {
             .connect_with(options)
             .await?;
         Ok(SqlStore {
-            writer: pool.clone(),
+            writer: Writer::pooled(pool.clone()),
             pool,
         })
     }

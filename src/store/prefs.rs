@@ -101,9 +101,10 @@ impl<DB: Dialect> SqlStore<DB> {
              JOIN seats s ON s.user_id = u.user_id
              WHERE s.campaign_id = $1",
         )
-        .bind(race.0)
-        .fetch_all(&mut *self.writer.acquire().await?)
-        .await?;
+        .bind(race.0);
+        let mut lease = self.writer.lease().await?;
+        let found = found.fetch_all(lease.conn()?).await?;
+        lease.keep();
         let mut version = None;
         let mut guild_zone = None;
         let mut users = Vec::new();

@@ -16,6 +16,7 @@ use super::dialect::Dialect;
 use super::reliability::each;
 use super::rows::{self, all};
 use super::sql::{Get, Stmt};
+use super::writer::{WriteTx, Writer};
 use super::{
     Address, Backend, Backlog, CampaignId, Commit, DeadlineRow, Heartbeat, Loaded, Millis,
     NewCampaign, NewOutbox, OpenCounts, OutboxRow, PreferenceRow, Quarantine, SchemaStatus,
@@ -30,7 +31,7 @@ pub struct SqlStore<DB: Database> {
     /// another connection wrote since its last read, so commits spread over the pool
     /// read their pages again each time (about 23 reads an order, measured). Elsewhere
     /// the pool itself.
-    pub(super) writer: Pool<DB>,
+    pub(super) writer: Writer<DB>,
 }
 
 impl<DB: Database> Clone for SqlStore<DB> {
@@ -90,8 +91,8 @@ impl<DB: Dialect> SqlStore<DB> {
         Ok(self.pool.acquire().await?)
     }
 
-    pub(super) async fn begin_write(&self) -> Result<Transaction<'static, DB>, StoreError> {
-        Ok(self.writer.begin_with(DB::BEGIN_WRITE).await?)
+    pub(super) async fn begin_write(&self) -> Result<WriteTx<DB>, StoreError> {
+        self.writer.begin().await
     }
 
     async fn reader(&self) -> Result<Reader<DB>, StoreError> {
@@ -205,7 +206,7 @@ impl<DB: Dialect> SqlStore<DB> {
         .bind(holder)
         .bind(until)
         .bind(now)
-        .fetch_all(&mut tx)
+        .fetch_all(tx.conn()?)
         .await
         .map_err(db_err)?;
         let ready = if claimed.is_empty() {
@@ -227,7 +228,7 @@ impl<DB: Dialect> SqlStore<DB> {
             .bind(until)
             .bind(now)
             .bind(i64::from(limit))
-            .fetch_all(&mut tx)
+            .fetch_all(tx.conn()?)
             .await
             .map_err(db_err)?
         };
@@ -246,12 +247,12 @@ impl<DB: Dialect> SqlStore<DB> {
                 Stmt::<DB>::new("UPDATE outbox SET failed = $1 WHERE id = $2")
                     .bind(format!("unreadable: {e}"))
                     .bind(*id)
-                    .execute(&mut tx)
+                    .execute(tx.conn()?)
                     .await
                     .map_err(db_err)?;
             }
         }
-        tx.commit().await.map_err(db_err)?;
+        tx.commit().await?;
         Ok(decoded.good)
     }
 
@@ -338,7 +339,7 @@ impl<DB: Dialect> Store for SqlStore<DB> {
         commit: Commit,
     ) -> Result<(), StoreError> {
         if DB::BATCH {
-            return commit::write_one_trip(self.writer.clone(), id, expected_version, commit).await;
+            return commit::write_one_trip(&self.writer, id, expected_version, &commit).await;
         }
         let tx = self.begin_write().await?;
         commit::write(tx, id, expected_version, &commit).await

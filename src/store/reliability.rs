@@ -107,7 +107,7 @@ impl<DB: Dialect> SqlStore<DB> {
         )
         .bind(at)
         .bind(campaign.0)
-        .execute(&mut tx)
+        .execute(tx.conn()?)
         .await
         .map_err(db_err)?;
         if marked == 1 {
@@ -121,11 +121,11 @@ impl<DB: Dialect> SqlStore<DB> {
             .bind(to_json(&notice.payload)?.as_str())
             .bind(at)
             .bind(notice.not_before)
-            .execute(&mut tx)
+            .execute(tx.conn()?)
             .await
             .map_err(db_err)?;
         }
-        tx.commit().await.map_err(db_err)?;
+        tx.commit().await?;
         Ok(marked == 1)
     }
 
@@ -242,7 +242,7 @@ impl<DB: Dialect> SqlStore<DB> {
         let mut tx = self.begin_write().await?;
         Stmt::<DB>::new("DELETE FROM interactions WHERE expires_at <= $1")
             .bind(now)
-            .execute(&mut tx)
+            .execute(tx.conn()?)
             .await
             .map_err(db_err)?;
         let done = Stmt::<DB>::new(
@@ -251,10 +251,10 @@ impl<DB: Dialect> SqlStore<DB> {
         )
         .bind(id)
         .bind(expires)
-        .execute(&mut tx)
+        .execute(tx.conn()?)
         .await
         .map_err(db_err)?;
-        tx.commit().await.map_err(db_err)?;
+        tx.commit().await?;
         Ok(done == 1)
     }
 }

@@ -80,16 +80,16 @@ impl<DB: Dialect> SqlStore<DB> {
         for (sql, slot) in per_race {
             *slot = Stmt::<DB>::new(sqlx::AssertSqlSafe(sql))
                 .bind(ended_before)
-                .execute(&mut tx)
+                .execute(tx.conn()?)
                 .await
                 .map_err(db_err)?;
         }
         out.interactions = Stmt::<DB>::new("DELETE FROM interactions WHERE expires_at <= $1")
             .bind(now)
-            .execute(&mut tx)
+            .execute(tx.conn()?)
             .await
             .map_err(db_err)?;
-        tx.commit().await.map_err(db_err)?;
+        tx.commit().await?;
         Ok(out)
     }
 }

@@ -21,6 +21,7 @@ use sqlx::sqlite::{
 use super::dialect::Dialect;
 use super::migrations;
 use super::queries::SqlStore;
+use super::writer::Writer;
 use super::{Backend, StoreError};
 
 static MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| migrations::migrator(migrations::SQLITE));
@@ -86,7 +87,10 @@ impl SqlStore<Sqlite> {
             .idle_timeout(None)
             .max_lifetime(None)
             .connect_lazy_with(options);
-        Ok(SqlStore { pool, writer })
+        Ok(SqlStore {
+            pool,
+            writer: Writer::held(writer),
+        })
     }
 
     /// A private in-memory database (one connection), for tests and replays.
@@ -101,7 +105,7 @@ impl SqlStore<Sqlite> {
             .await?;
         MIGRATOR.run(&pool).await?;
         Ok(SqlStore {
-            writer: pool.clone(),
+            writer: Writer::pooled(pool.clone()),
             pool,
         })
     }
