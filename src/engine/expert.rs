@@ -19,7 +19,9 @@
 //!
 //! Cost is counted in bot orders played, never in time, so a decision replays identically
 //! on any machine; a step where eight runners move at once costs eight, as it costs eight
-//! heuristic decisions. The knob is [`Budget::steps`]: each game's default
+//! heuristic decisions. Worlds stop once the orders actually played reach the budget, and
+//! a world that runs past it is dropped, so a decision plays at most one playout past its
+//! budget. The knob is [`Budget::steps`]: each game's default
 //! ([`Budget::for_game`]) is sized for at most 50 ms a decision in a release build on one
 //! core, measured (docs/performance.md, "Expert bot").
 
@@ -81,7 +83,7 @@ impl Budget {
         let steps = if name.ends_with("::FifteenHundred") {
             8_000
         } else if name.ends_with("::MagicalAthlete") {
-            5_000
+            3_000
         } else {
             Budget::default().steps
         };

@@ -101,7 +101,7 @@ fn each_game_has_its_default_budget() {
     assert_eq!(Budget::for_game::<CardRace>().steps, steps);
     assert_eq!(Budget::for_game::<DreamMile>().steps, steps);
     assert_eq!(Budget::for_game::<FifteenHundred>().steps, 8_000);
-    assert_eq!(Budget::for_game::<MagicalAthlete>().steps, 5_000);
+    assert_eq!(Budget::for_game::<MagicalAthlete>().steps, 3_000);
     assert_eq!(
         Budget::for_game::<MagicalAthlete>().candidates,
         Budget::default().candidates

@@ -292,7 +292,10 @@ pub fn expert_candidates(game: &FifteenHundred, seat: Seat, rng: &mut GameRng) -
         p.card = card;
         out.push(p);
     }
-    out.into_iter().map(Order::Round).collect()
+    out.into_iter()
+        .map(Order::Round)
+        .filter(|o| game.check_order(seat, o).is_ok())
+        .collect()
 }
 
 /// How one kind of runner fared.
