@@ -19,11 +19,30 @@
 //!
 //! Cost is counted in bot orders played, never in time, so a decision replays identically
 //! on any machine; a step where eight runners move at once costs eight, as it costs eight
-//! heuristic decisions. The knob is [`Budget::steps`]: each game's default
+//! heuristic decisions. Worlds stop once the orders actually played reach the budget, and
+//! a world that runs past it is dropped, so a decision plays at most one playout past its
+//! budget. The knob is [`Budget::steps`]: each game's default
 //! ([`Budget::for_game`]) is sized for at most 50 ms a decision in a release build on one
 //! core, measured (docs/performance.md, "Expert bot").
 
+use std::cell::Cell;
+
 use super::{Game, GameRng, Outcome, Seat, Submitted};
+
+thread_local! {
+    /// Bot orders this thread's expert decisions have played, for `sim` to report.
+    static PLAYED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Bot orders played by this thread's expert decisions so far (the cost the budget
+/// counts), so `sim` can report the steps a decision took beside its time.
+pub fn steps_played() -> u64 {
+    PLAYED.with(Cell::get)
+}
+
+fn record(steps: u64) {
+    PLAYED.with(|p| p.set(p.get().saturating_add(steps)));
+}
 
 /// How much the expert may simulate for one decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,9 +81,9 @@ impl Budget {
     pub fn for_game<G: Game>() -> Budget {
         let name = std::any::type_name::<G>();
         let steps = if name.ends_with("::FifteenHundred") {
-            2_000
-        } else if name.ends_with("::MagicalAthlete") {
             8_000
+        } else if name.ends_with("::MagicalAthlete") {
+            3_000
         } else {
             Budget::default().steps
         };
@@ -95,6 +114,7 @@ pub fn choose_with<G: Game>(game: &G, seat: Seat, rng: &mut GameRng, budget: &Bu
 /// dice, so a second world would replay the first.
 pub fn omniscient_choose_cheat<G: Game>(game: &G, seat: Seat, rng: &mut GameRng) -> G::Order {
     let budget = Budget {
+        steps: u64::MAX,
         min_worlds: 1,
         max_worlds: 1,
         ..Budget::default()
@@ -118,43 +138,71 @@ fn decide<G: Game>(
     budget: &Budget,
     sight: Sight,
 ) -> G::Order {
-    let candidates: Vec<G::Order> = candidates(seen, seat, rng, budget.candidates)
+    let mut candidates: Vec<G::Order> = candidates(seen, seat, rng, budget.candidates)
         .into_iter()
         .filter(|o| game.validate(seat, o).is_ok())
         .collect();
-    let Some(first) = candidates.first() else {
+    let Some(first) = candidates.first().cloned() else {
         return game.default_order(seat);
     };
     if candidates.len() == 1 {
-        return first.clone();
+        return first;
     }
-    let worlds = world_count(seen, seat, rng, candidates.len(), budget, sight);
+    let valued = sight == Sight::Fair;
+    let mut spent = Spent::new(budget.steps);
+    // One pilot playout sizes the search: as many candidates as fit `min_worlds` worlds.
+    let pilot = pilot_steps(seen, seat, rng, budget, valued);
+    spent.add(pilot);
+    let per_playout = pilot.max(1);
+    let fit = spent.left() / per_playout.saturating_mul(u64::from(budget.min_worlds.max(1)));
+    let keep = usize::try_from(fit)
+        .unwrap_or(usize::MAX)
+        .clamp(2, candidates.len());
+    candidates.truncate(keep);
     // Per candidate: the sum of its result less the heuristic's in the same world, and of
     // that difference squared, so a candidate replaces the heuristic's order only when it is
     // better by more than the noise of so few worlds.
     let mut diffs = vec![(0.0f64, 0.0f64); candidates.len()];
-    for _ in 0..worlds {
+    let mut worlds: u32 = 0;
+    let mut results: Vec<f64> = Vec::with_capacity(candidates.len());
+    'worlds: while worlds < budget.max_worlds.max(1) {
+        // Worlds stop once the steps actually spent reach the budget, or once the next
+        // world, at the mean cost of those played, would pass it: the pilot is one sample.
+        let next = spent.per_world(worlds, per_playout.saturating_mul(candidates.len() as u64));
+        if spent.left() < next && worlds >= budget.min_worlds.min(2) {
+            break;
+        }
         let world = match sight {
             Sight::Fair => seen.resample_hidden(Some(seat), rng),
             Sight::Omniscient => seen.clone(),
         };
         let dice = rng.fork();
-        let results: Vec<f64> = candidates
-            .iter()
-            .map(|order| {
-                let mut w = world.clone();
-                let mut bots = dice.clone();
-                let valued = sight == Sight::Fair;
-                playout(&world, &mut w, seat, order, &mut bots, budget, valued).0
-            })
-            .collect();
+        results.clear();
+        for order in &candidates {
+            // A world that runs past the budget is dropped whole: the cost stays bounded.
+            if spent.over() {
+                break 'worlds;
+            }
+            let mut w = world.clone();
+            let mut bots = dice.clone();
+            let (value, cost) = playout(&world, &mut w, seat, order, &mut bots, budget, valued);
+            spent.add(u64::from(cost));
+            results.push(value);
+        }
+        spent.world_done();
         let base = results.first().copied().unwrap_or(0.0);
         for (d, r) in diffs.iter_mut().zip(&results) {
             d.0 += r - base;
             d.1 += (r - base) * (r - base);
         }
+        worlds += 1;
     }
-    let n = f64::from(worlds.max(1));
+    record(spent.total);
+    if worlds == 0 || worlds < budget.min_worlds.min(2) {
+        // One world of luck tells no noise from signal: keep the heuristic's order.
+        return first;
+    }
+    let n = f64::from(worlds);
     let mut best = 0;
     let mut best_mean = 0.0;
     for (i, (sum, squares)) in diffs.iter().enumerate() {
@@ -166,45 +214,72 @@ fn decide<G: Game>(
             best_mean = mean;
         }
     }
-    candidates.get(best).unwrap_or(first).clone()
+    candidates.get(best).cloned().unwrap_or(first)
 }
 
-/// How many worlds fit the step budget, judged by one pilot playout.
-fn world_count<G: Game>(
+/// The bot orders one decision has played, against its budget.
+struct Spent {
+    budget: u64,
+    total: u64,
+    /// Spent when the last whole world ended, and before the first.
+    at_world: u64,
+    first_world: u64,
+}
+
+impl Spent {
+    fn new(budget: u64) -> Spent {
+        Spent {
+            budget,
+            total: 0,
+            at_world: 0,
+            first_world: 0,
+        }
+    }
+
+    fn add(&mut self, steps: u64) {
+        self.total = self.total.saturating_add(steps);
+    }
+
+    fn left(&self) -> u64 {
+        self.budget.saturating_sub(self.total)
+    }
+
+    fn over(&self) -> bool {
+        self.total >= self.budget
+    }
+
+    fn world_done(&mut self) {
+        self.at_world = self.total;
+    }
+
+    /// The expected cost of the next world: the mean of those played, or `guess` before any.
+    fn per_world(&mut self, worlds: u32, guess: u64) -> u64 {
+        if worlds == 0 {
+            self.first_world = self.total;
+            return guess;
+        }
+        self.at_world.saturating_sub(self.first_world) / u64::from(worlds)
+    }
+}
+
+/// The bot orders of one playout of the heuristic's own order, as a guess of a playout's.
+fn pilot_steps<G: Game>(
     seen: &G,
     seat: Seat,
     rng: &mut GameRng,
-    candidates: usize,
     budget: &Budget,
-    sight: Sight,
-) -> u32 {
-    if budget.max_worlds <= budget.min_worlds {
-        return budget.min_worlds;
-    }
+    valued: bool,
+) -> u64 {
     let start = seen.resample_hidden(Some(seat), rng);
     let mut pilot = start.clone();
     let mut bots = rng.fork();
     let order = pilot.heuristic_order(seat, &mut bots);
-    let steps = u64::from(
-        playout(
-            &start,
-            &mut pilot,
-            seat,
-            &order,
-            &mut bots,
-            budget,
-            sight == Sight::Fair,
-        )
-        .1,
-    );
-    let per_world = steps.max(1).saturating_mul(candidates as u64);
-    let worlds = budget.steps / per_world;
-    u32::try_from(worlds)
-        .unwrap_or(u32::MAX)
-        .clamp(budget.min_worlds, budget.max_worlds.max(budget.min_worlds))
+    let (_, steps) = playout(&start, &mut pilot, seat, &order, &mut bots, budget, valued);
+    u64::from(steps)
 }
 
-/// The orders worth comparing: the heuristic's, the default, then what the prompt offers,
+/// The orders worth comparing: the heuristic's, the game's own variations
+/// ([`Game::expert_candidates`]), the default, then what the prompt offers,
 /// then (if the prompt cannot list every order) random legal ones. No repeats.
 fn candidates<G: Game>(seen: &G, seat: Seat, rng: &mut GameRng, cap: usize) -> Vec<G::Order> {
     let mut out: Vec<G::Order> = Vec::new();
@@ -218,6 +293,9 @@ fn candidates<G: Game>(seen: &G, seat: Seat, rng: &mut GameRng, cap: usize) -> V
     };
     let mut bots = rng.fork();
     push(seen.heuristic_order(seat, &mut bots), &mut out);
+    for order in seen.expert_candidates(seat, &mut bots) {
+        push(order, &mut out);
+    }
     push(seen.default_order(seat), &mut out);
     let prompt = seen.prompt(seat);
     for choice in &prompt.choices {

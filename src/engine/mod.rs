@@ -246,6 +246,14 @@ pub trait Game: Data {
         self.default_order(seat)
     }
 
+    /// Orders worth the expert's trying besides the heuristic's and the prompt's choices
+    /// (variations a player would weigh), best guesses first. Need not be legal: the
+    /// expert drops those that do not validate. Reads only what `seat` may see.
+    fn expert_candidates(&self, seat: Seat, rng: &mut GameRng) -> Vec<Self::Order> {
+        let _ = (seat, rng);
+        Vec::new()
+    }
+
     /// The order a bot of `level` plays. Always legal.
     fn bot_order(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Self::Order {
         match level {

@@ -2,11 +2,11 @@
 //! must not change when everything its seat cannot see is redrawn; a bot built to cheat
 //! fails the same check, so the check can fail.
 
-use crate::engine::expert::{Budget, choose_with, peeks};
+use crate::engine::expert::{Budget, choose_with, peeks, steps_played};
 use crate::engine::{Game, GameRng, Seat, SeatSetup, Seed, Submitted, apply_option_text};
 use crate::games::card_race::CardRace;
 use crate::games::dream_mile::DreamMile;
-use crate::games::fifteen_hundred::FifteenHundred;
+use crate::games::fifteen_hundred::{Action, FifteenHundred, Order};
 use crate::games::magical_athlete::MagicalAthlete;
 
 /// Small enough for a debug build, large enough to compare candidates.
@@ -100,10 +100,60 @@ fn each_game_has_its_default_budget() {
     let steps = Budget::default().steps;
     assert_eq!(Budget::for_game::<CardRace>().steps, steps);
     assert_eq!(Budget::for_game::<DreamMile>().steps, steps);
-    assert_eq!(Budget::for_game::<FifteenHundred>().steps, 2_000);
-    assert_eq!(Budget::for_game::<MagicalAthlete>().steps, 8_000);
+    assert_eq!(Budget::for_game::<FifteenHundred>().steps, 8_000);
+    assert_eq!(Budget::for_game::<MagicalAthlete>().steps, 3_000);
     assert_eq!(
         Budget::for_game::<MagicalAthlete>().candidates,
         Budget::default().candidates
     );
+}
+
+#[test]
+fn a_decision_stays_within_its_budget() {
+    // Playouts far longer than the budget: once the orders actually played reach it, no
+    // more worlds are started and a world in progress is dropped, so a decision plays at
+    // most one playout past its budget (a playout is at most `max_playout` steps of one
+    // order a seat), whatever the pilot guessed and however many candidates there are.
+    let tight = Budget {
+        steps: 300,
+        candidates: 16,
+        min_worlds: 4,
+        max_worlds: 64,
+        max_playout: 40,
+    };
+    let seats = 3;
+    let found = positions::<MagicalAthlete>("", seats, 2, 5);
+    assert!(found.len() >= 8, "too few positions: {}", found.len());
+    let bound = tight.steps + u64::from(tight.max_playout) * seats as u64;
+    for (i, (g, seat)) in found.iter().enumerate() {
+        let before = steps_played();
+        let order = choose_with(g, *seat, &mut GameRng::seeded(i as u64), &tight);
+        let spent = steps_played() - before;
+        assert!(g.validate(*seat, &order).is_ok(), "illegal order at {i}");
+        assert!(
+            spent <= bound,
+            "position {i}: {spent} orders played, bound {bound}"
+        );
+    }
+}
+
+#[test]
+fn fifteen_hundred_expert_weighs_the_free_pace_levels() {
+    // The expert's own candidates: legal round orders, among them the heuristic's plan
+    // with Pace +2 ranked first (docs/rules/1500m.md: it wins far more early on).
+    let found = positions::<FifteenHundred>("", 8, 1, 1);
+    let (g, seat) = found.first().expect("a position");
+    let candidates = g.expert_candidates(*seat, &mut GameRng::seeded(1));
+    assert!(candidates.len() >= 8, "{} candidates", candidates.len());
+    for o in &candidates {
+        assert!(
+            g.validate(*seat, o).is_ok(),
+            "illegal candidate {}",
+            g.format_order(*seat, o)
+        );
+    }
+    let pace2_first = candidates
+        .iter()
+        .any(|o| matches!(o, Order::Round(r) if r.actions.ranked.first() == Some(&Action::Pace2)));
+    assert!(pace2_first, "no candidate ranks Pace +2 first");
 }

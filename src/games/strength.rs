@@ -41,16 +41,26 @@ pub struct DecisionTime {
     pub max_ms: f64,
     /// Nanoseconds in all, for the mean.
     pub total_ns: u64,
+    /// Bot orders the decisions played in their playouts (the cost their budget counts):
+    /// in all, and the most one decision played.
+    pub total_steps: u64,
+    pub max_steps: u64,
+    /// The orders the slowest decision played: near `max_steps`, its time is the cost of
+    /// its orders; far below, of something else (or of a loaded machine).
+    pub slowest_steps: u64,
 }
 
 impl DecisionTime {
-    fn add(&mut self, clock: &'static str, ns: u64) {
+    fn add(&mut self, clock: &'static str, ns: u64, steps: u64) {
         self.clock = clock;
+        self.total_steps = self.total_steps.saturating_add(steps);
+        self.max_steps = self.max_steps.max(steps);
         self.decisions += 1;
         self.total_ns = self.total_ns.saturating_add(ns);
         let ms = ns as f64 / 1e6;
         if ms > self.max_ms {
             self.max_ms = ms;
+            self.slowest_steps = steps;
         }
         self.mean_ms = self.total_ns as f64 / 1e6 / self.decisions as f64;
     }
@@ -211,9 +221,13 @@ fn run_typed<G: Game>(
                     row.decisions += 1;
                     let order = match level {
                         BotLevel::Expert => {
+                            let played = expert::steps_played();
                             let (order, clock, ns) =
                                 timed(|| expert_order(&game, s, &mut rng, experts));
-                            row.time.get_or_insert_with(Default::default).add(clock, ns);
+                            let steps = expert::steps_played().saturating_sub(played);
+                            row.time
+                                .get_or_insert_with(Default::default)
+                                .add(clock, ns, steps);
                             order
                         }
                         _ => game.bot_order(s, level, &mut rng),
@@ -283,8 +297,15 @@ impl fmt::Display for Strength {
             if let Some(t) = &row.time {
                 writeln!(
                     f,
-                    "{name}: {} decisions, {:.2} ms mean and {:.2} ms max a decision ({} time)",
-                    t.decisions, t.mean_ms, t.max_ms, t.clock
+                    "{name}: {} decisions, {:.2} ms mean and {:.2} ms max a decision ({} time); \
+                     {:.0} mean and {} max bot orders played a decision, {} in the slowest",
+                    t.decisions,
+                    t.mean_ms,
+                    t.max_ms,
+                    t.clock,
+                    t.total_steps as f64 / t.decisions.max(1) as f64,
+                    t.max_steps,
+                    t.slowest_steps
                 )?;
             }
         }

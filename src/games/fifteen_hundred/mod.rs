@@ -208,6 +208,10 @@ impl Game for FifteenHundred {
         sim::heuristic_order(self, seat, rng)
     }
 
+    fn expert_candidates(&self, seat: Seat, rng: &mut GameRng) -> Vec<Order> {
+        sim::expert_candidates(self, seat, rng)
+    }
+
     fn apply(&mut self, orders: &[Submitted<Order>]) -> Vec<Event> {
         round::apply(self, orders)
     }

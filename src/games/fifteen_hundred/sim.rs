@@ -240,6 +240,64 @@ pub fn heuristic_order(game: &FifteenHundred, seat: Seat, rng: &mut GameRng) -> 
     }
 }
 
+/// The expert's variations on the heuristic's round order (`Game::expert_candidates`):
+/// the free pace levels first (docs/rules/1500m.md, *Not done*: ranking Pace +2 first
+/// early wins far more), other first actions, higher and lower bids, another pace and each
+/// card. Orders only; live play's steps are left to the prompt's choices.
+pub fn expert_candidates(game: &FifteenHundred, seat: Seat, rng: &mut GameRng) -> Vec<Order> {
+    if !matches!(game.step, Step::Orders) {
+        return Vec::new();
+    }
+    let i = seat.index();
+    let plan = heuristic_plan(game, i, rng);
+    let strength = game.runner(i).map_or(0, |r| r.strength);
+    let top_bid = u8::try_from(strength).unwrap_or(TOP_BID).min(TOP_BID);
+    let first = |a: Action| {
+        let mut p = plan.clone();
+        p.actions.ranked.retain(|&b| b != a);
+        p.actions.ranked.insert(0, a);
+        p
+    };
+    let bid = |b: u8| {
+        let mut p = plan.clone();
+        p.bid = plan.bid.map(|_| b.clamp(1, top_bid.max(1)));
+        p
+    };
+    let pace = |pi: PaceIntent| {
+        let mut p = plan.clone();
+        p.pace = pi;
+        p
+    };
+    let mut out = vec![
+        first(Action::Pace2),
+        {
+            let mut p = first(Action::Pace2);
+            p.bid = p.bid.map(|_| top_bid.max(1));
+            p
+        },
+        first(Action::Pace1),
+        first(Action::MoveFirst),
+        first(Action::Move3),
+        first(Action::Safe4),
+        bid(top_bid),
+        bid(plan.bid.unwrap_or(1).saturating_add(2)),
+        bid(1),
+        pace(PaceIntent::Up),
+        pace(PaceIntent::Keep),
+        pace(PaceIntent::Down(1)),
+    ];
+    let hand = game.runner(i).map(|r| r.hand.clone()).unwrap_or_default();
+    for &card in &hand {
+        let mut p = plan.clone();
+        p.card = card;
+        out.push(p);
+    }
+    out.into_iter()
+        .map(Order::Round)
+        .filter(|o| game.check_order(seat, o).is_ok())
+        .collect()
+}
+
 /// How one kind of runner fared.
 #[derive(Debug, Default, Serialize)]
 pub struct Tally {
