@@ -65,6 +65,8 @@ impl Budget {
             2_000
         } else if name.ends_with("::MagicalAthlete") {
             8_000
+        } else if name.ends_with("::CardRace") {
+            45_000
         } else {
             Budget::default().steps
         };
