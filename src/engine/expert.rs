@@ -84,6 +84,8 @@ impl Budget {
             8_000
         } else if name.ends_with("::MagicalAthlete") {
             3_000
+        } else if name.ends_with("::CardRace") {
+            45_000
         } else {
             Budget::default().steps
         };

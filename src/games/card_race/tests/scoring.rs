@@ -226,3 +226,22 @@ fn the_game_runs_over_rounds_to_the_target_score() {
     }
     assert_eq!(g.history().len(), 2);
 }
+
+/// `win_chance` matches how often heuristic games were won from a hand's end (4,000
+/// games, docs/balance.md "1000 miles expert, second pass"): a 1,000 to 3,000 lead with
+/// under 1,000 to go won 87%, not the 97% a tighter logistic said; 500 to 1,000 behind
+/// with 3,000 to 4,000 to go still won 34%.
+#[test]
+fn win_chance_is_calibrated_on_heuristic_games() {
+    let mut g = CardRace::setup(&Options::default(), &seats(2), Seed::from_u64(1)).unwrap();
+    let mut at = |a: i64, b: i64| {
+        g.teams[0].total = a;
+        g.teams[1].total = b;
+        g.win_chance(Seat(0))
+    };
+    let near_end = at(4500, 3000);
+    assert!((0.82..0.92).contains(&near_end), "{near_end}");
+    let early_behind = at(800, 1500);
+    assert!((0.28..0.40).contains(&early_behind), "{early_behind}");
+    assert!((at(2000, 2000) - 0.5).abs() < 1e-9);
+}
