@@ -13,6 +13,34 @@ pub fn ordinal(n: u32) -> String {
     format!("{n}{suffix}")
 }
 
+/// "A", "A and B", "A, B and C".
+pub fn join_and<S: AsRef<str>>(items: &[S]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_string(),
+        [init @ .., last] => format!(
+            "{} and {}",
+            init.iter()
+                .map(std::convert::AsRef::as_ref)
+                .collect::<Vec<_>>()
+                .join(", "),
+            last.as_ref()
+        ),
+    }
+}
+
+/// Joins passed units where a unit may itself read "A and B":
+/// "Frank, Dave and Emily, and Carol".
+pub(crate) fn join_units(units: &[String]) -> String {
+    let plain = units.iter().all(|u| !u.contains(" and "));
+    match units {
+        [] => String::new(),
+        [one] => one.clone(),
+        _ if plain => join_and(units),
+        [init @ .., last] => format!("{}, and {last}", init.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,6 +5,8 @@
 //! field (position groups, front to back) and each runner's points; [`adjudicate`] owns the
 //! tie and overtaking rules.
 
+pub use crate::games::words::join_and;
+use crate::games::words::join_units;
 pub mod adjudicate;
 pub mod replay;
 pub mod sim;
@@ -587,34 +589,6 @@ impl DreamMile {
     fn list_names(&self, seats: &[Seat]) -> String {
         let names: Vec<&str> = seats.iter().map(|&s| self.name(s)).collect();
         join_and(&names)
-    }
-}
-
-/// "A", "A and B", "A, B and C".
-pub fn join_and<S: AsRef<str>>(items: &[S]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.as_ref().to_string(),
-        [init @ .., last] => format!(
-            "{} and {}",
-            init.iter()
-                .map(std::convert::AsRef::as_ref)
-                .collect::<Vec<_>>()
-                .join(", "),
-            last.as_ref()
-        ),
-    }
-}
-
-/// Joins passed units where a unit may itself read "A and B":
-/// "Frank, Dave and Emily, and Carol".
-fn join_units(units: &[String]) -> String {
-    let plain = units.iter().all(|u| !u.contains(" and "));
-    match units {
-        [] => String::new(),
-        [one] => one.clone(),
-        _ if plain => join_and(units),
-        [init @ .., last] => format!("{}, and {last}", init.join(", ")),
     }
 }
 
