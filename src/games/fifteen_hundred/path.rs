@@ -61,11 +61,20 @@ pub fn reachable(
     occupied: &[Spot],
     pass_through: bool,
 ) -> Vec<Reach> {
-    let mut out = search(course, from, points, occupied, pass_through, |s, nodes| {
-        s.ends(nodes)
-            .filter_map(|(i, cost)| nodes.get(i).map(|n| Reach { spot: n.spot, cost }))
-            .collect::<Vec<_>>()
-    });
+    let settle = |_: &Scratch, _: u32, _: &Node, _: u8| {};
+    let mut out = search::<_, _, true>(
+        course,
+        from,
+        points,
+        occupied,
+        pass_through,
+        settle,
+        |s, nodes| {
+            s.ends(nodes)
+                .filter_map(|(i, cost)| nodes.get(i).map(|n| Reach { spot: n.spot, cost }))
+                .collect::<Vec<_>>()
+        },
+    );
     // A fixed order, whatever the search's.
     out.sort_unstable_by_key(|r| r.spot);
     out
@@ -129,6 +138,11 @@ impl Scratch {
         (m >> 8 == self.generation).then_some((m & 0xff) as u8)
     }
 
+    /// Whether another runner stands on `n`'s board space.
+    fn is_taken_space(&self, n: &Node) -> bool {
+        self.taken.get(n.space as usize) == Some(&self.generation)
+    }
+
     fn is_taken(&self, nodes: &[tables::Node], i: u32) -> bool {
         nodes
             .get(i as usize)
@@ -137,7 +151,7 @@ impl Scratch {
     }
 
     /// Records `cost` for index `i` if it is the least yet.
-    fn improve(&mut self, i: u32, cost: u8) {
+    fn improve<const FOUND: bool>(&mut self, i: u32, cost: u8) {
         let Some(m) = self.mark.get_mut(i as usize) else {
             return;
         };
@@ -145,7 +159,7 @@ impl Scratch {
             if (*m & 0xff) as u8 <= cost {
                 return;
             }
-        } else {
+        } else if FOUND {
             self.found.push(i);
         }
         *m = (self.generation << 8) | u32::from(cost);
@@ -164,39 +178,64 @@ impl Scratch {
     }
 }
 
-/// Runs the search and hands its scratch to `answer`.
-fn search<R>(
+/// Runs the search and hands its scratch to `answer`; `settle` sees every space reached,
+/// once, with its least cost (see [`run_search`]).
+fn search<R, V: FnMut(&Scratch, u32, &Node, u8), const FOUND: bool>(
     course: &Course,
     from: Spot,
     points: u8,
     occupied: &[Spot],
     pass_through: bool,
+    mut settle: V,
     answer: impl FnOnce(&Scratch, &[Node]) -> R,
 ) -> R {
     let nodes = course.tables().nodes.as_slice();
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
         Ok(mut s) => {
-            run_search(&mut s, course, from, points, occupied, pass_through);
+            run_search::<V, FOUND>(
+                &mut s,
+                nodes,
+                course,
+                from,
+                points,
+                occupied,
+                pass_through,
+                &mut settle,
+            );
             answer(&s, nodes)
         }
         Err(_) => {
             // Never nested; a fresh scratch keeps the answer the same if it ever were.
             let mut s = Scratch::default();
-            run_search(&mut s, course, from, points, occupied, pass_through);
+            run_search::<V, FOUND>(
+                &mut s,
+                nodes,
+                course,
+                from,
+                points,
+                occupied,
+                pass_through,
+                &mut settle,
+            );
             answer(&s, nodes)
         }
     })
 }
 
-fn run_search(
+/// Dijkstra's search by cost buckets. Every space reached is taken from its bucket once
+/// with its least cost, and then handed to `settle`. `FOUND`: keep [`Scratch::found`]
+/// (only [`Scratch::ends`] needs it).
+#[allow(clippy::too_many_arguments)]
+fn run_search<V: FnMut(&Scratch, u32, &Node, u8), const FOUND: bool>(
     s: &mut Scratch,
+    nodes: &[Node],
     course: &Course,
     from: Spot,
     points: u8,
     occupied: &[Spot],
     pass_through: bool,
+    settle: &mut V,
 ) {
-    let nodes = course.tables().nodes.as_slice();
     s.begin(nodes.len(), points);
     // Blocking is by board space, whatever the lap each runner is on.
     for &o in occupied {
@@ -213,7 +252,7 @@ fn run_search(
         return;
     };
     s.from = start;
-    s.improve(start, 0);
+    s.improve::<FOUND>(start, 0);
     for cost in 0..=points {
         let mut k = 0;
         while let Some(&i) = s.buckets.get(usize::from(cost)).and_then(|b| b.get(k)) {
@@ -224,6 +263,7 @@ fn run_search(
             let Some(node) = nodes.get(i as usize) else {
                 continue;
             };
+            settle(s, i, node, cost);
             for (&next, &step) in node.next.iter().zip(&STEP_COST) {
                 let c = cost.saturating_add(step);
                 if next == NONE || c > points {
@@ -232,7 +272,7 @@ fn run_search(
                 if !pass_through && s.is_taken(nodes, next) {
                     continue;
                 }
-                s.improve(next, c);
+                s.improve::<FOUND>(next, c);
             }
         }
     }
@@ -291,26 +331,52 @@ pub fn choose(
         spot: from,
         cost: 0,
     };
-    // Every spot ranks differently, so the best does not depend on the search's order.
-    search(course, from, budget, occupied, pass_through, |s, nodes| {
-        if let Aim::To { lane, pos, finish } = intent.aim
-            && let Some((n, cost)) = s
-                .ends(nodes)
-                .filter_map(|(i, cost)| nodes.get(i).map(|n| (n, cost)))
-                .find(|(n, _)| is_target(course, n.spot, lane, pos, finish))
-        {
-            return Reach { spot: n.spot, cost };
+    if let Aim::To { lane, pos, finish } = intent.aim {
+        let settle = |_: &Scratch, _: u32, _: &Node, _: u8| {};
+        let found = search::<_, _, true>(
+            course,
+            from,
+            budget,
+            occupied,
+            pass_through,
+            settle,
+            |s, nodes| {
+                s.ends(nodes)
+                    .filter_map(|(i, cost)| nodes.get(i).map(|n| (n, cost)))
+                    .find(|(n, _)| is_target(course, n.spot, lane, pos, finish))
+                    .map(|(n, cost)| Reach { spot: n.spot, cost })
+            },
+        );
+        if let Some(r) = found {
+            return r;
         }
-        // The ranking packed in one number, ordered as [`rank`]'s.
-        let packed = |n: &Node, cost: u8| {
-            let excess = intent.max_lane.map_or(0, |m| n.spot.lane.saturating_sub(m));
-            (u64::from(u8::MAX - excess) << 40)
-                | (u64::from(n.rank) << 8)
-                | u64::from(u8::MAX - cost)
-        };
-        s.ends(nodes)
-            .filter_map(|(i, cost)| nodes.get(i).map(|n| (n, cost)))
-            .max_by_key(|&(n, cost)| packed(n, cost))
-            .map_or(stay, |(n, cost)| Reach { spot: n.spot, cost })
-    })
+    }
+    // The best end space, scored as the search settles each space. The ranking packed in
+    // one number, ordered as [`rank`]'s; every spot ranks differently, so the best does not
+    // depend on the search's order.
+    let max_lane = intent.max_lane;
+    let mut best: Option<(u64, Spot, u8)> = None;
+    let settle = |s: &Scratch, i: u32, n: &Node, cost: u8| {
+        // Without passing through, only the start can stand on a taken space.
+        if pass_through && i != s.from && s.is_taken_space(n) {
+            return;
+        }
+        let excess = max_lane.map_or(0, |m| n.spot.lane.saturating_sub(m));
+        let packed = (u64::from(u8::MAX - excess) << 40)
+            | (u64::from(n.rank) << 8)
+            | u64::from(u8::MAX - cost);
+        if best.is_none_or(|(b, _, _)| packed >= b) {
+            best = Some((packed, n.spot, cost));
+        }
+    };
+    search::<_, _, false>(
+        course,
+        from,
+        budget,
+        occupied,
+        pass_through,
+        settle,
+        |_, _| (),
+    );
+    best.map_or(stay, |(_, spot, cost)| Reach { spot, cost })
 }
