@@ -66,7 +66,7 @@ pub fn reachable(
         course,
         from,
         points,
-        occupied,
+        occupied.iter().copied(),
         pass_through,
         settle,
         |s, nodes| {
@@ -184,7 +184,7 @@ fn search<R, V: FnMut(&Scratch, u32, &Node, u8), const FOUND: bool>(
     course: &Course,
     from: Spot,
     points: u8,
-    occupied: &[Spot],
+    occupied: impl Iterator<Item = Spot>,
     pass_through: bool,
     mut settle: V,
     answer: impl FnOnce(&Scratch, &[Node]) -> R,
@@ -232,13 +232,13 @@ fn run_search<V: FnMut(&Scratch, u32, &Node, u8), const FOUND: bool>(
     course: &Course,
     from: Spot,
     points: u8,
-    occupied: &[Spot],
+    occupied: impl Iterator<Item = Spot>,
     pass_through: bool,
     settle: &mut V,
 ) {
     s.begin(nodes.len(), points);
     // Blocking is by board space, whatever the lap each runner is on.
-    for &o in occupied {
+    for o in occupied {
         let space = course
             .index(o)
             .and_then(|i| nodes.get(i))
@@ -254,9 +254,12 @@ fn run_search<V: FnMut(&Scratch, u32, &Node, u8), const FOUND: bool>(
     s.from = start;
     s.improve::<FOUND>(start, 0);
     for cost in 0..=points {
-        let mut k = 0;
-        while let Some(&i) = s.buckets.get(usize::from(cost)).and_then(|b| b.get(k)) {
-            k += 1;
+        // Steps cost at least 1, so nothing joins this bucket while it is expanded: it is
+        // taken out to be read as a plain slice, and put back to keep its buffer.
+        let Some(bucket) = s.buckets.get_mut(usize::from(cost)).map(std::mem::take) else {
+            continue;
+        };
+        for &i in &bucket {
             if s.cost(i) != Some(cost) {
                 continue;
             }
@@ -274,6 +277,9 @@ fn run_search<V: FnMut(&Scratch, u32, &Node, u8), const FOUND: bool>(
                 }
                 s.improve::<FOUND>(next, c);
             }
+        }
+        if let Some(b) = s.buckets.get_mut(usize::from(cost)) {
+            *b = bucket;
         }
     }
 }
@@ -319,7 +325,7 @@ pub fn choose(
     course: &Course,
     from: Spot,
     points: u8,
-    occupied: &[Spot],
+    occupied: impl Iterator<Item = Spot> + Clone,
     pass_through: bool,
     intent: &Intent,
 ) -> Reach {
@@ -337,7 +343,7 @@ pub fn choose(
             course,
             from,
             budget,
-            occupied,
+            occupied.clone(),
             pass_through,
             settle,
             |s, nodes| {
