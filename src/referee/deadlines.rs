@@ -142,8 +142,8 @@ impl Referee {
                 user: host,
             };
             let (Ok(target), Ok(payload)) = (
-                serde_json::to_value(Target::Channel),
-                serde_json::to_value(&notice),
+                crate::store::Json::encode(&Target::Channel),
+                crate::store::Json::encode(&notice),
             ) else {
                 continue;
             };

@@ -275,8 +275,8 @@ impl Work {
         key: Option<String>,
     ) {
         let (Ok(target), Ok(payload)) = (
-            serde_json::to_value(&target),
-            serde_json::to_value(&announcement),
+            crate::store::Json::encode(&target),
+            crate::store::Json::encode(&announcement),
         ) else {
             tracing::error!("an announcement could not be encoded");
             return;

@@ -14,13 +14,13 @@ use super::{Commit, Millis, SchemaStatus, StoreError};
 const ROWS_PER_INSERT: usize = 500;
 
 /// One multi-row INSERT: its SQL (`$n` placeholders) and its arguments, in order.
-pub(super) struct Insert {
+pub(super) struct Insert<'a> {
     pub sql: String,
-    pub args: Vec<Arg<'static>>,
+    pub args: Vec<Arg<'a>>,
 }
 
 /// `head VALUES ($1, $2), ($3, $4), ...`, one statement per [`ROWS_PER_INSERT`] rows.
-fn inserts<const N: usize>(head: &str, rows: Vec<[Arg<'static>; N]>) -> Vec<Insert> {
+fn inserts<'a, const N: usize>(head: &str, rows: Vec<[Arg<'a>; N]>) -> Vec<Insert<'a>> {
     let mut out = Vec::new();
     let mut rows = rows.into_iter().peekable();
     while rows.peek().is_some() {
@@ -47,7 +47,7 @@ pub(super) fn bulk_inserts(
     campaign: i64,
     commit: &Commit,
     now: Millis,
-) -> Result<Vec<Insert>, StoreError> {
+) -> Result<Vec<Insert<'_>>, StoreError> {
     let mut events = Vec::new();
     for (step, list) in &commit.events {
         for (idx, e) in list.iter().enumerate() {
@@ -79,16 +79,16 @@ pub(super) fn bulk_inserts(
         .outbox
         .iter()
         .map(|o| {
-            Ok([
+            [
                 Arg::Int(campaign),
-                Arg::Text(Cow::Owned(to_json(&o.target)?)),
-                Arg::Text(Cow::Owned(to_json(&o.payload)?)),
-                Arg::from(o.coalesce_key.clone()),
+                Arg::Text(Cow::Borrowed(o.target.as_str())),
+                Arg::Text(Cow::Borrowed(o.payload.as_str())),
+                Arg::from(&o.coalesce_key),
                 Arg::Int(now),
                 Arg::Int(o.not_before),
-            ])
+            ]
         })
-        .collect::<Result<Vec<_>, StoreError>>()?;
+        .collect();
     let mut out = inserts(
         "INSERT INTO events (campaign_id, step, idx, event, format)",
         events,

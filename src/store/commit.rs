@@ -37,8 +37,11 @@ pub(super) fn db_err(e: sqlx::Error) -> StoreError {
     StoreError::Db(e)
 }
 
-/// The longest batch kept prepared: an order's (campaign, order, status row) repeats.
-const CACHED_BATCH_CHARS: usize = 4096;
+/// The longest batch kept prepared. A resolution's batch (seats, turns, events, deadlines
+/// and a dozen outbox rows) runs to a few KB; prepared afresh it cost a sixth of an order's
+/// instructions. Memory stays bounded by sqlx's statement cache on the writer (an LRU of
+/// 100 batches), and a text this long only comes from commits of hundreds of rows.
+const CACHED_BATCH_CHARS: usize = 32 * 1024;
 
 /// What a statement of the plan must have changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,28 +98,35 @@ fn stmt<DB: Dialect>(sql: Cow<'static, str>, args: Vec<Arg<'_>>) -> Stmt<DB> {
     stmt
 }
 
-/// `sql` with each placeholder `$n` renumbered `$(n + by)`: statements joined in one
-/// batch share one list of arguments. (The commit's SQL has no `$` in literals.)
-fn shift_placeholders(sql: &str, by: usize) -> String {
-    let mut out = String::with_capacity(sql.len().saturating_add(16));
-    let mut chars = sql.char_indices().peekable();
-    while let Some((_, c)) = chars.next() {
-        out.push(c);
-        if c != '$' {
-            continue;
-        }
-        let mut n = 0usize;
-        let mut digits = false;
-        while let Some(&(_, d)) = chars.peek() {
-            let Some(v) = d.to_digit(10) else { break };
-            n = n.saturating_mul(10).saturating_add(v as usize);
-            digits = true;
-            chars.next();
-        }
-        if digits {
-            out.push_str(&n.saturating_add(by).to_string());
-        }
+/// Appends `sql` to `out` with each placeholder `$n` renumbered `$(n + by)`: statements
+/// joined in one batch share one list of arguments. (The commit's SQL has no `$` in
+/// literals.) Written into the batch directly: no string per statement or placeholder.
+fn push_shifted(out: &mut String, sql: &str, by: usize) {
+    use std::fmt::Write;
+    let mut pieces = sql.split('$');
+    if let Some(first) = pieces.next() {
+        out.push_str(first);
     }
+    for piece in pieces {
+        out.push('$');
+        let digits = piece.bytes().take_while(u8::is_ascii_digit).count();
+        // ASCII digits: `digits` is a character boundary.
+        let (number, rest) = piece.split_at(digits);
+        match number.parse::<usize>() {
+            Ok(n) => {
+                // Writing to a String cannot fail.
+                let _ = write!(out, "{}", n.saturating_add(by));
+            }
+            Err(_) => out.push_str(number),
+        }
+        out.push_str(rest);
+    }
+}
+
+#[cfg(test)]
+fn shift_placeholders(sql: &str, by: usize) -> String {
+    let mut out = String::new();
+    push_shifted(&mut out, sql, by);
     out
 }
 
@@ -171,14 +181,15 @@ pub(super) async fn write_one_trip<DB: Dialect>(
     commit: &Commit,
 ) -> Result<(), StoreError> {
     let plan = plan::<DB>(id, expected_version, commit)?;
-    let mut sql = String::from(DB::BEGIN_WRITE);
+    let mut sql = String::with_capacity(1024);
+    sql.push_str(DB::BEGIN_WRITE);
     let mut args = Vec::new();
     // What each statement of the batch checks: a guard's expectation, or nothing.
     let mut checks: Vec<Option<Expect>> = Vec::with_capacity(plan.len().saturating_mul(2));
     checks.push(None);
     for p in plan {
         sql.push_str(";\n");
-        sql.push_str(&shift_placeholders(&p.sql, args.len()));
+        push_shifted(&mut sql, &p.sql, args.len());
         args.extend(p.args);
         checks.push(None);
         if p.expect != Expect::Any {
@@ -194,8 +205,8 @@ pub(super) async fn write_one_trip<DB: Dialect>(
         // database as dying inside the transaction would.
         crate::fault::point("mid-adjudication");
     }
-    // A long batch (a resolution's multi-row inserts) rarely repeats its text: kept in
-    // sqlx's statement cache (100 a connection) each would hold its compiled programs.
+    // A batch longer still would hold its compiled programs in the cache for a text that
+    // rarely repeats.
     let keep = sql.len() <= CACHED_BATCH_CHARS;
     let mut lease = writer.lease().await?;
     let (counts, error) = stmt::<DB>(Cow::Owned(sql), args)

@@ -384,11 +384,33 @@ pub struct PreferenceRow {
     pub set_at: Millis,
 }
 
+/// A JSON column's text, encoded once where the value was made: an announcement goes from
+/// its typed struct straight to text, with no `serde_json::Value` tree between.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Json(String);
+
+impl Json {
+    pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Json, serde_json::Error> {
+        serde_json::to_string(value).map(Json)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<Value> for Json {
+    fn from(value: Value) -> Self {
+        // A `Value`'s keys are strings: encoding it cannot fail.
+        Json(value.to_string())
+    }
+}
+
 /// An announcement to queue.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NewOutbox {
-    pub target: Value,
-    pub payload: Value,
+    pub target: Json,
+    pub payload: Json,
     /// A newer row with the same key makes older undelivered ones moot (status edits).
     pub coalesce_key: Option<String>,
     pub not_before: Millis,

@@ -11,7 +11,6 @@ use super::sql::{Get, Stmt};
 use super::{
     Address, Backlog, CampaignId, Millis, NewOutbox, Quarantine, StoreError, WorkerStatus,
 };
-use crate::store::codec::to_json;
 
 /// Rows decoded one by one: the good ones, and for each bad one its `id`, its campaign
 /// and why, so that one row that does not decode costs only its own race.
@@ -117,8 +116,8 @@ impl<DB: Dialect> SqlStore<DB> {
                  VALUES ($1, $2, $3, NULL, $4, $5)",
             )
             .bind(campaign.0)
-            .bind(to_json(&notice.target)?.as_str())
-            .bind(to_json(&notice.payload)?.as_str())
+            .bind(notice.target.as_str())
+            .bind(notice.payload.as_str())
             .bind(at)
             .bind(notice.not_before)
             .execute(tx.conn()?)

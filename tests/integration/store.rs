@@ -71,8 +71,8 @@ fn order(step: u32, seat: u8, speed: u8) -> OrderRow {
 
 fn outbox(key: Option<&str>, n: i64) -> NewOutbox {
     NewOutbox {
-        target: json!({"kind": "channel"}),
-        payload: json!({"n": n}),
+        target: json!({"kind": "channel"}).into(),
+        payload: json!({"n": n}).into(),
         coalesce_key: key.map(str::to_string),
         not_before: T0,
     }
@@ -839,8 +839,8 @@ async fn prompts_are_read_by_step(kind: Kind) {
     let id = running(&s, "c").await;
     let l = load(&s, id).await;
     let prompt = |step: u32, to: Value| NewOutbox {
-        target: to,
-        payload: json!({"kind": "prompt", "step": step, "race": id.0}),
+        target: to.into(),
+        payload: json!({"kind": "prompt", "step": step, "race": id.0}).into(),
         coalesce_key: None,
         not_before: T0,
     };
