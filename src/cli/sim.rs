@@ -534,6 +534,10 @@ mod tests {
             expert_seats("Omniscient, heuristic").unwrap(),
             ("expert,heuristic".into(), ExpertSeats::OmniscientCheat)
         );
+        assert_eq!(
+            expert_seats("heuristic,HandPeek").unwrap(),
+            ("heuristic,expert".into(), ExpertSeats::HandPeekCheat)
+        );
         let (levels, seats) = expert_seats("heuristic,expert:60000").unwrap();
         assert_eq!(levels, "heuristic,expert");
         assert!(
@@ -542,6 +546,7 @@ mod tests {
         );
         for bad in [
             "expert,omniscient",
+            "omniscient,handpeek",
             "expert:100,expert:200",
             "expert:0",
             "expert:many",

@@ -392,4 +392,14 @@ mod tests {
         assert_eq!(cheat.seats, 1);
         assert!(cheat.time.is_some(), "{s}");
     }
+
+    #[test]
+    fn the_hand_peeking_cheat_plays_only_under_its_own_name() {
+        let a = args(1, 2, "rounds=1", "expert,heuristic");
+        let s = run_with(GameKind::MilleBornes, &a, ExpertSeats::HandPeekCheat).unwrap();
+        assert_eq!(s.bots, "handpeek,heuristic");
+        assert_eq!(s.unfinished, 0);
+        assert!(!s.by_level.contains_key("expert"), "{s}");
+        assert_eq!(s.by_level["handpeek"].seats, 1);
+    }
 }
