@@ -82,7 +82,8 @@ pub fn run(
 
 /// Reads the expert's measurement levels out of `--bots`, leaving levels `SimBots` reads:
 /// `expert:STEPS` is the expert on another budget (`expert::Budget::steps`), `omniscient`
-/// its cheating twin that sees every hand and the deck (a measurement of luck, sim only).
+/// its cheating twin that sees every hand and the deck (a measurement of luck, sim only),
+/// `handpeek` the twin that sees every hand but not the deck.
 fn expert_seats(bots: &str) -> Result<(String, ExpertSeats), String> {
     let mut special: Option<ExpertSeats> = None;
     let mut plain = false;
@@ -91,6 +92,8 @@ fn expert_seats(bots: &str) -> Result<(String, ExpertSeats), String> {
         let lower = word.to_ascii_lowercase();
         let seats = if lower == "omniscient" {
             ExpertSeats::OmniscientCheat
+        } else if lower == "handpeek" {
+            ExpertSeats::HandPeekCheat
         } else if let Some(steps) = lower.strip_prefix("expert:") {
             let steps = steps.parse().ok().filter(|&s| s > 0).ok_or_else(|| {
                 format!(
@@ -119,7 +122,7 @@ fn expert_seats(bots: &str) -> Result<(String, ExpertSeats), String> {
 }
 
 fn one_expert() -> String {
-    "give one kind of expert in --bots: expert, expert:STEPS or omniscient".into()
+    "give one kind of expert in --bots: expert, expert:STEPS, omniscient or handpeek".into()
 }
 
 /// Prints a sim's report as text or JSON; a refusal is one line and exit code 2.
@@ -531,6 +534,10 @@ mod tests {
             expert_seats("Omniscient, heuristic").unwrap(),
             ("expert,heuristic".into(), ExpertSeats::OmniscientCheat)
         );
+        assert_eq!(
+            expert_seats("heuristic,HandPeek").unwrap(),
+            ("heuristic,expert".into(), ExpertSeats::HandPeekCheat)
+        );
         let (levels, seats) = expert_seats("heuristic,expert:60000").unwrap();
         assert_eq!(levels, "heuristic,expert");
         assert!(
@@ -539,6 +546,7 @@ mod tests {
         );
         for bad in [
             "expert,omniscient",
+            "omniscient,handpeek",
             "expert:100,expert:200",
             "expert:0",
             "expert:many",

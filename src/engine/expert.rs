@@ -124,12 +124,42 @@ pub fn omniscient_choose_cheat<G: Game>(game: &G, seat: Seat, rng: &mut GameRng)
     decide(game, game, seat, rng, &budget, Sight::Omniscient)
 }
 
+/// A cheat, for measurement only: the fair expert's search, but every world keeps the
+/// opponents' true hands and redraws only the deck and future shuffles
+/// ([`Game::resample_deck_cheat`]). Its win rate bounds what any inference about the
+/// opponents' hands could give the fair expert. `sim --bots handpeek,…` only; no play
+/// path calls it.
+pub fn handpeek_choose_cheat<G: Game>(game: &G, seat: Seat, rng: &mut GameRng) -> G::Order {
+    let seen = game.resample_deck_cheat(seat, rng);
+    decide(
+        game,
+        &seen,
+        seat,
+        rng,
+        &Budget::for_game::<G>(),
+        Sight::HandPeek,
+    )
+}
+
 /// Whether worlds redraw what the seat cannot see. Only a measurement builds a cheat
-/// ([`omniscient_choose_cheat`]).
+/// ([`omniscient_choose_cheat`], [`handpeek_choose_cheat`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Sight {
     Fair,
+    /// Hands seen, the deck redrawn.
+    HandPeek,
     Omniscient,
+}
+
+impl Sight {
+    /// One world: `seen` with what this sight does not see drawn again.
+    fn redraw<G: Game>(self, seen: &G, seat: Seat, rng: &mut GameRng) -> G {
+        match self {
+            Sight::Fair => seen.resample_hidden(Some(seat), rng),
+            Sight::HandPeek => seen.resample_deck_cheat(seat, rng),
+            Sight::Omniscient => seen.clone(),
+        }
+    }
 }
 
 fn decide<G: Game>(
@@ -150,10 +180,10 @@ fn decide<G: Game>(
     if candidates.len() == 1 {
         return first;
     }
-    let valued = sight == Sight::Fair;
+    let valued = sight != Sight::Omniscient;
     let mut spent = Spent::new(budget.steps);
     // One pilot playout sizes the search: as many candidates as fit `min_worlds` worlds.
-    let pilot = pilot_steps(seen, seat, rng, budget, valued);
+    let pilot = pilot_steps(seen, seat, rng, budget, sight);
     spent.add(pilot);
     let per_playout = pilot.max(1);
     let fit = spent.left() / per_playout.saturating_mul(u64::from(budget.min_worlds.max(1)));
@@ -174,10 +204,7 @@ fn decide<G: Game>(
         if spent.left() < next && worlds >= budget.min_worlds.min(2) {
             break;
         }
-        let world = match sight {
-            Sight::Fair => seen.resample_hidden(Some(seat), rng),
-            Sight::Omniscient => seen.clone(),
-        };
+        let world = sight.redraw(seen, seat, rng);
         let dice = rng.fork();
         results.clear();
         for order in &candidates {
@@ -270,9 +297,14 @@ fn pilot_steps<G: Game>(
     seat: Seat,
     rng: &mut GameRng,
     budget: &Budget,
-    valued: bool,
+    sight: Sight,
 ) -> u64 {
-    let start = seen.resample_hidden(Some(seat), rng);
+    let valued = sight != Sight::Omniscient;
+    let start = match sight {
+        // The omniscient pilot plays a fair world, as it always has: its draws are kept.
+        Sight::Omniscient => Sight::Fair.redraw(seen, seat, rng),
+        _ => sight.redraw(seen, seat, rng),
+    };
     let mut pilot = start.clone();
     let mut bots = rng.fork();
     let order = pilot.heuristic_order(seat, &mut bots);

@@ -283,6 +283,14 @@ pub trait Game: Data {
     /// everything hidden from them (hands, deck order, others' hidden choices) drawn again.
     fn resample_hidden(&self, viewer: Option<Seat>, rng: &mut GameRng) -> Self;
 
+    /// For measurement only (the expert's hand-peeking cheat, `sim --bots handpeek`): this
+    /// state with every hand kept and only the deck order and future shuffles redrawn from
+    /// what `viewer` cannot see. The default redraws everything hidden, as
+    /// [`Game::resample_hidden`] does; games with hands override it.
+    fn resample_deck_cheat(&self, viewer: Seat, rng: &mut GameRng) -> Self {
+        self.resample_hidden(Some(viewer), rng)
+    }
+
     /// Sets a seat's standing preference from text (a policy for optional powers, a
     /// dirty-trick setting). Returns a confirmation to show the seat.
     fn set_preference(&mut self, seat: Seat, text: &str) -> Result<String, PreferenceError> {

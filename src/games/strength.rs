@@ -120,6 +120,10 @@ pub enum ExpertSeats {
     /// The omniscient cheat ([`expert::omniscient_choose_cheat`]): a measurement of how
     /// far luck caps any bot, for `sim --bots omniscient,…` only.
     OmniscientCheat,
+    /// The hand-peeking cheat ([`expert::handpeek_choose_cheat`]): the fair search with
+    /// the opponents' hands seen, bounding what inferring them could give. `sim --bots
+    /// handpeek,…` only.
+    HandPeekCheat,
 }
 
 /// Runs the strength sim for `kind` with the levels `args.bots` names.
@@ -148,6 +152,7 @@ pub fn run_with(kind: GameKind, args: &SimArgs, experts: ExpertSeats) -> Result<
 fn level_name(level: BotLevel, experts: ExpertSeats) -> String {
     match (level, experts) {
         (BotLevel::Expert, ExpertSeats::OmniscientCheat) => "omniscient".into(),
+        (BotLevel::Expert, ExpertSeats::HandPeekCheat) => "handpeek".into(),
         (BotLevel::Expert, ExpertSeats::Fair(b)) => format!("expert:{}", b.steps),
         _ => level.name().into(),
     }
@@ -164,6 +169,7 @@ fn expert_order<G: Game>(
         ExpertSeats::Default => game.bot_order(seat, BotLevel::Expert, rng),
         ExpertSeats::Fair(budget) => expert::choose_with(game, seat, rng, &budget),
         ExpertSeats::OmniscientCheat => expert::omniscient_choose_cheat(game, seat, rng),
+        ExpertSeats::HandPeekCheat => expert::handpeek_choose_cheat(game, seat, rng),
     }
 }
 
@@ -385,5 +391,15 @@ mod tests {
         let cheat = &s.by_level["omniscient"];
         assert_eq!(cheat.seats, 1);
         assert!(cheat.time.is_some(), "{s}");
+    }
+
+    #[test]
+    fn the_hand_peeking_cheat_plays_only_under_its_own_name() {
+        let a = args(1, 2, "rounds=1", "expert,heuristic");
+        let s = run_with(GameKind::MilleBornes, &a, ExpertSeats::HandPeekCheat).unwrap();
+        assert_eq!(s.bots, "handpeek,heuristic");
+        assert_eq!(s.unfinished, 0);
+        assert!(!s.by_level.contains_key("expert"), "{s}");
+        assert_eq!(s.by_level["handpeek"].seats, 1);
     }
 }

@@ -388,6 +388,15 @@ impl Game for CardRace {
         g
     }
 
+    /// The deck alone redrawn, every hand kept: for the expert's hand-peeking cheat only.
+    fn resample_deck_cheat(&self, _viewer: Seat, rng: &mut GameRng) -> Self {
+        let mut g = self.clone();
+        g.deck.sort_unstable();
+        rng.shuffle(&mut g.deck);
+        g.rng = rng.fork();
+        g
+    }
+
     fn set_preference(&mut self, seat: Seat, text: &str) -> Result<String, PreferenceError> {
         if StandingPlays::is_standing_text(text) {
             return self.set_standing(seat, text);

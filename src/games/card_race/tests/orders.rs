@@ -264,3 +264,15 @@ fn resampling_redeals_only_what_the_viewer_cannot_see() {
     assert_eq!(other.public_view(), g.public_view());
     assert_eq!(other.private_view(Seat(1)), g.private_view(Seat(1)));
 }
+
+#[test]
+fn the_hand_peeking_redraw_keeps_every_hand_and_shuffles_only_the_deck() {
+    let g = CardRace::setup(&opts(Ruleset::Playroom), &seats(2), Seed::from_u64(8)).unwrap();
+    let peek = g.resample_deck_cheat(Seat(0), &mut GameRng::seeded(1));
+    assert_eq!(peek.hands, g.hands, "every hand is kept");
+    assert_ne!(peek.deck, g.deck, "the deck is drawn again");
+    let (mut a, mut b) = (peek.deck.clone(), g.deck.clone());
+    a.sort_unstable();
+    b.sort_unstable();
+    assert_eq!(a, b, "from the same cards");
+}
