@@ -222,120 +222,180 @@ pub fn margin_needed(passed_so_far: usize, m: usize) -> i64 {
 
 /// Adjudicates a turn. `speed` gives each runner's played speed. On the first turn
 /// (`ties_only`) only the tie step happens.
-///
-/// The work is on plain per-position arrays (`seat`, `sp`): each runner's speed is read
-/// once, and the lists of the result are written once each.
 pub fn adjudicate(field: &Groups, speed: impl Fn(Seat) -> u32, ties_only: bool) -> Adjudication {
+    let mut out = Adjudication {
+        tie_breaks: TieBreaks::new(),
+        overtakes: Overtakes::new(),
+        field: Groups::new(),
+    };
+    adjudicate_into(
+        field,
+        speed,
+        ties_only,
+        &mut out.tie_breaks,
+        &mut out.overtakes,
+        &mut out.field,
+    );
+    out
+}
+
+/// [`adjudicate`], writing the result into lists that must start empty (the turn's
+/// event, in place).
+///
+/// The work is on one array of the field's seats (`seat`, with `sp` alongside): each
+/// runner's speed is read once, the tie step sorts each group in place, the units are
+/// ranges of that array, and the lists are written seat by seat, once each.
+pub fn adjudicate_into(
+    field: &Groups,
+    speed: impl Fn(Seat) -> u32,
+    ties_only: bool,
+    tie_breaks: &mut TieBreaks,
+    overtakes: &mut Overtakes,
+    out: &mut Groups,
+) {
     let mut seat = [Seat(0); MAX_RUNNERS];
     let mut sp = [0u32; MAX_RUNNERS];
+    let n = field.seats().len().min(MAX_RUNNERS);
     for ((slot, v), &s) in seat.iter_mut().zip(sp.iter_mut()).zip(field.seats()) {
         *slot = s;
         *v = speed(s);
     }
     // 1. Ties: split each group by speed, higher first; equal speeds stay tied. Unit `u`
-    // is `seat[unit_end[u - 1]..unit_end[u]]`.
-    let mut tie_breaks = TieBreaks::new();
-    let mut unit_end = [0usize; MAX_RUNNERS];
+    // is `seat[first[u]..end[u]]`.
+    let mut first = [0u8; MAX_RUNNERS];
+    let mut end = [0u8; MAX_RUNNERS];
     let mut units = 0usize;
     let mut start = 0usize;
-    for &end in field.ends() {
-        let end = usize::from(end).min(MAX_RUNNERS);
-        let group = field.seats().get(start..end).unwrap_or_default();
-        sort_by_speed(&mut seat, &mut sp, start, end);
-        let first = units;
-        for i in start..end {
-            let cut = i + 1 == end || sp.get(i + 1) != sp.get(i);
-            if let (true, Some(e)) = (cut, unit_end.get_mut(units)) {
-                *e = i + 1;
+    for &group_end in field.ends() {
+        let group_end = usize::from(group_end).min(n);
+        if group_end <= start {
+            continue;
+        }
+        sort_by_speed(&mut seat, &mut sp, start, group_end);
+        let group_units = units;
+        let mut a = start;
+        for i in start..group_end {
+            let cut = i + 1 == group_end || sp.get(i + 1) != sp.get(i);
+            if let (true, Some(f), Some(e)) = (cut, first.get_mut(units), end.get_mut(units)) {
+                *f = a as u8;
+                *e = (i + 1) as u8;
+                a = i + 1;
                 units += 1;
             }
         }
-        if units - first > 1 {
-            let mut sorted = Group::from_slice(group);
-            sorted.as_mut_slice().sort_unstable();
-            let mut a = start;
-            let parts = unit_end
-                .get(first..units)
-                .unwrap_or_default()
-                .iter()
-                .map(|&b| {
-                    let part = seat.get(a..b).unwrap_or_default();
-                    a = b;
-                    part
-                });
-            tie_breaks.push_entry(&sorted, parts);
+        if units - group_units > 1 {
+            // The group as it was, by seat; then its parts, as they lie in `seat`.
+            let mut sorted = [Seat(0); MAX_RUNNERS];
+            let len = group_end - start;
+            for (d, &s) in sorted
+                .iter_mut()
+                .zip(field.seats().get(start..group_end).unwrap_or_default())
+            {
+                *d = s;
+            }
+            let sorted = sorted.get_mut(..len).unwrap_or_default();
+            sort_seats(sorted);
+            push_group(&mut tie_breaks.group, sorted);
+            for u in group_units..units {
+                push_group(&mut tie_breaks.into, unit(&seat, &first, &end, u));
+            }
+            tie_breaks.ends.push(tie_breaks.into.len() as u8);
         }
-        start = end;
+        start = group_end;
     }
-    let unit = |u: usize| -> &[Seat] {
-        let a = u.checked_sub(1).map_or(0, |p| unit_end[p]);
-        seat.get(a..unit_end[u]).unwrap_or_default()
-    };
     if ties_only {
-        let mut field = Groups::new();
         for u in 0..units {
-            field.push(unit(u));
+            push_group(out, unit(&seat, &first, &end, u));
         }
-        return Adjudication {
-            tie_breaks,
-            overtakes: Overtakes::new(),
-            field,
-        };
+        return;
     }
 
-    // 2. Overtakes, taking each unit in turn from the last position forward.
-    let mut unit_speed = [0i64; MAX_RUNNERS];
-    let mut sizes = [0usize; MAX_RUNNERS];
-    let mut a = 0usize;
-    let ends = unit_end.get(..units).unwrap_or_default();
-    for ((v, size), &e) in unit_speed.iter_mut().zip(sizes.iter_mut()).zip(ends) {
-        *v = i64::from(sp.get(a).copied().unwrap_or(0));
-        *size = e - a;
-        a = e;
-    }
+    // 2. Overtakes, taking each unit in turn from the last position forward. A unit's
+    // speed is its first runner's.
     // `order[p]` is the unit at position `p`; `at[u]` is unit `u`'s position.
-    let mut order = [0usize; MAX_RUNNERS];
-    let mut at = [0usize; MAX_RUNNERS];
+    let mut order = [0u8; MAX_RUNNERS];
+    let mut at = [0u8; MAX_RUNNERS];
     for (i, (o, a)) in order.iter_mut().zip(at.iter_mut()).enumerate() {
-        *o = i;
-        *a = i;
+        *o = i as u8;
+        *a = i as u8;
     }
+    let unit_speed = |u: usize| -> i64 {
+        let f = first.get(u).copied().unwrap_or(0);
+        i64::from(sp.get(usize::from(f)).copied().unwrap_or(0))
+    };
+    let size = |u: usize| -> usize {
+        let f = first.get(u).copied().unwrap_or(0);
+        usize::from(end.get(u).copied().unwrap_or(0).saturating_sub(f))
+    };
     let mut overtaken = [false; MAX_RUNNERS];
-    let mut overtakes = Overtakes::new();
-    for id in (0..units).rev() {
+    for id in (0..units.min(MAX_RUNNERS)).rev() {
         if overtaken[id] {
             continue;
         }
-        let mut pos = at[id];
+        let mine = unit_speed(id);
+        let from = usize::from(at[id]);
+        let mut pos = from;
         let mut passed_so_far = 0usize;
-        let from = pos;
         while pos > 0 {
-            let ahead = order[pos - 1];
-            let m = sizes[ahead];
-            if unit_speed[id] - unit_speed[ahead] < margin_needed(passed_so_far, m) {
+            let ahead = usize::from(order[pos - 1]) % MAX_RUNNERS;
+            let m = size(ahead);
+            if mine - unit_speed(ahead) < margin_needed(passed_so_far, m) {
                 break;
             }
             order.swap(pos - 1, pos);
-            at[ahead] = pos;
+            at[ahead] = pos as u8;
             pos -= 1;
-            at[id] = pos;
             passed_so_far += m;
             overtaken[ahead] = true;
         }
+        at[id] = pos as u8;
         if pos < from {
             // The units passed now sit just behind `id`, in the order passed.
-            let passed = (pos + 1..=from).rev().map(|p| unit(order[p]));
-            overtakes.push_entry(unit(id), passed);
+            push_group(&mut overtakes.by, unit(&seat, &first, &end, id));
+            for p in (pos + 1..=from).rev() {
+                let u = usize::from(order.get(p).copied().unwrap_or(0));
+                push_group(&mut overtakes.passed, unit(&seat, &first, &end, u));
+            }
+            overtakes.ends.push(overtakes.passed.len() as u8);
         }
     }
-    let mut out = Groups::new();
     for &u in order.get(..units).unwrap_or_default() {
-        out.push(unit(u));
+        push_group(out, unit(&seat, &first, &end, usize::from(u)));
     }
-    Adjudication {
-        tie_breaks,
-        overtakes,
-        field: out,
+}
+
+/// Unit `u`'s seats.
+#[inline]
+fn unit<'a>(
+    seat: &'a [Seat; MAX_RUNNERS],
+    first: &[u8; MAX_RUNNERS],
+    end: &[u8; MAX_RUNNERS],
+    u: usize,
+) -> &'a [Seat] {
+    let f = usize::from(first.get(u).copied().unwrap_or(0));
+    let e = usize::from(end.get(u).copied().unwrap_or(0));
+    seat.get(f..e).unwrap_or_default()
+}
+
+/// Appends a group seat by seat (a group is one or a few seats: a copy call would cost
+/// more than the copy).
+#[inline]
+fn push_group(groups: &mut Groups, seats: &[Seat]) {
+    for &s in seats {
+        groups.push_seat(s);
+    }
+    groups.end_group();
+}
+
+/// Sorts a group's seats (an insertion sort: a group holds at most 12, and is nearly
+/// always in order already).
+fn sort_seats(seats: &mut [Seat]) {
+    for i in 1..seats.len() {
+        let mut j = i;
+        while j > 0 && seats[j - 1] > seats[j] {
+            seats.swap(j - 1, j);
+            j -= 1;
+        }
     }
 }
 

@@ -21,7 +21,9 @@ use crate::engine::{
     Choice, Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, Placing, Prompt,
     Seat, SeatSetup, Seed, SetupError, Submitted,
 };
-use adjudicate::{Adjudication, Overtakes, TieBreak, TieBreaks, adjudicate};
+#[cfg(test)]
+use adjudicate::adjudicate;
+use adjudicate::{Overtakes, TieBreak, TieBreaks, adjudicate_into};
 use small::Filler;
 pub use small::{Group, Groups, MAX_RUNNERS, Small};
 
@@ -239,6 +241,17 @@ pub enum Event {
     Finished {
         winners: Vec<Seat>,
     },
+}
+
+impl Event {
+    /// An empty turn, for `apply` to write a turn into in place.
+    const BLANK_TURN: Event = Event::TurnResolved {
+        turn: 0,
+        plays: Small::new(),
+        tie_breaks: TieBreaks::new(),
+        overtakes: Overtakes::new(),
+        field: Groups::new(),
+    };
 }
 
 /// One runner's line in the standings.
@@ -487,18 +500,31 @@ impl DreamMile {
         self.runner(seat).map_or(0, Runner::missed_speed)
     }
 
-    /// Resolves one turn; `speeds` and `missed` are by seat. Allocates nothing.
-    fn resolve_turn(&mut self, speeds: &[u8], missed: &[bool], automatic: bool) -> Event {
-        let turn = self.turns_done + 1;
-        let ties_only = turn == 1;
-        let speed_of = |s: Seat| u32::from(speeds.get(s.index()).copied().unwrap_or(0));
-        let Adjudication {
+    /// Resolves one turn into `event` (a blank turn, written in place in the returned
+    /// list); `speeds` and `missed` are by seat. Allocates nothing.
+    fn resolve_turn(&mut self, speeds: &[u8], missed: &[bool], automatic: bool, event: &mut Event) {
+        let Event::TurnResolved {
+            turn,
+            plays,
             tie_breaks,
             overtakes,
             field,
-        } = adjudicate(&self.field, speed_of, ties_only);
+        } = event
+        else {
+            return;
+        };
+        *turn = self.turns_done + 1;
+        let speed_of = |s: Seat| u32::from(speeds.get(s.index()).copied().unwrap_or(0));
+        adjudicate_into(
+            &self.field,
+            speed_of,
+            *turn == 1,
+            tie_breaks,
+            overtakes,
+            field,
+        );
         // By seat, filled in place and then wrapped as lists.
-        let mut plays = [Play::FILL; MAX_RUNNERS];
+        let mut by_seat = [Play::FILL; MAX_RUNNERS];
         let mut remaining = [0u32; MAX_RUNNERS];
         let mut played = [0u8; MAX_RUNNERS];
         let mut was_missed = [false; MAX_RUNNERS];
@@ -512,21 +538,22 @@ impl DreamMile {
             remaining[i] = runner.remaining;
             played[i] = speed;
             was_missed[i] = miss;
-            plays[i] = Play {
+            by_seat[i] = Play {
                 seat: Seat(i as u8),
                 speed,
                 missed: miss,
                 automatic,
             };
         }
-        self.field = field;
-        self.turns_done = turn;
+        *plays = Small::from_array(by_seat, n);
+        self.field = *field;
+        self.turns_done = *turn;
         // Each seat's rank: one more than the runners in the groups ahead. A seat missing
         // from the field ranks after everyone, as `rank_of` says.
         let mut ranks = [0u32; MAX_RUNNERS];
         let mut start = 0usize;
-        let seats = self.field.seats();
-        for &end in self.field.ends() {
+        let seats = field.seats();
+        for &end in field.ends() {
             let end = usize::from(end);
             for s in seats.get(start..end).unwrap_or_default() {
                 if let Some(r) = ranks.get_mut(s.index()) {
@@ -542,19 +569,12 @@ impl DreamMile {
             }
         }
         self.history.push(Record {
-            turn,
+            turn: *turn,
             ranks: Small::from_array(ranks, n),
             remaining: Small::from_array(remaining, n),
             played: Small::from_array(played, n),
             missed: Small::from_array(was_missed, n),
         });
-        Event::TurnResolved {
-            turn,
-            plays: Small::from_array(plays, n),
-            tie_breaks,
-            overtakes,
-            field,
-        }
     }
 
     fn winners(&self) -> Vec<Seat> {
@@ -839,14 +859,20 @@ impl Game for DreamMile {
         // event (a list of one stays in the allocator's small, fast sizes).
         let last = self.turns_done + 1 >= self.options.ordered_turns;
         let mut events = Vec::with_capacity(if last { 3 } else { 1 });
-        events.push(self.resolve_turn(&speeds[..n], &missed[..n], false));
+        events.push(Event::BLANK_TURN);
+        if let Some(e) = events.last_mut() {
+            self.resolve_turn(&speeds[..n], &missed[..n], false, e);
+        }
         if !self.awaiting_orders() && self.options.auto_final_turn {
             for seat in Seat::all(n) {
                 if let Some(v) = speeds.get_mut(seat.index()) {
                     *v = self.cap(seat);
                 }
             }
-            events.push(self.resolve_turn(&speeds[..n], &[false; MAX_RUNNERS][..n], true));
+            events.push(Event::BLANK_TURN);
+            if let Some(e) = events.last_mut() {
+                self.resolve_turn(&speeds[..n], &[false; MAX_RUNNERS][..n], true, e);
+            }
         }
         if self.finished() {
             events.push(Event::Finished {

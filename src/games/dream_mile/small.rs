@@ -191,6 +191,22 @@ impl Groups {
         self.ends.push(end as u8)
     }
 
+    /// Appends one seat to the group being built (ended by [`Groups::end_group`]): the
+    /// turn writes its lists seat by seat, without a copy call per group.
+    pub(super) fn push_seat(&mut self, seat: Seat) -> bool {
+        self.seats.push(seat)
+    }
+
+    /// Ends the group being built; says whether there was room (an empty group is not
+    /// added).
+    pub(super) fn end_group(&mut self) -> bool {
+        let end = self.seats.len;
+        if self.ends.last().copied().unwrap_or(0) >= end {
+            return false;
+        }
+        self.ends.push(end)
+    }
+
     /// The number of groups.
     pub fn len(&self) -> usize {
         self.ends.len()
