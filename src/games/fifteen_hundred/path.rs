@@ -190,35 +190,30 @@ fn search<R, V: FnMut(&Scratch, u32, &Node, u8), const FOUND: bool>(
     answer: impl FnOnce(&Scratch, &[Node]) -> R,
 ) -> R {
     let nodes = course.tables().nodes.as_slice();
-    SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut s) => {
-            run_search::<V, FOUND>(
-                &mut s,
-                nodes,
-                course,
-                from,
-                points,
-                occupied,
-                pass_through,
-                &mut settle,
-            );
-            answer(&s, nodes)
-        }
-        Err(_) => {
-            // Never nested; a fresh scratch keeps the answer the same if it ever were.
-            let mut s = Scratch::default();
-            run_search::<V, FOUND>(
-                &mut s,
-                nodes,
-                course,
-                from,
-                points,
-                occupied,
-                pass_through,
-                &mut settle,
-            );
-            answer(&s, nodes)
-        }
+    SCRATCH.with(|cell| {
+        // Never nested; a fresh scratch keeps the answer the same if it ever were.
+        let (mut borrowed, mut fresh);
+        let s: &mut Scratch = match cell.try_borrow_mut() {
+            Ok(b) => {
+                borrowed = b;
+                &mut borrowed
+            }
+            Err(_) => {
+                fresh = Scratch::default();
+                &mut fresh
+            }
+        };
+        run_search::<V, FOUND>(
+            s,
+            nodes,
+            course,
+            from,
+            points,
+            occupied,
+            pass_through,
+            &mut settle,
+        );
+        answer(s, nodes)
     })
 }
 
