@@ -50,7 +50,7 @@ use std::sync::Arc;
 use tokio::sync::Mutex;
 
 use crate::games::GameKind;
-use crate::store::{CampaignId, Loaded, Phase, Store, Timing, UserId};
+use crate::store::{CampaignId, Phase, Store, Timing, UserId};
 pub use clock::{Clock, SystemClock, TestClock};
 pub use deadlines::DEADLINE_CLAIM_MS;
 pub use error::RefereeError;
@@ -128,9 +128,9 @@ pub struct Referee {
     clock: Arc<dyn Clock>,
     config: Config,
     locks: Mutex<HashMap<CampaignId, Arc<Mutex<()>>>>,
-    /// Each campaign as this referee last committed it: reused while the stored version
-    /// is still that one (one query instead of three per decision).
-    cache: std::sync::Mutex<HashMap<CampaignId, Loaded>>,
+    /// Each campaign as this referee last committed it, with the time context of that
+    /// decision: the next decision starts from it without a query (`transaction.rs`).
+    cache: std::sync::Mutex<HashMap<CampaignId, transaction::Cached>>,
     /// This referee's name in claims and leases, unique across processes.
     instance: String,
     /// Each user's pace of orders, preferences and commands.

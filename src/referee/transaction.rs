@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use futures_util::future::BoxFuture;
 use tokio::sync::Mutex;
 
 use super::work::Work;
@@ -11,6 +12,13 @@ use crate::store::{CampaignId, Loaded, OrderSource, StoreError, TimeContext};
 
 /// Campaigns the referee keeps in memory between decisions.
 const CACHE_RACES: usize = 1024;
+
+/// A campaign as this referee committed it, and the time context its decision used (none
+/// when the race was not open, or its seats changed).
+pub(super) struct Cached {
+    loaded: Loaded,
+    time: Option<TimeContext>,
+}
 
 impl Referee {
     async fn lock(&self, id: CampaignId) -> Arc<Mutex<()>> {
@@ -22,7 +30,24 @@ impl Referee {
     }
 
     /// Load, decide, commit: retried when another process changed the campaign first.
-    pub(super) async fn mutate<T>(
+    ///
+    /// A race this referee committed last is decided on from its cache without asking the
+    /// store first: a commit is guarded by the version it was decided on (a change of a
+    /// player's or the server's time settings moves it too), and an outcome that writes
+    /// nothing (a refusal, a repeated order) is checked against the stored version before
+    /// it is returned, and decided again on a fresh load if the race moved on.
+    ///
+    /// Boxed: its state (the race, the decision, the commit) is large, and every request
+    /// awaits it; unboxed, each caller's future carried a copy of that size.
+    pub(super) fn mutate<'a, T: Send + 'a>(
+        &'a self,
+        id: CampaignId,
+        decide: impl FnMut(&mut Work) -> Result<T, RefereeError> + Send + 'a,
+    ) -> BoxFuture<'a, Result<T, RefereeError>> {
+        Box::pin(self.mutate_inner(id, decide))
+    }
+
+    async fn mutate_inner<T>(
         &self,
         id: CampaignId,
         mut decide: impl FnMut(&mut Work) -> Result<T, RefereeError>,
@@ -32,9 +57,17 @@ impl Referee {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let (loaded, time) = match self.load_cached(id).await {
-                Ok(l) => l,
-                Err(e) => return Err(self.poisoned(id, "campaigns", e).await),
+            let (loaded, time, checked) = match self.take_cached(id) {
+                Some(Cached { loaded, time }) => {
+                    #[cfg(debug_assertions)]
+                    self.check_cached(&loaded).await;
+                    (loaded, time, false)
+                }
+                None => match self.store.load(id).await {
+                    Ok(Some(loaded)) => (loaded, None, true),
+                    Ok(None) => return Err(RefereeError::NoRace),
+                    Err(e) => return Err(self.poisoned(id, "campaigns", e.into()).await),
+                },
             };
             let open = loaded.campaign.phase.is_open();
             let mut work = Work::new(loaded, self.clock.now());
@@ -44,14 +77,27 @@ impl Referee {
                     None => self.time_context(id).await,
                 };
             }
+            let time = open.then(|| work.time.clone());
+            let version = work.expected_version();
             let out = match decide(&mut work) {
                 Ok(out) => out,
-                Err(e) => return Err(self.poisoned(id, "campaigns", e).await),
+                Err(e) => {
+                    if !checked && self.moved_on(id, version, attempt).await {
+                        continue;
+                    }
+                    return Err(self.poisoned(id, "campaigns", e).await);
+                }
             };
-            let version = work.expected_version();
             let Some((commit, after)) = work.finish_with_after() else {
+                // Nothing to write: an answer from the cache stands only if the race did
+                // not move on meanwhile.
+                if !checked && self.moved_on(id, version, attempt).await {
+                    continue;
+                }
                 return Ok(out);
             };
+            // Seats changed: whose time settings count changed with them.
+            let time = time.filter(|_| commit.seats.is_none());
             let adjudicated = !commit.events.is_empty();
             let accepted = commit
                 .orders
@@ -59,7 +105,7 @@ impl Referee {
                 .any(|o| o.source == OrderSource::Player);
             match self.store.commit(id, version, commit).await {
                 Ok(()) => {
-                    self.remember(after);
+                    self.remember(after, time);
                     if accepted {
                         crate::fault::point("order-accepted");
                     }
@@ -103,29 +149,30 @@ impl Referee {
         e
     }
 
-    /// The campaign, from the cache when the store still holds the version this referee
-    /// committed last, else loaded whole; with the time context when the version check
-    /// read it in the same trip.
-    async fn load_cached(
-        &self,
-        id: CampaignId,
-    ) -> Result<(Loaded, Option<TimeContext>), RefereeError> {
-        let cached = self.cache.lock().ok().and_then(|c| c.get(&id).cloned());
-        if let Some(cached) = cached {
-            let (version, time) = self.store.version_and_time(id).await?;
-            if version == Some(cached.campaign.version) {
-                #[cfg(debug_assertions)]
-                self.check_cached(&cached).await;
-                return Ok((cached, Some(time)));
-            }
-            self.forget(id);
-            // Read before the load: the time context is kept (the tables it reads are
-            // not the campaign's), the version is not.
-            let loaded = self.store.load(id).await?.ok_or(RefereeError::NoRace)?;
-            return Ok((loaded, Some(time)));
+    /// The campaign as this referee last committed it, taken out of the cache (put back,
+    /// updated, when the next commit succeeds), with the time context it was decided with.
+    fn take_cached(&self, id: CampaignId) -> Option<Cached> {
+        self.cache.lock().ok()?.remove(&id)
+    }
+
+    /// Whether the stored campaign moved on from `version`, which a decision from the cache
+    /// that writes nothing was made on (then it is decided again, on a fresh load); a
+    /// store that cannot tell counts as not moved on.
+    async fn moved_on(&self, id: CampaignId, version: i64, attempt: u32) -> bool {
+        if attempt >= 5 {
+            return false;
         }
-        let loaded = self.store.load(id).await?.ok_or(RefereeError::NoRace)?;
-        Ok((loaded, None))
+        match self.store.version(id).await {
+            Ok(stored) if stored != Some(version) => {
+                tracing::debug!(race = id.0, attempt, "the cache was stale; deciding again");
+                true
+            }
+            Ok(_) => false,
+            Err(e) => {
+                tracing::warn!(race = id.0, error = %e, "cannot check the race's version");
+                false
+            }
+        }
     }
 
     /// Tests run with debug assertions: every cache hit must equal a fresh load, but for
@@ -144,13 +191,13 @@ impl Referee {
         }
     }
 
-    fn remember(&self, after: Loaded) {
+    fn remember(&self, loaded: Loaded, time: Option<TimeContext>) {
         if let Ok(mut cache) = self.cache.lock() {
             // Bounded: a busy bot refills it with the races in play.
-            if cache.len() >= CACHE_RACES && !cache.contains_key(&after.campaign.id) {
+            if cache.len() >= CACHE_RACES && !cache.contains_key(&loaded.campaign.id) {
                 cache.clear();
             }
-            cache.insert(after.campaign.id, after);
+            cache.insert(loaded.campaign.id, Cached { loaded, time });
         }
     }
 

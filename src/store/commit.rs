@@ -10,7 +10,7 @@
 //!
 //! The statements are planned first ([`Planned`]), each with the count of changed rows it
 //! must see. SQLite runs the plan as one batch with its `BEGIN IMMEDIATE` and `COMMIT`
-//! (one trip to sqlx's worker thread per commit), each guard checked in SQL right after
+//! (stepped on a connection of the store's own, `sqlite_writer`), each guard checked in SQL right after
 //! its statement so that a wrong count stops the batch before `COMMIT`
 //! ([`write_one_trip`]); PostgreSQL runs it statement by statement, stopping at the first
 //! count that is wrong. Either way a wrong count or an error rolls everything back.
@@ -22,6 +22,7 @@ use sqlx::AssertSqlSafe;
 use super::codec::{bulk_inserts, to_json};
 use super::dialect::Dialect;
 use super::sql::{Arg, Stmt};
+use super::sqlite_writer::RawWriter;
 use super::writer::{WriteTx, Writer};
 use super::{CampaignId, CampaignRow, Commit, StoreError};
 
@@ -168,14 +169,16 @@ pub(super) async fn write<DB: Dialect>(
 /// argument depends on `changes()`, so it is never folded into a constant.
 const GUARD: &str = "SELECT json(CASE WHEN changes() = 1 THEN '1' ELSE 'guard failed' END)";
 
-/// SQLite: the whole commit in one trip to the connection's worker thread (`BEGIN
-/// IMMEDIATE`, the plan with a [`GUARD`] after each statement that expects one row, and
-/// `COMMIT`) instead of three. A failed guard or an error stops the batch before `COMMIT`,
-/// and one more trip rolls back. The writer's [`Lease`] is kept only when the connection
+/// SQLite: the whole commit as one batch (`BEGIN IMMEDIATE`, the plan with a [`GUARD`]
+/// after each statement that expects one row, and `COMMIT`), stepped on the store's own
+/// connection (`raw`, see `sqlite_writer`) or, without one (an in-memory database), sent
+/// in one trip to sqlx's worker thread. A failed guard or an error stops the batch before
+/// `COMMIT`, and it is rolled back. The writer's [`Lease`] is kept only when the connection
 /// is known outside any transaction: a caller that stops waiting part way, or a failed
 /// `ROLLBACK`, closes it (closing rolls back what did not commit).
 pub(super) async fn write_one_trip<DB: Dialect>(
     writer: &Writer<DB>,
+    raw: Option<&RawWriter>,
     id: CampaignId,
     expected_version: i64,
     commit: &Commit,
@@ -205,16 +208,38 @@ pub(super) async fn write_one_trip<DB: Dialect>(
         // database as dying inside the transaction would.
         crate::fault::point("mid-adjudication");
     }
-    // A batch longer still would hold its compiled programs in the cache for a text that
-    // rarely repeats.
-    let keep = sql.len() <= CACHED_BATCH_CHARS;
+    // Queued behind the writer's other users, even when the batch runs on its own
+    // connection.
     let mut lease = writer.lease().await?;
-    let (counts, error) = stmt::<DB>(Cow::Owned(sql), args)
-        .persistent(keep)
-        .execute_each(lease.conn()?)
-        .await;
+    let (counts, error) = match raw {
+        Some(raw) => {
+            // Rolled back on an error, on a connection the lease does not hold.
+            let ran = raw.run(&sql, &args);
+            lease.keep();
+            (ran.counts, ran.error)
+        }
+        None => {
+            // A batch longer still would hold its compiled programs in the cache for a
+            // text that rarely repeats.
+            let keep = sql.len() <= CACHED_BATCH_CHARS;
+            let (counts, error) = stmt::<DB>(Cow::Owned(sql), args)
+                .persistent(keep)
+                .execute_each(lease.conn()?)
+                .await;
+            // Stopped before its COMMIT took: nothing of it may stay. A connection that
+            // cannot roll back (or had nothing to roll back) is closed rather than reused.
+            if error.is_none()
+                || Stmt::<DB>::new("ROLLBACK")
+                    .execute(lease.conn()?)
+                    .await
+                    .is_ok()
+            {
+                lease.keep();
+            }
+            (counts, error)
+        }
+    };
     let Some(error) = error else {
-        lease.keep();
         return if counts.len() == checks.len() {
             Ok(())
         } else {
@@ -225,15 +250,6 @@ pub(super) async fn write_one_trip<DB: Dialect>(
             )))
         };
     };
-    // Stopped before its COMMIT took: nothing of it may stay. A connection that cannot
-    // roll back (or had nothing to roll back) is closed rather than reused.
-    if Stmt::<DB>::new("ROLLBACK")
-        .execute(lease.conn()?)
-        .await
-        .is_ok()
-    {
-        lease.keep();
-    }
     // The statement that failed is the first without a count.
     match checks.get(counts.len()) {
         Some(Some(Expect::Fired)) => Err(StoreError::AlreadyFired),

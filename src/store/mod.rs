@@ -39,6 +39,7 @@ mod rows;
 mod series;
 mod sql;
 pub mod sqlite;
+mod sqlite_writer;
 mod timing;
 mod writer;
 
@@ -841,12 +842,6 @@ pub trait Store: Send + Sync {
     async fn set_guild_zone(&self, guild: &str, zone: &str, now: Millis) -> Result<(), StoreError>;
     /// The zone of a race's server and its players' time settings.
     async fn time_context(&self, race: CampaignId) -> Result<TimeContext, StoreError>;
-    /// The campaign's version (`None`: no such race) and its time context, in one read:
-    /// what a decision on a cached campaign needs (one trip instead of two).
-    async fn version_and_time(
-        &self,
-        race: CampaignId,
-    ) -> Result<(Option<i64>, TimeContext), StoreError>;
     /// Which backend this is: `sqlite` or `postgres`.
     fn backend(&self) -> Backend;
     /// Closes the connections, waiting for them to finish.

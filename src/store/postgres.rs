@@ -54,6 +54,7 @@ impl SqlStore<Postgres> {
         Ok(SqlStore {
             writer: Writer::pooled(pool.clone()),
             pool,
+            raw: None,
         })
     }
 }

@@ -31,19 +31,29 @@ impl<DB: Dialect> SqlStore<DB> {
         t: &UserTime,
         now: Millis,
     ) -> Result<(), StoreError> {
-        self.run(
-            Stmt::new(
-                "INSERT INTO user_time (user_id, zone, quiet, updated_at) VALUES ($1, $2, $3, $4)
-                 ON CONFLICT (user_id) DO UPDATE
-                 SET zone = excluded.zone, quiet = excluded.quiet, updated_at = excluded.updated_at",
-            )
-            .bind(&t.user.0)
-            .bind(&t.zone)
-            .bind(&t.quiet)
-            .bind(now),
+        let mut tx = self.writer.begin().await?;
+        Stmt::<DB>::new(
+            "INSERT INTO user_time (user_id, zone, quiet, updated_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (user_id) DO UPDATE
+             SET zone = excluded.zone, quiet = excluded.quiet, updated_at = excluded.updated_at",
         )
+        .bind(&t.user.0)
+        .bind(&t.zone)
+        .bind(&t.quiet)
+        .bind(now)
+        .execute(tx.conn()?)
         .await?;
-        Ok(())
+        // The referee decides from a cached race and its time context until the version
+        // moves: a new setting moves the versions of the races it counts in.
+        Stmt::<DB>::new(
+            "UPDATE campaigns SET version = version + 1
+             WHERE phase IN ('lobby', 'running', 'paused')
+               AND id IN (SELECT campaign_id FROM seats WHERE user_id = $1)",
+        )
+        .bind(&t.user.0)
+        .execute(tx.conn()?)
+        .await?;
+        tx.commit().await
     }
 
     pub(super) async fn read_guild_zone(&self, guild: &str) -> Result<Option<String>, StoreError> {
@@ -62,18 +72,26 @@ impl<DB: Dialect> SqlStore<DB> {
         zone: &str,
         now: Millis,
     ) -> Result<(), StoreError> {
-        self.run(
-            Stmt::new(
-                "INSERT INTO guild_time (guild, zone, updated_at) VALUES ($1, $2, $3)
-                 ON CONFLICT (guild) DO UPDATE
-                 SET zone = excluded.zone, updated_at = excluded.updated_at",
-            )
-            .bind(guild)
-            .bind(zone)
-            .bind(now),
+        let mut tx = self.writer.begin().await?;
+        Stmt::<DB>::new(
+            "INSERT INTO guild_time (guild, zone, updated_at) VALUES ($1, $2, $3)
+             ON CONFLICT (guild) DO UPDATE
+             SET zone = excluded.zone, updated_at = excluded.updated_at",
         )
+        .bind(guild)
+        .bind(zone)
+        .bind(now)
+        .execute(tx.conn()?)
         .await?;
-        Ok(())
+        // As for a player's setting (`write_user_time`).
+        Stmt::<DB>::new(
+            "UPDATE campaigns SET version = version + 1
+             WHERE guild = $1 AND phase IN ('lobby', 'running', 'paused')",
+        )
+        .bind(guild)
+        .execute(tx.conn()?)
+        .await?;
+        tx.commit().await
     }
 
     /// The race's server zone and the time settings of every seated player who has any.
@@ -81,39 +99,24 @@ impl<DB: Dialect> SqlStore<DB> {
         &self,
         race: CampaignId,
     ) -> Result<TimeContext, StoreError> {
-        Ok(self.read_version_and_time(race).await?.1)
-    }
-
-    /// The campaign's version and its time context, in one query: the campaign's row (its
-    /// version, and its server's zone if any) without a user, then each player's.
-    pub(super) async fn read_version_and_time(
-        &self,
-        race: CampaignId,
-    ) -> Result<(Option<i64>, TimeContext), StoreError> {
-        // On the writer's connection: the referee commits there next, and a connection
-        // that reads what another wrote first drops its page cache.
+        // In one query: the campaign's row (its server's zone if any) without a user, then
+        // each player's.
         let found = Stmt::<DB>::new(
-            "SELECT c.version AS version, NULL AS user_id, g.zone AS zone, NULL AS quiet
+            "SELECT NULL AS user_id, g.zone AS zone, NULL AS quiet
              FROM campaigns c LEFT JOIN guild_time g ON g.guild = c.guild
              WHERE c.id = $1
              UNION ALL
-             SELECT NULL, u.user_id, u.zone, u.quiet FROM user_time u
+             SELECT u.user_id, u.zone, u.quiet FROM user_time u
              JOIN seats s ON s.user_id = u.user_id
              WHERE s.campaign_id = $1",
         )
         .bind(race.0);
-        let mut lease = self.writer.lease().await?;
-        let found = found.fetch_all(lease.conn()?).await?;
-        lease.keep();
-        let mut version = None;
+        let found = found.fetch_all(&mut *self.conn().await?).await?;
         let mut guild_zone = None;
         let mut users = Vec::new();
         for r in &found {
             match r.opt_text("user_id")? {
-                None => {
-                    version = r.opt_int("version")?;
-                    guild_zone = r.opt_text("zone")?;
-                }
+                None => guild_zone = r.opt_text("zone")?,
                 Some(user) => users.push(UserTime {
                     user: UserId(user),
                     zone: r.opt_text("zone")?,
@@ -123,6 +126,6 @@ impl<DB: Dialect> SqlStore<DB> {
         }
         users.sort_by(|a, b| a.user.cmp(&b.user));
         users.dedup_by(|a, b| a.user == b.user);
-        Ok((version, TimeContext { guild_zone, users }))
+        Ok(TimeContext { guild_zone, users })
     }
 }

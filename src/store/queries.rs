@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use sqlx::pool::PoolConnection;
@@ -16,6 +17,7 @@ use super::dialect::Dialect;
 use super::reliability::each;
 use super::rows::{self, all};
 use super::sql::{Get, Stmt};
+use super::sqlite_writer::RawWriter;
 use super::writer::{WriteTx, Writer};
 use super::{
     Address, Backend, Backlog, CampaignId, Commit, DeadlineRow, Heartbeat, Loaded, Millis,
@@ -32,6 +34,8 @@ pub struct SqlStore<DB: Database> {
     /// read their pages again each time (about 23 reads an order, measured). Elsewhere
     /// the pool itself.
     pub(super) writer: Writer<DB>,
+    /// On a SQLite file, the connection commits are stepped on (`sqlite_writer`).
+    pub(super) raw: Option<Arc<RawWriter>>,
 }
 
 impl<DB: Database> Clone for SqlStore<DB> {
@@ -39,6 +43,7 @@ impl<DB: Database> Clone for SqlStore<DB> {
         SqlStore {
             pool: self.pool.clone(),
             writer: self.writer.clone(),
+            raw: self.raw.clone(),
         }
     }
 }
@@ -58,6 +63,9 @@ impl<DB: Database> SqlStore<DB> {
 
     /// Closes the pools, waiting for connections to finish.
     pub async fn close(&self) {
+        if let Some(raw) = &self.raw {
+            raw.close();
+        }
         self.writer.close().await;
         self.pool.close().await;
     }
@@ -339,7 +347,8 @@ impl<DB: Dialect> Store for SqlStore<DB> {
         commit: Commit,
     ) -> Result<(), StoreError> {
         if DB::BATCH {
-            return commit::write_one_trip(&self.writer, id, expected_version, &commit).await;
+            let raw = self.raw.as_deref();
+            return commit::write_one_trip(&self.writer, raw, id, expected_version, &commit).await;
         }
         let tx = self.begin_write().await?;
         commit::write(tx, id, expected_version, &commit).await
@@ -827,14 +836,10 @@ impl<DB: Dialect> Store for SqlStore<DB> {
         self.read_time_context(race).await
     }
 
-    async fn version_and_time(
-        &self,
-        race: CampaignId,
-    ) -> Result<(Option<i64>, TimeContext), StoreError> {
-        self.read_version_and_time(race).await
-    }
-
     async fn close(&self) {
+        if let Some(raw) = &self.raw {
+            raw.close();
+        }
         self.writer.close().await;
         self.pool.close().await;
     }

@@ -6,11 +6,12 @@
 //! `BEGIN IMMEDIATE` serialises writers, so a commit needs no row lock and the claims of
 //! [`super::Store`] are plain conditional updates here.
 
+use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::Sqlite;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use sqlx::migrate::Migrator;
 use sqlx::sqlite::{
@@ -21,6 +22,7 @@ use sqlx::sqlite::{
 use super::dialect::Dialect;
 use super::migrations;
 use super::queries::SqlStore;
+use super::sqlite_writer::RawWriter;
 use super::writer::Writer;
 use super::{Backend, StoreError};
 
@@ -86,10 +88,21 @@ impl SqlStore<Sqlite> {
             .test_before_acquire(false)
             .idle_timeout(None)
             .max_lifetime(None)
-            .connect_lazy_with(options);
+            .connect_lazy_with(options.clone());
+        // The file exactly as SQLite opened it (absolute); none for an in-memory database,
+        // which a second connection would not see.
+        let file: Option<String> =
+            sqlx::query_scalar("SELECT file FROM pragma_database_list WHERE name = 'main'")
+                .fetch_optional(&pool)
+                .await?;
+        let raw = match file.filter(|f| !f.is_empty()) {
+            Some(f) => Some(Arc::new(RawWriter::new(Path::new(&f), durability)?)),
+            None => None,
+        };
         Ok(SqlStore {
             pool,
             writer: Writer::held(writer),
+            raw,
         })
     }
 
@@ -107,6 +120,8 @@ impl SqlStore<Sqlite> {
         Ok(SqlStore {
             writer: Writer::pooled(pool.clone()),
             pool,
+            // The one connection is the whole database: commits go through it.
+            raw: None,
         })
     }
 }
@@ -142,8 +157,7 @@ impl Dialect for Sqlite {
               AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.campaign_id = deadlines.campaign_id)
             ORDER BY due_at, id LIMIT $4)
         RETURNING *";
-    // One trip to the connection's worker thread for a whole commit, its BEGIN and COMMIT
-    // included (`commit::write_one_trip`).
+    // A whole commit, its BEGIN and COMMIT included, as one batch (`commit::write_one_trip`).
     const BATCH: bool = true;
     const HAS_MIGRATIONS_TABLE: &'static str = "SELECT EXISTS (SELECT 1 FROM sqlite_master
         WHERE type = 'table' AND name = '_sqlx_migrations') AS present";

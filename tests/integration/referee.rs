@@ -378,6 +378,32 @@ async fn two_processes_ordering_at_once_resolve_the_turn_once(kind: Kind) {
     assert_eq!(b.referee.overview(id).await.unwrap().label, "Turn 2 of 8");
 }
 
+/// A referee decides from its cache without asking the store first. An answer that writes
+/// nothing is checked against the stored version: a turn another process moved on is never
+/// answered from the old one (here Alice's repeat would have been "the same order again"
+/// for turn 1, which is over).
+async fn an_answer_from_a_stale_cache_is_decided_again(kind: Kind) {
+    let b = Bench::new(kind).await;
+    let id = three_runners(&b).await;
+    b.referee.submit(id, &user(&alice()), "1").await.unwrap();
+    let (_store2, second) = b.second_process().await;
+    second.submit(id, &user(&bob()), "2").await.unwrap();
+    let last = second.submit(id, &user(&carol()), "3").await.unwrap();
+    assert!(last.resolved, "the second process resolved turn 1");
+    let again = b.referee.submit(id, &user(&alice()), "1").await;
+    match &again {
+        Ok(r) => assert!(
+            !r.repeated && r.label == "Turn 2 of 8",
+            "answered from the stale cache: {r:?}"
+        ),
+        Err(e) => assert!(
+            !e.to_string().contains("Turn 1"),
+            "refused from the stale cache: {e}"
+        ),
+    }
+    assert_eq!(b.referee.overview(id).await.unwrap().label, "Turn 2 of 8");
+}
+
 /// A process that dies holding work (a claimed deadline, a campaign's outbox) delays it by
 /// one lease at most: then another process finishes it, once.
 async fn a_process_that_dies_holding_work_is_replaced_after_its_lease(kind: Kind) {
@@ -954,6 +980,7 @@ on_both!(
     resolution_waits_for_the_deadline_when_asked_to,
     a_restart_in_the_middle_of_a_turn_loses_nothing_and_resolves_once,
     two_processes_ordering_at_once_resolve_the_turn_once,
+    an_answer_from_a_stale_cache_is_decided_again,
     a_process_that_dies_holding_work_is_replaced_after_its_lease,
     refusals_are_clear_and_change_nothing,
     pause_keeps_the_time_that_was_left,

@@ -197,6 +197,61 @@ async fn a_new_campaign_reads_back_as_created(kind: Kind) {
     s.close().await;
 }
 
+/// A referee decides from a cached race and the time settings it read with it until the
+/// race's version moves, so a new time setting moves the versions of the open races it
+/// counts in (and of no other).
+async fn a_time_setting_moves_the_versions_of_the_open_races_it_counts_in(kind: Kind) {
+    let db = Db::new(kind).await;
+    let s = db.open().await;
+    let id = running(&s, "c").await;
+    let other = s.create(new_campaign("d")).await.unwrap();
+    let version = |s: Arc<dyn Store>, id| async move { s.version(id).await.unwrap() };
+    assert_eq!(version(s.clone(), id).await, Some(1));
+    let zone = |user: &str| store::UserTime {
+        user: UserId::new(user),
+        zone: Some("Europe/Paris".into()),
+        quiet: None,
+    };
+    s.set_user_time(&zone("u1"), T0).await.unwrap();
+    assert_eq!(
+        version(s.clone(), id).await,
+        Some(2),
+        "a seated player's zone"
+    );
+    s.set_user_time(&zone("u9"), T0).await.unwrap();
+    assert_eq!(version(s.clone(), id).await, Some(2), "a stranger's zone");
+    s.set_guild_zone("elsewhere", "Asia/Tokyo", T0)
+        .await
+        .unwrap();
+    assert_eq!(
+        version(s.clone(), id).await,
+        Some(2),
+        "another server's zone"
+    );
+    let lobby = version(s.clone(), other).await;
+    s.set_guild_zone("guild", "Asia/Tokyo", T0).await.unwrap();
+    assert_eq!(
+        version(s.clone(), id).await,
+        Some(3),
+        "the race's server zone"
+    );
+    assert_ne!(
+        version(s.clone(), other).await,
+        lobby,
+        "an open lobby counts too"
+    );
+    // Finished races are never decided again: left alone.
+    let l = load(&s, id).await;
+    let mut commit = changed(&l, T0 + 1);
+    if let Some(c) = commit.campaign.as_mut() {
+        c.phase = Phase::Finished;
+    }
+    s.commit(id, 3, commit).await.unwrap();
+    s.set_user_time(&zone("u1"), T0 + 2).await.unwrap();
+    assert_eq!(version(s.clone(), id).await, Some(4));
+    s.close().await;
+}
+
 async fn a_commit_lands_whole_and_a_stale_one_not_at_all(kind: Kind) {
     let db = Db::new(kind).await;
     let s = db.open().await;
@@ -888,6 +943,7 @@ on_both!(
     an_interaction_is_claimed_once_across_processes,
     a_new_campaign_reads_back_as_created,
     a_commit_lands_whole_and_a_stale_one_not_at_all,
+    a_time_setting_moves_the_versions_of_the_open_races_it_counts_in,
     adapter_message_ids_are_kept_apart_from_decisions,
     a_deadline_fires_once_and_the_loser_is_told_so,
     a_claimed_deadline_is_one_process_s_until_its_claim_expires,
