@@ -10,8 +10,8 @@
 //!
 //! The statements are planned first ([`Planned`]), each with the count of changed rows it
 //! must see. SQLite runs the plan as one batch with its `BEGIN IMMEDIATE` and `COMMIT`
-//! (stepped on a connection of the store's own, `sqlite_writer`), each guard checked in SQL right after
-//! its statement so that a wrong count stops the batch before `COMMIT`
+//! (stepped on a connection of the store's own, `sqlite_writer`), each guard checked in
+//! SQL right after its statement so that a wrong count stops the batch before `COMMIT`
 //! ([`write_one_trip`]); PostgreSQL runs it statement by statement, stopping at the first
 //! count that is wrong. Either way a wrong count or an error rolls everything back.
 
