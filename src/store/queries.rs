@@ -28,11 +28,8 @@ use super::{
 /// The store on one backend's pool: [`super::SqliteStore`] or [`super::PostgresStore`].
 pub struct SqlStore<DB: Database> {
     pub(super) pool: Pool<DB>,
-    /// Where writing transactions and the referee's version check run. On a SQLite file,
-    /// one connection of its own: SQLite empties a connection's page cache whenever
-    /// another connection wrote since its last read, so commits spread over the pool
-    /// read their pages again each time (about 23 reads an order, measured). Elsewhere
-    /// the pool itself.
+    /// Where writing transactions queue, one at a time. On a SQLite file, one connection
+    /// of its own (`writer.rs`); elsewhere the pool itself.
     pub(super) writer: Writer<DB>,
     /// On a SQLite file, the connection commits are stepped on (`sqlite_writer`).
     pub(super) raw: Option<Arc<RawWriter>>,
@@ -837,11 +834,7 @@ impl<DB: Dialect> Store for SqlStore<DB> {
     }
 
     async fn close(&self) {
-        if let Some(raw) = &self.raw {
-            raw.close();
-        }
-        self.writer.close().await;
-        self.pool.close().await;
+        SqlStore::close(self).await;
     }
 
     async fn outbox_create_attempt(

@@ -73,22 +73,17 @@ impl RawWriter {
                 error: Some(refused("the writer's lock was poisoned".into())),
             };
         };
-        if slot.is_none() {
-            match Conn::open(&self.path, self.durability) {
-                Ok(c) => *slot = Some(c),
+        let conn = match slot.take() {
+            Some(c) => slot.insert(c),
+            None => match Conn::open(&self.path, self.durability) {
+                Ok(c) => slot.insert(c),
                 Err(error) => {
                     return Ran {
                         counts: Vec::new(),
                         error: Some(error),
                     };
                 }
-            }
-        }
-        let Some(conn) = slot.as_mut() else {
-            return Ran {
-                counts: Vec::new(),
-                error: Some(refused("the writer's connection is gone".into())),
-            };
+            },
         };
         let ran = conn.run(sql, args);
         if ran.error.is_some() && !conn.roll_back() {
