@@ -8,7 +8,8 @@ use tokio::sync::Mutex;
 
 use super::work::Work;
 use super::{Referee, RefereeError};
-use crate::store::{CampaignId, Loaded, OrderSource, StoreError, TimeContext};
+use crate::engine::Seat;
+use crate::store::{CampaignId, Loaded, OrderSource, SeatRow, StoreError, TimeContext, UserId};
 
 /// Campaigns the referee keeps in memory between decisions.
 const CACHE_RACES: usize = 1024;
@@ -70,6 +71,7 @@ impl Referee {
                 },
             };
             let open = loaded.campaign.phase.is_open();
+            let seated = open.then(|| seated_users(&loaded.seats));
             let mut work = Work::new(loaded, self.clock.now());
             if open {
                 work.time = match time {
@@ -96,8 +98,11 @@ impl Referee {
                 }
                 return Ok(out);
             };
-            // Seats changed: whose time settings count changed with them.
-            let time = time.filter(|_| commit.seats.is_none());
+            // Who sits changed: whose time settings count changed with them. (A step's
+            // prompts change the seats' rows but not who sits in them.)
+            let time = time.filter(|_| {
+                commit.seats.is_none() || seated.as_ref() == Some(&seated_users(&after.seats))
+            });
             let adjudicated = !commit.events.is_empty();
             let accepted = commit
                 .orders
@@ -211,4 +216,9 @@ impl Referee {
         let loaded = self.store.load(id).await?.ok_or(RefereeError::NoRace)?;
         Ok(Work::new(loaded, self.clock.now()))
     }
+}
+
+/// Who sits in which seat: the time settings cached with a race are theirs.
+fn seated_users(seats: &[SeatRow]) -> Vec<(Seat, Option<UserId>)> {
+    seats.iter().map(|s| (s.seat, s.user.clone())).collect()
 }

@@ -81,6 +81,11 @@ pub(super) const SQLITE: &[Embedded] = &[
         "state row",
         include_str!("../../migrations/sqlite/0020_state_row.sql"),
     ),
+    (
+        21,
+        "lean writes",
+        include_str!("../../migrations/sqlite/0021_lean_writes.sql"),
+    ),
 ];
 
 pub(super) const POSTGRES: &[Embedded] = &[
@@ -154,6 +159,11 @@ pub(super) const POSTGRES: &[Embedded] = &[
         "state row",
         include_str!("../../migrations/postgres/0020_state_row.sql"),
     ),
+    (
+        21,
+        "lean writes",
+        include_str!("../../migrations/postgres/0021_lean_writes.sql"),
+    ),
 ];
 
 /// A migrator over `files`, with the same versions, descriptions and checksums that
@@ -214,7 +224,7 @@ mod tests {
         let versions: Vec<i64> = m.iter().map(|m| m.version).collect();
         assert_eq!(
             versions,
-            vec![1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14, 16, 19, 20]
+            vec![1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14, 16, 19, 20, 21]
         );
     }
 }

@@ -25,6 +25,44 @@ use super::{
     StepLog, Store, StoreError, TimeContext, UserId, UserTime, WorkerStatus,
 };
 
+/// Leases `$1` the outbox of every campaign with rows ready at `$3`, until `$2`; a lease
+/// another holder has until later is left alone.
+pub(super) const CLAIM_LEASES: &str = "INSERT INTO outbox_leases (campaign_id, holder, lease_until)
+     SELECT DISTINCT campaign_id, $1, $2 FROM outbox
+     WHERE delivered_at IS NULL AND failed IS NULL AND not_before <= $3
+     ORDER BY campaign_id
+     ON CONFLICT (campaign_id) DO UPDATE SET
+         holder = excluded.holder, lease_until = excluded.lease_until
+     WHERE outbox_leases.lease_until <= $3 OR outbox_leases.holder = excluded.holder
+     RETURNING campaign_id";
+
+/// The undelivered rows of the campaigns whose outbox lease `$1` holds until `$2`, ready
+/// at `$3`, each after any older row to the same target still waiting. `+o.id` (here and
+/// in [`OUTBOX_READY`]): without it SQLite walks the whole table in id order rather than
+/// sort the few undelivered rows that the partial index `outbox_pending` finds.
+pub(super) const CLAIMED_READY: &str =
+    "SELECT o.* FROM outbox o JOIN outbox_leases l ON l.campaign_id = o.campaign_id
+     WHERE l.holder = $1 AND l.lease_until = $2
+       AND o.delivered_at IS NULL AND o.failed IS NULL AND o.not_before <= $3
+       AND NOT EXISTS (SELECT 1 FROM outbox e
+                       WHERE e.campaign_id = o.campaign_id AND e.target = o.target
+                         AND e.id < o.id
+                         AND e.delivered_at IS NULL AND e.failed IS NULL
+                         AND e.not_before > $3)
+     ORDER BY +o.id LIMIT $4";
+
+/// Undelivered rows ready at `$1` of campaigns no process holds a lease on.
+pub(super) const OUTBOX_READY: &str = "SELECT * FROM outbox o
+     WHERE delivered_at IS NULL AND failed IS NULL AND not_before <= $1
+       AND NOT EXISTS (SELECT 1 FROM outbox_leases l
+                       WHERE l.campaign_id = o.campaign_id AND l.lease_until > $1)
+       AND NOT EXISTS (SELECT 1 FROM outbox e
+                       WHERE e.campaign_id = o.campaign_id AND e.target = o.target
+                         AND e.id < o.id
+                         AND e.delivered_at IS NULL AND e.failed IS NULL
+                         AND e.not_before > $1)
+     ORDER BY +id LIMIT $2";
+
 /// The store on one backend's pool: [`super::SqliteStore`] or [`super::PostgresStore`].
 pub struct SqlStore<DB: Database> {
     pub(super) pool: Pool<DB>,
@@ -198,44 +236,25 @@ impl<DB: Dialect> SqlStore<DB> {
         // checked against the committed row, after waiting for a concurrent claimer.
         // Campaigns are taken in id order, so two claimers never wait on each other in a
         // cycle.
-        let claimed = Stmt::<DB>::new(
-            "INSERT INTO outbox_leases (campaign_id, holder, lease_until)
-             SELECT DISTINCT campaign_id, $1, $2 FROM outbox
-             WHERE delivered_at IS NULL AND failed IS NULL AND not_before <= $3
-             ORDER BY campaign_id
-             ON CONFLICT (campaign_id) DO UPDATE SET
-                 holder = excluded.holder, lease_until = excluded.lease_until
-             WHERE outbox_leases.lease_until <= $3 OR outbox_leases.holder = excluded.holder
-             RETURNING campaign_id",
-        )
-        .bind(holder)
-        .bind(until)
-        .bind(now)
-        .fetch_all(tx.conn()?)
-        .await
-        .map_err(db_err)?;
+        let claimed = Stmt::<DB>::new(CLAIM_LEASES)
+            .bind(holder)
+            .bind(until)
+            .bind(now)
+            .fetch_all(tx.conn()?)
+            .await
+            .map_err(db_err)?;
         let ready = if claimed.is_empty() {
             Vec::new()
         } else {
             // Every campaign whose lease this holder now has until `until`.
-            Stmt::<DB>::new(
-                "SELECT o.* FROM outbox o JOIN outbox_leases l ON l.campaign_id = o.campaign_id
-                 WHERE l.holder = $1 AND l.lease_until = $2
-                   AND o.delivered_at IS NULL AND o.failed IS NULL AND o.not_before <= $3
-                   AND NOT EXISTS (SELECT 1 FROM outbox e
-                                   WHERE e.campaign_id = o.campaign_id AND e.target = o.target
-                                         AND e.id < o.id
-                                     AND e.delivered_at IS NULL AND e.failed IS NULL
-                                     AND e.not_before > $3)
-                 ORDER BY o.id LIMIT $4",
-            )
-            .bind(holder)
-            .bind(until)
-            .bind(now)
-            .bind(i64::from(limit))
-            .fetch_all(tx.conn()?)
-            .await
-            .map_err(db_err)?
+            Stmt::<DB>::new(CLAIMED_READY)
+                .bind(holder)
+                .bind(until)
+                .bind(now)
+                .bind(i64::from(limit))
+                .fetch_all(tx.conn()?)
+                .await
+                .map_err(db_err)?
         };
         // A row that does not decode is given up with its cause (logged with its race,
         // table and row); the others are delivered.
@@ -475,22 +494,7 @@ impl<DB: Dialect> Store for SqlStore<DB> {
 
     async fn outbox_ready(&self, now: Millis, limit: u32) -> Result<Vec<OutboxRow>, StoreError> {
         let found = self
-            .rows(
-                Stmt::new(
-                    "SELECT * FROM outbox o
-                     WHERE delivered_at IS NULL AND failed IS NULL AND not_before <= $1
-                       AND NOT EXISTS (SELECT 1 FROM outbox_leases l
-                                       WHERE l.campaign_id = o.campaign_id AND l.lease_until > $1)
-                       AND NOT EXISTS (SELECT 1 FROM outbox e
-                                       WHERE e.campaign_id = o.campaign_id AND e.target = o.target
-                                         AND e.id < o.id
-                                         AND e.delivered_at IS NULL AND e.failed IS NULL
-                                         AND e.not_before > $1)
-                     ORDER BY id LIMIT $2",
-                )
-                .bind(now)
-                .bind(i64::from(limit)),
-            )
+            .rows(Stmt::new(OUTBOX_READY).bind(now).bind(i64::from(limit)))
             .await?;
         Ok(each(&found, rows::outbox).good)
     }

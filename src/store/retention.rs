@@ -7,7 +7,9 @@
 //! every race, interaction claims past their expiry. Kept, because `verify`, `/race
 //! history` and replays read them: the campaign row with its revealed seed, the seats,
 //! the turns, the final (live) orders with their receipts, the events and preferences,
-//! and any announcement not yet delivered.
+//! and any announcement not yet delivered. The outbox's newest row is kept too: SQLite
+//! gives a new row the largest id plus one, and an outbox id is a Discord nonce, which
+//! must not come round again (migration 21 dropped AUTOINCREMENT).
 
 use serde::Serialize;
 
@@ -62,7 +64,8 @@ impl<DB: Dialect> SqlStore<DB> {
             (
                 format!(
                     "DELETE FROM outbox WHERE (delivered_at IS NOT NULL OR failed IS NOT NULL)
-                     AND campaign_id IN ({ENDED})"
+                     AND campaign_id IN ({ENDED})
+                     AND id < (SELECT MAX(id) FROM outbox)"
                 ),
                 &mut out.outbox,
             ),

@@ -170,3 +170,49 @@ impl Dialect for Sqlite {
         done.rows_affected()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::queries::{CLAIM_LEASES, CLAIMED_READY, OUTBOX_READY};
+    use sqlx::Row;
+
+    /// The steps of SQLite's plan for `sql`, its parameters left null.
+    async fn plan(store: &SqliteStore, sql: &str) -> Vec<String> {
+        let params = (1..10).filter(|n| sql.contains(&format!("${n}"))).count();
+        let explain = format!("EXPLAIN QUERY PLAN {sql}");
+        let mut q = sqlx::query(sqlx::AssertSqlSafe(explain.as_str()));
+        for _ in 0..params {
+            q = q.bind(None::<i64>);
+        }
+        q.fetch_all(&store.pool)
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| r.get::<String, _>("detail"))
+            .collect()
+    }
+
+    /// Delivery and coalescing read the outbox's undelivered rows through its one partial
+    /// index, never by walking the whole table (which keeps delivered rows for weeks).
+    #[tokio::test]
+    async fn the_outbox_is_read_through_its_index_of_undelivered_rows() {
+        let store = SqliteStore::in_memory().await.unwrap();
+        let coalesce = "UPDATE outbox SET failed = 'superseded'
+            WHERE campaign_id = $1 AND coalesce_key = $2 AND id < $3
+              AND delivered_at IS NULL AND failed IS NULL";
+        for sql in [CLAIM_LEASES, CLAIMED_READY, OUTBOX_READY, coalesce] {
+            let steps = plan(&store, sql).await;
+            for step in &steps {
+                let table = step.split_whitespace().nth(1).unwrap_or_default();
+                if ["o", "e", "outbox"].contains(&table) {
+                    assert!(
+                        step.contains("USING INDEX outbox_pending"),
+                        "{step:?} in {steps:?} for {sql}"
+                    );
+                }
+            }
+        }
+        store.close().await;
+    }
+}

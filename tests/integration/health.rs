@@ -69,7 +69,8 @@ async fn a_database_is_healthy_once_migrated(kind: Kind) {
     let out = photofinish(&["migrate", "--database", url]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(
-        text(&out).contains("migrations [1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14, 16, 19, 20] applied"),
+        text(&out)
+            .contains("migrations [1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14, 16, 19, 20, 21] applied"),
         "{}",
         text(&out)
     );

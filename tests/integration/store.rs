@@ -727,7 +727,7 @@ async fn migrations_are_reported_and_applied_once(kind: Kind) {
     assert!(status.is_current(), "{status:?}");
     assert_eq!(
         status.applied,
-        vec![1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14, 16, 19, 20]
+        vec![1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14, 16, 19, 20, 21]
     );
     // Twice is harmless, and several processes opening at once migrate once.
     let (x, y, z) = tokio::join!(db.open(), db.open(), store::migrate(&db.url));
@@ -938,7 +938,49 @@ async fn prompts_are_read_by_step(kind: Kind) {
     s.close().await;
 }
 
+/// Compaction keeps the outbox's newest row, so that no id (a Discord nonce) is given
+/// twice: SQLite numbers a new row from the largest id left.
+async fn compaction_never_frees_an_outbox_id_for_reuse(kind: Kind) {
+    let db = Db::new(kind).await;
+    let s = db.open().await;
+    let id = running(&s, "c").await;
+    let l = load(&s, id).await;
+    let mut commit = changed(&l, T0 + 1);
+    if let Some(c) = commit.campaign.as_mut() {
+        c.phase = Phase::Finished;
+        c.ended_at = Some(T0 + 1);
+    }
+    commit.outbox = vec![outbox(None, 7)];
+    s.commit(id, 1, commit).await.unwrap();
+    let rows = s.outbox_of(id).await.unwrap();
+    let newest = rows.iter().map(|r| r.id).max().unwrap();
+    for r in &rows {
+        if r.failed.is_none() {
+            s.outbox_delivered(r.id, None, T0 + 2).await.unwrap();
+        }
+    }
+    let done = s.compact(T0 + 10, T0 + 10).await.unwrap();
+    let left: Vec<i64> = s
+        .outbox_of(id)
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(left, vec![newest], "{done:?}");
+    assert_eq!(done.outbox, u64::try_from(rows.len() - 1).unwrap());
+
+    let other = running(&s, "d").await;
+    let fresh = s.outbox_of(other).await.unwrap();
+    assert!(
+        fresh.iter().all(|r| r.id > newest),
+        "{fresh:?} reuses an id up to {newest}"
+    );
+    s.close().await;
+}
+
 on_both!(
+    compaction_never_frees_an_outbox_id_for_reuse,
     prompts_are_read_by_step,
     an_interaction_is_claimed_once_across_processes,
     a_new_campaign_reads_back_as_created,
