@@ -82,7 +82,8 @@ impl RawWriter {
             return self.run_here(sql, args, BUSY_WAIT_MS);
         }
         // First on this worker, not waiting for the write lock: then only the commit's
-        // own writing (an fsync) holds the worker up. Handing the worker's tasks to
+        // own writing (an fsync; every thousand pages or so, SQLite's automatic
+        // checkpoint) holds the worker up. Handing the worker's tasks to
         // another thread for every commit (`block_in_place`) cost a tenth of an order's
         // time (issue 21, docs/performance.md).
         let ran = self.run_here(sql, args, 0);
