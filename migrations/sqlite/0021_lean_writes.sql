@@ -1,9 +1,9 @@
 -- Fewer pages written per order (issue 21). A plain order wrote eight pages to the
 -- write-ahead log; two of them go:
 -- - `orders` and `outbox` lose AUTOINCREMENT, so an insert no longer rewrites the
---   `sqlite_sequence` page. An id is never reused all the same: the newest order is always
---   live (only a newer order supersedes it) and nothing deletes a live order, and retention
---   keeps the outbox's newest row (an outbox id is a Discord nonce).
+--   `sqlite_sequence` page. A new row takes the largest id left plus one, so ids still
+--   grow with time. An order's id never leaves the store. An outbox id is a Discord nonce
+--   and must not come round again: retention keeps the outbox's newest row.
 -- - The outbox's two indexes of undelivered rows become one, by race and coalescing key:
 --   the coalescing trigger looks rows up by it, and delivery scans it (the undelivered rows
 --   are few) rather than ordering by `not_before`.
