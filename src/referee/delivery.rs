@@ -295,11 +295,12 @@ impl Referee {
     }
 
     /// Reads a row's target, announcement and address; `None` when the row was settled
-    /// instead (unreadable, its race gone, or moot).
+    /// instead (unreadable, its race gone, or moot). A moot row that an earlier attempt
+    /// may have posted comes back with its reason, to be looked for first.
     async fn prepare(
         &self,
         row: &OutboxRow,
-    ) -> Result<Option<(Target, Announcement, Address)>, RefereeError> {
+    ) -> Result<Option<(Target, Announcement, Address, Option<&'static str>)>, RefereeError> {
         let store = self.store();
         let target = serde_json::from_value::<Target>(row.target.clone());
         let announcement = serde_json::from_value::<Announcement>(row.payload.clone());
@@ -328,12 +329,57 @@ impl Referee {
             }
             Err(e) => return Err(e.into()),
         };
-        if let Some(reason) = moot(&announcement, &address, self.clock().now()) {
+        let moot = moot(&announcement, &address, self.clock().now());
+        if let Some(reason) = moot
+            && row.attempted_at.is_none()
+        {
             tracing::debug!(race = row.campaign.0, outbox = row.id, reason);
             store.outbox_failed(row.id, reason).await?;
             return Ok(None);
         }
-        Ok(Some((target, announcement, address)))
+        Ok(Some((target, announcement, address, moot)))
+    }
+
+    /// A moot row whose earlier attempt ended unknown: if that attempt posted it, it is
+    /// recorded as delivered (so that a prompt's buttons are closed with the others'),
+    /// and otherwise as moot. Nothing is posted now.
+    async fn settle_moot(
+        &self,
+        courier: &dyn Courier,
+        row: &OutboxRow,
+        parcel: Parcel<'_>,
+        reason: &'static str,
+    ) -> Result<Outcome, RefereeError> {
+        let store = self.store();
+        let since = row.attempted_at.unwrap_or(row.created_at);
+        let found = courier.find(parcel, since).await;
+        self.reached(!matches!(found, Err(DeliveryError::Retry { .. })));
+        let now = self.clock().now();
+        match found {
+            Ok(Some(done)) => {
+                tracing::info!(
+                    race = row.campaign.0,
+                    outbox = row.id,
+                    "a moot announcement had been posted by an earlier attempt; marked delivered"
+                );
+                store
+                    .outbox_delivered(row.id, done.external_id, now)
+                    .await?;
+                Ok(Outcome::Landed)
+            }
+            Err(DeliveryError::Retry { after_ms, reason }) => {
+                let wait = backoff_ms(row.attempts, after_ms, jitter());
+                store
+                    .outbox_retry(row.id, now.saturating_add(wait), &reason)
+                    .await?;
+                Ok(Outcome::Waiting)
+            }
+            Ok(None) | Err(_) => {
+                tracing::debug!(race = row.campaign.0, outbox = row.id, reason);
+                store.outbox_failed(row.id, reason).await?;
+                Ok(Outcome::Settled)
+            }
+        }
     }
 
     /// One attempt: an edit goes straight out; a create is recorded first, and when an
@@ -390,7 +436,7 @@ impl Referee {
         row: &OutboxRow,
     ) -> Result<Outcome, RefereeError> {
         let store = self.store();
-        let Some((target, announcement, address)) = self.prepare(row).await? else {
+        let Some((target, announcement, address, moot)) = self.prepare(row).await? else {
             return Ok(Outcome::Settled);
         };
         let edit = match target {
@@ -407,6 +453,9 @@ impl Referee {
             edit,
             attempts: row.attempts,
         };
+        if let Some(reason) = moot {
+            return self.settle_moot(courier, row, parcel, reason).await;
+        }
         let now = self.clock().now();
         match self.attempt(courier, parcel, now).await? {
             Ok(done) => {

@@ -430,6 +430,9 @@ pub struct OutboxRow {
     pub delivered_at: Option<Millis>,
     pub external_id: Option<String>,
     pub failed: Option<String>,
+    /// When the first attempt to create its message began, if one did: a row not marked
+    /// delivered may still have been posted (a crash, a lost answer).
+    pub attempted_at: Option<Millis>,
 }
 
 /// What a restart needs from every race at once.

@@ -219,6 +219,7 @@ pub(super) fn outbox<R: Get>(r: &R) -> Result<OutboxRow, StoreError> {
             delivered_at: r.opt_int("delivered_at")?,
             external_id: r.opt_text("external_id")?,
             failed: r.opt_text("failed")?,
+            attempted_at: r.opt_int("attempted_at")?,
         })
     })
 }

@@ -558,7 +558,92 @@ async fn a_slow_delivery_keeps_its_lease(kind: Kind) {
     assert_eq!(second.deliver(&other).await.unwrap(), 0);
 }
 
+/// A channel with history: it keeps what was created, by outbox id, and can be searched.
+#[derive(Default)]
+struct History {
+    posted: Mutex<Vec<i64>>,
+    looked_for: Mutex<Vec<i64>>,
+}
+
+#[async_trait]
+impl Courier for History {
+    async fn deliver(&self, parcel: Parcel<'_>) -> Result<Delivered, DeliveryError> {
+        self.posted.lock().unwrap().push(parcel.outbox_id);
+        Ok(Delivered {
+            external_id: Some(format!("m{}", parcel.outbox_id)),
+        })
+    }
+
+    async fn find(
+        &self,
+        parcel: Parcel<'_>,
+        _since: i64,
+    ) -> Result<Option<Delivered>, DeliveryError> {
+        let id = parcel.outbox_id;
+        self.looked_for.lock().unwrap().push(id);
+        let posted = self.posted.lock().unwrap().contains(&id);
+        Ok(posted.then(|| Delivered {
+            external_id: Some(format!("m{id}")),
+        }))
+    }
+}
+
+/// A process posts a prompt and dies before marking it delivered; the step resolves
+/// before anyone delivers again, so the prompt is moot. The next delivery looks for it
+/// and records it as delivered (its buttons are then closed with the others'), where it
+/// used to record it as never sent. A prompt whose attempt died before posting, and one
+/// never attempted, are moot; none is posted now.
+async fn a_moot_prompt_that_an_earlier_attempt_posted_is_recorded_as_delivered(kind: Kind) {
+    let b = Bench::new(kind).await;
+    let id = three_runners(&b, "c", "").await;
+    let prompts: Vec<i64> = b
+        .store
+        .outbox_of(id)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.payload["kind"] == "prompt")
+        .map(|r| r.id)
+        .collect();
+    let [posted, died, untried] = prompts[..] else {
+        panic!("expected three prompts: {prompts:?}");
+    };
+    let channel = History::default();
+    let now = b.clock.now_ms();
+    // The dead process's two attempts: one reached Discord, one did not.
+    b.store.outbox_create_attempt(posted, now).await.unwrap();
+    channel.posted.lock().unwrap().push(posted);
+    b.store.outbox_create_attempt(died, now).await.unwrap();
+    for a in [alice(), bob(), carol()] {
+        b.referee.submit(id, &a.user, "5").await.unwrap();
+    }
+    assert_eq!(step_of(&b, id).await, 1, "the step resolved");
+    while b.referee.deliver(&channel).await.unwrap() > 0 {}
+    let rows = b.store.outbox_of(id).await.unwrap();
+    let row = |n: i64| rows.iter().find(|r| r.id == n).unwrap();
+    assert!(row(posted).delivered_at.is_some(), "{:?}", row(posted));
+    assert_eq!(row(posted).external_id, Some(format!("m{posted}")));
+    assert_eq!(row(posted).failed, None);
+    for n in [died, untried] {
+        let failed = row(n).failed.clone().unwrap_or_default();
+        assert!(failed.starts_with("moot"), "{:?}", row(n));
+    }
+    let looked: Vec<i64> = channel.looked_for.lock().unwrap().clone();
+    assert_eq!(
+        looked,
+        vec![posted, died],
+        "only rows with an earlier attempt are looked for"
+    );
+    let sent = channel.posted.lock().unwrap().clone();
+    assert!(
+        !sent.iter().any(|n| [died, untried].contains(n))
+            && sent.iter().filter(|&&n| n == posted).count() == 1,
+        "{sent:?}"
+    );
+}
+
 on_both!(
+    a_moot_prompt_that_an_earlier_attempt_posted_is_recorded_as_delivered,
     a_six_hour_outage_loses_nothing_and_keeps_the_order,
     a_long_chain_of_bot_steps_runs_to_its_end_through_ticks,
     a_state_that_does_not_decode_stops_only_its_race,
