@@ -352,8 +352,7 @@ impl Referee {
     ) -> Result<Outcome, RefereeError> {
         let store = self.store();
         let since = row.attempted_at.unwrap_or(row.created_at);
-        let found = courier.find(parcel, since).await;
-        self.reached(!matches!(found, Err(DeliveryError::Retry { .. })));
+        let found = self.looked_for(courier, parcel, since).await;
         let now = self.clock().now();
         match found {
             Ok(Some(done)) => {
@@ -368,11 +367,7 @@ impl Referee {
                 Ok(Outcome::Landed)
             }
             Err(DeliveryError::Retry { after_ms, reason }) => {
-                let wait = backoff_ms(row.attempts, after_ms, jitter());
-                store
-                    .outbox_retry(row.id, now.saturating_add(wait), &reason)
-                    .await?;
-                Ok(Outcome::Waiting)
+                self.retry_later(row, after_ms, &reason, now).await
             }
             Ok(None) | Err(_) => {
                 tracing::debug!(race = row.campaign.0, outbox = row.id, reason);
@@ -380,6 +375,29 @@ impl Referee {
                 Ok(Outcome::Settled)
             }
         }
+    }
+
+    /// Schedules the row's next attempt. Never given up: the wait is capped, and kept in
+    /// the row across restarts.
+    async fn retry_later(
+        &self,
+        row: &OutboxRow,
+        after_ms: Millis,
+        reason: &str,
+        now: Millis,
+    ) -> Result<Outcome, RefereeError> {
+        let wait = backoff_ms(row.attempts, after_ms, jitter());
+        tracing::debug!(
+            race = row.campaign.0,
+            outbox = row.id,
+            attempts = row.attempts + 1,
+            wait_ms = wait,
+            "delivery will be retried: {reason}"
+        );
+        self.store()
+            .outbox_retry(row.id, now.saturating_add(wait), reason)
+            .await?;
+        Ok(Outcome::Waiting)
     }
 
     /// One attempt: an edit goes straight out; a create is recorded first, and when an
@@ -402,8 +420,7 @@ impl Referee {
         let Some(since) = since else {
             return Ok(self.sent(courier, parcel).await);
         };
-        let found = courier.find(parcel.clone(), since).await;
-        self.reached(!matches!(found, Err(DeliveryError::Retry { .. })));
+        let found = self.looked_for(courier, parcel.clone(), since).await;
         Ok(match found {
             Ok(Some(done)) => {
                 tracing::info!(
@@ -416,6 +433,19 @@ impl Referee {
             Ok(None) => self.sent(courier, parcel).await,
             Err(e) => Err(e),
         })
+    }
+
+    /// Asks the courier whether an earlier attempt posted the parcel; any answer but "try
+    /// again" is a sign of life for the outage hold.
+    async fn looked_for(
+        &self,
+        courier: &dyn Courier,
+        parcel: Parcel<'_>,
+        since: Millis,
+    ) -> Result<Option<Delivered>, DeliveryError> {
+        let found = courier.find(parcel, since).await;
+        self.reached(!matches!(found, Err(DeliveryError::Retry { .. })));
+        found
     }
 
     /// Hands a parcel to the courier; any answer but "try again" is a sign of life for
@@ -481,19 +511,7 @@ impl Referee {
                 Ok(Outcome::Landed)
             }
             Err(DeliveryError::Retry { after_ms, reason }) => {
-                // Never given up: the wait is capped, and kept in the row across restarts.
-                let wait = backoff_ms(row.attempts, after_ms, jitter());
-                tracing::debug!(
-                    race = row.campaign.0,
-                    outbox = row.id,
-                    attempts = row.attempts + 1,
-                    wait_ms = wait,
-                    "delivery will be retried: {reason}"
-                );
-                store
-                    .outbox_retry(row.id, now.saturating_add(wait), &reason)
-                    .await?;
-                Ok(Outcome::Waiting)
+                self.retry_later(row, after_ms, &reason, now).await
             }
             Err(DeliveryError::Gone) => {
                 // Forget the deleted message; the retry posts a fresh one.
