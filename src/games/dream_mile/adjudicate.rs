@@ -220,50 +220,78 @@ pub fn margin_needed(passed_so_far: usize, m: usize) -> i64 {
     (passed_so_far + 1 + group_extra) as i64
 }
 
+/// Told each tie break and overtake as the adjudication finds them. The turn itself
+/// tells nobody (`()`), so its hot path writes only the new field; the lists are made
+/// when a turn's event is read ([`Moves`]).
+pub trait Witness {
+    /// `group` (as it was, in field order) split into `parts`, front to back.
+    fn tie_break<'a>(&mut self, group: &[Seat], parts: impl Iterator<Item = &'a [Seat]>);
+    /// `by` passed `passed`, in the order passed.
+    fn overtake<'a>(&mut self, by: &[Seat], passed: impl Iterator<Item = &'a [Seat]>);
+}
+
+impl Witness for () {
+    #[inline]
+    fn tie_break<'a>(&mut self, _: &[Seat], _: impl Iterator<Item = &'a [Seat]>) {}
+    #[inline]
+    fn overtake<'a>(&mut self, _: &[Seat], _: impl Iterator<Item = &'a [Seat]>) {}
+}
+
+/// Writes the lists: a tie break's group by seat, as the events have always shown it.
+impl Witness for (TieBreaks, Overtakes) {
+    fn tie_break<'a>(&mut self, group: &[Seat], parts: impl Iterator<Item = &'a [Seat]>) {
+        let mut sorted = Group::from_slice(group);
+        sorted.as_mut_slice().sort_unstable();
+        self.0.push_entry(&sorted, parts);
+    }
+
+    fn overtake<'a>(&mut self, by: &[Seat], passed: impl Iterator<Item = &'a [Seat]>) {
+        self.1.push_entry(by, passed);
+    }
+}
+
 /// Adjudicates a turn. `speed` gives each runner's played speed. On the first turn
 /// (`ties_only`) only the tie step happens.
 pub fn adjudicate(field: &Groups, speed: impl Fn(Seat) -> u32, ties_only: bool) -> Adjudication {
-    let mut out = Adjudication {
-        tie_breaks: TieBreaks::new(),
-        overtakes: Overtakes::new(),
-        field: Groups::new(),
-    };
-    adjudicate_into(
-        field,
-        speed,
-        ties_only,
-        &mut out.tie_breaks,
-        &mut out.overtakes,
-        &mut out.field,
-    );
-    out
+    let mut lists = (TieBreaks::new(), Overtakes::new());
+    let mut out = Groups::new();
+    adjudicate_into(field, speed, ties_only, &mut lists, &mut out);
+    Adjudication {
+        tie_breaks: lists.0,
+        overtakes: lists.1,
+        field: out,
+    }
 }
 
-/// [`adjudicate`], writing the result into lists that must start empty (the turn's
-/// event, in place).
+/// The working arrays' length: a power of two above [`MAX_RUNNERS`], so that an index
+/// masked with `MASK` is always in bounds (no bounds check, no panic path).
+const SLOTS: usize = 16;
+const MASK: usize = SLOTS - 1;
+
+/// [`adjudicate`], telling `witness` the tie breaks and overtakes and writing the new
+/// field into `out` (whatever it held).
 ///
 /// The work is on one array of the field's seats (`seat`, with `sp` alongside): each
-/// runner's speed is read once, the tie step sorts each group in place, the units are
-/// ranges of that array, and the lists are written seat by seat, once each.
-pub fn adjudicate_into(
+/// runner's speed is read once, the tie step sorts each group in place, and the units
+/// are ranges of that array (unit `u` is `seat[first[u]..end[u]]`, front to back).
+pub fn adjudicate_into<W: Witness>(
     field: &Groups,
     speed: impl Fn(Seat) -> u32,
     ties_only: bool,
-    tie_breaks: &mut TieBreaks,
-    overtakes: &mut Overtakes,
+    witness: &mut W,
     out: &mut Groups,
 ) {
-    let mut seat = [Seat(0); MAX_RUNNERS];
-    let mut sp = [0u32; MAX_RUNNERS];
-    let n = field.seats().len().min(MAX_RUNNERS);
-    for ((slot, v), &s) in seat.iter_mut().zip(sp.iter_mut()).zip(field.seats()) {
-        *slot = s;
-        *v = speed(s);
+    let seats = field.seats();
+    let n = seats.len().min(MAX_RUNNERS);
+    let mut seat = [Seat(0); SLOTS];
+    let mut sp = [0u32; SLOTS];
+    for (i, &s) in seats.iter().take(n).enumerate() {
+        seat[i & MASK] = s;
+        sp[i & MASK] = speed(s);
     }
-    // 1. Ties: split each group by speed, higher first; equal speeds stay tied. Unit `u`
-    // is `seat[first[u]..end[u]]`.
-    let mut first = [0u8; MAX_RUNNERS];
-    let mut end = [0u8; MAX_RUNNERS];
+    // 1. Ties: split each group by speed, higher first; equal speeds stay tied.
+    let mut first = [0u8; SLOTS];
+    let mut end = [0u8; SLOTS];
     let mut units = 0usize;
     let mut start = 0usize;
     for &group_end in field.ends() {
@@ -275,148 +303,110 @@ pub fn adjudicate_into(
         let group_units = units;
         let mut a = start;
         for i in start..group_end {
-            let cut = i + 1 == group_end || sp.get(i + 1) != sp.get(i);
-            if let (true, Some(f), Some(e)) = (cut, first.get_mut(units), end.get_mut(units)) {
-                *f = a as u8;
-                *e = (i + 1) as u8;
+            if i + 1 == group_end || sp[(i + 1) & MASK] != sp[i & MASK] {
+                first[units & MASK] = a as u8;
+                end[units & MASK] = (i + 1) as u8;
                 a = i + 1;
                 units += 1;
             }
         }
         if units - group_units > 1 {
-            // The group as it was, by seat; then its parts, as they lie in `seat`.
-            let mut sorted = [Seat(0); MAX_RUNNERS];
-            let len = group_end - start;
-            for (d, &s) in sorted
-                .iter_mut()
-                .zip(field.seats().get(start..group_end).unwrap_or_default())
-            {
-                *d = s;
-            }
-            let sorted = sorted.get_mut(..len).unwrap_or_default();
-            sort_seats(sorted);
-            push_group(&mut tie_breaks.group, sorted);
-            for u in group_units..units {
-                push_group(&mut tie_breaks.into, unit(&seat, &first, &end, u));
-            }
-            tie_breaks.ends.push(tie_breaks.into.len() as u8);
+            witness.tie_break(
+                seats.get(start..group_end).unwrap_or_default(),
+                (group_units..units).map(|u| unit(&seat, &first, &end, u)),
+            );
         }
         start = group_end;
     }
-    if ties_only {
-        for u in 0..units {
-            push_group(out, unit(&seat, &first, &end, u));
-        }
-        return;
-    }
-
-    // 2. Overtakes, taking each unit in turn from the last position forward. A unit's
-    // speed is its first runner's.
-    // `order[p]` is the unit at position `p`; `at[u]` is unit `u`'s position.
-    let mut order = [0u8; MAX_RUNNERS];
-    let mut at = [0u8; MAX_RUNNERS];
-    for (i, (o, a)) in order.iter_mut().zip(at.iter_mut()).enumerate() {
+    // A unit's seats never exceed the field's, so `units <= n <= MAX_RUNNERS`.
+    let units = units.min(MAX_RUNNERS);
+    let mut order = [0u8; SLOTS];
+    for (i, o) in order.iter_mut().enumerate() {
         *o = i as u8;
-        *a = i as u8;
     }
-    let unit_speed = |u: usize| -> i64 {
-        let f = first.get(u).copied().unwrap_or(0);
-        i64::from(sp.get(usize::from(f)).copied().unwrap_or(0))
-    };
-    let size = |u: usize| -> usize {
-        let f = first.get(u).copied().unwrap_or(0);
-        usize::from(end.get(u).copied().unwrap_or(0).saturating_sub(f))
-    };
-    let mut overtaken = [false; MAX_RUNNERS];
-    for id in (0..units.min(MAX_RUNNERS)).rev() {
-        if overtaken[id] {
-            continue;
-        }
-        let mine = unit_speed(id);
-        let from = usize::from(at[id]);
-        let mut pos = from;
-        let mut passed_so_far = 0usize;
-        while pos > 0 {
-            let ahead = usize::from(order[pos - 1]) % MAX_RUNNERS;
-            let m = size(ahead);
-            if mine - unit_speed(ahead) < margin_needed(passed_so_far, m) {
-                break;
+    if !ties_only {
+        // 2. Overtakes, taking each unit in turn from the last position forward. A unit's
+        // speed is its first runner's. A unit that nobody passed still stands where it
+        // started, with the units ahead of it unmoved: so when unit `id` moves, the unit
+        // at position `p < id` is unit `p`.
+        let mut overtaken = 0u32;
+        for id in (0..units).rev() {
+            if overtaken & (1 << id) != 0 {
+                continue;
             }
-            order.swap(pos - 1, pos);
-            at[ahead] = pos as u8;
-            pos -= 1;
-            passed_so_far += m;
-            overtaken[ahead] = true;
-        }
-        at[id] = pos as u8;
-        if pos < from {
-            // The units passed now sit just behind `id`, in the order passed.
-            push_group(&mut overtakes.by, unit(&seat, &first, &end, id));
-            for p in (pos + 1..=from).rev() {
-                let u = usize::from(order.get(p).copied().unwrap_or(0));
-                push_group(&mut overtakes.passed, unit(&seat, &first, &end, u));
+            let mine = i64::from(sp[usize::from(first[id & MASK]) & MASK]);
+            let mut pos = id;
+            let mut passed_so_far = 0usize;
+            while pos > 0 {
+                let ahead = (pos - 1) & MASK;
+                let f = usize::from(first[ahead]);
+                let m = usize::from(end[ahead]).saturating_sub(f);
+                if mine - i64::from(sp[f & MASK]) < margin_needed(passed_so_far, m) {
+                    break;
+                }
+                pos -= 1;
+                passed_so_far += m;
+                overtaken |= 1 << ahead;
             }
-            overtakes.ends.push(overtakes.passed.len() as u8);
+            if pos < id {
+                witness.overtake(
+                    unit(&seat, &first, &end, id),
+                    (pos..id).rev().map(|u| unit(&seat, &first, &end, u)),
+                );
+                // `id` moves to `pos`; the units it passed each move back one place.
+                for p in (pos + 1..=id).rev() {
+                    order[p & MASK] = order[(p - 1) & MASK];
+                }
+                order[pos & MASK] = id as u8;
+            }
         }
     }
-    for &u in order.get(..units).unwrap_or_default() {
-        push_group(out, unit(&seat, &first, &end, usize::from(u)));
+    // The new field: the units in their new order, written where it lives.
+    let (out_seats, out_ends) = out.parts_mut();
+    let (seat_slots, end_slots) = (out_seats.slots_mut(), out_ends.slots_mut());
+    let mut k = 0usize;
+    for (&u, e) in order.iter().zip(end_slots.iter_mut()).take(units) {
+        let u = usize::from(u) & MASK;
+        for i in usize::from(first[u])..usize::from(end[u]) {
+            if let Some(d) = seat_slots.get_mut(k) {
+                *d = seat[i & MASK];
+            }
+            k += 1;
+        }
+        *e = k as u8;
     }
+    out_seats.set_len(k);
+    out_ends.set_len(units);
 }
 
 /// Unit `u`'s seats.
 #[inline]
 fn unit<'a>(
-    seat: &'a [Seat; MAX_RUNNERS],
-    first: &[u8; MAX_RUNNERS],
-    end: &[u8; MAX_RUNNERS],
+    seat: &'a [Seat; SLOTS],
+    first: &[u8; SLOTS],
+    end: &[u8; SLOTS],
     u: usize,
 ) -> &'a [Seat] {
-    let f = usize::from(first.get(u).copied().unwrap_or(0));
-    let e = usize::from(end.get(u).copied().unwrap_or(0));
+    let f = usize::from(first[u & MASK]);
+    let e = usize::from(end[u & MASK]);
     seat.get(f..e).unwrap_or_default()
-}
-
-/// Appends a group seat by seat (a group is one or a few seats: a copy call would cost
-/// more than the copy).
-#[inline]
-fn push_group(groups: &mut Groups, seats: &[Seat]) {
-    for &s in seats {
-        groups.push_seat(s);
-    }
-    groups.end_group();
-}
-
-/// Sorts a group's seats (an insertion sort: a group holds at most 12, and is nearly
-/// always in order already).
-fn sort_seats(seats: &mut [Seat]) {
-    for i in 1..seats.len() {
-        let mut j = i;
-        while j > 0 && seats[j - 1] > seats[j] {
-            seats.swap(j - 1, j);
-            j -= 1;
-        }
-    }
 }
 
 /// Sorts `seat[start..end]` (with `sp` alongside) by speed, higher first, then by seat:
 /// an insertion sort, as a group holds at most 12.
-fn sort_by_speed(
-    seat: &mut [Seat; MAX_RUNNERS],
-    sp: &mut [u32; MAX_RUNNERS],
-    start: usize,
-    end: usize,
-) {
+fn sort_by_speed(seat: &mut [Seat; SLOTS], sp: &mut [u32; SLOTS], start: usize, end: usize) {
     for i in start + 1..end.min(MAX_RUNNERS) {
-        let (s, v) = (seat[i], sp[i]);
+        let (s, v) = (seat[i & MASK], sp[i & MASK]);
         let mut j = i;
-        while j > start && (sp[j - 1] < v || (sp[j - 1] == v && seat[j - 1] > s)) {
-            seat[j] = seat[j - 1];
-            sp[j] = sp[j - 1];
+        while j > start
+            && (sp[(j - 1) & MASK] < v || (sp[(j - 1) & MASK] == v && seat[(j - 1) & MASK] > s))
+        {
+            seat[j & MASK] = seat[(j - 1) & MASK];
+            sp[j & MASK] = sp[(j - 1) & MASK];
             j -= 1;
         }
-        seat[j] = s;
-        sp[j] = v;
+        seat[j & MASK] = s;
+        sp[j & MASK] = v;
     }
 }
 

@@ -8,6 +8,7 @@
 pub use crate::games::words::join_and;
 use crate::games::words::join_units;
 pub mod adjudicate;
+pub mod moves;
 mod options;
 pub mod replay;
 pub mod sim;
@@ -24,7 +25,8 @@ use crate::engine::{
 };
 #[cfg(test)]
 use adjudicate::adjudicate;
-use adjudicate::{Overtakes, TieBreak, TieBreaks, adjudicate_into};
+use adjudicate::{TieBreak, adjudicate_into};
+pub use moves::Moves;
 use options::OPTION_DOCS;
 pub use options::{Options, max_speed_menu};
 use small::Filler;
@@ -128,8 +130,9 @@ pub enum Event {
     TurnResolved {
         turn: u8,
         plays: Plays,
-        tie_breaks: TieBreaks,
-        overtakes: Overtakes,
+        /// Encoded as the fields `tie_breaks` and `overtakes`.
+        #[serde(flatten)]
+        moves: Moves,
         field: Groups,
     },
     Finished {
@@ -142,8 +145,7 @@ impl Event {
     const BLANK_TURN: Event = Event::TurnResolved {
         turn: 0,
         plays: Small::new(),
-        tie_breaks: TieBreaks::new(),
-        overtakes: Overtakes::new(),
+        moves: Moves::NONE,
         field: Groups::new(),
     };
 }
@@ -396,58 +398,82 @@ impl DreamMile {
 
     /// Resolves one turn into `event` (a blank turn, written in place in the returned
     /// list); `speeds` and `missed` are by seat. Allocates nothing.
-    fn resolve_turn(&mut self, speeds: &[u8], missed: &[bool], automatic: bool, event: &mut Event) {
+    ///
+    /// Every list is written where it lives (see [`Small::slots_mut`]), and the one copy,
+    /// the new field into the event, comes last, long after the field was written.
+    fn resolve_turn(
+        &mut self,
+        speeds: &[u8; MAX_RUNNERS],
+        missed: &[bool; MAX_RUNNERS],
+        automatic: bool,
+        event: &mut Event,
+    ) {
         let Event::TurnResolved {
             turn,
             plays,
-            tie_breaks,
-            overtakes,
+            moves,
             field,
         } = event
         else {
             return;
         };
-        *turn = self.turns_done + 1;
-        let speed_of = |s: Seat| u32::from(speeds.get(s.index()).copied().unwrap_or(0));
-        adjudicate_into(
-            &self.field,
-            speed_of,
-            *turn == 1,
-            tie_breaks,
-            overtakes,
-            field,
-        );
-        // By seat, filled in place and then wrapped as lists.
-        let mut by_seat = [Play::FILL; MAX_RUNNERS];
-        let mut remaining = [0u32; MAX_RUNNERS];
-        let mut played = [0u8; MAX_RUNNERS];
-        let mut was_missed = [false; MAX_RUNNERS];
+        let t = self.turns_done + 1;
+        *turn = t;
+        self.turns_done = t;
         let n = self.runners.len().min(MAX_RUNNERS);
-        for (i, runner) in self.runners.iter_mut().take(MAX_RUNNERS).enumerate() {
-            let speed = speeds.get(i).copied().unwrap_or(0);
-            let miss = missed.get(i).copied().unwrap_or(false);
+        let before = self.field;
+        let speed_of = |s: Seat| u32::from(speeds.get(s.index()).copied().unwrap_or(0));
+        adjudicate_into(&before, speed_of, t == 1, &mut (), &mut self.field);
+        *moves = Moves::replay(before, speeds, n, t == 1);
+        // The turn's record, in its slot in the history (a spare when the history is
+        // full, which `total_turns` rules out).
+        let mut spare = Record::FILL;
+        let record = self.history.push_slot().unwrap_or(&mut spare);
+        record.turn = t;
+        let slots = plays.slots_mut();
+        let remaining = record.remaining.slots_mut();
+        let played = record.played.slots_mut();
+        let was_missed = record.missed.slots_mut();
+        for i in 0..n {
+            let (Some(runner), Some(&speed), Some(&miss)) =
+                (self.runners.get_mut(i), speeds.get(i), missed.get(i))
+            else {
+                break;
+            };
             runner.remaining = runner.remaining.saturating_sub(u32::from(speed));
             runner.last_played = Some(speed);
             runner.last_missed = miss;
-            remaining[i] = runner.remaining;
-            played[i] = speed;
-            was_missed[i] = miss;
-            by_seat[i] = Play {
-                seat: Seat(i as u8),
-                speed,
-                missed: miss,
-                automatic,
-            };
+            if let (Some(p), Some(r), Some(v), Some(m)) = (
+                slots.get_mut(i),
+                remaining.get_mut(i),
+                played.get_mut(i),
+                was_missed.get_mut(i),
+            ) {
+                *p = Play {
+                    seat: Seat(i as u8),
+                    speed,
+                    missed: miss,
+                    automatic,
+                };
+                *r = runner.remaining;
+                *v = speed;
+                *m = miss;
+            }
         }
-        *plays = Small::from_array(by_seat, n);
-        self.field = *field;
-        self.turns_done = *turn;
+        plays.set_len(n);
+        record.remaining.set_len(n);
+        record.played.set_len(n);
+        record.missed.set_len(n);
         // Each seat's rank: one more than the runners in the groups ahead. A seat missing
         // from the field ranks after everyone, as `rank_of` says.
-        let mut ranks = [0u32; MAX_RUNNERS];
+        let ranks = record.ranks.slots_mut();
+        let seats = self.field.seats();
+        let last = seats.len() as u32 + 1;
+        for r in ranks.iter_mut() {
+            *r = last;
+        }
         let mut start = 0usize;
-        let seats = field.seats();
-        for &end in field.ends() {
+        for &end in self.field.ends() {
             let end = usize::from(end);
             for s in seats.get(start..end).unwrap_or_default() {
                 if let Some(r) = ranks.get_mut(s.index()) {
@@ -456,19 +482,8 @@ impl DreamMile {
             }
             start = end;
         }
-        let ahead = seats.len() as u32;
-        for r in ranks.iter_mut().take(n) {
-            if *r == 0 {
-                *r = ahead + 1;
-            }
-        }
-        self.history.push(Record {
-            turn: *turn,
-            ranks: Small::from_array(ranks, n),
-            remaining: Small::from_array(remaining, n),
-            played: Small::from_array(played, n),
-            missed: Small::from_array(was_missed, n),
-        });
+        record.ranks.set_len(n);
+        *field = self.field;
     }
 
     fn winners(&self) -> Vec<Seat> {
@@ -755,7 +770,7 @@ impl Game for DreamMile {
         let mut events = Vec::with_capacity(if last { 3 } else { 1 });
         events.push(Event::BLANK_TURN);
         if let Some(e) = events.last_mut() {
-            self.resolve_turn(&speeds[..n], &missed[..n], false, e);
+            self.resolve_turn(&speeds, &missed, false, e);
         }
         if !self.awaiting_orders() && self.options.auto_final_turn {
             for seat in Seat::all(n) {
@@ -765,7 +780,7 @@ impl Game for DreamMile {
             }
             events.push(Event::BLANK_TURN);
             if let Some(e) = events.last_mut() {
-                self.resolve_turn(&speeds[..n], &[false; MAX_RUNNERS][..n], true, e);
+                self.resolve_turn(&speeds, &[false; MAX_RUNNERS], true, e);
             }
         }
         if self.finished() {
@@ -779,12 +794,9 @@ impl Game for DreamMile {
     fn narrate(&self, event: &Event) -> Narration {
         match event {
             Event::TurnResolved {
-                turn,
-                plays,
-                tie_breaks,
-                overtakes,
-                ..
+                turn, plays, moves, ..
             } => {
+                let (tie_breaks, overtakes) = moves.lists();
                 let mut lines = Vec::new();
                 let automatic = plays.first().is_some_and(|p| p.automatic);
                 let played: Vec<String> = plays
@@ -807,10 +819,10 @@ impl Game for DreamMile {
                     },
                     played.join(", ")
                 ));
-                for tb in tie_breaks {
+                for tb in &tie_breaks {
                     lines.push(self.tie_line(&tb));
                 }
-                for o in overtakes {
+                for o in &overtakes {
                     let passed: Vec<String> = o.passed.iter().map(|u| self.list_names(u)).collect();
                     let list = join_units(&passed);
                     lines.push(format!(

@@ -89,6 +89,26 @@ impl<T: Filler, const N: usize> Small<T, N> {
         let len = usize::from(self.len);
         self.items.get_mut(..len).unwrap_or_default()
     }
+
+    /// All `N` slots, to fill in place before [`Small::set_len`]. The turn writes its
+    /// lists where they live: a list built aside and then copied is read back as wide
+    /// words just after it was written byte by byte, which stalls the CPU (a failed
+    /// store-to-load forward) more than the copy costs.
+    pub(super) fn slots_mut(&mut self) -> &mut [T; N] {
+        &mut self.items
+    }
+
+    /// Makes the first `len` slots (at most `N`) the list.
+    pub(super) fn set_len(&mut self, len: usize) {
+        self.len = len.min(N) as u8;
+    }
+
+    /// Appends a slot, to be filled in place (it holds whatever it held); `None` if full.
+    pub(super) fn push_slot(&mut self) -> Option<&mut T> {
+        let slot = self.items.get_mut(usize::from(self.len))?;
+        self.len += 1;
+        Some(slot)
+    }
 }
 
 impl<'a, T: Filler, const N: usize> IntoIterator for &'a Small<T, N> {
@@ -191,20 +211,12 @@ impl Groups {
         self.ends.push(end as u8)
     }
 
-    /// Appends one seat to the group being built (ended by [`Groups::end_group`]): the
-    /// turn writes its lists seat by seat, without a copy call per group.
-    pub(super) fn push_seat(&mut self, seat: Seat) -> bool {
-        self.seats.push(seat)
-    }
-
-    /// Ends the group being built; says whether there was room (an empty group is not
-    /// added).
-    pub(super) fn end_group(&mut self) -> bool {
-        let end = self.seats.len;
-        if self.ends.last().copied().unwrap_or(0) >= end {
-            return false;
-        }
-        self.ends.push(end)
+    /// The seat list and the group ends, to fill in place (see [`Small::slots_mut`]).
+    /// The ends must rise and stay within the seats.
+    pub(super) fn parts_mut(
+        &mut self,
+    ) -> (&mut Small<Seat, MAX_RUNNERS>, &mut Small<u8, MAX_RUNNERS>) {
+        (&mut self.seats, &mut self.ends)
     }
 
     /// The number of groups.

@@ -172,14 +172,10 @@ fn rulebook_turn_2_ties_then_overtakes() {
         ("Bill", 3),
     ];
     let events = play(&mut g, &turn2);
-    let Some(Event::TurnResolved {
-        tie_breaks,
-        overtakes,
-        ..
-    }) = events.first()
-    else {
+    let Some(Event::TurnResolved { moves, .. }) = events.first() else {
         panic!("no turn event: {events:?}");
     };
+    let (tie_breaks, overtakes) = moves.lists();
     // The ties table: 5th and 7th are resolved, Dave and Emily stay joint 2nd.
     let tie_breaks: Vec<(Vec<Seat>, Vec<Vec<Seat>>)> = tie_breaks
         .iter()
