@@ -72,14 +72,6 @@ impl Moves {
             Repr::Stored(lists) => **lists,
         }
     }
-
-    pub fn tie_breaks(&self) -> TieBreaks {
-        self.lists().0
-    }
-
-    pub fn overtakes(&self) -> Overtakes {
-        self.lists().1
-    }
 }
 
 impl PartialEq for Moves {
