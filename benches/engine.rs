@@ -163,7 +163,7 @@ fn dream_mile_cases() -> Vec<(
     photofinish::games::dream_mile::DreamMile,
     Vec<Submitted<photofinish::games::dream_mile::Speed>>,
 )> {
-    use photofinish::engine::Game;
+    use photofinish::engine::{Bots, Game};
     use photofinish::games::dream_mile::{DreamMile, Options, Speed};
     let seats: Vec<SeatSetup> = (0..8).map(|i| SeatSetup::named(format!("P{i}"))).collect();
     let mut cases: Vec<(DreamMile, Vec<Submitted<Speed>>)> = Vec::new();

@@ -10,7 +10,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use photofinish::engine::{BotLevel, Game, GameRng, SeatSetup, Seed, Submitted};
+use photofinish::engine::{BotLevel, Bots, Game, GameRng, SeatSetup, Seed, Submitted};
 use photofinish::games::magical_athlete::track::Track;
 use photofinish::games::magical_athlete::{MagicalAthlete, Options, sim};
 

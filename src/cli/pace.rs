@@ -422,30 +422,29 @@ fn accept(checks: &mut Checks, p: &Length, rows: &[PaceRow]) {
             auto.single_choice
         ),
     );
-    if p.kind == GameKind::MagicalAthlete && p.options.is_empty() {
+    let targets = p.kind.ask_targets();
+    if let Some((most, why)) = targets.per_seat
+        && p.options.is_empty()
+    {
         checks.check(
-            auto.asked_mean() <= 20.0,
+            auto.asked_mean() <= most as f64,
             format!(
-                "{what}: at most 20 questions a seat on average ({:.1})",
+                "{what}: at most {most} questions a seat on average ({:.1})",
                 auto.asked_mean()
             ),
         );
-        // The reason is for a failure: a Magician or a Dicemonger asks at every roll.
-        let ok = auto.most_asked <= 20;
+        // The reason is for a failure.
+        let ok = auto.most_asked <= most;
         checks.check(
             ok,
             format!(
-                "{what}: at most 20 questions a seat in every game (the most in one game: {}{})",
+                "{what}: at most {most} questions a seat in every game (the most in one game: {}{})",
                 auto.most_asked,
-                if ok {
-                    ""
-                } else {
-                    "; a Magician or a Dicemonger at the table can ask a reroll at every roll"
-                }
+                if ok { String::new() } else { format!("; {why}") }
             ),
         );
     }
-    if matches!(p.kind, GameKind::MilleBornes | GameKind::ThousandYards) {
+    if targets.half_of_ask {
         checks.check(
             auto.asked_mean() <= ask.asked_mean() / 2.0,
             format!(

@@ -114,14 +114,13 @@ async fn play(args: PlayArgs) -> Result<(), String> {
         }
         None => args.options.clone(),
     };
-    let choice = match args.max_speed {
-        Some(_) if kind != GameKind::DreamMile => {
+    let choice = match args.max_speed.map(|n| kind.max_speed_choice(n)) {
+        Some(None) => {
             return Err(format!(
                 "--max-speed is Dream Mile's; {kind} has no maximum speed to choose"
             ));
         }
-        Some(n) => {
-            let text = format!("max {n}");
+        Some(Some(text)) => {
             let json = kind
                 .apply_options(None, &options)
                 .map_err(|e| e.to_string())?;

@@ -11,7 +11,7 @@ use crate::engine::BotLevel;
 use crate::engine::expert::Budget;
 use crate::games::GameKind;
 use crate::games::strength::{self, ExpertSeats};
-use crate::games::{SimArgs, SimBots, sim};
+use crate::games::{SimArgs, SimBots, sim, sim_by_lane};
 
 #[allow(clippy::too_many_arguments)] // one per flag of the command
 pub fn run(
@@ -67,15 +67,15 @@ pub fn run(
         options,
         bots,
     };
-    let result = match (by_lane, kind) {
-        (false, _) if experts != ExpertSeats::Default => strength::run_with(kind, &args, experts)
-            .and_then(|s| {
-                let json = serde_json::to_value(&s).map_err(|e| e.to_string())?;
-                Ok((s.to_string(), json))
-            }),
-        (false, _) => sim(kind, &args),
-        (true, GameKind::FifteenHundred) => by_lane_table(&args),
-        (true, _) => Err("--by-lane is for 1500m only".to_string()),
+    let result = if by_lane {
+        sim_by_lane(kind, &args).unwrap_or_else(|| Err("--by-lane is for 1500m only".to_string()))
+    } else if experts != ExpertSeats::Default {
+        strength::run_with(kind, &args, experts).and_then(|s| {
+            let json = serde_json::to_value(&s).map_err(|e| e.to_string())?;
+            Ok((s.to_string(), json))
+        })
+    } else {
+        sim(kind, &args)
     };
     print_report(result, json)
 }
@@ -190,13 +190,6 @@ fn pace_run(
         model,
     };
     print_report(pace::report(&spec), json)
-}
-
-/// `sim 1500m --by-lane`: golds by start lane.
-fn by_lane_table(args: &SimArgs) -> Result<(String, serde_json::Value), String> {
-    let table = crate::games::fifteen_hundred::sim::by_lane(args)?;
-    let json = serde_json::to_value(&table).map_err(|e| e.to_string())?;
-    Ok((table.to_string(), json))
 }
 
 /// One table's run: the game, its players and options, with heuristic bots (or the

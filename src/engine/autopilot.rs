@@ -2,13 +2,14 @@
 //!
 //! An order is played for a seat only when it is **forced** (the prompt lists every legal
 //! choice, and there is one) or **obvious** by the game's own documented rule
-//! ([`super::Game::obvious_order`], written in `docs/rules/<game>.md`). Everything else
-//! is a decision that matters, and the seat is asked, unless the seat's own **standing
-//! plays** decide it ([`super::Game::standing_order`]: the card races' `standing` rules).
+//! ([`super::Preferences::obvious_order`], written in `docs/rules/<game>.md`). Everything
+//! else is a decision that matters, and the seat is asked, unless the seat's own
+//! **standing plays** decide it ([`super::Preferences::standing_order`]: the card races'
+//! `standing` rules).
 
 use serde::{Deserialize, Serialize};
 
-use super::{Game, Seat};
+use super::{Game, Preferences, Seat};
 
 /// A seat's autopilot setting.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -66,6 +67,25 @@ impl Autoplay {
     }
 }
 
+/// How few questions `auto` leaves a seat in a game, as `sim --pace` checks it at every
+/// length preset ([`Preferences::ASK_TARGETS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AskTargets {
+    /// At most this many questions a seat, on average and in every game, at the game's
+    /// default options; with why one game may ask more, told when it does.
+    pub per_seat: Option<(u64, &'static str)>,
+    /// At most half the questions `ask` gets.
+    pub half_of_ask: bool,
+}
+
+impl AskTargets {
+    /// No target beyond the one every game has (no single-choice question under `auto`).
+    pub const NONE: AskTargets = AskTargets {
+        per_seat: None,
+        half_of_ask: false,
+    };
+}
+
 /// The only legal order of `seat`, when its prompt lists every legal choice and there is
 /// exactly one (a choice that does not read back as a legal order counts as none).
 pub fn forced_order<G: Game>(game: &G, seat: Seat) -> Option<G::Order> {
@@ -91,13 +111,16 @@ pub fn forced_order<G: Game>(game: &G, seat: Seat) -> Option<G::Order> {
 }
 
 /// The order `auto` plays for `seat` without asking, and why; `None`: ask.
-pub fn autopilot<G: Game>(game: &G, seat: Seat) -> Option<(G::Order, Autoplay)> {
+pub fn autopilot<G: Preferences>(game: &G, seat: Seat) -> Option<(G::Order, Autoplay)> {
     autopilot_note(game, seat).map(|(order, why, _)| (order, why))
 }
 
 /// As [`autopilot()`], with a note for the seat's DM: "the only legal order", "obvious",
 /// or "by your standing play `attack`".
-pub fn autopilot_note<G: Game>(game: &G, seat: Seat) -> Option<(G::Order, Autoplay, String)> {
+pub fn autopilot_note<G: Preferences>(
+    game: &G,
+    seat: Seat,
+) -> Option<(G::Order, Autoplay, String)> {
     if let Some(order) = forced_order(game, seat) {
         return Some((order, Autoplay::Forced, "the only legal order".into()));
     }

@@ -4,7 +4,10 @@
 
 use serde::Serialize;
 
-use super::{BotLevel, Game, GameRng, Mode, Pending, Seat, SeatSetup, Seed, Submitted, read_order};
+use super::{
+    BotLevel, Bots, Game, GameRng, Mode, Pending, Presentation, Seat, SeatSetup, Seed, Submitted,
+    read_order,
+};
 
 /// What to simulate.
 #[derive(Clone, Debug)]
@@ -60,7 +63,7 @@ fn json<T: Serialize>(value: &T) -> String {
 }
 
 /// Runs the simulation and returns the first violation, if any.
-pub fn check<G: Game>(spec: &SimSpec<G>) -> Result<SimReport, Violation> {
+pub fn check<G: Bots + Presentation>(spec: &SimSpec<G>) -> Result<SimReport, Violation> {
     let mut report = SimReport {
         wins_by_seat: vec![0; spec.seats.len()],
         ..SimReport::default()
@@ -81,7 +84,10 @@ pub fn check<G: Game>(spec: &SimSpec<G>) -> Result<SimReport, Violation> {
 
 type Log<G> = Vec<Vec<Submitted<<G as Game>::Order>>>;
 
-fn one_game<G: Game>(spec: &SimSpec<G>, n: u64) -> Result<(usize, Vec<Seat>), Violation> {
+fn one_game<G: Bots + Presentation>(
+    spec: &SimSpec<G>,
+    n: u64,
+) -> Result<(usize, Vec<Seat>), Violation> {
     let fail = |step: usize, problem: String| Violation {
         seed: n,
         step,
@@ -192,7 +198,7 @@ fn check_one_order<G: Game>(
     Ok(())
 }
 
-fn check_orders<G: Game>(game: &G, seat: Seat, rng: &mut GameRng) -> Result<(), String> {
+fn check_orders<G: Bots>(game: &G, seat: Seat, rng: &mut GameRng) -> Result<(), String> {
     let prompt = game.prompt(seat);
     if prompt.complete && prompt.choices.is_empty() {
         return Err(format!("{seat} must act but has no choice"));
@@ -265,7 +271,7 @@ fn check_redraw_is_blind<G: Game>(game: &G, seat: Seat, rng: &mut GameRng) -> Re
 /// coup fourré comes from a hidden hand, movement cards and powers are drawn from a hidden
 /// deck, and the step reveals them. What must not happen is a public sentence that reads
 /// hidden state beyond what its event carries.
-fn check_resampled_step<G: Game>(
+fn check_resampled_step<G: Presentation>(
     game: &G,
     orders: &[Submitted<G::Order>],
     rng: &mut GameRng,
@@ -305,7 +311,7 @@ fn check_resampled_step<G: Game>(
     Ok(())
 }
 
-fn choose_orders<G: Game>(
+fn choose_orders<G: Bots>(
     game: &G,
     pending: &Pending,
     miss_percent: u32,

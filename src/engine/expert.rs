@@ -2,32 +2,32 @@
 //! engines are fast enough to play whole games in microseconds.
 //!
 //! It is determinized Monte Carlo. The seat's own view is fixed by one
-//! [`Game::resample_hidden`]; each "world" then redraws everything the seat cannot see
-//! (hands, deck order, future dice). Every candidate order is played in the same worlds
-//! (common random numbers, so candidates are compared on equal luck), the game is played
-//! out with heuristic bots for every seat, and the candidate with the best average result
-//! wins, but only if it beats the heuristic's own order (tried first) by more than twice
-//! the standard error of their paired difference: with few worlds, noise would otherwise
-//! pick a worse order than the heuristic.
+//! [`resample_hidden`](super::Game::resample_hidden); each "world" then redraws everything
+//! the seat cannot see (hands, deck order, future dice). Every candidate order is played
+//! in the same worlds (common random numbers, so candidates are compared on equal luck),
+//! the game is played out with heuristic bots for every seat, and the candidate with the
+//! best average result wins, but only if it beats the heuristic's own order (tried first)
+//! by more than twice the standard error of their paired difference: with few worlds,
+//! noise would otherwise pick a worse order than the heuristic.
 //!
 //! The bot reads the real state only through that first resampling, so it cannot peek:
 //! the tests below redraw everything hidden and check the decision does not change.
 //!
 //! A playout stops where the game says its result is already told
-//! ([`Game::playout_value`]: the card races stop at the end of the hand and score the
+//! ([`Bots::playout_value`]: the card races stop at the end of the hand and score the
 //! totals), since the rest of a long game is mostly luck and buys few worlds.
 //!
 //! Cost is counted in bot orders played, never in time, so a decision replays identically
 //! on any machine; a step where eight runners move at once costs eight, as it costs eight
 //! heuristic decisions. Worlds stop once the orders actually played reach the budget, and
 //! a world that runs past it is dropped, so a decision plays at most one playout past its
-//! budget. The knob is [`Budget::steps`]: each game's default
-//! ([`Budget::for_game`]) is sized for at most 50 ms a decision in a release build on one
-//! core, measured (docs/performance.md, "Expert bot").
+//! budget. The knob is [`Budget::steps`]: each game's default ([`Bots::EXPERT_STEPS`],
+//! through [`Budget::for_game`]) is sized for at most 50 ms a decision in a release build
+//! on one core, measured (docs/performance.md, "Expert bot").
 
 use std::cell::Cell;
 
-use super::{Game, GameRng, Outcome, Seat, Submitted};
+use super::{Bots, GameRng, Outcome, Seat, Submitted};
 
 thread_local! {
     /// Bot orders this thread's expert decisions have played, for `sim` to report.
@@ -72,37 +72,23 @@ impl Default for Budget {
 }
 
 impl Budget {
-    /// The default budget for game `G`. A bot order costs far more in some games than in
-    /// others (in 1500m each runner's heuristic runs the pathfinder; Magical Athlete's
-    /// playouts run whole races of powers), so their step budgets are cut to keep a
-    /// decision within 50 ms on one core (measured with `sim --bots expert:STEPS`,
-    /// docs/performance.md, "Expert bot"). The game is told by its type's name, as the
-    /// `Game` contract has no hook for it yet.
-    pub fn for_game<G: Game>() -> Budget {
-        let name = std::any::type_name::<G>();
-        let steps = if name.ends_with("::FifteenHundred") {
-            8_000
-        } else if name.ends_with("::MagicalAthlete") {
-            3_000
-        } else if name.ends_with("::CardRace") {
-            45_000
-        } else {
-            Budget::default().steps
-        };
+    /// The default budget for game `G`: its own step budget ([`Bots::EXPERT_STEPS`]), as a
+    /// bot order costs far more in some games than in others.
+    pub fn for_game<G: Bots>() -> Budget {
         Budget {
-            steps,
+            steps: G::EXPERT_STEPS,
             ..Budget::default()
         }
     }
 }
 
 /// The expert's order for `seat` with its game's default budget. Always legal.
-pub fn choose<G: Game>(game: &G, seat: Seat, rng: &mut GameRng) -> G::Order {
+pub fn choose<G: Bots>(game: &G, seat: Seat, rng: &mut GameRng) -> G::Order {
     choose_with(game, seat, rng, &Budget::for_game::<G>())
 }
 
 /// The expert's order for `seat` within `budget`. Always legal.
-pub fn choose_with<G: Game>(game: &G, seat: Seat, rng: &mut GameRng, budget: &Budget) -> G::Order {
+pub fn choose_with<G: Bots>(game: &G, seat: Seat, rng: &mut GameRng, budget: &Budget) -> G::Order {
     // Everything below reads `seen`, never `game`, except the final legality check.
     let seen = game.resample_hidden(Some(seat), rng);
     decide(game, &seen, seat, rng, budget, Sight::Fair)
@@ -112,9 +98,9 @@ pub fn choose_with<G: Game>(game: &G, seat: Seat, rng: &mut GameRng, budget: &Bu
 /// every hand, the deck order and the game's own dice, and plays each candidate out to the
 /// end of the game. `sim --bots omniscient,…` and the no-peeking test's cheating bot use it
 /// to show how far a game's luck caps any bot; no play path calls it
-/// ([`Game::bot_order`] calls [`choose`]). One world: the card races' heuristic draws no
+/// ([`Bots::bot_order`] calls [`choose`]). One world: the card races' heuristic draws no
 /// dice, so a second world would replay the first.
-pub fn omniscient_choose_cheat<G: Game>(game: &G, seat: Seat, rng: &mut GameRng) -> G::Order {
+pub fn omniscient_choose_cheat<G: Bots>(game: &G, seat: Seat, rng: &mut GameRng) -> G::Order {
     let budget = Budget {
         steps: u64::MAX,
         min_worlds: 1,
@@ -126,10 +112,10 @@ pub fn omniscient_choose_cheat<G: Game>(game: &G, seat: Seat, rng: &mut GameRng)
 
 /// A cheat, for measurement only: the fair expert's search, but every world keeps the
 /// opponents' true hands and redraws only the deck and future shuffles
-/// ([`Game::resample_deck_cheat`]). Its win rate bounds what any inference about the
+/// ([`Bots::resample_deck_cheat`]). Its win rate bounds what any inference about the
 /// opponents' hands could give the fair expert. `sim --bots handpeek,…` only; no play
 /// path calls it.
-pub fn handpeek_choose_cheat<G: Game>(game: &G, seat: Seat, rng: &mut GameRng) -> G::Order {
+pub fn handpeek_choose_cheat<G: Bots>(game: &G, seat: Seat, rng: &mut GameRng) -> G::Order {
     let seen = game.resample_deck_cheat(seat, rng);
     decide(
         game,
@@ -153,7 +139,7 @@ enum Sight {
 
 impl Sight {
     /// One world: `seen` with what this sight does not see drawn again.
-    fn redraw<G: Game>(self, seen: &G, seat: Seat, rng: &mut GameRng) -> G {
+    fn redraw<G: Bots>(self, seen: &G, seat: Seat, rng: &mut GameRng) -> G {
         match self {
             Sight::Fair => seen.resample_hidden(Some(seat), rng),
             Sight::HandPeek => seen.resample_deck_cheat(seat, rng),
@@ -162,7 +148,7 @@ impl Sight {
     }
 }
 
-fn decide<G: Game>(
+fn decide<G: Bots>(
     game: &G,
     seen: &G,
     seat: Seat,
@@ -292,7 +278,7 @@ impl Spent {
 }
 
 /// The bot orders of one playout of the heuristic's own order, as a guess of a playout's.
-fn pilot_steps<G: Game>(
+fn pilot_steps<G: Bots>(
     seen: &G,
     seat: Seat,
     rng: &mut GameRng,
@@ -313,9 +299,9 @@ fn pilot_steps<G: Game>(
 }
 
 /// The orders worth comparing: the heuristic's, the game's own variations
-/// ([`Game::expert_candidates`]), the default, then what the prompt offers,
+/// ([`Bots::expert_candidates`]), the default, then what the prompt offers,
 /// then (if the prompt cannot list every order) random legal ones. No repeats.
-fn candidates<G: Game>(seen: &G, seat: Seat, rng: &mut GameRng, cap: usize) -> Vec<G::Order> {
+fn candidates<G: Bots>(seen: &G, seat: Seat, rng: &mut GameRng, cap: usize) -> Vec<G::Order> {
     let mut out: Vec<G::Order> = Vec::new();
     let mut texts: Vec<String> = Vec::new();
     let mut push = |order: G::Order, out: &mut Vec<G::Order>| {
@@ -346,9 +332,9 @@ fn candidates<G: Game>(seen: &G, seat: Seat, rng: &mut GameRng, cap: usize) -> V
 }
 
 /// Plays `first` for `seat` in `w` (a copy of `start`), then heuristic bots for everyone
-/// to the end, or (if `valued`) until the game values the state ([`Game::playout_value`]).
+/// to the end, or (if `valued`) until the game values the state ([`Bots::playout_value`]).
 /// Returns the seat's result and the bot orders it took.
-fn playout<G: Game>(
+fn playout<G: Bots>(
     start: &G,
     w: &mut G,
     seat: Seat,
@@ -411,7 +397,7 @@ fn utility(outcome: &Outcome, seat: Seat) -> f64 {
 /// The no-peeking check, generic over games: a decision must not change when everything
 /// the seat cannot see is redrawn. Returns the first state where it did.
 #[cfg(test)]
-pub(crate) fn peeks<G: Game>(
+pub(crate) fn peeks<G: Bots>(
     game: &G,
     seat: Seat,
     seed: u64,

@@ -2,7 +2,18 @@
 //! dispatches between them lives above it, in `games/registry.rs`.
 //!
 //! A game is a pure, deterministic state machine in the style of OpenSpiel and
-//! boardgame.io:
+//! boardgame.io. Its contract is four traits, split by who reads them (as OpenSpiel keeps
+//! its bots in `algorithms/`, apart from the games):
+//!
+//! - [`Game`], the rules, which the referee drives a race with;
+//! - [`Bots`], the bot levels: the referee's bot seats, the [`expert`], the simulations;
+//! - [`Preferences`], a seat's standing settings and the orders autopilot plays without
+//!   asking ([`autopilot()`]);
+//! - [`Presentation`], the game in words: narration, help, the pre-race choice's menu.
+//!
+//! What a game differs in is said by the game, as an associated constant or method
+//! (whether seats act in turn, the expert's budget, what the seed's dice decide), never
+//! by a caller matching on which game it is. The rules:
 //!
 //! - [`Game::setup`] builds the state from options, seats and a [`Seed`]; the
 //!   [`GameRng`] lives inside the state, so dice and shuffles replay from the log.
@@ -37,7 +48,7 @@ use std::fmt::Debug;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-pub use autopilot::{Autopilot, Autoplay, autopilot, autopilot_note, forced_order};
+pub use autopilot::{AskTargets, Autopilot, Autoplay, autopilot, autopilot_note, forced_order};
 pub use error::{OptionsError, OrderError, PreferenceError, SetupError};
 pub use options::{OptionDoc, apply_option_text, option_text};
 pub use outcome::{Audience, Narration, Outcome, Placing};
@@ -55,7 +66,8 @@ impl<T> Data for T where
 {
 }
 
-/// The one contract all five games implement.
+/// The rules: what the referee drives a race with. Every game implements it, with
+/// [`Bots`], [`Preferences`] and [`Presentation`] beside it.
 ///
 /// Invariants the [`conformance`] test checks for every game:
 /// - `pending()` is empty exactly when `outcome()` is `Some`;
@@ -103,7 +115,6 @@ impl<T> Data for T where
 ///     // Every well-formed order is legal here; most games have a real type.
 ///     type IllegalOrder = std::convert::Infallible;
 ///
-///     fn option_docs() -> &'static [OptionDoc] { &[] }
 ///     fn seat_limits(_: &()) -> (usize, usize) { (2, 4) }
 ///     fn setup(_: &(), seats: &[SeatSetup], _: Seed) -> Result<Dash, SetupError> {
 ///         match seats.len() {
@@ -134,7 +145,6 @@ impl<T> Data for T where
 ///     fn validate(&self, _: Seat, _: &u32) -> Result<(), Self::IllegalOrder> { Ok(()) }
 ///     fn format_order(&self, _: Seat, order: &u32) -> String { order.to_string() }
 ///     fn default_order(&self, _: Seat) -> u32 { 1 }
-///     fn random_order(&self, _: Seat, rng: &mut GameRng) -> u32 { 1 + rng.below(3) }
 ///     fn apply(&mut self, orders: &[Submitted<u32>]) -> Vec<(Seat, u32)> {
 ///         let pending = self.pending();
 ///         let mut events = Vec::new();
@@ -147,9 +157,6 @@ impl<T> Data for T where
 ///         self.turn += 1;
 ///         events
 ///     }
-///     fn narrate(&self, (seat, n): &(Seat, u32)) -> Narration {
-///         Narration::public(format!("{seat} runs {n}"))
-///     }
 ///     fn public_view(&self) -> Vec<u32> { self.at.clone() }
 ///     fn private_view(&self, _: Seat) -> Vec<u32> { self.at.clone() }
 ///     fn outcome(&self) -> Option<Outcome> {
@@ -159,7 +166,22 @@ impl<T> Data for T where
 ///     }
 ///     // Nothing is hidden, so there is nothing to draw again.
 ///     fn resample_hidden(&self, _: Option<Seat>, _: &mut GameRng) -> Dash { self.clone() }
-///     fn rules_summary() -> &'static str { "Run 1, 2 or 3 each turn; first to 5 wins." }
+/// }
+///
+/// // The random bot is required; the heuristic defaults to the default order.
+/// impl Bots for Dash {
+///     fn random_order(&self, _: Seat, rng: &mut GameRng) -> u32 { 1 + rng.below(3) }
+/// }
+///
+/// // No preferences, and no order is obvious: autopilot plays only forced orders.
+/// impl Preferences for Dash {}
+///
+/// impl Presentation for Dash {
+///     fn narrate(&self, (seat, n): &(Seat, u32)) -> Narration {
+///         Narration::public(format!("{seat} runs {n}"))
+///     }
+///     fn rules_summary(_: &()) -> &'static str { "Run 1, 2 or 3 each turn; first to 5 wins." }
+///     fn option_docs() -> &'static [OptionDoc] { &[] }
 /// }
 ///
 /// // What the referee does with every order: parse, then validate, typed apart.
@@ -192,8 +214,10 @@ pub trait Game: Data {
     /// An order was read but is not allowed now.
     type IllegalOrder: std::error::Error + Send + Sync + 'static;
 
-    /// Documented options, for help and settings.
-    fn option_docs() -> &'static [OptionDoc];
+    /// Whether seats act in turn, one after another (the card races, Magical Athlete),
+    /// rather than all at once: the referee then tells a round's steps in one channel
+    /// post, and holds a player's own play for the grace window.
+    const SEQUENTIAL: bool = false;
 
     /// Checks options on their own (before any seat is known).
     fn check_options(options: &Self::Options) -> Result<(), OptionsError> {
@@ -203,11 +227,6 @@ pub trait Game: Data {
 
     /// How many seats the game takes with these options.
     fn seat_limits(options: &Self::Options) -> (usize, usize);
-
-    /// What a seat may choose before the start (`None`: nothing), e.g. a maximum speed.
-    fn seat_choice_help() -> Option<&'static str> {
-        None
-    }
 
     /// Checks one seat's pre-race choice when it is made.
     fn check_seat_choice(options: &Self::Options, choice: &str) -> Result<(), String> {
@@ -233,8 +252,38 @@ pub trait Game: Data {
     /// The canonical text of an order; `parse_order` reads it back to the same order.
     fn format_order(&self, seat: Seat, order: &Self::Order) -> String;
 
-    /// The order played for a seat that missed its deadline. Always legal.
+    /// The order played for a seat that missed its deadline, by the game's own rule.
+    /// Always legal.
     fn default_order(&self, seat: Seat) -> Self::Order;
+
+    /// Applies validated orders for the pending seats and returns what happened.
+    ///
+    /// Infallible: an order that would not validate is replaced by the seat's
+    /// default order, and orders from seats that are not pending are ignored.
+    fn apply(&mut self, orders: &[Submitted<Self::Order>]) -> Vec<Self::Event>;
+
+    fn public_view(&self) -> Self::PublicView;
+
+    fn private_view(&self, seat: Seat) -> Self::PrivateView;
+
+    /// The result, once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// A state that `viewer` (`None`: the public) cannot tell apart from this one, with
+    /// everything hidden from them (hands, deck order, others' hidden choices) drawn again.
+    fn resample_hidden(&self, viewer: Option<Seat>, rng: &mut GameRng) -> Self;
+}
+
+/// The bots: what plays a seat set to a [`BotLevel`], read by the referee's bot seats
+/// (through [`Bots::bot_order`]), the expert ([`expert`]), the conformance test and the
+/// simulations (`sim`). Kept apart from the rules, as OpenSpiel keeps its bots in
+/// `algorithms/`.
+pub trait Bots: Game {
+    /// The expert's default budget, in bot orders played per decision
+    /// ([`expert::Budget::steps`]): sized so that a decision takes at most 50 ms in a
+    /// release build on one core (docs/performance.md, "Expert bot"). A game whose bot
+    /// orders cost more (a pathfinder, whole races of powers) sets fewer.
+    const EXPERT_STEPS: u64 = 20_000;
 
     /// A legal order drawn at random: the random bot, and the simulation tests.
     fn random_order(&self, seat: Seat, rng: &mut GameRng) -> Self::Order;
@@ -263,25 +312,14 @@ pub trait Game: Data {
         }
     }
 
-    /// Applies validated orders for the pending seats and returns what happened.
-    ///
-    /// Infallible: an order that would not validate is replaced by the seat's
-    /// default order, and orders from seats that are not pending are ignored.
-    fn apply(&mut self, orders: &[Submitted<Self::Order>]) -> Vec<Self::Event>;
-
-    /// Tells one event in words, with who may read it.
-    fn narrate(&self, event: &Self::Event) -> Narration;
-
-    fn public_view(&self) -> Self::PublicView;
-
-    fn private_view(&self, seat: Seat) -> Self::PrivateView;
-
-    /// The result, once the game is over.
-    fn outcome(&self) -> Option<Outcome>;
-
-    /// A state that `viewer` (`None`: the public) cannot tell apart from this one, with
-    /// everything hidden from them (hands, deck order, others' hidden choices) drawn again.
-    fn resample_hidden(&self, viewer: Option<Seat>, rng: &mut GameRng) -> Self;
+    /// Where the expert bot's playouts may stop: `seat`'s chance of winning, from 0 to 1,
+    /// once play from `start` has reached a point that tells the result well enough (the
+    /// card races: the end of the hand, valued by the totals). `None`, the default, plays
+    /// on to the end of the game. Reads only what every seat sees.
+    fn playout_value(&self, start: &Self, seat: Seat) -> Option<f64> {
+        let _ = (start, seat);
+        None
+    }
 
     /// For measurement only (the expert's hand-peeking cheat, `sim --bots handpeek`): this
     /// state with every hand kept and only the deck order and future shuffles redrawn from
@@ -290,6 +328,15 @@ pub trait Game: Data {
     fn resample_deck_cheat(&self, viewer: Seat, rng: &mut GameRng) -> Self {
         self.resample_hidden(Some(viewer), rng)
     }
+}
+
+/// A seat's standing settings, and the orders autopilot ([`autopilot()`]) plays for a
+/// seat without asking. Read by the referee's preference and autopilot paths, and by
+/// `sim --pace`, which checks [`Preferences::ASK_TARGETS`]. Every method has a default:
+/// a game with no preferences and no obvious orders implements it empty.
+pub trait Preferences: Game {
+    /// How few questions `auto` leaves a seat, as `sim --pace` checks it.
+    const ASK_TARGETS: AskTargets = AskTargets::NONE;
 
     /// Sets a seat's standing preference from text (a policy for optional powers, a
     /// dirty-trick setting). Returns a confirmation to show the seat.
@@ -298,14 +345,9 @@ pub trait Game: Data {
         Err(PreferenceError::NotSupported)
     }
 
-    /// How to write preferences, for help (`None`: the game has none).
-    fn preference_help() -> Option<&'static str> {
-        None
-    }
-
     /// The order a sensible player would always make here, by the game's documented
     /// obvious rule (`docs/rules/<game>.md`); `None` when the decision matters. Autopilot
-    /// ([`autopilot()`]) plays it without asking, as it plays forced orders.
+    /// plays it without asking, as it plays forced orders.
     fn obvious_order(&self, seat: Seat) -> Option<Self::Order> {
         let _ = seat;
         None
@@ -318,18 +360,65 @@ pub trait Game: Data {
         let _ = seat;
         None
     }
+}
 
-    /// Where the expert bot's playouts may stop: `seat`'s chance of winning, from 0 to 1,
-    /// once play from `start` has reached a point that tells the result well enough (the
-    /// card races: the end of the hand, valued by the totals). `None`, the default, plays
-    /// on to the end of the game. Reads only what every seat sees.
-    fn playout_value(&self, start: &Self, seat: Seat) -> Option<f64> {
-        let _ = (start, seat);
+/// How a game is told and explained: its events in words, its help, and the words of its
+/// pre-race choice. Read by the referee (narration into announcements), `render` and
+/// the help and settings of the adapters. Help takes the options, so kinds that share an
+/// engine (1000 miles and 1000 Yards) are each told in their own words.
+pub trait Presentation: Game {
+    /// What chance decides in the game, as in "anyone can check every shuffle" (the start
+    /// post's fair-dice line); `None`: the game has no dice, and the seed picks only the
+    /// bots' orders.
+    const CHANCE: Option<&'static str> = None;
+
+    /// Tells one event in words, with who may read it.
+    fn narrate(&self, event: &Self::Event) -> Narration;
+
+    /// A one-paragraph reminder of how to play, for `/race help`.
+    fn rules_summary(options: &Self::Options) -> &'static str;
+
+    /// Documented options, for help and settings.
+    fn option_docs() -> &'static [OptionDoc];
+
+    /// What a seat may choose before the start (`None`: nothing), e.g. a maximum speed.
+    fn seat_choice_help(options: &Self::Options) -> Option<&'static str> {
+        let _ = options;
         None
     }
 
-    /// A one-paragraph reminder of how to play, for `/race help`.
-    fn rules_summary() -> &'static str;
+    /// The pre-race choices a menu offers after Join, as (label, choice text); empty for a
+    /// game without a closed list.
+    fn seat_choice_menu(options: &Self::Options) -> Vec<(String, String)> {
+        let _ = options;
+        Vec::new()
+    }
+
+    /// The pre-race choice that caps a seat's speed at `max` (`play --max-speed`);
+    /// `None`: the game has no maximum speed to choose.
+    fn max_speed_choice(max: u8) -> Option<String> {
+        let _ = max;
+        None
+    }
+
+    /// How to write preferences, for help (`None`: the game has none).
+    fn preference_help(options: &Self::Options) -> Option<&'static str> {
+        let _ = options;
+        None
+    }
+
+    /// A reference the game's own help page adds after its rules (Magical Athlete: every
+    /// racer's power); `None`: none.
+    fn glossary() -> Option<Glossary> {
+        None
+    }
+}
+
+/// A game's reference for its help page: a heading, and each term with its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Glossary {
+    pub title: &'static str,
+    pub entries: Vec<(String, String)>,
 }
 
 /// Parses and validates in one go, as the referee does for every order.

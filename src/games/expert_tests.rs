@@ -3,7 +3,7 @@
 //! fails the same check, so the check can fail.
 
 use crate::engine::expert::{Budget, choose_with, peeks, steps_played};
-use crate::engine::{Game, GameRng, Seat, SeatSetup, Seed, Submitted, apply_option_text};
+use crate::engine::{Bots, Game, GameRng, Seat, SeatSetup, Seed, Submitted, apply_option_text};
 use crate::games::card_race::CardRace;
 use crate::games::dream_mile::DreamMile;
 use crate::games::fifteen_hundred::{Action, FifteenHundred, Order};
@@ -19,7 +19,7 @@ const SMALL: Budget = Budget {
 };
 
 /// States met in seeded games played by heuristic bots, with a seat that must act.
-fn positions<G: Game>(options: &str, seats: usize, games: u64, every: usize) -> Vec<(G, Seat)> {
+fn positions<G: Bots>(options: &str, seats: usize, games: u64, every: usize) -> Vec<(G, Seat)> {
     let options = apply_option_text(&G::Options::default(), options).unwrap();
     let setups: Vec<SeatSetup> = (0..seats)
         .map(|i| SeatSetup::named(format!("P{i}")))
@@ -49,7 +49,7 @@ fn positions<G: Game>(options: &str, seats: usize, games: u64, every: usize) -> 
 
 /// Every expert order validates, and no decision changes when the hidden is redrawn.
 /// Returns how many decisions a cheating bot changed, for the caller to judge.
-fn check<G: Game>(options: &str, seats: usize, games: u64, every: usize) -> usize {
+fn check<G: Bots>(options: &str, seats: usize, games: u64, every: usize) -> usize {
     let mut cheats = 0;
     let found = positions::<G>(options, seats, games, every);
     assert!(found.len() >= 8, "too few positions: {}", found.len());

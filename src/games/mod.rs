@@ -1,6 +1,7 @@
 //! The games: one module per game, each pure and deterministic (no I/O, no async).
 //!
-//! Each game implements [`crate::engine::Game`] and keeps its replay script format and
+//! Each game implements the engine's contracts ([`crate::engine::Game`], `Bots`,
+//! `Preferences`, `Presentation`) and keeps its replay script format and
 //! its simulation summary beside its rules.
 
 pub mod card_race;
@@ -160,5 +161,14 @@ pub fn sim(kind: GameKind, args: &SimArgs) -> Result<(String, Value), String> {
         }
         GameKind::FifteenHundred => summary(fifteen_hundred::sim::run(args)?),
         GameKind::MagicalAthlete => summary(magical_athlete::sim::run(args)?),
+    }
+}
+
+/// `sim --by-lane`: the results by start lane, for a game whose runners start in lanes
+/// (1500m); `None` for the others.
+pub fn sim_by_lane(kind: GameKind, args: &SimArgs) -> Option<Result<(String, Value), String>> {
+    match kind {
+        GameKind::FifteenHundred => Some(fifteen_hundred::sim::by_lane(args).and_then(summary)),
+        _ => None,
     }
 }

@@ -10,9 +10,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::engine::{
-    Autoplay, BotLevel, Game, GameRng, Narration, OptionDoc, OptionsError, OrderError, Outcome,
-    Pending, PreferenceError, Prompt, Seat, SeatSetup, Seed, SetupError, Submitted,
-    apply_option_text, autopilot, autopilot_note, read_order,
+    AskTargets, Autoplay, BotLevel, Bots, Game, GameRng, Glossary, Narration, OptionDoc,
+    OptionsError, OrderError, Outcome, Pending, PreferenceError, Preferences, Presentation, Prompt,
+    Seat, SeatSetup, Seed, SetupError, Submitted, apply_option_text, autopilot, autopilot_note,
+    read_order,
 };
 
 /// A game as players name it.
@@ -135,19 +136,19 @@ impl GameKind {
     }
 
     pub fn seat_choice_help(self) -> Option<&'static str> {
-        match self {
-            GameKind::ThousandYards => Some(super::card_race::YARDS_SEAT_CHOICE),
-            _ => self.engine().seat_choice_help(),
-        }
+        self.engine().seat_choice_help(&self.default_options())
     }
 
     /// The pre-race choices a menu offers after Join, as (label, choice text); empty for a
     /// game without a closed list (Dream Mile's maximum speeds are one).
     pub fn seat_choice_menu(self, options: &Value) -> Vec<(String, String)> {
-        match self {
-            GameKind::DreamMile => super::dream_mile::max_speed_menu(options),
-            _ => Vec::new(),
-        }
+        self.engine().seat_choice_menu(options)
+    }
+
+    /// The pre-race choice that caps a seat's speed at `max` (`play --max-speed`); `None`:
+    /// the game has no maximum speed to choose.
+    pub fn max_speed_choice(self, max: u8) -> Option<String> {
+        self.engine().max_speed_choice(max)
     }
 
     pub fn check_seat_choice(self, options: &Value, choice: &str) -> Result<(), String> {
@@ -155,19 +156,35 @@ impl GameKind {
     }
 
     pub fn preference_help(self) -> Option<&'static str> {
-        match self {
-            GameKind::ThousandYards => Some(super::card_race::YARDS_PREFERENCE_HELP),
-            _ => self.engine().preference_help(),
-        }
+        self.engine().preference_help(&self.default_options())
     }
 
     /// `/race help`'s summary. Kinds sharing an engine have their own (1000 Yards is not
-    /// told with 1000 miles' words).
+    /// told with 1000 miles' words): the engine words it from the kind's options.
     pub fn rules_summary(self) -> &'static str {
-        match self {
-            GameKind::ThousandYards => super::card_race::YARDS_SUMMARY,
-            _ => self.engine().rules_summary(),
-        }
+        self.engine().rules_summary(&self.default_options())
+    }
+
+    /// The reference the game's help page adds after its rules (Magical Athlete's racers).
+    pub fn glossary(self) -> Option<Glossary> {
+        self.engine().glossary()
+    }
+
+    /// Whether seats act in turn ([`Game::SEQUENTIAL`]): the race is told one post per
+    /// round, and a player's own play is held for the grace window.
+    pub fn sequential(self) -> bool {
+        self.engine().sequential()
+    }
+
+    /// What chance decides, for the fair-dice line ([`Presentation::CHANCE`]); `None`: no
+    /// dice.
+    pub fn chance(self) -> Option<&'static str> {
+        self.engine().chance()
+    }
+
+    /// What `sim --pace` checks autopilot's `auto` against ([`Preferences::ASK_TARGETS`]).
+    pub fn ask_targets(self) -> AskTargets {
+        self.engine().ask_targets()
     }
 
     /// Options as `key=value` text for display.
@@ -193,6 +210,11 @@ impl std::fmt::Display for GameKind {
 
 fn typed_options<G: Game>(options: &Value) -> Result<G::Options, OptionsError> {
     serde_json::from_value(options.clone()).map_err(|e| OptionsError::Invalid(e.to_string()))
+}
+
+/// The typed options, or the engine's defaults where they do not read (help only).
+fn typed_or_default<G: Game>(options: &Value) -> G::Options {
+    typed_options::<G>(options).unwrap_or_default()
 }
 
 fn merge(base: &mut Value, over: &Value) {
@@ -320,13 +342,23 @@ macro_rules! registry {
                 match self { $(Engine::$variant => apply_options_of::<$ty>(base, text)),+ }
             }
             fn option_docs(self) -> &'static [OptionDoc] {
-                match self { $(Engine::$variant => <$ty as Game>::option_docs()),+ }
+                match self { $(Engine::$variant => <$ty as Presentation>::option_docs()),+ }
             }
             fn seat_limits(self, options: &Value) -> Result<(usize, usize), OptionsError> {
                 match self { $(Engine::$variant => typed_options::<$ty>(options).map(|o| <$ty as Game>::seat_limits(&o))),+ }
             }
-            fn seat_choice_help(self) -> Option<&'static str> {
-                match self { $(Engine::$variant => <$ty as Game>::seat_choice_help()),+ }
+            fn seat_choice_help(self, options: &Value) -> Option<&'static str> {
+                match self { $(Engine::$variant => <$ty as Presentation>::seat_choice_help(&typed_or_default::<$ty>(options))),+ }
+            }
+            fn seat_choice_menu(self, options: &Value) -> Vec<(String, String)> {
+                match self {
+                    $(Engine::$variant => typed_options::<$ty>(options)
+                        .map(|o| <$ty as Presentation>::seat_choice_menu(&o))
+                        .unwrap_or_default()),+
+                }
+            }
+            fn max_speed_choice(self, max: u8) -> Option<String> {
+                match self { $(Engine::$variant => <$ty as Presentation>::max_speed_choice(max)),+ }
             }
             fn check_seat_choice(self, options: &Value, choice: &str) -> Result<(), String> {
                 match self {
@@ -336,11 +368,23 @@ macro_rules! registry {
                     }),+
                 }
             }
-            fn preference_help(self) -> Option<&'static str> {
-                match self { $(Engine::$variant => <$ty as Game>::preference_help()),+ }
+            fn preference_help(self, options: &Value) -> Option<&'static str> {
+                match self { $(Engine::$variant => <$ty as Presentation>::preference_help(&typed_or_default::<$ty>(options))),+ }
             }
-            fn rules_summary(self) -> &'static str {
-                match self { $(Engine::$variant => <$ty as Game>::rules_summary()),+ }
+            fn rules_summary(self, options: &Value) -> &'static str {
+                match self { $(Engine::$variant => <$ty as Presentation>::rules_summary(&typed_or_default::<$ty>(options))),+ }
+            }
+            fn glossary(self) -> Option<Glossary> {
+                match self { $(Engine::$variant => <$ty as Presentation>::glossary()),+ }
+            }
+            fn sequential(self) -> bool {
+                match self { $(Engine::$variant => <$ty as Game>::SEQUENTIAL),+ }
+            }
+            fn chance(self) -> Option<&'static str> {
+                match self { $(Engine::$variant => <$ty as Presentation>::CHANCE),+ }
+            }
+            fn ask_targets(self) -> AskTargets {
+                match self { $(Engine::$variant => <$ty as Preferences>::ASK_TARGETS),+ }
             }
             fn describe_options(self, options: &Value) -> String {
                 match self {
@@ -460,6 +504,71 @@ mod tests {
             assert!(k.default_options().is_object(), "{k:?}");
         }
         assert_eq!(GameKind::from_slug("chess"), None);
+    }
+
+    #[test]
+    fn each_kind_states_its_own_facts() {
+        use crate::engine::expert::Budget;
+        use GameKind::*;
+        // (kind, seats act in turn, what chance decides, expert steps, a max speed, a glossary)
+        let facts = [
+            (DreamMile, false, None, 20_000, true, false),
+            (
+                MilleBornes,
+                true,
+                Some("every shuffle"),
+                45_000,
+                false,
+                false,
+            ),
+            (
+                ThousandYards,
+                true,
+                Some("every shuffle"),
+                45_000,
+                false,
+                false,
+            ),
+            (
+                FifteenHundred,
+                false,
+                Some("every shuffle"),
+                8_000,
+                false,
+                false,
+            ),
+            (
+                MagicalAthlete,
+                true,
+                Some("every roll and every draw"),
+                3_000,
+                false,
+                true,
+            ),
+        ];
+        for (kind, sequential, chance, steps, max_speed, glossary) in facts {
+            assert_eq!(kind.sequential(), sequential, "{kind:?}");
+            assert_eq!(kind.chance(), chance, "{kind:?}");
+            let budget = match kind.engine() {
+                Engine::DreamMile => Budget::for_game::<crate::games::dream_mile::DreamMile>(),
+                Engine::CardRace => Budget::for_game::<crate::games::card_race::CardRace>(),
+                Engine::FifteenHundred => {
+                    Budget::for_game::<crate::games::fifteen_hundred::FifteenHundred>()
+                }
+                Engine::MagicalAthlete => {
+                    Budget::for_game::<crate::games::magical_athlete::MagicalAthlete>()
+                }
+            };
+            assert_eq!(budget.steps, steps, "{kind:?}");
+            assert_eq!(kind.max_speed_choice(12).is_some(), max_speed, "{kind:?}");
+            assert_eq!(kind.glossary().is_some(), glossary, "{kind:?}");
+        }
+        assert_eq!(DreamMile.max_speed_choice(12).as_deref(), Some("max 12"));
+        let targets = |k: GameKind| k.ask_targets();
+        assert_eq!(targets(MagicalAthlete).per_seat.map(|t| t.0), Some(20));
+        assert!(targets(MilleBornes).half_of_ask && targets(ThousandYards).half_of_ask);
+        assert_eq!(targets(DreamMile), crate::engine::AskTargets::NONE);
+        assert_eq!(targets(FifteenHundred), crate::engine::AskTargets::NONE);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! `photofinish sim GAME --bots expert,heuristic,…`: how strong a bot level is. Whole
-//! games through the `Game` contract; the levels rotate round the table game by game, so
+//! games through the `Bots` contract; the levels rotate round the table game by game, so
 //! every level sits in every seat equally often, and each level's share of the wins is set
 //! against its fair share. A shared win (a tie, or a team) counts as a share.
 //!
@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::{GameKind, SimArgs};
 use crate::engine::expert::{self, Budget};
-use crate::engine::{BotLevel, Game, GameRng, Seat, SeatSetup, Seed, Submitted};
+use crate::engine::{BotLevel, Bots, GameRng, Seat, SeatSetup, Seed, Submitted};
 
 /// One level's record.
 #[derive(Debug, Default, Serialize)]
@@ -159,7 +159,7 @@ fn level_name(level: BotLevel, experts: ExpertSeats) -> String {
 }
 
 /// One expert decision.
-fn expert_order<G: Game>(
+fn expert_order<G: Bots>(
     game: &G,
     seat: Seat,
     rng: &mut GameRng,
@@ -173,7 +173,7 @@ fn expert_order<G: Game>(
     }
 }
 
-fn run_typed<G: Game>(
+fn run_typed<G: Bots>(
     kind: GameKind,
     args: &SimArgs,
     seats: usize,

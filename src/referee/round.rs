@@ -18,12 +18,10 @@ use crate::engine::{Seat, Window};
 use crate::games::{AnyGame, GameKind};
 use crate::store::Phase;
 
-/// Whether `kind` is told one post per round (its seats act in turn).
+/// Whether `kind` is told one post per round: its seats act in turn
+/// ([`GameKind::sequential`]).
 pub fn by_round(kind: GameKind) -> bool {
-    match kind {
-        GameKind::MilleBornes | GameKind::ThousandYards | GameKind::MagicalAthlete => true,
-        GameKind::DreamMile | GameKind::FifteenHundred => false,
-    }
+    kind.sequential()
 }
 
 /// The steps told so far in the open round (stored as JSON on the campaign row).

@@ -409,7 +409,7 @@ fn lobby(
 /// The start: the seating and the seed's commitment.
 fn started(game: GameKind, head: &str, seats: &[String], commitment: &str, style: &Style) -> Post {
     let seats: Vec<String> = seats.iter().map(|s| style.user(s)).collect();
-    let fair = match chance(game) {
+    let fair = match game.chance() {
         Some(what) => format!(
             "Fair dice: the seed's SHA-256 commitment is `{commitment}`. The seed is revealed at the end, so anyone can check {what} with /race verify."
         ),
@@ -421,18 +421,6 @@ fn started(game: GameKind, head: &str, seats: &[String], commitment: &str, style
         format!("{head} is off!"),
         format!("Runners: {}.\n{fair}", seats.join(", ")),
     )
-}
-
-/// What chance does in a game, as in "check every roll", or `None` for a game without
-/// dice (the seed still picks the bots' orders).
-fn chance(game: GameKind) -> Option<&'static str> {
-    match game {
-        GameKind::DreamMile => None,
-        GameKind::MagicalAthlete => Some("every roll and every draw"),
-        GameKind::MilleBornes | GameKind::ThousandYards | GameKind::FifteenHundred => {
-            Some("every shuffle")
-        }
-    }
 }
 
 /// The status message: the step, its deadline, and ✓ / … per seat.
@@ -575,7 +563,7 @@ fn finished(
     // The final standings too: the result ranks seats only, and a game's own
     // runners (1500m's robots) can take medals.
     p.track = Some(track_text(view));
-    p.fields.push(match chance(game) {
+    p.fields.push(match game.chance() {
         Some(what) => (
             "Fair dice".into(),
             format!("Seed `{seed}`.\nIts SHA-256 is the commitment `{commitment}` posted at the start. Check {what} with /race verify."),

@@ -99,16 +99,16 @@ Host commands: the race's host, or anyone with Manage Server.";
         post.fields
             .push((format!("{} (`{}`)", k.title(), k.slug()), text));
     }
-    if k == GameKind::MagicalAthlete {
-        // Every card's power in full: with the commands too it would pass an embed's
-        // 6,000 characters, so a game's page points to the commands instead.
+    if let Some(glossary) = k.glossary() {
+        // A glossary in full (Magical Athlete's every racer's power): with the commands too
+        // it would pass an embed's 6,000 characters, so the page points to them instead.
         post.body = "Commands: `/race help` without a game.".into();
-        let lines: Vec<String> = crate::games::magical_athlete::racers::ALL
+        let lines: Vec<String> = glossary
+            .entries
             .iter()
-            .map(|r| format!("• {}: {}", r.name(), r.power_text()))
+            .map(|(term, text)| format!("• {term}: {text}"))
             .collect();
-        post.fields
-            .push(("Racers and their powers".into(), lines.join("\n")));
+        post.fields.push((glossary.title.into(), lines.join("\n")));
     }
     Layout {
         embeds: layout::embeds(&post, None),

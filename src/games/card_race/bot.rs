@@ -1,6 +1,6 @@
 //! The heuristic bot, which also plays missed turns: remedy when blocked, attack the
 //! leader, protect itself, play the largest distance that fits, and junk what is least
-//! useful. (The random bot is `Game::random_order`: a uniformly chosen legal order.)
+//! useful. (The random bot is `Bots::random_order`: a uniformly chosen legal order.)
 
 use super::cards::{Card, Kind};
 use super::{CardRace, CounterWindow, Order, Phase};

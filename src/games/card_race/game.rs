@@ -1,5 +1,6 @@
-//! The card race behind the [`Game`] contract: who is pending, the prompt, applying the
-//! orders, preferences and resampling. Reading orders is in `reading`, checking them in
+//! The card race behind the engine's contracts: the rules ([`Game`]: who is pending, the
+//! prompt, applying the orders, resampling), the bots ([`Bots`]), preferences and standing
+//! plays ([`Preferences`]) and its words ([`Presentation`]). Reading orders is in `reading`, checking them in
 //! `legality`, the views in `views` and the narration in `narrate`.
 
 use super::legality::IllegalOrder;
@@ -11,8 +12,9 @@ use super::standing::{self, Decision, StandingPlays, StandingText};
 use super::views::{PrivateView, PublicView};
 use super::{CardRace, CounterPref, Event, Order, Phase, bot};
 use crate::engine::{
-    Choice, Game, GameRng, Mode, Narration, OptionDoc, OptionsError, Outcome, Pending,
-    PreferenceError, Prompt, Seat, SeatSetup, Seed, SetupError, Submitted,
+    AskTargets, Bots, Choice, Game, GameRng, Mode, Narration, OptionDoc, OptionsError, Outcome,
+    Pending, PreferenceError, Preferences, Presentation, Prompt, Seat, SeatSetup, Seed, SetupError,
+    Submitted,
 };
 
 /// `/race help` for 1000 miles.
@@ -159,9 +161,7 @@ impl Game for CardRace {
     type SyntaxError = SyntaxError;
     type IllegalOrder = IllegalOrder;
 
-    fn option_docs() -> &'static [OptionDoc] {
-        OPTION_DOCS
-    }
+    const SEQUENTIAL: bool = true;
 
     fn check_options(options: &Options) -> Result<(), OptionsError> {
         options.check()
@@ -173,10 +173,6 @@ impl Game for CardRace {
             counts.iter().copied().min().unwrap_or(2),
             counts.iter().copied().max().unwrap_or(2),
         )
-    }
-
-    fn seat_choice_help() -> Option<&'static str> {
-        Some(MILES_SEAT_CHOICE)
     }
 
     fn check_seat_choice(options: &Options, choice: &str) -> Result<(), String> {
@@ -287,32 +283,6 @@ impl Game for CardRace {
         }
     }
 
-    /// On your turn, an immunity that ends a problem in force on your team: it fixes the
-    /// problem, scores, and gives another turn; nothing else does all three.
-    fn obvious_order(&self, seat: Seat) -> Option<Order> {
-        if !matches!(self.phase.as_ref(), Phase::Turn { seat: s } if *s == seat) {
-            return None;
-        }
-        let team = self.team_of(seat)?;
-        self.hand(seat)
-            .iter()
-            .copied()
-            .filter(|c| c.is_safety() && c.protects().iter().any(|&p| team.has(p)))
-            .map(|card| Order::Play { card, target: None })
-            .find(|o| self.check(seat, o).is_ok())
-    }
-
-    fn random_order(&self, seat: Seat, rng: &mut GameRng) -> Order {
-        let orders = self.legal_orders(seat);
-        rng.choose(&orders)
-            .copied()
-            .unwrap_or_else(|| bot::heuristic(self, seat))
-    }
-
-    fn heuristic_order(&self, seat: Seat, _rng: &mut GameRng) -> Order {
-        bot::heuristic(self, seat)
-    }
-
     fn apply(&mut self, orders: &[Submitted<Order>]) -> Vec<Event> {
         let mut ev = Vec::new();
         let Some(first) = self.first_to_act() else {
@@ -334,10 +304,6 @@ impl Game for CardRace {
             Phase::Over => {}
         }
         ev
-    }
-
-    fn narrate(&self, event: &Event) -> Narration {
-        self.narration(event)
     }
 
     fn public_view(&self) -> PublicView {
@@ -387,6 +353,29 @@ impl Game for CardRace {
         g.deck = pool;
         g
     }
+}
+
+impl Bots for CardRace {
+    // A bot order is cheap and a playout stops at the end of the hand (docs/performance.md,
+    // "Expert bot").
+    const EXPERT_STEPS: u64 = 45_000;
+
+    fn random_order(&self, seat: Seat, rng: &mut GameRng) -> Order {
+        let orders = self.legal_orders(seat);
+        rng.choose(&orders)
+            .copied()
+            .unwrap_or_else(|| bot::heuristic(self, seat))
+    }
+
+    fn heuristic_order(&self, seat: Seat, _rng: &mut GameRng) -> Order {
+        bot::heuristic(self, seat)
+    }
+
+    /// A playout stops once the hand it began in has ended: the totals then tell the
+    /// result well enough, and the later hands are mostly luck.
+    fn playout_value(&self, start: &Self, seat: Seat) -> Option<f64> {
+        (self.round != start.round && *self.phase != Phase::Over).then(|| self.win_chance(seat))
+    }
 
     /// The deck alone redrawn, every hand kept: for the expert's hand-peeking cheat only.
     fn resample_deck_cheat(&self, _viewer: Seat, rng: &mut GameRng) -> Self {
@@ -396,6 +385,13 @@ impl Game for CardRace {
         g.rng = rng.fork();
         g
     }
+}
+
+impl Preferences for CardRace {
+    const ASK_TARGETS: AskTargets = AskTargets {
+        per_seat: None,
+        half_of_ask: true,
+    };
 
     fn set_preference(&mut self, seat: Seat, text: &str) -> Result<String, PreferenceError> {
         if StandingPlays::is_standing_text(text) {
@@ -432,8 +428,19 @@ impl Game for CardRace {
         })
     }
 
-    fn preference_help() -> Option<&'static str> {
-        Some(MILES_PREFERENCE_HELP)
+    /// On your turn, an immunity that ends a problem in force on your team: it fixes the
+    /// problem, scores, and gives another turn; nothing else does all three.
+    fn obvious_order(&self, seat: Seat) -> Option<Order> {
+        if !matches!(self.phase.as_ref(), Phase::Turn { seat: s } if *s == seat) {
+            return None;
+        }
+        let team = self.team_of(seat)?;
+        self.hand(seat)
+            .iter()
+            .copied()
+            .filter(|c| c.is_safety() && c.protects().iter().any(|&p| team.has(p)))
+            .map(|card| Order::Play { card, target: None })
+            .find(|o| self.check(seat, o).is_ok())
     }
 
     /// The seat's standing plays (docs/rules/1000-miles.md, *Standing plays*).
@@ -443,14 +450,41 @@ impl Game for CardRace {
             Decision::Conflict(_) | Decision::Uncovered => None,
         }
     }
+}
 
-    /// A playout stops once the hand it began in has ended: the totals then tell the
-    /// result well enough, and the later hands are mostly luck.
-    fn playout_value(&self, start: &Self, seat: Seat) -> Option<f64> {
-        (self.round != start.round && *self.phase != Phase::Over).then(|| self.win_chance(seat))
+impl Presentation for CardRace {
+    const CHANCE: Option<&'static str> = Some("every shuffle");
+
+    fn narrate(&self, event: &Event) -> Narration {
+        self.narration(event)
     }
 
-    fn rules_summary() -> &'static str {
-        MILES_SUMMARY
+    /// 1000 Yards is told in its own rulebook's words.
+    fn rules_summary(options: &Options) -> &'static str {
+        if options.rules().yards_names {
+            YARDS_SUMMARY
+        } else {
+            MILES_SUMMARY
+        }
+    }
+
+    fn option_docs() -> &'static [OptionDoc] {
+        OPTION_DOCS
+    }
+
+    fn seat_choice_help(options: &Options) -> Option<&'static str> {
+        Some(if options.rules().yards_names {
+            YARDS_SEAT_CHOICE
+        } else {
+            MILES_SEAT_CHOICE
+        })
+    }
+
+    fn preference_help(options: &Options) -> Option<&'static str> {
+        Some(if options.rules().yards_names {
+            YARDS_PREFERENCE_HELP
+        } else {
+            MILES_PREFERENCE_HELP
+        })
     }
 }

@@ -5,7 +5,8 @@
 //! This module owns the state: the tableaux (distance, problems, immunities), the phase
 //! and the events. `round` plays the table's mechanics (dealing, drawing, plays, the
 //! dirty-trick window), `scoring` ends a round; [`cards`] owns card identities and names.
-//! `game` holds the [`Game`] contract, helped by `reading` (order text), `legality`
+//! `game` holds the engine's contracts ([`Game`] and the bots', autopilot's and
+//! presentation's beside it), helped by `reading` (order text), `legality`
 //! (what may be played now), `views` and `narrate`. [`bot`] is the two bots, [`replay`]
 //! and [`sim`] the CLI's scripts and simulations.
 //!

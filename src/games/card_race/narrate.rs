@@ -6,7 +6,7 @@ use super::{CardRace, Event, Line, RoundEnd, RoundResult, RoundScore};
 use crate::engine::{DecisionWindow, Narration, Seat};
 
 impl CardRace {
-    /// Tells an event (the `Game::narrate` contract); the longer stories have a step each.
+    /// Tells an event (the `Presentation::narrate` contract); the longer stories have a step each.
     pub(super) fn narration(&self, event: &Event) -> Narration {
         match event {
             Event::RoundStarted {

@@ -8,7 +8,7 @@ use super::cards::{Card, normalise, read_card};
 use super::views::PublicView;
 use super::{CardRace, Line, Options, Phase, RoundEnd};
 use crate::engine::{
-    DecisionWindow, Game, GameRng, ScriptSeed, Seat, SeatSetup, Submitted, read_order,
+    DecisionWindow, Game, GameRng, Preferences, ScriptSeed, Seat, SeatSetup, Submitted, read_order,
 };
 use crate::games::{AnyPublicView, GameKind};
 use crate::games::{Replay, ReplayError};

@@ -8,7 +8,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::{CardRace, Event, Options, RoundEnd};
-use crate::engine::{BotLevel, Game, GameRng, Seat, SeatSetup, Seed, Submitted};
+use crate::engine::{BotLevel, Bots, Game, GameRng, Seat, SeatSetup, Seed, Submitted};
 use crate::games::GameKind;
 use crate::games::{SimArgs, SimBots};
 

@@ -20,8 +20,8 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::engine::{
-    Choice, Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, Placing, Prompt,
-    Seat, SeatSetup, Seed, SetupError, Submitted,
+    Bots, Choice, Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, Placing,
+    Preferences, Presentation, Prompt, Seat, SeatSetup, Seed, SetupError, Submitted,
 };
 #[cfg(test)]
 use adjudicate::adjudicate;
@@ -536,10 +536,6 @@ impl Game for DreamMile {
     type SyntaxError = SyntaxError;
     type IllegalOrder = IllegalOrder;
 
-    fn option_docs() -> &'static [OptionDoc] {
-        OPTION_DOCS
-    }
-
     fn check_options(o: &Options) -> Result<(), OptionsError> {
         if o.base_max_speed == 0 || o.top_max_speed < o.base_max_speed {
             return Err(OptionsError::Invalid(
@@ -566,10 +562,6 @@ impl Game for DreamMile {
 
     fn seat_limits(_: &Options) -> (usize, usize) {
         (2, 12)
-    }
-
-    fn seat_choice_help() -> Option<&'static str> {
-        Some("your maximum speed, 10 to 15; each +1 above 10 costs 3 of your 45 starting points")
     }
 
     fn check_seat_choice(options: &Options, choice: &str) -> Result<(), String> {
@@ -726,21 +718,6 @@ impl Game for DreamMile {
         Speed(self.missed_speed(seat))
     }
 
-    /// The race's last turn, when players order it: everything left, up to the maximum
-    /// (a higher speed never ranks lower, and points left over are worth nothing).
-    fn obvious_order(&self, seat: Seat) -> Option<Speed> {
-        let last = self.awaiting_orders() && self.turns_done + 1 == self.options.total_turns();
-        last.then(|| Speed(self.cap(seat)))
-    }
-
-    fn random_order(&self, seat: Seat, rng: &mut GameRng) -> Speed {
-        Speed(rng.below(u32::from(self.cap(seat)) + 1) as u8)
-    }
-
-    fn heuristic_order(&self, seat: Seat, rng: &mut GameRng) -> Speed {
-        Speed(sim::pace_bot(self, seat, rng))
-    }
-
     fn apply(&mut self, orders: &[Submitted<Speed>]) -> Vec<Event> {
         if !self.awaiting_orders() {
             return Vec::new();
@@ -789,59 +766,6 @@ impl Game for DreamMile {
             });
         }
         events
-    }
-
-    fn narrate(&self, event: &Event) -> Narration {
-        match event {
-            Event::TurnResolved {
-                turn, plays, moves, ..
-            } => {
-                let (tie_breaks, overtakes) = moves.lists();
-                let mut lines = Vec::new();
-                let automatic = plays.first().is_some_and(|p| p.automatic);
-                let played: Vec<String> = plays
-                    .iter()
-                    .map(|p| {
-                        let flag = if p.missed {
-                            " (missed the deadline, played for them)"
-                        } else {
-                            ""
-                        };
-                        format!("{} {}{}", self.name(p.seat), p.speed, flag)
-                    })
-                    .collect();
-                lines.push(format!(
-                    "Turn {turn}{}: {}.",
-                    if automatic {
-                        " (automatic: everyone plays all they can)"
-                    } else {
-                        ""
-                    },
-                    played.join(", ")
-                ));
-                for tb in &tie_breaks {
-                    lines.push(self.tie_line(&tb));
-                }
-                for o in &overtakes {
-                    let passed: Vec<String> = o.passed.iter().map(|u| self.list_names(u)).collect();
-                    let list = join_units(&passed);
-                    lines.push(format!(
-                        "{} {} {list}.",
-                        self.list_names(o.by),
-                        if o.by.len() > 1 { "pass" } else { "passes" }
-                    ));
-                }
-                Narration::public(lines.join("\n"))
-            }
-            Event::Finished { winners } => {
-                let names = self.list_names(winners);
-                if winners.len() > 1 {
-                    Narration::public(format!("{names} share the win!"))
-                } else {
-                    Narration::public(format!("{names} wins the Dream Mile!"))
-                }
-            }
-        }
     }
 
     fn public_view(&self) -> PublicView {
@@ -900,8 +824,82 @@ impl Game for DreamMile {
         // Nothing in the state is hidden: orders wait with the referee.
         self.clone()
     }
+}
 
-    fn rules_summary() -> &'static str {
+impl Bots for DreamMile {
+    fn random_order(&self, seat: Seat, rng: &mut GameRng) -> Speed {
+        Speed(rng.below(u32::from(self.cap(seat)) + 1) as u8)
+    }
+
+    fn heuristic_order(&self, seat: Seat, rng: &mut GameRng) -> Speed {
+        Speed(sim::pace_bot(self, seat, rng))
+    }
+}
+
+impl Preferences for DreamMile {
+    /// The race's last turn, when players order it: everything left, up to the maximum
+    /// (a higher speed never ranks lower, and points left over are worth nothing).
+    fn obvious_order(&self, seat: Seat) -> Option<Speed> {
+        let last = self.awaiting_orders() && self.turns_done + 1 == self.options.total_turns();
+        last.then(|| Speed(self.cap(seat)))
+    }
+}
+
+impl Presentation for DreamMile {
+    fn narrate(&self, event: &Event) -> Narration {
+        match event {
+            Event::TurnResolved {
+                turn, plays, moves, ..
+            } => {
+                let (tie_breaks, overtakes) = moves.lists();
+                let mut lines = Vec::new();
+                let automatic = plays.first().is_some_and(|p| p.automatic);
+                let played: Vec<String> = plays
+                    .iter()
+                    .map(|p| {
+                        let flag = if p.missed {
+                            " (missed the deadline, played for them)"
+                        } else {
+                            ""
+                        };
+                        format!("{} {}{}", self.name(p.seat), p.speed, flag)
+                    })
+                    .collect();
+                lines.push(format!(
+                    "Turn {turn}{}: {}.",
+                    if automatic {
+                        " (automatic: everyone plays all they can)"
+                    } else {
+                        ""
+                    },
+                    played.join(", ")
+                ));
+                for tb in &tie_breaks {
+                    lines.push(self.tie_line(&tb));
+                }
+                for o in &overtakes {
+                    let passed: Vec<String> = o.passed.iter().map(|u| self.list_names(u)).collect();
+                    let list = join_units(&passed);
+                    lines.push(format!(
+                        "{} {} {list}.",
+                        self.list_names(o.by),
+                        if o.by.len() > 1 { "pass" } else { "passes" }
+                    ));
+                }
+                Narration::public(lines.join("\n"))
+            }
+            Event::Finished { winners } => {
+                let names = self.list_names(winners);
+                if winners.len() > 1 {
+                    Narration::public(format!("{names} share the win!"))
+                } else {
+                    Narration::public(format!("{names} wins the Dream Mile!"))
+                }
+            }
+        }
+    }
+
+    fn rules_summary(_: &Options) -> &'static str {
         "Dream Mile: each turn every runner secretly plays 0 to their maximum speed from their \
          speed points (45 at a maximum speed of 10; each +1 of maximum costs 3 points). Runners tied in position are split by the speed \
          played. Then, from the back, each runner who has not been overtaken passes the runner \
@@ -909,6 +907,22 @@ impl Game for DreamMile {
          group of m costs m extra and is passed whole. Seven ordered turns, then an automatic \
          eighth in which everyone plays all they can. First after turn 8 wins. A missed order \
          plays one more than your last turn."
+    }
+
+    fn option_docs() -> &'static [OptionDoc] {
+        OPTION_DOCS
+    }
+
+    fn seat_choice_help(_: &Options) -> Option<&'static str> {
+        Some("your maximum speed, 10 to 15; each +1 above 10 costs 3 of your 45 starting points")
+    }
+
+    fn seat_choice_menu(options: &Options) -> Vec<(String, String)> {
+        max_speed_menu(options)
+    }
+
+    fn max_speed_choice(max: u8) -> Option<String> {
+        Some(format!("max {max}"))
     }
 }
 

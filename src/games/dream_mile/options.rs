@@ -73,10 +73,7 @@ impl Options {
 
 /// The maximum speeds a runner may choose when joining, as (label, choice text): what the
 /// select menu after Join offers (docs/rules/dream-mile.md, *Setup*).
-pub fn max_speed_menu(options: &serde_json::Value) -> Vec<(String, String)> {
-    let Ok(o) = serde_json::from_value::<Options>(options.clone()) else {
-        return Vec::new();
-    };
+pub fn max_speed_menu(o: &Options) -> Vec<(String, String)> {
     (o.base_max_speed..=o.top_max_speed)
         .map(|max| {
             (

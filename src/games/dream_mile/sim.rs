@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::{DreamMile, Options};
 use crate::engine::{
-    BotLevel, Game, GameRng, Seat, SeatSetup, Seed, Submitted, apply_option_text, option_text,
+    BotLevel, Bots, Game, GameRng, Seat, SeatSetup, Seed, Submitted, apply_option_text, option_text,
 };
 use crate::games::{SimArgs, SimBots};
 

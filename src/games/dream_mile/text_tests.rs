@@ -169,7 +169,7 @@ fn a_huge_cost_per_speed_leaves_no_points_and_no_panic() {
 
 #[test]
 fn the_summary_names_the_cost_of_speed() {
-    let s = DreamMile::rules_summary();
+    let s = DreamMile::rules_summary(&Options::default());
     assert!(
         s.contains("45 at a maximum speed of 10; each +1 of maximum costs 3 points"),
         "{s}"

@@ -36,8 +36,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{
-    Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, Prompt, Seat, SeatSetup,
-    Seed, SetupError, Submitted,
+    Bots, Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, Presentation,
+    Prompt, Seat, SeatSetup, Seed, SetupError, Submitted,
 };
 use board::Course;
 pub use board::Distance;
@@ -128,10 +128,6 @@ impl Game for FifteenHundred {
     type SyntaxError = SyntaxError;
     type IllegalOrder = IllegalOrder;
 
-    fn option_docs() -> &'static [OptionDoc] {
-        options::OPTION_DOCS
-    }
-
     fn check_options(o: &Options) -> Result<(), OptionsError> {
         o.check()
     }
@@ -200,24 +196,8 @@ impl Game for FifteenHundred {
         }
     }
 
-    fn random_order(&self, seat: Seat, rng: &mut GameRng) -> Order {
-        sim::random_order(self, seat, rng)
-    }
-
-    fn heuristic_order(&self, seat: Seat, rng: &mut GameRng) -> Order {
-        sim::heuristic_order(self, seat, rng)
-    }
-
-    fn expert_candidates(&self, seat: Seat, rng: &mut GameRng) -> Vec<Order> {
-        sim::expert_candidates(self, seat, rng)
-    }
-
     fn apply(&mut self, orders: &[Submitted<Order>]) -> Vec<Event> {
         round::apply(self, orders)
-    }
-
-    fn narrate(&self, event: &Event) -> Narration {
-        narrate::narrate(self, event)
     }
 
     fn public_view(&self) -> PublicView {
@@ -235,8 +215,36 @@ impl Game for FifteenHundred {
     fn resample_hidden(&self, viewer: Option<Seat>, rng: &mut GameRng) -> Self {
         self.hidden_resampled(viewer, rng)
     }
+}
 
-    fn rules_summary() -> &'static str {
+impl Bots for FifteenHundred {
+    // Each runner's heuristic runs the pathfinder (docs/performance.md, "Expert bot").
+    const EXPERT_STEPS: u64 = 8_000;
+
+    fn random_order(&self, seat: Seat, rng: &mut GameRng) -> Order {
+        sim::random_order(self, seat, rng)
+    }
+
+    fn heuristic_order(&self, seat: Seat, rng: &mut GameRng) -> Order {
+        sim::heuristic_order(self, seat, rng)
+    }
+
+    fn expert_candidates(&self, seat: Seat, rng: &mut GameRng) -> Vec<Order> {
+        sim::expert_candidates(self, seat, rng)
+    }
+}
+
+// No preferences to set and no obvious orders: autopilot plays only forced ones.
+impl crate::engine::Preferences for FifteenHundred {}
+
+impl Presentation for FifteenHundred {
+    const CHANCE: Option<&'static str> = Some("every shuffle");
+
+    fn narrate(&self, event: &Event) -> Narration {
+        narrate::narrate(self, event)
+    }
+
+    fn rules_summary(_: &Options) -> &'static str {
         "1500m: eight runners race 3 3/4 laps of an eight-lane track. Each round every runner \
          secretly plays a movement card (8-11) and a bid card (1-8, paid in mental strength); \
          from the highest bid down (ties: the worse placed first) runners take an extra action \
@@ -247,6 +255,10 @@ impl Game for FifteenHundred {
          one level or down any, pays the level's cost and moves that many points. The leader \
          pays 2 more. Mental strength you cannot pay costs movement points. First across the \
          line wins; play on for silver and bronze."
+    }
+
+    fn option_docs() -> &'static [OptionDoc] {
+        options::OPTION_DOCS
     }
 }
 

@@ -16,7 +16,7 @@ fn medal(place: u8) -> &'static str {
     }
 }
 
-/// [`crate::engine::Game::narrate`]: one sentence or two per event.
+/// [`crate::engine::Presentation::narrate`]: one sentence or two per event.
 pub(super) fn narrate(game: &FifteenHundred, event: &Event) -> Narration {
     let name = |i: usize| game.name(i).to_string();
     match event {

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::board::Spot;
 use super::order::read_space;
 use super::{FifteenHundred, Options, Order, RunnerView};
-use crate::engine::{Game, ScriptSeed, Seat, SeatSetup, Submitted, read_order};
+use crate::engine::{Game, Presentation, ScriptSeed, Seat, SeatSetup, Submitted, read_order};
 use crate::games::AnyPublicView;
 use crate::games::{Replay, ReplayError};
 

@@ -11,7 +11,9 @@ use super::{
     Action, BASE_PACE, FifteenHundred, Options, Order, PaceIntent, Preferences, RoundOrder, Step,
     TOP_BID, options_card,
 };
-use crate::engine::{BotLevel, Game, GameRng, Seat, SeatSetup, Seed, Submitted, apply_option_text};
+use crate::engine::{
+    BotLevel, Bots, Game, GameRng, Seat, SeatSetup, Seed, Submitted, apply_option_text,
+};
 use crate::games::SimArgs;
 
 fn random_intent(game: &FifteenHundred, rng: &mut GameRng) -> Intent {
@@ -240,7 +242,7 @@ pub fn heuristic_order(game: &FifteenHundred, seat: Seat, rng: &mut GameRng) -> 
     }
 }
 
-/// The expert's variations on the heuristic's round order (`Game::expert_candidates`):
+/// The expert's variations on the heuristic's round order (`Bots::expert_candidates`):
 /// the free pace levels first (docs/rules/1500m.md, *Not done*: ranking Pace +2 first
 /// early wins far more), other first actions, higher and lower bids, another pace and each
 /// card. Orders only; live play's steps are left to the prompt's choices.

@@ -45,8 +45,9 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::engine::{
-    DecisionWindow, Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending,
-    PreferenceError, Prompt, Seat, SeatSetup, Seed, SetupError, Submitted,
+    AskTargets, Bots, DecisionWindow, Game, GameRng, Glossary, Narration, OptionDoc, OptionsError,
+    Outcome, Pending, PreferenceError, Preferences, Presentation, Prompt, Seat, SeatSetup, Seed,
+    SetupError, Submitted,
 };
 use decide::{Given, How, Policy, Question, Topic};
 use draft::Draft;
@@ -480,9 +481,7 @@ impl Game for MagicalAthlete {
     type SyntaxError = SyntaxError;
     type IllegalOrder = IllegalOrder;
 
-    fn option_docs() -> &'static [OptionDoc] {
-        OPTION_DOCS
-    }
+    const SEQUENTIAL: bool = true;
 
     fn check_options(o: &Options) -> Result<(), OptionsError> {
         if o.track.len() != 1 && o.track.len() != usize::from(RACES) {
@@ -763,13 +762,6 @@ impl Game for MagicalAthlete {
         }
     }
 
-    fn random_order(&self, seat: Seat, rng: &mut GameRng) -> Order {
-        let v = self.legal_orders(seat);
-        rng.choose(&v)
-            .cloned()
-            .unwrap_or_else(|| self.default_order(seat))
-    }
-
     fn apply(&mut self, orders: &[Submitted<Order>]) -> Vec<Event> {
         let mut events = Vec::new();
         let pending = self.pending_seats();
@@ -857,10 +849,6 @@ impl Game for MagicalAthlete {
         events
     }
 
-    fn narrate(&self, event: &Event) -> Narration {
-        self.narration(event)
-    }
-
     fn public_view(&self) -> PublicView {
         self.view_public()
     }
@@ -892,6 +880,28 @@ impl Game for MagicalAthlete {
         }
         g
     }
+}
+
+impl Bots for MagicalAthlete {
+    // A playout runs whole races of powers (docs/performance.md, "Expert bot").
+    const EXPERT_STEPS: u64 = 3_000;
+
+    fn random_order(&self, seat: Seat, rng: &mut GameRng) -> Order {
+        let v = self.legal_orders(seat);
+        rng.choose(&v)
+            .cloned()
+            .unwrap_or_else(|| self.default_order(seat))
+    }
+}
+
+impl Preferences for MagicalAthlete {
+    const ASK_TARGETS: AskTargets = AskTargets {
+        per_seat: Some((
+            20,
+            "a Magician or a Dicemonger at the table can ask a reroll at every roll",
+        )),
+        half_of_ask: false,
+    };
 
     fn set_preference(&mut self, seat: Seat, text: &str) -> Result<String, PreferenceError> {
         let Some(p) = self.players.get_mut(seat.index()) else {
@@ -947,8 +957,29 @@ impl Game for MagicalAthlete {
     fn standing_order(&self, seat: Seat) -> Option<(Order, String)> {
         self.auto_policy(seat)
     }
+}
 
-    fn preference_help() -> Option<&'static str> {
+impl Presentation for MagicalAthlete {
+    const CHANCE: Option<&'static str> = Some("every roll and every draw");
+
+    fn narrate(&self, event: &Event) -> Narration {
+        self.narration(event)
+    }
+
+    fn rules_summary(_: &Options) -> &'static str {
+        "Magical Athlete: draft a team of racers, then run four races (Mild, Wild, Mild, Wild). \
+         Each race, everyone picks a racer in secret; on your turn roll a die and move (your \
+         main move), and racers' powers go off all over the track. The first two across the \
+         finish (space 30) take gold (3/4/4/5) and silver (1/2/2/3); stars and some powers give \
+         bronze points. Most points after four races wins. Reply `roll` on your turn, or a \
+         power's choice; set standing policies by DM so you need not be asked."
+    }
+
+    fn option_docs() -> &'static [OptionDoc] {
+        OPTION_DOCS
+    }
+
+    fn preference_help(_: &Options) -> Option<&'static str> {
         Some(
             "Standing policies answer a power's question for you (you are not asked): \
              `magician reroll below 3`, `dicemonger reroll below 3`, `rocket at least 4` / \
@@ -961,13 +992,15 @@ impl Game for MagicalAthlete {
         )
     }
 
-    fn rules_summary() -> &'static str {
-        "Magical Athlete: draft a team of racers, then run four races (Mild, Wild, Mild, Wild). \
-         Each race, everyone picks a racer in secret; on your turn roll a die and move (your \
-         main move), and racers' powers go off all over the track. The first two across the \
-         finish (space 30) take gold (3/4/4/5) and silver (1/2/2/3); stars and some powers give \
-         bronze points. Most points after four races wins. Reply `roll` on your turn, or a \
-         power's choice; set standing policies by DM so you need not be asked."
+    /// Every racer's printed power.
+    fn glossary() -> Option<Glossary> {
+        Some(Glossary {
+            title: "Racers and their powers",
+            entries: racers::ALL
+                .iter()
+                .map(|r| (r.name().to_string(), r.power_text().to_string()))
+                .collect(),
+        })
     }
 }
 

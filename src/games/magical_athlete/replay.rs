@@ -11,7 +11,9 @@ use super::race::{Race, RaceEvent, Slot, Status};
 use super::racers::Kind;
 use super::track::{FINISH, Track};
 use super::{Event, MagicalAthlete, Options, Phase};
-use crate::engine::{Audience, Game, GameRng, ScriptSeed, Seat, Submitted, read_order};
+use crate::engine::{
+    Audience, Game, GameRng, Preferences, Presentation, ScriptSeed, Seat, Submitted, read_order,
+};
 use crate::games::AnyPublicView;
 use crate::games::{Replay, ReplayError};
 

@@ -568,7 +568,7 @@ mod tests {
     /// its tokens apart and inside the picture, and the pictures draw.
     #[test]
     fn seeded_races_draw_every_turn() {
-        use crate::engine::GameRng;
+        use crate::engine::{Bots, GameRng};
         let mut drawn = 0;
         for race in 0..40u64 {
             let mut rng = GameRng::seeded(race);

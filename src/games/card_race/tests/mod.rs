@@ -6,7 +6,7 @@ use super::game_views::PublicView;
 use super::replay::stack_cards;
 use super::*;
 use crate::engine::conformance::{SimSpec, check};
-use crate::engine::{Game, Mode, Submitted, Window, read_order};
+use crate::engine::{Bots, Game, Mode, Preferences, Presentation, Submitted, Window, read_order};
 
 mod driving;
 mod orders;
