@@ -1,4 +1,4 @@
-//! The archive's query (issue 19): a server's races, newest first, a page at a time.
+//! The archive's query: a server's races, newest first, a page at a time.
 
 use super::dialect::Dialect;
 use super::queries::SqlStore;

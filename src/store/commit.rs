@@ -9,40 +9,19 @@
 //! events, deadlines and outbox rows.
 //!
 //! The statements are planned first ([`Planned`]), each with the count of changed rows it
-//! must see. SQLite runs the plan as one batch with its `BEGIN IMMEDIATE` and `COMMIT`
-//! (stepped on a connection of the store's own, `sqlite_writer`), each guard checked in
-//! SQL right after its statement so that a wrong count stops the batch before `COMMIT`
-//! ([`write_one_trip`]); PostgreSQL runs it statement by statement, stopping at the first
-//! count that is wrong. Either way a wrong count or an error rolls everything back.
+//! must see, then run one by one in the transaction. A guard is an ordinary statement
+//! (`... WHERE version = $n`) whose count is checked as it returns: a wrong count or an
+//! error stops the sequence, and the transaction, dropped uncommitted, is rolled back.
 
 use std::borrow::Cow;
 
-use sqlx::AssertSqlSafe;
+use sqlx::{AssertSqlSafe, Transaction};
 
 use super::codec::{bulk_inserts, to_json};
 use super::dialect::Dialect;
+use super::error::db_err;
 use super::sql::{Arg, Stmt};
-use super::sqlite_writer::RawWriter;
-use super::writer::{WriteTx, Writer};
 use super::{CampaignId, CampaignRow, Commit, StoreError};
-
-/// Serialisation failures and deadlocks (PostgreSQL's 40001 and 40P01) mean "someone else
-/// changed it first": the referee decides again, as for a version conflict. SQLite never
-/// reports these codes.
-pub(super) fn db_err(e: sqlx::Error) -> StoreError {
-    if let sqlx::Error::Database(d) = &e
-        && matches!(d.code().as_deref(), Some("40001" | "40P01"))
-    {
-        return StoreError::Conflict;
-    }
-    StoreError::Db(e)
-}
-
-/// The longest batch kept prepared. A resolution's batch (seats, turns, events, deadlines
-/// and a dozen outbox rows) runs to a few KB; prepared afresh it cost a sixth of an order's
-/// instructions. Memory stays bounded by sqlx's statement cache on the writer (an LRU of
-/// 100 batches), and a text this long only comes from commits of hundreds of rows.
-const CACHED_BATCH_CHARS: usize = 32 * 1024;
 
 /// What a statement of the plan must have changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,42 +78,10 @@ fn stmt<DB: Dialect>(sql: Cow<'static, str>, args: Vec<Arg<'_>>) -> Stmt<DB> {
     stmt
 }
 
-/// Appends `sql` to `out` with each placeholder `$n` renumbered `$(n + by)`: statements
-/// joined in one batch share one list of arguments. (The commit's SQL has no `$` in
-/// literals.) Written into the batch directly: no string per statement or placeholder.
-fn push_shifted(out: &mut String, sql: &str, by: usize) {
-    use std::fmt::Write;
-    let mut pieces = sql.split('$');
-    if let Some(first) = pieces.next() {
-        out.push_str(first);
-    }
-    for piece in pieces {
-        out.push('$');
-        let digits = piece.bytes().take_while(u8::is_ascii_digit).count();
-        // ASCII digits: `digits` is a character boundary.
-        let (number, rest) = piece.split_at(digits);
-        match number.parse::<usize>() {
-            Ok(n) => {
-                // Writing to a String cannot fail.
-                let _ = write!(out, "{}", n.saturating_add(by));
-            }
-            Err(_) => out.push_str(number),
-        }
-        out.push_str(rest);
-    }
-}
-
-#[cfg(test)]
-fn shift_placeholders(sql: &str, by: usize) -> String {
-    let mut out = String::new();
-    push_shifted(&mut out, sql, by);
-    out
-}
-
-/// Writes `commit` for campaign `id` in the open transaction `tx`, statement by statement,
-/// then commits it (PostgreSQL).
+/// Writes `commit` for campaign `id` in the open writing transaction `tx`, statement by
+/// statement, checking each guard's count, then commits it.
 pub(super) async fn write<DB: Dialect>(
-    mut tx: WriteTx<DB>,
+    mut tx: Transaction<'static, DB>,
     id: CampaignId,
     expected_version: i64,
     commit: &Commit,
@@ -142,17 +89,16 @@ pub(super) async fn write<DB: Dialect>(
     if let Some(lock) = DB::LOCK_CAMPAIGN {
         let row = Stmt::<DB>::new(lock)
             .bind(id.0)
-            .fetch_optional(tx.conn()?)
+            .fetch_optional(&mut *tx)
             .await
             .map_err(db_err)?;
         if row.is_none() {
             return Err(StoreError::Conflict);
         }
     }
-    let plan = plan::<DB>(id, expected_version, commit)?;
-    for p in plan {
+    for p in plan::<DB>(id, expected_version, commit)? {
         let changed = stmt::<DB>(p.sql, p.args)
-            .execute(tx.conn()?)
+            .execute(&mut *tx)
             .await
             .map_err(db_err)?;
         p.expect.check(changed)?;
@@ -160,102 +106,11 @@ pub(super) async fn write<DB: Dialect>(
     if !commit.events.is_empty() {
         crate::fault::point("mid-adjudication");
     }
-    tx.commit().await?;
-    Ok(())
-}
-
-/// Fails the batch unless the statement before it changed exactly one row. SQLite has no
-/// `RAISE` outside triggers; malformed JSON is its built-in error on a condition, and the
-/// argument depends on `changes()`, so it is never folded into a constant.
-const GUARD: &str = "SELECT json(CASE WHEN changes() = 1 THEN '1' ELSE 'guard failed' END)";
-
-/// SQLite: the whole commit as one batch (`BEGIN IMMEDIATE`, the plan with a [`GUARD`]
-/// after each statement that expects one row, and `COMMIT`), stepped on the store's own
-/// connection (`raw`, see `sqlite_writer`) or, without one (an in-memory database), sent
-/// in one trip to sqlx's worker thread. A failed guard or an error stops the batch before
-/// `COMMIT`, and it is rolled back. The writer's [`Lease`] is kept only when the connection
-/// is known outside any transaction: a caller that stops waiting part way, or a failed
-/// `ROLLBACK`, closes it (closing rolls back what did not commit).
-pub(super) async fn write_one_trip<DB: Dialect>(
-    writer: &Writer<DB>,
-    raw: Option<&RawWriter>,
-    id: CampaignId,
-    expected_version: i64,
-    commit: &Commit,
-) -> Result<(), StoreError> {
-    let plan = plan::<DB>(id, expected_version, commit)?;
-    let mut sql = String::with_capacity(1024);
-    sql.push_str(DB::BEGIN_WRITE);
-    let mut args = Vec::new();
-    // What each statement of the batch checks: a guard's expectation, or nothing.
-    let mut checks: Vec<Option<Expect>> = Vec::with_capacity(plan.len().saturating_mul(2));
-    checks.push(None);
-    for p in plan {
-        sql.push_str(";\n");
-        push_shifted(&mut sql, &p.sql, args.len());
-        args.extend(p.args);
-        checks.push(None);
-        if p.expect != Expect::Any {
-            sql.push_str(";\n");
-            sql.push_str(GUARD);
-            checks.push(Some(p.expect));
-        }
-    }
-    sql.push_str(";\nCOMMIT");
-    checks.push(None);
-    if !commit.events.is_empty() {
-        // The batch writes and commits in one go: dying just before it leaves the
-        // database as dying inside the transaction would.
-        crate::fault::point("mid-adjudication");
-    }
-    // Queued behind the writer's other users, even when the batch runs on its own
-    // connection.
-    let mut lease = writer.lease().await?;
-    let (counts, error) = match raw {
-        Some(raw) => {
-            // Rolled back on an error, on a connection the lease does not hold.
-            let ran = raw.run(&sql, &args);
-            lease.keep();
-            (ran.counts, ran.error)
-        }
-        None => {
-            // A batch longer still would hold its compiled programs in the cache for a
-            // text that rarely repeats.
-            let keep = sql.len() <= CACHED_BATCH_CHARS;
-            let (counts, error) = stmt::<DB>(Cow::Owned(sql), args)
-                .persistent(keep)
-                .execute_each(lease.conn()?)
-                .await;
-            // Stopped before its COMMIT took: nothing of it may stay. A connection that
-            // cannot roll back (or had nothing to roll back) is closed rather than reused.
-            if error.is_none()
-                || Stmt::<DB>::new("ROLLBACK")
-                    .execute(lease.conn()?)
-                    .await
-                    .is_ok()
-            {
-                lease.keep();
-            }
-            (counts, error)
-        }
-    };
-    let Some(error) = error else {
-        return if counts.len() == checks.len() {
-            Ok(())
-        } else {
-            Err(StoreError::Corrupt(format!(
-                "a commit of {} statements reported {}",
-                checks.len(),
-                counts.len()
-            )))
-        };
-    };
-    // The statement that failed is the first without a count.
-    match checks.get(counts.len()) {
-        Some(Some(Expect::Fired)) => Err(StoreError::AlreadyFired),
-        Some(Some(Expect::Version)) => Err(StoreError::Conflict),
-        _ => Err(db_err(error)),
-    }
+    // The fsync happens here, and on SQLite never on a tokio worker: sqlx-sqlite runs each
+    // connection on a thread of its own (`ConnectionWorker::establish` in sqlx-sqlite's
+    // `connection/worker.rs` spawns it, and `COMMIT` is a command executed there), and
+    // this task only awaits the answer. PostgreSQL's fsync is the server's.
+    tx.commit().await.map_err(db_err)
 }
 
 /// Every statement of a commit, in order: the handled deadlines marked fired (each must
@@ -532,18 +387,4 @@ fn rows<'a>(
         });
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::shift_placeholders;
-
-    #[test]
-    fn placeholders_shift_and_nothing_else_changes() {
-        assert_eq!(
-            shift_placeholders("a = $1 AND b = $12 OR c = $1; $", 10),
-            "a = $11 AND b = $22 OR c = $11; $"
-        );
-        assert_eq!(shift_placeholders("x", 3), "x");
-    }
 }

@@ -11,7 +11,7 @@ use super::Backend;
 use super::sql::Sql;
 
 /// One backend's SQL and transaction habits.
-pub trait Dialect: Sql + sqlx::database::HasStatementCache {
+pub trait Dialect: Sql {
     const BACKEND: Backend;
     /// Begins a transaction that writes.
     const BEGIN_WRITE: &'static str;
@@ -36,15 +36,9 @@ pub trait Dialect: Sql + sqlx::database::HasStatementCache {
     /// Claims unfired deadlines due by `$3` and free (or expired) at `$3`, for holder `$1`
     /// until `$2`, oldest first, at most `$4`; returns the claimed rows.
     const CLAIM_DEADLINES: &'static str;
-    /// Whether a commit's statements go to the database as one batch (several statements
-    /// in one query, sharing one list of arguments).
-    const BATCH: bool;
     /// One row whose flag `present` says whether sqlx's migration table exists.
     const HAS_MIGRATIONS_TABLE: &'static str;
 
     /// The migrations this binary carries for the backend.
     fn migrator() -> &'static Migrator;
-
-    /// How many rows a statement changed.
-    fn rows_affected(done: &Self::QueryResult) -> u64;
 }

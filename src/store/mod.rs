@@ -3,11 +3,14 @@
 //! and PostgreSQL for several processes sharing one database ([`postgres::PostgresStore`]).
 //! Each backend has its own migrations (`migrations/sqlite`, `migrations/postgres`).
 //!
-//! One store serves both databases ([`SqlStore`]): the queries (`queries.rs`), the commit
-//! sequence (`commit.rs`) and the row decoding (`rows.rs`) are written once, over the
-//! [`dialect::Dialect`] each backend fills in with what really differs (a few statements,
-//! how transactions begin, the migrations); `sql.rs` holds the sqlx bounds that let
-//! them be written once, and `codec.rs` the encoding. Speed: docs/performance.md.
+//! One store serves both databases ([`SqlStore`], `queries.rs`), through sqlx alone. The
+//! queries, the commit sequence (`commit.rs`) and the row decoding (`rows.rs`) are written
+//! once, over the [`dialect::Dialect`] each backend fills in with what really differs (a
+//! few statements, how transactions begin, the migrations); `sqlite.rs` and `postgres.rs`
+//! also open the pools. Below them all: `sql.rs` (the sqlx bounds that let the SQL be
+//! written once), `codec.rs` (encoding) and `error.rs`. Imports run one way: apart from
+//! this file, whose records the others read and which re-exports a few of theirs, no file
+//! here imports one that imports it back. Speed: docs/performance.md.
 //!
 //! The referee loads a campaign, decides everything in memory, and hands the store one
 //! [`Commit`]; the store writes it in one transaction, guarded by the campaign's version, so
@@ -27,6 +30,7 @@ mod archive;
 mod codec;
 mod commit;
 mod dialect;
+mod error;
 mod migrations;
 mod once;
 pub mod postgres;
@@ -39,9 +43,7 @@ mod rows;
 mod series;
 mod sql;
 pub mod sqlite;
-mod sqlite_writer;
 mod timing;
-mod writer;
 
 use std::fmt;
 
@@ -282,7 +284,7 @@ pub enum DeadlineKind {
     /// A long chain of steps that need nobody was cut to keep one commit bounded: the next
     /// tick carries it on.
     Continue,
-    /// `nudge=`: the channel names the seats still owing an order (issue 17).
+    /// `nudge=`: the channel names the seats still owing an order.
     Nudge,
 }
 
@@ -873,7 +875,7 @@ pub trait Store: Send + Sync {
     /// (superseded orders, delivered announcements, fired deadlines, leases) and the
     /// interaction claims expired at `now`; keeps all that verify and history read.
     async fn compact(&self, ended_before: Millis, now: Millis) -> Result<Compacted, StoreError>;
-    // Beyond one race (issue 19, store/series.rs).
+    // Beyond one race (store/series.rs).
     /// Puts `race` in the series `name` of `channel`.
     async fn set_series(
         &self,

@@ -1,5 +1,5 @@
 //! The store's side of exactly-once delivery beyond Discord's nonce window and of missed
-//! DMs (issue 14, docs/reliability.md): each attempt to create a message is recorded
+//! DMs (docs/reliability.md): each attempt to create a message is recorded
 //! before it goes out, and the newest DM handled from each user is remembered.
 
 use super::dialect::Dialect;

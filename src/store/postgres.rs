@@ -16,12 +16,11 @@ use sqlx::Postgres;
 use std::sync::LazyLock;
 
 use sqlx::migrate::Migrator;
-use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgQueryResult};
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 
 use super::dialect::Dialect;
 use super::migrations;
 use super::queries::SqlStore;
-use super::writer::Writer;
 use super::{Backend, StoreError};
 
 static MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| migrations::migrator(migrations::POSTGRES));
@@ -52,9 +51,8 @@ impl SqlStore<Postgres> {
             .connect_with(options)
             .await?;
         Ok(SqlStore {
-            writer: Writer::pooled(pool.clone()),
+            writer: pool.clone(),
             pool,
-            raw: None,
         })
     }
 }
@@ -151,16 +149,10 @@ impl Dialect for Postgres {
             ORDER BY due_at, id LIMIT $4
             FOR UPDATE SKIP LOCKED)
         RETURNING *";
-    // The extended protocol binds one statement per query.
-    const BATCH: bool = false;
     const HAS_MIGRATIONS_TABLE: &'static str =
         "SELECT to_regclass('_sqlx_migrations') IS NOT NULL AS present";
 
     fn migrator() -> &'static Migrator {
         &MIGRATOR
-    }
-
-    fn rows_affected(done: &PgQueryResult) -> u64 {
-        done.rows_affected()
     }
 }

@@ -1,8 +1,9 @@
-//! Players' and servers' time settings (issue 17): a player's zone and quiet hours
+//! Players' and servers' time settings: a player's zone and quiet hours
 //! (`/race me`), a server's default zone (`/photofinish config`). Stored as the text the
 //! person gave once it was checked; the referee reads it with `referee::when`.
 
 use super::dialect::Dialect;
+use super::error::db_err;
 use super::queries::SqlStore;
 use super::sql::{Get, Stmt};
 use super::{CampaignId, Millis, StoreError, TimeContext, UserId, UserTime};
@@ -31,7 +32,7 @@ impl<DB: Dialect> SqlStore<DB> {
         t: &UserTime,
         now: Millis,
     ) -> Result<(), StoreError> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.begin_write().await?;
         Stmt::<DB>::new(
             "INSERT INTO user_time (user_id, zone, quiet, updated_at) VALUES ($1, $2, $3, $4)
              ON CONFLICT (user_id) DO UPDATE
@@ -41,7 +42,7 @@ impl<DB: Dialect> SqlStore<DB> {
         .bind(&t.zone)
         .bind(&t.quiet)
         .bind(now)
-        .execute(tx.conn()?)
+        .execute(&mut *tx)
         .await?;
         // The referee decides from a cached race and its time context until the version
         // moves: a new setting moves the versions of the races it counts in.
@@ -51,9 +52,9 @@ impl<DB: Dialect> SqlStore<DB> {
                AND id IN (SELECT campaign_id FROM seats WHERE user_id = $1)",
         )
         .bind(&t.user.0)
-        .execute(tx.conn()?)
+        .execute(&mut *tx)
         .await?;
-        tx.commit().await
+        tx.commit().await.map_err(db_err)
     }
 
     pub(super) async fn read_guild_zone(&self, guild: &str) -> Result<Option<String>, StoreError> {
@@ -72,7 +73,7 @@ impl<DB: Dialect> SqlStore<DB> {
         zone: &str,
         now: Millis,
     ) -> Result<(), StoreError> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.begin_write().await?;
         Stmt::<DB>::new(
             "INSERT INTO guild_time (guild, zone, updated_at) VALUES ($1, $2, $3)
              ON CONFLICT (guild) DO UPDATE
@@ -81,7 +82,7 @@ impl<DB: Dialect> SqlStore<DB> {
         .bind(guild)
         .bind(zone)
         .bind(now)
-        .execute(tx.conn()?)
+        .execute(&mut *tx)
         .await?;
         // As for a player's setting (`write_user_time`).
         Stmt::<DB>::new(
@@ -89,9 +90,9 @@ impl<DB: Dialect> SqlStore<DB> {
              WHERE guild = $1 AND phase IN ('lobby', 'running', 'paused')",
         )
         .bind(guild)
-        .execute(tx.conn()?)
+        .execute(&mut *tx)
         .await?;
-        tx.commit().await
+        tx.commit().await.map_err(db_err)
     }
 
     /// The race's server zone and the time settings of every seated player who has any.

@@ -1,24 +1,23 @@
 //! The store over either backend ([`SqlStore`]): the queries of every [`Store`] method,
 //! written once. The commit sequence is `commit.rs`, row decoding `rows.rs`, and what
 //! differs between the backends is the [`Dialect`] each fills in (`sqlite.rs`,
-//! `postgres.rs`), beside its pool and migrations.
+//! `postgres.rs`, which also open the pools). The files that add methods to [`SqlStore`]
+//! (`reliability.rs`, `prefs.rs`, `series.rs`, ...) import this one; it imports none of
+//! them.
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
 
 use async_trait::async_trait;
 use sqlx::pool::PoolConnection;
 use sqlx::{AssertSqlSafe, Database, Pool, Transaction};
 
 use super::codec::{schema_status, to_json};
-use super::commit::{self, db_err};
+use super::commit;
 use super::dialect::Dialect;
-use super::reliability::each;
-use super::rows::{self, all};
+use super::error::db_err;
+use super::rows::{self, all, each};
 use super::sql::{Get, Stmt};
-use super::sqlite_writer::RawWriter;
-use super::writer::{WriteTx, Writer};
 use super::{
     Address, Backend, Backlog, CampaignId, Commit, DeadlineRow, Heartbeat, Loaded, Millis,
     NewCampaign, NewOutbox, OpenCounts, OutboxRow, PreferenceRow, Quarantine, SchemaStatus,
@@ -66,11 +65,10 @@ pub(super) const OUTBOX_READY: &str = "SELECT * FROM outbox o
 /// The store on one backend's pool: [`super::SqliteStore`] or [`super::PostgresStore`].
 pub struct SqlStore<DB: Database> {
     pub(super) pool: Pool<DB>,
-    /// Where writing transactions queue, one at a time. On a SQLite file, one connection
-    /// of its own (`writer.rs`); elsewhere the pool itself.
-    pub(super) writer: Writer<DB>,
-    /// On a SQLite file, the connection commits are stepped on (`sqlite_writer`).
-    pub(super) raw: Option<Arc<RawWriter>>,
+    /// Where writing transactions begin. On a SQLite file, a pool of one connection of its
+    /// own, so that writers queue here in turn rather than poll SQLite's lock (its busy
+    /// handler sleeps between tries); elsewhere the pool itself.
+    pub(super) writer: Pool<DB>,
 }
 
 impl<DB: Database> Clone for SqlStore<DB> {
@@ -78,7 +76,6 @@ impl<DB: Database> Clone for SqlStore<DB> {
         SqlStore {
             pool: self.pool.clone(),
             writer: self.writer.clone(),
-            raw: self.raw.clone(),
         }
     }
 }
@@ -98,9 +95,6 @@ impl<DB: Database> SqlStore<DB> {
 
     /// Closes the pools, waiting for connections to finish.
     pub async fn close(&self) {
-        if let Some(raw) = &self.raw {
-            raw.close();
-        }
         self.writer.close().await;
         self.pool.close().await;
     }
@@ -134,8 +128,11 @@ impl<DB: Dialect> SqlStore<DB> {
         Ok(self.pool.acquire().await?)
     }
 
-    pub(super) async fn begin_write(&self) -> Result<WriteTx<DB>, StoreError> {
-        self.writer.begin().await
+    /// A writing transaction ([`Dialect::BEGIN_WRITE`]). Dropped before it commits (an
+    /// error, or a caller that stopped waiting), sqlx rolls it back before the connection
+    /// is used again.
+    pub(super) async fn begin_write(&self) -> Result<Transaction<'static, DB>, StoreError> {
+        Ok(self.writer.begin_with(DB::BEGIN_WRITE).await?)
     }
 
     async fn reader(&self) -> Result<Reader<DB>, StoreError> {
@@ -240,7 +237,7 @@ impl<DB: Dialect> SqlStore<DB> {
             .bind(holder)
             .bind(until)
             .bind(now)
-            .fetch_all(tx.conn()?)
+            .fetch_all(&mut *tx)
             .await
             .map_err(db_err)?;
         let ready = if claimed.is_empty() {
@@ -252,7 +249,7 @@ impl<DB: Dialect> SqlStore<DB> {
                 .bind(until)
                 .bind(now)
                 .bind(i64::from(limit))
-                .fetch_all(tx.conn()?)
+                .fetch_all(&mut *tx)
                 .await
                 .map_err(db_err)?
         };
@@ -271,12 +268,12 @@ impl<DB: Dialect> SqlStore<DB> {
                 Stmt::<DB>::new("UPDATE outbox SET failed = $1 WHERE id = $2")
                     .bind(format!("unreadable: {e}"))
                     .bind(*id)
-                    .execute(tx.conn()?)
+                    .execute(&mut *tx)
                     .await
                     .map_err(db_err)?;
             }
         }
-        tx.commit().await?;
+        tx.commit().await.map_err(db_err)?;
         Ok(decoded.good)
     }
 
@@ -362,10 +359,6 @@ impl<DB: Dialect> Store for SqlStore<DB> {
         expected_version: i64,
         commit: Commit,
     ) -> Result<(), StoreError> {
-        if DB::BATCH {
-            let raw = self.raw.as_deref();
-            return commit::write_one_trip(&self.writer, raw, id, expected_version, &commit).await;
-        }
         let tx = self.begin_write().await?;
         commit::write(tx, id, expected_version, &commit).await
     }

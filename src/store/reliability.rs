@@ -3,41 +3,14 @@
 //! interaction ids claimed once across processes. Written once for both backends, like
 //! `queries.rs`, whose [`Store`](super::Store) impl calls these.
 
-use super::commit::db_err;
 use super::dialect::Dialect;
+use super::error::db_err;
 use super::queries::SqlStore;
 use super::rows::{self, all};
 use super::sql::{Get, Stmt};
 use super::{
     Address, Backlog, CampaignId, Millis, NewOutbox, Quarantine, StoreError, WorkerStatus,
 };
-
-/// Rows decoded one by one: the good ones, and for each bad one its `id`, its campaign
-/// and why, so that one row that does not decode costs only its own race.
-pub(super) struct Decoded<T> {
-    pub good: Vec<T>,
-    pub bad: Vec<(Option<i64>, Option<CampaignId>, StoreError)>,
-}
-
-pub(super) fn each<R: Get, T>(
-    found: &[R],
-    decode: impl Fn(&R) -> Result<T, StoreError>,
-) -> Decoded<T> {
-    let mut out = Decoded {
-        good: Vec::new(),
-        bad: Vec::new(),
-    };
-    for r in found {
-        match decode(r) {
-            Ok(t) => out.good.push(t),
-            Err(e) => {
-                let (id, campaign) = rows::ids(r);
-                out.bad.push((id, campaign, e));
-            }
-        }
-    }
-    out
-}
 
 impl<DB: Dialect> SqlStore<DB> {
     pub(super) async fn quarantine_race(
@@ -106,7 +79,7 @@ impl<DB: Dialect> SqlStore<DB> {
         )
         .bind(at)
         .bind(campaign.0)
-        .execute(tx.conn()?)
+        .execute(&mut *tx)
         .await
         .map_err(db_err)?;
         if marked == 1 {
@@ -120,11 +93,11 @@ impl<DB: Dialect> SqlStore<DB> {
             .bind(notice.payload.as_str())
             .bind(at)
             .bind(notice.not_before)
-            .execute(tx.conn()?)
+            .execute(&mut *tx)
             .await
             .map_err(db_err)?;
         }
-        tx.commit().await?;
+        tx.commit().await.map_err(db_err)?;
         Ok(marked == 1)
     }
 
@@ -241,7 +214,7 @@ impl<DB: Dialect> SqlStore<DB> {
         let mut tx = self.begin_write().await?;
         Stmt::<DB>::new("DELETE FROM interactions WHERE expires_at <= $1")
             .bind(now)
-            .execute(tx.conn()?)
+            .execute(&mut *tx)
             .await
             .map_err(db_err)?;
         let done = Stmt::<DB>::new(
@@ -250,10 +223,10 @@ impl<DB: Dialect> SqlStore<DB> {
         )
         .bind(id)
         .bind(expires)
-        .execute(tx.conn()?)
+        .execute(&mut *tx)
         .await
         .map_err(db_err)?;
-        tx.commit().await?;
+        tx.commit().await.map_err(db_err)?;
         Ok(done == 1)
     }
 }

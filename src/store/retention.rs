@@ -13,8 +13,8 @@
 
 use serde::Serialize;
 
-use super::commit::db_err;
 use super::dialect::Dialect;
+use super::error::db_err;
 use super::queries::SqlStore;
 use super::sql::Stmt;
 use super::{Millis, StoreError};
@@ -83,16 +83,16 @@ impl<DB: Dialect> SqlStore<DB> {
         for (sql, slot) in per_race {
             *slot = Stmt::<DB>::new(sqlx::AssertSqlSafe(sql))
                 .bind(ended_before)
-                .execute(tx.conn()?)
+                .execute(&mut *tx)
                 .await
                 .map_err(db_err)?;
         }
         out.interactions = Stmt::<DB>::new("DELETE FROM interactions WHERE expires_at <= $1")
             .bind(now)
-            .execute(tx.conn()?)
+            .execute(&mut *tx)
             .await
             .map_err(db_err)?;
-        tx.commit().await?;
+        tx.commit().await.map_err(db_err)?;
         Ok(out)
     }
 }

@@ -333,6 +333,33 @@ pub(super) fn applied<R: Get>(r: &R) -> Result<super::codec::Applied, StoreError
     })
 }
 
+/// Rows decoded one by one: the good ones, and for each bad one its `id`, its campaign
+/// and why, so that one row that does not decode costs only its own race.
+pub(super) struct Decoded<T> {
+    pub good: Vec<T>,
+    pub bad: Vec<(Option<i64>, Option<CampaignId>, StoreError)>,
+}
+
+pub(super) fn each<R: Get, T>(
+    found: &[R],
+    decode: impl Fn(&R) -> Result<T, StoreError>,
+) -> Decoded<T> {
+    let mut out = Decoded {
+        good: Vec::new(),
+        bad: Vec::new(),
+    };
+    for r in found {
+        match decode(r) {
+            Ok(t) => out.good.push(t),
+            Err(e) => {
+                let (id, campaign) = ids(r);
+                out.bad.push((id, campaign, e));
+            }
+        }
+    }
+    out
+}
+
 /// Decodes every row with one of the decoders above.
 pub(super) fn all<R, T>(
     rows: &[R],

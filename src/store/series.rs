@@ -1,4 +1,4 @@
-//! Beyond one race (issue 19, migration 16): which series a race counts toward, who hides
+//! Beyond one race (migration 16): which series a race counts toward, who hides
 //! their statistics, and the Rematch button's claim (one lobby per finished race); and
 //! (migration 19) the series a host opens ahead, with its race count and points.
 

@@ -12,15 +12,18 @@
 //!
 //! Statements use `$1`, `$2`, ... placeholders on both backends: PostgreSQL's own, and
 //! SQLite reads `$N` as parameter N.
+//!
+//! Nothing here imports the rest of the store: the backends, the commit sequence and the
+//! queries all stand on it.
 
 use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
 
+use sqlx::postgres::PgQueryResult;
 use sqlx::query::Query;
+use sqlx::sqlite::SqliteQueryResult;
 use sqlx::{ColumnIndex, Database, Decode, Encode, Executor, IntoArguments, Row, SqlSafeStr, Type};
-
-use super::dialect::Dialect;
 
 /// What sqlx's executors return.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -90,8 +93,25 @@ impl From<Option<String>> for Arg<'_> {
     }
 }
 
+/// How many rows a statement changed: each backend's result says it in its own type.
+pub trait Changed {
+    fn changed(&self) -> u64;
+}
+
+impl Changed for SqliteQueryResult {
+    fn changed(&self) -> u64 {
+        self.rows_affected()
+    }
+}
+
+impl Changed for PgQueryResult {
+    fn changed(&self) -> u64 {
+        self.rows_affected()
+    }
+}
+
 /// A sqlx database with every bound the shared code needs (implemented for any such).
-pub trait Sql: Database<Row: Get> {
+pub trait Sql: Database<Row: Get, QueryResult: Changed> {
     fn bind<'q>(
         query: Query<'q, Self, Self::Arguments>,
         arg: Arg<'_>,
@@ -107,13 +127,6 @@ pub trait Sql: Database<Row: Get> {
         query: Query<'c, Self, Self::Arguments>,
     ) -> BoxFuture<'c, Result<Vec<Self::Row>, sqlx::Error>>;
 
-    /// Runs every statement of a multi-statement query; returns the rows each changed,
-    /// up to the first error, and that error.
-    fn execute_each<'c>(
-        conn: &'c mut Self::Connection,
-        query: Query<'c, Self, Self::Arguments>,
-    ) -> BoxFuture<'c, (Vec<Self::QueryResult>, Option<sqlx::Error>)>;
-
     fn fetch_optional<'c>(
         conn: &'c mut Self::Connection,
         query: Query<'c, Self, Self::Arguments>,
@@ -122,7 +135,7 @@ pub trait Sql: Database<Row: Get> {
 
 impl<DB> Sql for DB
 where
-    DB: Database<Row: Get>,
+    DB: Database<Row: Get, QueryResult: Changed>,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     DB::Arguments: IntoArguments<DB>,
     for<'q> i64: Encode<'q, DB> + Type<DB>,
@@ -160,24 +173,6 @@ where
         query: Query<'c, DB, DB::Arguments>,
     ) -> BoxFuture<'c, Result<Option<DB::Row>, sqlx::Error>> {
         conn.fetch_optional(query)
-    }
-
-    fn execute_each<'c>(
-        conn: &'c mut DB::Connection,
-        query: Query<'c, DB, DB::Arguments>,
-    ) -> BoxFuture<'c, (Vec<DB::QueryResult>, Option<sqlx::Error>)> {
-        Box::pin(async move {
-            use futures_util::StreamExt;
-            let mut done = Vec::new();
-            let mut results = conn.execute_many(query);
-            while let Some(result) = results.next().await {
-                match result {
-                    Ok(r) => done.push(r),
-                    Err(e) => return (done, Some(e)),
-                }
-            }
-            (done, None)
-        })
     }
 }
 
@@ -231,7 +226,7 @@ pub(super) struct Stmt<DB: Database> {
     query: Query<'static, DB, DB::Arguments>,
 }
 
-impl<DB: Dialect> Stmt<DB> {
+impl<DB: Sql> Stmt<DB> {
     pub fn new(sql: impl SqlSafeStr) -> Self {
         Stmt {
             query: sqlx::query(sql),
@@ -244,24 +239,9 @@ impl<DB: Dialect> Stmt<DB> {
         }
     }
 
-    /// Whether sqlx keeps the prepared statement in its per-connection cache.
-    pub fn persistent(self, keep: bool) -> Self {
-        Stmt {
-            query: self.query.persistent(keep),
-        }
-    }
-
     /// Runs it; returns how many rows it changed.
     pub async fn execute(self, conn: &mut DB::Connection) -> Result<u64, sqlx::Error> {
-        let done = DB::execute(conn, self.query).await?;
-        Ok(DB::rows_affected(&done))
-    }
-
-    /// Runs a multi-statement query; returns the rows each statement changed, up to the
-    /// first error, and that error.
-    pub async fn execute_each(self, conn: &mut DB::Connection) -> (Vec<u64>, Option<sqlx::Error>) {
-        let (done, error) = DB::execute_each(conn, self.query).await;
-        (done.iter().map(DB::rows_affected).collect(), error)
+        Ok(DB::execute(conn, self.query).await?.changed())
     }
 
     pub async fn fetch_all(self, conn: &mut DB::Connection) -> Result<Vec<DB::Row>, sqlx::Error> {

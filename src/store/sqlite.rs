@@ -1,29 +1,23 @@
-//! The SQLite store, the embedded default: the pool and its pragmas (WAL, durability, a
+//! The SQLite store, the embedded default: the pools and their pragmas (WAL, durability, a
 //! busy timeout), migrations from `migrations/sqlite`, and SQLite's [`Dialect`]. The
 //! queries, the commit sequence and the row decoding are shared with PostgreSQL
-//! (`queries.rs`, `commit.rs`, `rows.rs`).
+//! (`queries.rs`, `commit.rs`, `rows.rs`), and so is the way a commit reaches the disk:
+//! through sqlx, whose SQLite connections each run on a thread of their own.
 //!
 //! `BEGIN IMMEDIATE` serialises writers, so a commit needs no row lock and the claims of
 //! [`super::Store`] are plain conditional updates here.
 
-use std::path::Path;
 use std::str::FromStr;
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use sqlx::Sqlite;
-use std::sync::{Arc, LazyLock};
-
 use sqlx::migrate::Migrator;
-use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteQueryResult,
-    SqliteSynchronous,
-};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 use super::dialect::Dialect;
 use super::migrations;
 use super::queries::SqlStore;
-use super::sqlite_writer::RawWriter;
-use super::writer::Writer;
 use super::{Backend, StoreError};
 
 static MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| migrations::migrator(migrations::SQLITE));
@@ -81,29 +75,12 @@ impl SqlStore<Sqlite> {
             .test_before_acquire(false)
             .connect_with(options.clone())
             .await?;
-        // Writers queue here rather than on SQLite's lock, and the one connection keeps
-        // its page cache from commit to commit (see `SqlStore::writer`).
+        // Writing transactions queue for this one connection (see `SqlStore::writer`).
         let writer = SqlitePoolOptions::new()
             .max_connections(1)
             .test_before_acquire(false)
-            .idle_timeout(None)
-            .max_lifetime(None)
-            .connect_lazy_with(options.clone());
-        // The file exactly as SQLite opened it (absolute); none for an in-memory database,
-        // which a second connection would not see.
-        let file: Option<String> =
-            sqlx::query_scalar("SELECT file FROM pragma_database_list WHERE name = 'main'")
-                .fetch_optional(&pool)
-                .await?;
-        let raw = match file.filter(|f| !f.is_empty()) {
-            Some(f) => Some(Arc::new(RawWriter::new(Path::new(&f), durability)?)),
-            None => None,
-        };
-        Ok(SqlStore {
-            pool,
-            writer: Writer::held(writer),
-            raw,
-        })
+            .connect_lazy_with(options);
+        Ok(SqlStore { pool, writer })
     }
 
     /// A private in-memory database (one connection), for tests and replays.
@@ -117,11 +94,10 @@ impl SqlStore<Sqlite> {
             .connect_with(options)
             .await?;
         MIGRATOR.run(&pool).await?;
+        // The one connection is the whole database: writers use it too.
         Ok(SqlStore {
-            writer: Writer::pooled(pool.clone()),
+            writer: pool.clone(),
             pool,
-            // The one connection is the whole database: commits go through it.
-            raw: None,
         })
     }
 }
@@ -157,25 +133,131 @@ impl Dialect for Sqlite {
               AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.campaign_id = deadlines.campaign_id)
             ORDER BY due_at, id LIMIT $4)
         RETURNING *";
-    // A whole commit, its BEGIN and COMMIT included, as one batch (`commit::write_one_trip`).
-    const BATCH: bool = true;
     const HAS_MIGRATIONS_TABLE: &'static str = "SELECT EXISTS (SELECT 1 FROM sqlite_master
         WHERE type = 'table' AND name = '_sqlx_migrations') AS present";
 
     fn migrator() -> &'static Migrator {
         &MIGRATOR
     }
-
-    fn rows_affected(done: &SqliteQueryResult) -> u64 {
-        done.rows_affected()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::GameKind;
     use crate::store::queries::{CLAIM_LEASES, CLAIMED_READY, OUTBOX_READY};
-    use sqlx::Row;
+    use crate::store::{CampaignId, Commit, NewCampaign, Store, Timing, UserId};
+    use sqlx::{Connection, Row};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    /// A store on a fresh file, opened as production opens it.
+    async fn file_store(dir: &tempfile::TempDir) -> SqliteStore {
+        let path = dir.path().join("store.db");
+        SqliteStore::open(path.to_str().unwrap(), Durability::Full)
+            .await
+            .unwrap()
+    }
+
+    async fn race(store: &SqliteStore) -> CampaignId {
+        store
+            .create(NewCampaign {
+                kind: GameKind::DreamMile,
+                options: serde_json::json!({}),
+                host: UserId::new("host"),
+                channel: "chan".into(),
+                guild: None,
+                timing: Timing {
+                    turn_secs: 3600,
+                    reminders: Vec::new(),
+                    resolve_early: true,
+                    calendar: Default::default(),
+                },
+                seed: "00".into(),
+                commitment: "00".into(),
+                now: 0,
+            })
+            .await
+            .unwrap()
+    }
+
+    async fn interactions(store: &SqliteStore) -> i64 {
+        sqlx::query_scalar("SELECT COUNT(*) FROM interactions")
+            .fetch_one(store.pool())
+            .await
+            .unwrap()
+    }
+
+    /// A writer that stops part way (an error, or a caller that stopped waiting) leaves
+    /// nothing behind: its transaction is rolled back, and the next writer gets the
+    /// connection outside any transaction.
+    #[tokio::test]
+    async fn an_abandoned_write_rolls_back_and_the_next_writer_proceeds() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = file_store(&dir).await;
+        for round in 0..3 {
+            let mut tx = store.begin_write().await.unwrap();
+            sqlx::query("INSERT INTO interactions (id, expires_at) VALUES ($1, 1)")
+                .bind(format!("abandoned {round}"))
+                .execute(&mut *tx)
+                .await
+                .unwrap();
+            drop(tx);
+            assert_eq!(interactions(&store).await, 0);
+        }
+        let mut tx = store.begin_write().await.unwrap();
+        sqlx::query("INSERT INTO interactions (id, expires_at) VALUES ('kept', 1)")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        assert_eq!(interactions(&store).await, 1);
+        store.close().await;
+    }
+
+    /// A commit that must wait (here for another connection's write lock; in production
+    /// for the disk's fsync) waits on sqlx's connection thread, never on the runtime's:
+    /// on a runtime of one thread, other tasks run meanwhile, and the commit lands once
+    /// the lock is free. A commit run on the calling thread would hold the only thread
+    /// until SQLite's busy timeout gave up, and fail.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_waiting_commit_leaves_the_runtime_free_and_then_lands() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(file_store(&dir).await);
+        let id = race(&store).await;
+        let version = store.version(id).await.unwrap().unwrap();
+        let url = format!("sqlite:{}", dir.path().join("store.db").display());
+        let mut holder = sqlx::SqliteConnection::connect(&url).await.unwrap();
+        sqlx::query("BEGIN IMMEDIATE")
+            .execute(&mut holder)
+            .await
+            .unwrap();
+
+        let started = Arc::new(AtomicBool::new(false));
+        let task = tokio::spawn({
+            let (store, started) = (store.clone(), started.clone());
+            async move {
+                started.store(true, Ordering::SeqCst);
+                store.commit(id, version, Commit::default()).await
+            }
+        });
+        // This task runs while the commit is under way: the runtime's one thread is free.
+        while !started.load(Ordering::SeqCst) {
+            tokio::task::yield_now().await;
+        }
+        for _ in 0..100 {
+            tokio::task::yield_now().await;
+        }
+        assert!(
+            !task.is_finished(),
+            "the commit ended while the lock was held"
+        );
+        sqlx::query("COMMIT").execute(&mut holder).await.unwrap();
+        task.await.unwrap().unwrap();
+        assert_eq!(store.version(id).await.unwrap(), Some(version + 1));
+        holder.close().await.unwrap();
+        store.close().await;
+    }
 
     /// The steps of SQLite's plan for `sql`, its parameters left null.
     async fn plan(store: &SqliteStore, sql: &str) -> Vec<String> {
@@ -197,7 +279,8 @@ mod tests {
     /// index, never by walking the whole table (which keeps delivered rows for weeks).
     #[tokio::test]
     async fn the_outbox_is_read_through_its_index_of_undelivered_rows() {
-        let store = SqliteStore::in_memory().await.unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let store = file_store(&dir).await;
         let coalesce = "UPDATE outbox SET failed = 'superseded'
             WHERE campaign_id = $1 AND coalesce_key = $2 AND id < $3
               AND delivered_at IS NULL AND failed IS NULL";

@@ -3,8 +3,9 @@
 //! Under CI (`CI` set) a missing URL fails the PostgreSQL tests loudly instead of skipping
 //! them.
 //!
-//! Each test gets a fresh database: a SQLite file in a temp dir, or a new PostgreSQL
-//! database on the server (`CREATE DATABASE`, dropped again when the [`Db`] is dropped).
+//! Each test gets a fresh database: a SQLite file in a temp dir, opened as production
+//! opens it (full durability: an fsync at every commit), or a new PostgreSQL database on
+//! the server (`CREATE DATABASE`, dropped again when the [`Db`] is dropped).
 //! [`on_both!`] turns `async fn name(backend: Kind)` tests into `sqlite::name` and
 //! `postgres::name` test functions.
 
@@ -14,7 +15,6 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use photofinish::games::GameKind;
 use photofinish::referee::{Actor, Config, NewRace, Referee, TestClock};
-use photofinish::store::sqlite::Durability;
 use photofinish::store::{self, CampaignId, PostgresStore, SqliteStore, Store, Timing};
 use sqlx::{ConnectOptions, Connection, Row};
 
@@ -135,14 +135,9 @@ impl Db {
 
     /// The store on this database, migrated, as a process would open it.
     pub async fn open(&self) -> Arc<dyn Store> {
-        match self.kind {
-            Kind::Sqlite => Arc::new(
-                SqliteStore::open(&self.url, Durability::Normal)
-                    .await
-                    .expect("open SQLite"),
-            ),
-            Kind::Postgres => store::open(&self.url).await.expect("open PostgreSQL"),
-        }
+        store::open(&self.url)
+            .await
+            .unwrap_or_else(|e| panic!("open the {:?} store: {e}", self.kind))
     }
 
     /// A connection for raw SQL (`?` placeholders; PostgreSQL gets `$1`, `$2`, ...).
