@@ -13,3 +13,4 @@ pub mod games;
 pub mod referee;
 pub mod render;
 pub mod store;
+pub mod vocab;

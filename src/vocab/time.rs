@@ -1,10 +1,13 @@
-//! A race's clock settings as stored: turn length, calendar options, time banks, and the
-//! players' own time settings a deadline needs.
+//! Time as stored: moments in milliseconds, and a race's clock settings (turn length,
+//! calendar options, time banks) with the players' own time settings a deadline needs.
 
 use serde::{Deserialize, Serialize};
 
-use super::{Millis, UserId};
+use super::ids::UserId;
 use crate::engine::Seat;
+
+/// Milliseconds since the Unix epoch, UTC.
+pub type Millis = i64;
 
 /// A campaign's clock settings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
