@@ -27,7 +27,8 @@ use crate::engine::BotLevel;
 use crate::games::GameKind;
 use crate::referee::{Actor, Config, NewRace, Referee, SystemClock, TestClock};
 use crate::store::sqlite::Durability;
-use crate::store::{Backend, PostgresStore, SqliteStore, Store, Timing, UserId};
+use crate::store::{Backend, PostgresStore, SqliteStore, Store};
+use crate::vocab::{Timing, UserId};
 
 /// What to measure.
 #[derive(Debug, Clone)]

@@ -17,7 +17,7 @@ use crate::referee::RefereeError;
 use crate::referee::archive::{Export, ExportStep, MAX_EXPORT_BYTES, is_export, read_export};
 use crate::referee::verify::{replay_export, verify_export};
 use crate::render::alt_text;
-use crate::store::CampaignId;
+use crate::vocab::CampaignId;
 
 /// Exit 0 with the file written, 2 with one line when the race cannot be exported.
 pub fn run(race: i64, out: Option<&Path>, flags: &Flags) -> ExitCode {

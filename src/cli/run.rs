@@ -16,7 +16,7 @@ use super::refuse;
 use crate::discord::Settings;
 use crate::discord::config::ConfigError;
 use crate::referee::{Clock, SystemClock};
-use crate::store::Millis;
+use crate::vocab::Millis;
 
 /// The environment variable of the tests' fast clock.
 pub const TEST_CLOCK_ENV: &str = "PHOTOFINISH_TEST_CLOCK";

@@ -15,7 +15,7 @@ use thiserror::Error;
 
 use crate::referee::timing::parse_duration;
 use crate::referee::when::{Zone, parse_zone};
-use crate::store::Timing;
+use crate::vocab::Timing;
 
 /// At most this many gateway shards in all: Discord's largest bots run a few thousand.
 pub const MAX_SHARDS: u32 = 16_384;

@@ -24,7 +24,7 @@ use crate::referee::announce::Announcement;
 use crate::referee::{Actor, Receipt, RefereeError};
 use crate::render::markup::{bounded, escape_sentence};
 use crate::render::{code_text, escape_markdown};
-use crate::store::{CampaignId, UserId};
+use crate::vocab::{CampaignId, UserId};
 
 /// How long an interaction may work before it is acknowledged (Discord allows 3 s).
 pub const ACK_GRACE: Duration = Duration::from_millis(1500);

@@ -8,7 +8,7 @@ use crate::referee::when::Zone;
 use crate::engine::{Choice, Seat};
 use crate::referee::announce::{Announcement, Target};
 use crate::render::post::{Picture, Post, Style, present};
-use crate::store::{CampaignId, Phase};
+use crate::vocab::{CampaignId, Phase};
 
 /// Discord's limits (developer docs: message, embed and component objects).
 pub mod limits {

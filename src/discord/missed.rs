@@ -10,7 +10,7 @@ use std::sync::Arc;
 use poise::serenity_prelude as serenity;
 
 use super::Shared;
-use crate::store::UserId;
+use crate::vocab::UserId;
 
 /// Messages read per DM channel in one catch-up.
 const PAGE: u8 = 100;

@@ -21,7 +21,7 @@ use super::layout::{self, Action, Layout, Pick, clip};
 use super::{Shared, dress, stale};
 use crate::engine::Seat;
 use crate::referee::RefereeError;
-use crate::store::CampaignId;
+use crate::vocab::CampaignId;
 
 /// Discord's limits for a modal (developer docs: Interaction Response, Text Input).
 pub mod limits {
@@ -61,7 +61,7 @@ pub async fn open(
 /// The modal for the presser's own open prompt at `step`.
 async fn modal_for(
     shared: &Shared,
-    user: &crate::store::UserId,
+    user: &crate::vocab::UserId,
     race: CampaignId,
     step: u32,
     seat: Seat,

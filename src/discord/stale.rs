@@ -19,7 +19,8 @@ use super::courier::DiscordCourier;
 use super::layout::{EmbedSpec, Layout, clip, limits};
 use crate::referee::announce::{Announcement, RevealedOrder, Target};
 use crate::render::{code_text, escape_markdown};
-use crate::store::{CampaignId, OrderSource, OutboxRow, Store};
+use crate::store::{OrderSource, OutboxRow, Store};
+use crate::vocab::CampaignId;
 
 /// What an old prompt's button answers.
 pub const STALE: &str = "That button was for an earlier turn that has already resolved, so it no longer orders anything; your open prompt, if any, is your newest DM.";

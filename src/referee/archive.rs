@@ -14,9 +14,8 @@ use thiserror::Error;
 use super::{Referee, RefereeError, verify};
 use crate::engine::{BotLevel, Seat};
 use crate::games::{AnyEvent, AnyOrder, AnyPublicView, GameKind};
-use crate::store::{
-    CampaignId, CampaignRow, Millis, OrderSource, Phase, PreferenceRow, SeatRow, StepLog,
-};
+use crate::store::{CampaignRow, OrderSource, PreferenceRow, SeatRow, StepLog};
+use crate::vocab::{CampaignId, Millis, Phase};
 
 /// The `format` every export names.
 pub const EXPORT_FORMAT: &str = "photofinish-race";
@@ -276,7 +275,7 @@ impl Referee {
         &self,
         race: CampaignId,
         guild: Option<&str>,
-        user: &crate::store::UserId,
+        user: &crate::vocab::UserId,
     ) -> Result<CampaignId, RefereeError> {
         let Some(loaded) = self.store.load(race).await? else {
             return Err(RefereeError::Invalid(format!("there is no race {race}")));

@@ -10,7 +10,8 @@ use super::work::{Work, new_nonce, receipt_for};
 use super::{Referee, RefereeError, require_open};
 use crate::engine::{Autopilot, Autoplay, BotLevel, GameRng, Mode, Seat};
 use crate::games::AnyOrder;
-use crate::store::{CampaignId, OrderRow, OrderSource, Phase, UserId};
+use crate::store::{OrderRow, OrderSource};
+use crate::vocab::{CampaignId, Phase, UserId};
 
 /// How a human seat is played in the open step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,7 +13,8 @@
 use super::announce::{Announcement, Target};
 use super::outage::{Standing, about};
 use super::{Referee, RefereeError};
-use crate::store::{CampaignId, DeadlineKind, DeadlineRow, Millis, Phase, SeatRow, StoreError};
+use crate::store::{DeadlineKind, DeadlineRow, SeatRow, StoreError};
+use crate::vocab::{CampaignId, Millis, Phase};
 
 /// How long a claimed deadline is ours before another process may take it over.
 pub const DEADLINE_CLAIM_MS: Millis = 120_000;

@@ -32,7 +32,8 @@ use thiserror::Error;
 
 use super::announce::{Announcement, Target};
 use super::{Referee, RefereeError};
-use crate::store::{Address, CampaignId, Millis, OutboxRow, Phase};
+use crate::store::{Address, OutboxRow};
+use crate::vocab::{CampaignId, Millis, Phase};
 
 /// One announcement to deliver.
 #[derive(Clone, Debug)]

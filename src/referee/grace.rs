@@ -9,7 +9,8 @@ use super::RefereeError;
 use super::round::by_round;
 use super::work::Work;
 use crate::engine::Seat;
-use crate::store::{DeadlineKind, Millis, NewDeadline, OrderSource, Timing};
+use crate::store::{DeadlineKind, NewDeadline, OrderSource};
+use crate::vocab::{Millis, Timing};
 
 /// The grace window when a race does not set `grace=`, in seconds.
 pub const DEFAULT_GRACE_SECS: u64 = 120;

@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use serde::Deserialize;
 
 use super::{Actor, Referee, RefereeError};
-use crate::store::{CampaignId, Millis, Phase, Timing, UserId};
+use crate::vocab::{CampaignId, Millis, Phase, Timing, UserId};
 
 /// Every quota, with its default.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]

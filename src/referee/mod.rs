@@ -50,7 +50,8 @@ use std::sync::Arc;
 use tokio::sync::Mutex;
 
 use crate::games::GameKind;
-use crate::store::{CampaignId, Phase, Store, Timing, UserId};
+use crate::store::Store;
+use crate::vocab::{CampaignId, Phase, Timing, UserId};
 pub use clock::{Clock, SystemClock, TestClock};
 pub use deadlines::DEADLINE_CLAIM_MS;
 pub use error::RefereeError;
@@ -137,11 +138,11 @@ pub struct Referee {
     pacer: limits::RateLimiter,
     /// The wall and monotonic clocks at the last tick, to tell a clock jump from time
     /// that passed.
-    last_tick: std::sync::Mutex<Option<(crate::store::Millis, crate::store::Millis)>>,
+    last_tick: std::sync::Mutex<Option<(crate::vocab::Millis, crate::vocab::Millis)>>,
     /// Whether Discord answers, for the outage hold (`outage.rs`).
     reach: outage::Reach,
     /// When this referee last compacted ended races (`retention.rs`).
-    last_compaction: std::sync::Mutex<Option<crate::store::Millis>>,
+    last_compaction: std::sync::Mutex<Option<crate::vocab::Millis>>,
 }
 
 /// A name no other referee has: host, process and a random tag (two referees in one

@@ -12,7 +12,7 @@
 use std::sync::Mutex;
 
 use super::Referee;
-use crate::store::Millis;
+use crate::vocab::Millis;
 
 /// How long without any answer from Discord makes an outage, unless configured.
 pub const DEFAULT_OUTAGE_AFTER_MS: Millis = 180_000;

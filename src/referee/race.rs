@@ -8,7 +8,8 @@ use super::{
     require_lobby, require_open, timing,
 };
 use crate::engine::{SeatSetup, Seed};
-use crate::store::{CampaignId, Millis, NewCampaign, Phase, StoreError};
+use crate::store::{NewCampaign, StoreError};
+use crate::vocab::{CampaignId, Millis, Phase};
 
 /// How to move a deadline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,7 +13,8 @@ use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 
 use super::{Referee, RefereeError};
 use crate::games::GameKind;
-use crate::store::{Loaded, Phase};
+use crate::store::Loaded;
+use crate::vocab::Phase;
 
 /// One entrant's place in one race.
 #[derive(Clone, Debug, PartialEq, Eq)]

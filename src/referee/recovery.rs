@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use super::announce::SeatState;
 use super::{Referee, RefereeError};
-use crate::store::{Phase, UserId};
+use crate::vocab::{Phase, UserId};
 
 impl Referee {
     /// The users who owe an order now in a running race, each once, in order: the
@@ -43,7 +43,8 @@ mod tests {
     use super::*;
     use crate::games::GameKind;
     use crate::referee::{Actor, Config, NewRace, TestClock};
-    use crate::store::{CampaignId, SqliteStore, Store, Timing};
+    use crate::store::{SqliteStore, Store};
+    use crate::vocab::{CampaignId, Timing};
 
     fn config(turn_secs: u64) -> Config {
         Config {

@@ -3,7 +3,8 @@
 //! referee's clock, the first time ten minutes after its first tick (not at a restart). What is deleted and what is kept is the store's (`store/retention.rs`).
 
 use super::{Referee, RefereeError};
-use crate::store::{Compacted, Millis};
+use crate::store::Compacted;
+use crate::vocab::Millis;
 
 /// The default of `retention.after`: 30 days.
 pub const DEFAULT_AFTER_SECS: u64 = 30 * 86_400;

@@ -16,7 +16,7 @@ use super::announce::{MissedOrder, RevealedOrder, RoundStep};
 use super::work::Work;
 use crate::engine::{Seat, Window};
 use crate::games::{AnyGame, GameKind};
-use crate::store::Phase;
+use crate::vocab::Phase;
 
 /// Whether `kind` is told one post per round (its seats act in turn).
 pub fn by_round(kind: GameKind) -> bool {

@@ -11,7 +11,7 @@ use super::calendar::{self, DEFAULT_QUIET_CAP_SECS, Rules, Sleeper};
 use super::when::{self, Days, Zone};
 use super::work::{MAX_DEADLINE_AHEAD_MS, Work};
 use crate::engine::{Mode, Pending, Seat, Window};
-use crate::store::{Millis, Phase, SeatClock, UserId};
+use crate::vocab::{Millis, Phase, SeatClock, UserId};
 
 impl Work {
     /// The race's zone.
@@ -200,7 +200,7 @@ impl super::Referee {
     }
 }
 
-fn read_my_time(t: &crate::store::UserTime) -> MyTime {
+fn read_my_time(t: &crate::vocab::UserTime) -> MyTime {
     MyTime {
         zone: t.zone.as_deref().and_then(|z| when::parse_zone(z).ok()),
         quiet: t.quiet.as_deref().and_then(|q| when::parse_quiet(q).ok()),

@@ -7,7 +7,8 @@
 use super::ratings::{RATED_RACES, entrants, rate};
 use super::{Referee, RefereeError};
 use crate::games::GameKind;
-use crate::store::{Loaded, OrderSource, Phase, UserId};
+use crate::store::{Loaded, OrderSource};
+use crate::vocab::{Phase, UserId};
 
 /// One game's statistics.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,7 +4,7 @@
 
 use super::RefereeError;
 use super::when;
-use crate::store::Timing;
+use crate::vocab::Timing;
 
 /// Every timing key the settings read, with the aliases (`turn-length`, `timezone`, ...).
 pub const KEYS: &[&str] = &[

@@ -9,7 +9,8 @@ use tokio::sync::Mutex;
 use super::work::Work;
 use super::{Referee, RefereeError};
 use crate::engine::Seat;
-use crate::store::{CampaignId, Loaded, OrderSource, SeatRow, StoreError, TimeContext, UserId};
+use crate::store::{Loaded, OrderSource, SeatRow, StoreError};
+use crate::vocab::{CampaignId, TimeContext, UserId};
 
 /// Campaigns the referee keeps in memory between decisions.
 const CACHE_RACES: usize = 1024;

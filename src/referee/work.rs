@@ -16,9 +16,10 @@ use super::round::{RoundSoFar, by_round};
 use crate::engine::{Audience, GameRng, Mode, Pending, Seat, Seed, Submitted, Window};
 use crate::games::{AnyGame, AnyOrder};
 use crate::store::{
-    CampaignRow, Commit, DeadlineKind, Loaded, Millis, NewDeadline, NewOutbox, OrderRow,
-    OrderSource, Phase, SeatRow, TimeContext, TurnRow, UserId,
+    CampaignRow, Commit, DeadlineKind, Loaded, NewDeadline, NewOutbox, OrderRow, OrderSource,
+    SeatRow, TurnRow,
 };
+use crate::vocab::{Millis, Phase, TimeContext, UserId};
 
 /// Steps resolved in one commit before a chain of steps that need nobody yields: the
 /// rest is carried on by a `Continue` deadline due at once, at the next tick. Nothing
@@ -253,8 +254,8 @@ impl Work {
     pub fn notice(
         &mut self,
         text: String,
-        at: Option<crate::store::Millis>,
-        user: Option<crate::store::UserId>,
+        at: Option<crate::vocab::Millis>,
+        user: Option<crate::vocab::UserId>,
     ) {
         let race = self.campaign.id;
         self.say(

@@ -3,7 +3,7 @@
 
 use super::post::{Post, Style};
 use crate::referee::announce::NudgeSeat;
-use crate::store::{CampaignId, Millis};
+use crate::vocab::{CampaignId, Millis};
 
 /// `nudge=`: the seats still owing an order, each player mentioned.
 pub(super) fn nudge(

@@ -16,7 +16,7 @@ use crate::engine::{Choice, Prompt};
 use crate::games::{AnyPrivateView, AnyPublicView, GameKind};
 use crate::referee::announce::{Announcement, FinalPlace, LobbySeat, SeatState, StatusSeat};
 use crate::referee::when::Zone;
-use crate::store::{CampaignId, Millis, Phase, UserId};
+use crate::vocab::{CampaignId, Millis, Phase, UserId};
 
 /// How to write times and mentions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -658,7 +658,7 @@ fn fill_last(text: &mut String, placeholder: &str, with: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::CampaignId;
+    use crate::vocab::CampaignId;
 
     #[test]
     fn times_are_discord_timestamps_or_plain() {
@@ -775,7 +775,7 @@ mod tests {
             race: CampaignId(4),
             text: "{user}: due {at}.".into(),
             at: Some(1_767_225_600_000),
-            user: Some(crate::store::UserId::new("42")),
+            user: Some(crate::vocab::UserId::new("42")),
         };
         assert_eq!(
             present(&a, &Style::discord()).body,

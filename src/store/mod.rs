@@ -50,10 +50,10 @@ use thiserror::Error;
 use crate::engine::{BotLevel, Pending, Seat};
 use crate::games::{AnyEvent, AnyGame, AnyOrder, GameKind};
 
-pub use crate::vocab::{
-    Bank, CalendarOptions, CampaignId, Clocks, Millis, Phase, SeatClock, TimeContext, Timing,
-    UserId, UserTime,
-};
+// The shared vocabulary, imported once for the store's own files (`super::Millis`);
+// other layers import it from `vocab`.
+use crate::vocab::{CampaignId, Clocks, Millis, Phase, TimeContext, Timing, UserId, UserTime};
+
 pub use postgres::PostgresStore;
 pub use queries::SqlStore;
 pub use retention::Compacted;

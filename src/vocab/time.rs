@@ -18,7 +18,7 @@ pub struct Timing {
     pub reminders: Vec<u64>,
     /// Resolve as soon as every order is in (else always wait for the deadline).
     pub resolve_early: bool,
-    /// The race's calendar options (issue 17); absent in rows and texts from before.
+    /// The race's calendar options; absent in rows and texts from before.
     #[serde(default)]
     pub calendar: CalendarOptions,
 }
@@ -56,7 +56,7 @@ pub struct CalendarOptions {
     pub grace_secs: Option<u64>,
 }
 
-/// Each seat's time bank in a race with `clock=` (issue 17), stored as JSON; empty
+/// Each seat's time bank in a race with `clock=`, stored as JSON; empty
 /// otherwise. The arithmetic is `referee::bank`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Clocks {

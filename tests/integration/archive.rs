@@ -12,7 +12,7 @@ use photofinish::games::GameKind;
 use photofinish::referee::archive::{Export, read_export};
 use photofinish::referee::verify::verify_export;
 use photofinish::referee::{NewRace, RefereeError};
-use photofinish::store::{CampaignId, Phase};
+use photofinish::vocab::{CampaignId, Phase};
 use serde_json::Value;
 
 fn photofinish() -> Command {
@@ -444,7 +444,7 @@ mod discord {
     use crate::support::discord::*;
     use photofinish::referee::archive::read_export;
     use photofinish::referee::verify::verify_export;
-    use photofinish::store::{CampaignId, Phase, UserId};
+    use photofinish::vocab::{CampaignId, Phase, UserId};
     use serde_json::{Value, json};
 
     /// The files the bot uploaded with its answers since request `from` (not the
@@ -597,7 +597,8 @@ mod round_trip {
     };
     use photofinish::referee::verify::{replay_export, verify_export};
     use photofinish::referee::work::receipt_for;
-    use photofinish::store::{OrderSource, Phase};
+    use photofinish::store::OrderSource;
+    use photofinish::vocab::Phase;
     use proptest::prelude::*;
 
     /// A whole race of random bots, one in five orders missed (the default played), as

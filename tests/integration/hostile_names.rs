@@ -25,7 +25,7 @@ use photofinish::referee::Actor;
 use photofinish::referee::announce::{Announcement, Target};
 use photofinish::render::code_text;
 use photofinish::render::post::{Style, present};
-use photofinish::store::Phase;
+use photofinish::vocab::Phase;
 use serde_json::json;
 
 /// The placeholders the races are played with: unique words, found nowhere else.

@@ -23,7 +23,8 @@ use photofinish::games::GameKind;
 use photofinish::referee::announce::{Announcement, Target};
 use photofinish::referee::{Actor, Config, NewRace, Referee, TestClock};
 use photofinish::render::post::{Style, present};
-use photofinish::store::{CampaignId, Phase, SqliteStore, Store, Timing, UserId};
+use photofinish::store::{SqliteStore, Store};
+use photofinish::vocab::{CampaignId, Phase, Timing, UserId};
 use serde_json::Value;
 
 struct World {

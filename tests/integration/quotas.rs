@@ -9,7 +9,7 @@ use photofinish::engine::Seat;
 use photofinish::games::GameKind;
 use photofinish::referee::announce::{Announcement, Target};
 use photofinish::referee::{Actor, Config, Limits, NewRace, Referee, RefereeError};
-use photofinish::store::{CampaignId, Phase, UserId};
+use photofinish::vocab::{CampaignId, Phase, UserId};
 use serde_json::{Value, json};
 
 const DM: GameKind = GameKind::DreamMile;

@@ -27,7 +27,7 @@ use crate::render::animation::animate;
 use crate::render::picture::series_chart;
 use crate::render::post::{Picture, Post, draw_picture};
 use crate::render::{code_text, escape_markdown, track_text};
-use crate::store::{CampaignId, Phase, UserId};
+use crate::vocab::{CampaignId, Phase, UserId};
 
 /// The race a command names (`race:`), checked to be this server's; else this channel's.
 async fn pick(ctx: Ctx<'_>, race: Option<i64>) -> Result<CampaignId, RefereeError> {

@@ -12,7 +12,7 @@ use crate::referee::when::{self, Zone};
 use crate::render::escape_markdown;
 use crate::render::markup::quote_typed;
 use crate::render::post::Style;
-use crate::store::{Millis, UserId};
+use crate::vocab::{Millis, UserId};
 
 /// Reads a moment: a duration from now (`2h`, `1h 30m`), Unix seconds, or anything
 /// [`when::parse_when`] reads (`<t:UNIX>`, `2026-12-01 18:00`, `tomorrow 18:00`) in `zone`.

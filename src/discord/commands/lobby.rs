@@ -196,7 +196,7 @@ impl poise::SlashArgument for LengthChoice {
 
 /// The new race's expected duration (its length, at the game's fewest seats; the lobby
 /// message counts the seats taken), or nothing for options no length has.
-fn expected_line(kind: GameKind, options: &str, timing: &crate::store::Timing) -> String {
+fn expected_line(kind: GameKind, options: &str, timing: &crate::vocab::Timing) -> String {
     let mut timing = timing.clone();
     let Ok(rest) = apply_timing_text(&mut timing, options) else {
         return String::new();

@@ -11,7 +11,7 @@ use crate::discord::handlers::{Answer, note};
 use crate::discord::layout::{self, Layout, Row, SelectSpec, clip, limits};
 use crate::referee::{Actor, RefereeError};
 use crate::render::escape_markdown;
-use crate::store::{CampaignId, UserId};
+use crate::vocab::{CampaignId, UserId};
 
 /// "Kick from race": the member is out of this channel's race (host).
 #[poise::command(context_menu_command = "Kick from race", guild_only)]

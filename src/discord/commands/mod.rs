@@ -38,7 +38,7 @@ use super::layout::Layout;
 use super::{Ctx, Error, Shared, dress};
 use crate::games::GameKind;
 use crate::referee::RefereeError;
-use crate::store::{CampaignId, UserId};
+use crate::vocab::{CampaignId, UserId};
 
 /// Poise's error hook: a duplicate interaction is dropped silently; anything else gets a
 /// short ephemeral answer and a log line.

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use photofinish::referee::TestClock;
-use photofinish::store::{CampaignId, Millis, Phase, Store, UserId};
+use photofinish::store::Store;
+use photofinish::vocab::{CampaignId, Millis, Phase, UserId};
 use serde_json::json;
 
 use crate::support::backend::{Arg, Db, Kind, Raw};
