@@ -9,6 +9,7 @@
 pub mod animation;
 pub mod bank;
 pub mod markup;
+pub mod message;
 mod nudge;
 pub mod picture;
 pub mod post;
