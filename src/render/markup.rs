@@ -9,7 +9,7 @@
 //! Discord shows a backslash before any ASCII punctuation as nothing, so an escaped name
 //! reads exactly as it was written, while no link, heading, quote, list, mention or
 //! formatting can come out of it. Only the terminal and pictures see the raw text: they
-//! never escape (see [`crate::render::post::Style`]).
+//! never escape (see [`crate::render::message::Style`]).
 
 /// Marks that Discord reads anywhere in a line: escapes, emphasis, strike, code, spoilers,
 /// mentions and timestamps (`<@1>`, `<t:1>`), quotes, and masked links (`[a](b)`).

@@ -6,7 +6,7 @@
 //! One function per announcement kind; the larger ones live apart: the nudge in
 //! `nudge.rs`, a resolved turn or round in `turn.rs`.
 
-pub use super::message::{Picture, Post, Style};
+use super::message::{Picture, Post, Style};
 use super::picture::{RenderError, race_chart_png, track_png};
 use super::text::{alt_text, ordinal, private_text_as, track_text};
 use super::turn::{Turn, turn_resolved};

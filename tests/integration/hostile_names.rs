@@ -24,7 +24,8 @@ use photofinish::games::GameKind;
 use photofinish::referee::Actor;
 use photofinish::referee::announce::{Announcement, Target};
 use photofinish::render::code_text;
-use photofinish::render::post::{Style, present};
+use photofinish::render::message::Style;
+use photofinish::render::post::present;
 use photofinish::vocab::Phase;
 use serde_json::json;
 

@@ -24,8 +24,9 @@ use crate::referee::stats::PlayerStats;
 use crate::referee::when::format_duration;
 use crate::referee::{Actor, Referee, RefereeError};
 use crate::render::animation::animate;
+use crate::render::message::{Picture, Post};
 use crate::render::picture::series_chart;
-use crate::render::post::{Picture, Post, draw_picture};
+use crate::render::post::draw_picture;
 use crate::render::{code_text, escape_markdown, track_text};
 use crate::vocab::{CampaignId, Phase, UserId};
 

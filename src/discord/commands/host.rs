@@ -11,7 +11,7 @@ use crate::referee::timing::{format_duration, parse_duration};
 use crate::referee::when::{self, Zone};
 use crate::render::escape_markdown;
 use crate::render::markup::quote_typed;
-use crate::render::post::Style;
+use crate::render::message::Style;
 use crate::vocab::{Millis, UserId};
 
 /// Reads a moment: a duration from now (`2h`, `1h 30m`), Unix seconds, or anything

@@ -10,7 +10,8 @@ use crate::referee::announce::{Announcement, SeatState};
 use crate::referee::timing::format_duration;
 use crate::render::escape_markdown;
 use crate::render::markup::escape_sentence;
-use crate::render::post::{Style, present};
+use crate::render::message::Style;
+use crate::render::post::present;
 
 /// The standings, the track and who has ordered.
 #[poise::command(slash_command)]
