@@ -41,6 +41,19 @@ pub(crate) fn join_units(units: &[String]) -> String {
     }
 }
 
+/// The most characters of what a player typed that a message shows back.
+pub const TYPED_MAX: usize = 100;
+
+/// `text` cut to [`TYPED_MAX`] characters, ending in "…" when it was cut.
+pub fn bounded(text: &str) -> String {
+    if text.chars().count() <= TYPED_MAX {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(TYPED_MAX).collect();
+    out.push('…');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
