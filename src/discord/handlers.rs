@@ -20,9 +20,10 @@ use serenity::{ComponentInteraction, ComponentInteractionDataKind, CreateInterac
 
 use super::layout::{self, Action, EmbedSpec, Layout, Pick};
 use super::{Error, Shared, dress};
+use crate::games::words::bounded;
 use crate::referee::announce::Announcement;
 use crate::referee::{Actor, Receipt, RefereeError};
-use crate::render::markup::{bounded, escape_sentence};
+use crate::render::markup::escape_sentence;
 use crate::render::{code_text, escape_markdown};
 use crate::vocab::{CampaignId, UserId};
 

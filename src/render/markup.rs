@@ -11,7 +11,7 @@
 //! formatting can come out of it. Only the terminal and pictures see the raw text: they
 //! never escape (see [`crate::render::message::Style`]).
 
-pub use crate::games::words::{TYPED_MAX, bounded};
+use crate::games::words::{TYPED_MAX, bounded};
 
 /// Marks that Discord reads anywhere in a line: escapes, emphasis, strike, code, spoilers,
 /// mentions and timestamps (`<@1>`, `<t:1>`), quotes, and masked links (`[a](b)`).
