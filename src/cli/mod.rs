@@ -6,6 +6,7 @@
 
 mod bench;
 pub mod config;
+mod cpu;
 mod export;
 pub mod health;
 mod pace;

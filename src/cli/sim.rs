@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
+use super::cpu::ThreadCpu;
 use super::pace::{self, PaceModel, PaceSpec};
 use crate::engine::BotLevel;
 use crate::engine::expert::Budget;
@@ -68,12 +69,13 @@ pub fn run(
         bots,
     };
     let result = match (by_lane, kind) {
-        (false, _) if experts != ExpertSeats::Default => strength::run_with(kind, &args, experts)
-            .and_then(|s| {
+        (false, _) if experts != ExpertSeats::Default => {
+            strength::run_with(kind, &args, experts, &ThreadCpu).and_then(|s| {
                 let json = serde_json::to_value(&s).map_err(|e| e.to_string())?;
                 Ok((s.to_string(), json))
-            }),
-        (false, _) => sim(kind, &args),
+            })
+        }
+        (false, _) => sim(kind, &args, &ThreadCpu),
         (true, GameKind::FifteenHundred) => by_lane_table(&args),
         (true, _) => Err("--by-lane is for 1500m only".to_string()),
     };
@@ -238,7 +240,7 @@ impl Run {
                 SimBots::Each(vec![crate::engine::BotLevel::Heuristic])
             },
         };
-        sim(self.kind, &args).map(|(_, json)| json)
+        sim(self.kind, &args, &ThreadCpu).map(|(_, json)| json)
     }
 }
 

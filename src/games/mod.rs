@@ -147,11 +147,16 @@ fn summary<S: std::fmt::Display + serde::Serialize>(s: S) -> Result<(String, Val
     Ok((s.to_string(), json))
 }
 
-/// Runs bots against each other and returns a printable summary and its JSON.
-pub fn sim(kind: GameKind, args: &SimArgs) -> Result<(String, Value), String> {
+/// Runs bots against each other and returns a printable summary and its JSON; an expert
+/// level's decisions are timed on `watch`.
+pub fn sim(
+    kind: GameKind,
+    args: &SimArgs,
+    watch: &dyn strength::Stopwatch,
+) -> Result<(String, Value), String> {
     // The expert is measured by its strength: whole games, levels rotating round the table.
     if args.bots.has(BotLevel::Expert) {
-        return summary(strength::run(kind, args)?);
+        return summary(strength::run(kind, args, watch)?);
     }
     match kind {
         GameKind::DreamMile => summary(dream_mile::sim::run(args)?),
