@@ -20,6 +20,13 @@ pub enum DeadlineChange {
     Extend(i64),
 }
 
+/// A race's fresh secret seed, from the operating system (the engine draws none).
+fn seed_from_os() -> Result<Seed, getrandom::Error> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes)?;
+    Ok(Seed(bytes))
+}
+
 impl Referee {
     /// Opens a lobby for a new race, with a fresh secret seed.
     pub async fn create(&self, req: NewRace) -> Result<CampaignId, RefereeError> {
@@ -29,7 +36,7 @@ impl Referee {
         let options = req.kind.apply_options(None, &game_text)?;
         self.check_lobby_quota(&req.host.user, req.guild.as_deref())
             .await?;
-        let seed = Seed::from_os()
+        let seed = seed_from_os()
             .map_err(|e| RefereeError::Invalid(format!("no randomness for the dice: {e}")))?;
         let now = self.clock.now();
         let id = match self
