@@ -6,6 +6,7 @@
 //! [`store`]; the adapter delivers the outbox. See ARCHITECTURE.md.
 
 pub mod cli;
+pub mod config;
 pub mod discord;
 pub mod engine;
 pub mod fault;

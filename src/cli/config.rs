@@ -17,7 +17,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::discord::config::{ConfigError, KEYS, Key, Raw, Settings, Source, Values, read_file};
+use crate::config::{ConfigError, KEYS, Key, Raw, Settings, Source, Values, read_file};
 use crate::store::postgres::redact;
 
 /// The environment variable naming the config file.

@@ -13,8 +13,8 @@ use std::sync::Arc;
 
 use super::config::Flags;
 use super::refuse;
+use crate::config::ConfigError;
 use crate::discord::Settings;
-use crate::discord::config::ConfigError;
 use crate::referee::{Clock, SystemClock};
 use crate::vocab::Millis;
 

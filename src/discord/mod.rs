@@ -34,11 +34,12 @@ use thiserror::Error;
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
+pub use crate::config::Settings;
 use crate::referee::supervise::supervise;
 use crate::referee::{Clock, Referee, RefereeError};
 pub use crate::store::HEARTBEAT_SECS;
 use crate::store::{Heartbeat, StoreError};
-pub use config::{Settings, Shards, Token};
+pub use config::{Shards, Token};
 use courier::DiscordCourier;
 
 /// What poise's handlers return when something other than a referee refusal fails.
