@@ -8,7 +8,7 @@ use super::file::read_file;
 use super::keys::{Raw, Source, Values};
 use crate::discord::config::{MAX_SHARDS, Shards, Token};
 use crate::referee::timing::parse_duration;
-use crate::referee::when::{Zone, parse_zone};
+use crate::referee::when::parse_zone;
 use crate::vocab::Timing;
 
 fn bad(key: &'static str, raw: &Raw, reason: impl Into<String>) -> ConfigError {
@@ -72,55 +72,37 @@ fn shards(range: Option<&Raw>, total: Option<&Raw>) -> Result<Shards, ConfigErro
     Ok(Shards::Range { first, last, total })
 }
 
-/// Everything the commands need, read and checked.
+/// The application's configuration, read and checked: each layer's own section.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    pub token: Token,
-    /// A SQLite path or `sqlite:` URL, or a `postgres://` URL.
+    /// The Discord adapter's: the token, the server, the shards, and what it shows.
+    pub discord: crate::discord::Settings,
+    /// The store's: a SQLite path or `sqlite:` URL, or a `postgres://` URL.
     pub database: String,
-    /// Register the slash commands in this server only (they show at once) instead of
-    /// globally.
-    pub guild: Option<u64>,
-    /// Where plain-text times (embed footers) are shown: an IANA zone, or an offset as
-    /// older configurations have it.
-    pub time_zone: Zone,
-    /// A REST proxy (such as twilight-http-proxy) that rate-limits for the bot; serenity's
-    /// own rate limiter is then off. Tests point this at a fake Discord.
-    pub rest_proxy: Option<String>,
-    /// The gateway shards this process runs.
-    pub shards: Shards,
-    /// Timing for new races.
-    pub timing: Timing,
+    /// The referee's: timing for new races, quotas and rate limits, retention.
+    pub referee: crate::referee::Config,
+    /// The log's.
+    pub log: Log,
+}
+
+/// How the process logs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Log {
     /// A `tracing` filter such as `info` or `photofinish=debug,serenity=warn`.
-    pub log_level: String,
-    pub log_ansi: bool,
-    /// Quotas and rate limits.
-    pub limits: crate::referee::Limits,
-    /// Seconds without any answer from Discord that make an outage: deadlines are held
-    /// (docs/reliability.md).
-    pub outage_after_secs: u64,
-    /// How long after a race ends what it no longer needs is kept, in seconds; 0: for ever.
-    pub retention_after_secs: u64,
-    /// Whether a finished race's final post carries its animated replay (a GIF).
-    pub animation: bool,
+    pub level: String,
+    pub ansi: bool,
 }
 
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            token: Token::default(),
+            discord: crate::discord::Settings::default(),
             database: "photofinish.db".into(),
-            guild: None,
-            time_zone: Zone::UTC,
-            rest_proxy: None,
-            shards: Shards::Auto,
-            timing: crate::referee::Config::default().default_timing,
-            log_level: "info".into(),
-            log_ansi: false,
-            limits: crate::referee::Limits::default(),
-            outage_after_secs: 180,
-            retention_after_secs: crate::referee::Config::default().retention_after_secs,
-            animation: true,
+            referee: crate::referee::Config::default(),
+            log: Log {
+                level: "info".into(),
+                ansi: false,
+            },
         }
     }
 }
@@ -148,18 +130,19 @@ impl Settings {
     pub fn from_values(values: &Values) -> Result<Settings, ConfigError> {
         let get = |name: &str| values.get(name).filter(|r| !r.text.trim().is_empty());
         let mut s = Settings::default();
+        let (discord, referee) = (&mut s.discord, &mut s.referee);
         if let Some(r) = get("token") {
-            s.token = Token::new(r.text.as_str());
+            discord.token = Token::new(r.text.as_str());
         }
         if let Some(r) = get("database") {
             s.database = r.text.trim().to_string();
         }
         if let Some(r) = get("guild") {
             let id = r.text.trim().parse();
-            s.guild = Some(id.map_err(|_| bad("guild", r, "not a server id (a number)"))?);
+            discord.guild = Some(id.map_err(|_| bad("guild", r, "not a server id (a number)"))?);
         }
         if let Some(r) = get("time_zone") {
-            s.time_zone = parse_zone(&r.text).map_err(|_| {
+            discord.time_zone = parse_zone(&r.text).map_err(|_| {
                 bad(
                     "time_zone",
                     r,
@@ -167,36 +150,37 @@ impl Settings {
                 )
             })?;
         }
-        s.rest_proxy = get("rest_proxy")
+        discord.rest_proxy = get("rest_proxy")
             .map(|r| r.text.trim().trim_end_matches('/').to_string())
             .filter(|p| !p.is_empty());
-        s.shards = shards(get("shards"), get("shard_total"))?;
-        s.timing = timing(
+        discord.shards = shards(get("shards"), get("shard_total"))?;
+        referee.default_timing = timing(
             get("turns.length"),
             values.get("turns.reminders"),
             get("turns.resolve"),
         )?;
         if let Some(r) = get("log.level") {
-            s.log_level = r.text.trim().to_string();
+            s.log.level = r.text.trim().to_string();
         }
         if let Some(r) = get("log.ansi") {
-            s.log_ansi = boolean("log.ansi", r)?;
+            s.log.ansi = boolean("log.ansi", r)?;
         }
         if let Some(r) = get("outage_after") {
-            s.outage_after_secs = duration("outage_after", r, &r.text)?.max(1);
+            discord.outage_after_secs = duration("outage_after", r, &r.text)?.max(1);
         }
         if let Some(r) = get("animation") {
-            s.animation = boolean("animation", r)?;
+            discord.animation = boolean("animation", r)?;
         }
-        s.limits = limits(&get)?;
+        referee.limits = limits(&get)?;
         if let Some(r) = get("retention.after") {
-            s.retention_after_secs = match r.text.trim() {
+            referee.retention_after_secs = match r.text.trim() {
                 "0" => 0,
                 text => duration("retention.after", r, text)?,
             };
         }
-        s.limits
-            .check_timing(&s.timing)
+        referee
+            .limits
+            .check_timing(&referee.default_timing)
             .map_err(|e| ConfigError::Value {
                 key: "turns.reminders",
                 origin: values
@@ -210,23 +194,6 @@ impl Settings {
     /// Reads one file's text alone (tests, and the example's check).
     pub fn from_toml(text: &str) -> Result<Settings, ConfigError> {
         Settings::from_values(&read_file(text, "the configuration")?)
-    }
-
-    /// [`Settings::outage_after_secs`] in milliseconds.
-    pub fn outage_after_ms(&self) -> i64 {
-        i64::try_from(self.outage_after_secs)
-            .unwrap_or(i64::MAX / 1000)
-            .saturating_mul(1000)
-    }
-
-    /// The referee's settings drawn from these.
-    pub fn referee_config(&self) -> crate::referee::Config {
-        crate::referee::Config {
-            default_timing: self.timing.clone(),
-            limits: self.limits.clone(),
-            retention_after_secs: self.retention_after_secs,
-            ..crate::referee::Config::default()
-        }
     }
 }
 
@@ -325,14 +292,18 @@ fn timing(
 mod tests {
     use super::super::keys::{KEYS, find_key};
     use super::*;
+    use crate::referee::when::Zone;
 
     #[test]
     fn the_token_never_shows_in_debug_output() {
         let s = Settings {
-            token: Token::new("MTIz.secret.value"),
+            discord: crate::discord::Settings {
+                token: Token::new("MTIz.secret.value"),
+                ..Default::default()
+            },
             ..Settings::default()
         };
-        let shown = format!("{s:?} {}", s.token);
+        let shown = format!("{s:?} {}", s.discord.token);
         assert!(!shown.contains("secret"), "{shown}");
         assert!(shown.contains("Token(hidden)"));
     }
@@ -341,10 +312,10 @@ mod tests {
     fn the_example_configuration_reads() {
         let text = include_str!("../../config.example.toml");
         let s = Settings::from_toml(text).unwrap();
-        assert_eq!(s.timing.turn_secs, 86_400);
-        assert_eq!(s.timing.reminders, vec![12 * 3600, 3600]);
-        assert!(s.timing.resolve_early);
-        assert_eq!(s.time_zone, Zone::UTC);
+        assert_eq!(s.referee.default_timing.turn_secs, 86_400);
+        assert_eq!(s.referee.default_timing.reminders, vec![12 * 3600, 3600]);
+        assert!(s.referee.default_timing.resolve_early);
+        assert_eq!(s.discord.time_zone, Zone::UTC);
         assert_eq!(s.database, "photofinish.db");
     }
 
@@ -394,20 +365,24 @@ mod tests {
             "#,
         )
         .unwrap();
-        assert_eq!(s.token.expose(), "abc");
+        assert_eq!(s.discord.token.expose(), "abc");
         assert_eq!(s.database, "sqlite:races.db");
-        assert_eq!(s.guild, Some(1234));
+        assert_eq!(s.discord.guild, Some(1234));
         assert_eq!(
-            s.time_zone,
+            s.discord.time_zone,
             Zone::Fixed(FixedOffset::east_opt(7200).unwrap())
         );
-        assert_eq!(s.rest_proxy.as_deref(), Some("http://127.0.0.1:3000"));
-        assert_eq!(s.timing.turn_secs, 7200);
-        assert_eq!(s.timing.reminders, vec![3600, 600]);
-        assert!(!s.timing.resolve_early);
-        assert_eq!(s.log_level, "debug");
-        assert!(s.log_ansi);
-        assert!(!s.animation);
+        assert_eq!(
+            s.discord.rest_proxy.as_deref(),
+            Some("http://127.0.0.1:3000")
+        );
+        let timing = &s.referee.default_timing;
+        assert_eq!(timing.turn_secs, 7200);
+        assert_eq!(timing.reminders, vec![3600, 600]);
+        assert!(!timing.resolve_early);
+        assert_eq!(s.log.level, "debug");
+        assert!(s.log.ansi);
+        assert!(!s.discord.animation);
 
         for (text, key) in [
             ("animation = \"sometimes\"", "`animation`"),
@@ -458,7 +433,7 @@ mod tests {
 
     #[test]
     fn shard_ranges_read_and_bad_ones_are_named() {
-        let read = |t: &str| Settings::from_toml(t).map(|s| s.shards);
+        let read = |t: &str| Settings::from_toml(t).map(|s| s.discord.shards);
         assert_eq!(read("").unwrap(), Shards::Auto);
         assert_eq!(
             read("shard_total = 4\nshards = \"0-1\"").unwrap(),
@@ -520,9 +495,9 @@ mod tests {
     #[test]
     fn time_zone_is_an_iana_zone_or_an_offset() {
         let s = Settings::from_toml("time_zone = \"Europe/Paris\"").unwrap();
-        assert_eq!(s.time_zone.to_string(), "Europe/Paris");
+        assert_eq!(s.discord.time_zone.to_string(), "Europe/Paris");
         let s = Settings::from_toml("time_zone = \"-05:00\"").unwrap();
-        assert_eq!(s.time_zone.to_string(), "UTC-05:00");
+        assert_eq!(s.discord.time_zone.to_string(), "UTC-05:00");
         let err = Settings::from_toml("time_zone = \"Europe/Pariss\"").unwrap_err();
         assert!(err.to_string().contains("Europe/London"), "{err}");
     }

@@ -1,10 +1,12 @@
-//! The Discord adapter's own settings' types: the bot's [`Token`], which never shows,
-//! and the gateway [`Shards`] this process runs. The configuration module reads them
-//! (`crate::config`).
+//! The Discord adapter's section of the configuration ([`Settings`]): the bot's
+//! [`Token`], which never shows, the gateway [`Shards`] this process runs, and what the
+//! adapter shows and holds. The configuration module (`crate::config`) reads it.
 
 use std::fmt;
 
 use serde::Deserialize;
+
+use crate::referee::when::Zone;
 
 /// At most this many gateway shards in all: Discord's largest bots run a few thousand.
 pub const MAX_SHARDS: u32 = 16_384;
@@ -75,6 +77,51 @@ impl fmt::Display for Shards {
             Shards::Auto => f.write_str("auto"),
             Shards::Range { first, last, total } => write!(f, "{first}-{last} of {total}"),
         }
+    }
+}
+
+/// What the Discord adapter needs, read and checked.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub token: Token,
+    /// Register the slash commands in this server only (they show at once) instead of
+    /// globally.
+    pub guild: Option<u64>,
+    /// Where plain-text times (embed footers) are shown: an IANA zone, or an offset as
+    /// older configurations have it.
+    pub time_zone: Zone,
+    /// A REST proxy (such as twilight-http-proxy) that rate-limits for the bot; serenity's
+    /// own rate limiter is then off. Tests point this at a fake Discord.
+    pub rest_proxy: Option<String>,
+    /// The gateway shards this process runs.
+    pub shards: Shards,
+    /// Seconds without any answer from Discord that make an outage: deadlines are held
+    /// (docs/reliability.md).
+    pub outage_after_secs: u64,
+    /// Whether a finished race's final post carries its animated replay (a GIF).
+    pub animation: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            token: Token::default(),
+            guild: None,
+            time_zone: Zone::UTC,
+            rest_proxy: None,
+            shards: Shards::Auto,
+            outage_after_secs: 180,
+            animation: true,
+        }
+    }
+}
+
+impl Settings {
+    /// [`Settings::outage_after_secs`] in milliseconds.
+    pub fn outage_after_ms(&self) -> i64 {
+        i64::try_from(self.outage_after_secs)
+            .unwrap_or(i64::MAX / 1000)
+            .saturating_mul(1000)
     }
 }
 

@@ -34,12 +34,11 @@ use thiserror::Error;
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
-pub use crate::config::Settings;
 use crate::referee::supervise::supervise;
 use crate::referee::{Clock, Referee, RefereeError};
 pub use crate::store::HEARTBEAT_SECS;
 use crate::store::{Heartbeat, StoreError};
-pub use config::{Shards, Token};
+pub use config::{Settings, Shards, Token};
 use courier::DiscordCourier;
 
 /// What poise's handlers return when something other than a referee refusal fails.
@@ -255,21 +254,29 @@ pub fn http(settings: &Settings) -> serenity::Http {
     .build()
 }
 
-/// Opens the database, resumes every open race (a tick handles deadlines that passed while
-/// the bot was down, announced as late), registers the slash commands, connects, and
-/// starts the deadline and delivery workers.
-pub async fn start(settings: Settings, clock: Arc<dyn Clock>) -> Result<Running, StartError> {
-    start_scaled(settings, clock, 1.0).await
+/// Opens the database at `database`, resumes every open race under a referee of
+/// `referee`'s settings (a tick handles deadlines that passed while the bot was down,
+/// announced as late), registers the slash commands, connects, and starts the deadline and
+/// delivery workers.
+pub async fn start(
+    settings: Settings,
+    database: &str,
+    referee: crate::referee::Config,
+    clock: Arc<dyn Clock>,
+) -> Result<Running, StartError> {
+    start_scaled(settings, database, referee, clock, 1.0).await
 }
 
 /// [`start`], with a referee clock that runs `time_scale` times faster than real time
 /// (tests only: the workers' sleeps are shortened to match).
 pub async fn start_scaled(
     settings: Settings,
+    database: &str,
+    referee: crate::referee::Config,
     clock: Arc<dyn Clock>,
     time_scale: f64,
 ) -> Result<Running, StartError> {
-    let (referee, first_beat) = open_and_resume(&settings, clock).await?;
+    let (referee, first_beat) = open_and_resume(&settings, database, referee, clock).await?;
     let intents = serenity::GatewayIntents::DIRECT_MESSAGES;
     let shards = settings.shards;
     let http = http(&settings);
@@ -324,9 +331,11 @@ pub async fn start_scaled(
 /// handles the deadlines that passed while the bot was down.
 async fn open_and_resume(
     settings: &Settings,
+    database: &str,
+    config: crate::referee::Config,
     clock: Arc<dyn Clock>,
 ) -> Result<(Arc<Referee>, Heartbeat), StartError> {
-    let store = crate::store::open(&settings.database).await?;
+    let store = crate::store::open(database).await?;
     let started_at = chrono::Utc::now().timestamp_millis();
     let first_beat = Heartbeat {
         instance: crate::store::default_instance(),
@@ -340,11 +349,7 @@ async fn open_and_resume(
     if let Err(e) = store.heartbeat(&first_beat).await {
         tracing::warn!("cannot report the gateway state: {e}");
     }
-    let referee = Arc::new(Referee::new(
-        store.clone(),
-        clock,
-        settings.referee_config(),
-    ));
+    let referee = Arc::new(Referee::new(store.clone(), clock, config));
     let open = crate::store::Store::open_campaigns(&*store).await?;
     let late = referee.tick().await?;
     tracing::info!(
@@ -512,10 +517,12 @@ pub fn gateway_failure(error: &serenity::Error) -> String {
 /// `photofinish run`: starts the bot on the given clock and runs until stopped.
 pub async fn run(
     settings: Settings,
+    database: &str,
+    referee: crate::referee::Config,
     clock: Arc<dyn Clock>,
     time_scale: f64,
 ) -> Result<(), StartError> {
-    let running = start_scaled(settings, clock, time_scale).await?;
+    let running = start_scaled(settings, database, referee, clock, time_scale).await?;
     running.wait().await
 }
 

@@ -52,7 +52,7 @@ pub(super) async fn new_race(
             None => options,
         };
         // Check the options before making a thread that would be left empty.
-        let mut timing = shared.settings.timing.clone();
+        let mut timing = shared.referee.config().default_timing.clone();
         let limits = &shared.referee.config().limits;
         let checked = apply_timing_text(&mut timing, &options).and_then(|rest| {
             limits.check_timing(&timing)?;
@@ -83,7 +83,7 @@ pub(super) async fn new_race(
                 Err(refused) => return refused,
             }
         }
-        let expected = expected_line(kind, &options, &shared.settings.timing);
+        let expected = expected_line(kind, &options, &shared.referee.config().default_timing);
         let made = shared
             .referee
             .create(NewRace {
