@@ -756,6 +756,42 @@ impl Work {
         }))
     }
 
+    /// The open round as stored.
+    fn round_so_far(&self) -> Result<RoundSoFar, RefereeError> {
+        match &self.campaign.round {
+            None => Ok(RoundSoFar::default()),
+            Some(v) => serde_json::from_value(v.clone())
+                .map_err(|e| RefereeError::Corrupt(format!("the open round is unreadable: {e}"))),
+        }
+    }
+
+    /// Adds this decision's steps to the open round. Returns the whole round once it is
+    /// over (and clears it); until then keeps it on the campaign row.
+    pub(super) fn gather_round(
+        &mut self,
+        told: RoundSoFar,
+    ) -> Result<Option<RoundSoFar>, RefereeError> {
+        let stored = self.campaign.round.is_some();
+        let mut round = self.round_so_far()?;
+        round.extend(told);
+        if round.steps.is_empty() {
+            return Ok(None);
+        }
+        let complete = round.complete(self.game()?, self.campaign.phase);
+        self.campaign.round = if complete {
+            None
+        } else {
+            Some(
+                serde_json::to_value(&round)
+                    .map_err(|e| RefereeError::Corrupt(format!("cannot store the round: {e}")))?,
+            )
+        };
+        if complete || stored || self.campaign.round.is_some() {
+            self.touch();
+        }
+        Ok(complete.then_some(round))
+    }
+
     /// DMs each human seat that must act; refreshes the others whose view changed.
     fn prompt_and_update(
         &mut self,
