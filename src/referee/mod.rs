@@ -23,6 +23,7 @@ pub mod clock;
 mod deadlines;
 pub mod delivery;
 mod error;
+pub mod export;
 pub mod grace;
 pub mod limits;
 mod orders;
