@@ -14,7 +14,7 @@ use super::refuse;
 use crate::engine::Audience;
 use crate::games::AnyGame;
 use crate::referee::RefereeError;
-use crate::referee::archive::{Export, ExportStep, MAX_EXPORT_BYTES, is_export, read_export};
+use crate::referee::export::{Export, ExportStep, MAX_EXPORT_BYTES, is_export, read_export};
 use crate::referee::verify::{replay_export, verify_export};
 use crate::render::alt_text;
 use crate::vocab::CampaignId;

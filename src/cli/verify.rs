@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use super::config::{self, Flags};
 use super::refuse;
-use crate::referee::archive::{Export, MAX_EXPORT_BYTES, read_export};
+use crate::referee::export::{Export, MAX_EXPORT_BYTES, read_export};
 use crate::referee::verify::{VerifyReport, verify_export};
 use crate::referee::{Config, Referee, SystemClock};
 use crate::store::postgres::redact;

@@ -1,15 +1,10 @@
 //! Races after their end: the export of a whole race (the format is `export.rs`), the
 //! server's archive of races, and the picture of any past turn, redrawn from the log.
 
+use super::export::{Export, export_of};
 use super::{Referee, RefereeError, verify};
-use crate::games::AnyPublicView;
-use crate::games::GameKind;
+use crate::games::{AnyPublicView, GameKind};
 use crate::vocab::{CampaignId, Millis, Phase};
-
-pub use super::export::{
-    EXPORT_FORMAT, EXPORT_VERSION, Export, ExportError, ExportOrder, ExportPlacing,
-    ExportPreference, ExportSeat, ExportStep, MAX_EXPORT_BYTES, export_of, is_export, read_export,
-};
 
 /// The most races one page of `/race archive` lists.
 pub const ARCHIVE_PAGE: u32 = 15;

@@ -9,7 +9,7 @@ use crate::support::courier::{alice, bob, carol};
 use backend::{Bench, Kind};
 use photofinish::engine::BotLevel;
 use photofinish::games::GameKind;
-use photofinish::referee::archive::{Export, read_export};
+use photofinish::referee::export::{Export, read_export};
 use photofinish::referee::verify::verify_export;
 use photofinish::referee::{NewRace, RefereeError};
 use photofinish::vocab::{CampaignId, Phase};
@@ -442,7 +442,7 @@ mod discord {
     //! The archive in Discord, through the fake Discord on loopback.
 
     use crate::support::discord::*;
-    use photofinish::referee::archive::read_export;
+    use photofinish::referee::export::read_export;
     use photofinish::referee::verify::verify_export;
     use photofinish::vocab::{CampaignId, Phase, UserId};
     use serde_json::{Value, json};
@@ -591,7 +591,7 @@ mod round_trip {
 
     use photofinish::engine::{BotLevel, GameRng, Mode, Seat, SeatSetup, Seed, Submitted};
     use photofinish::games::GameKind;
-    use photofinish::referee::archive::{
+    use photofinish::referee::export::{
         EXPORT_FORMAT, EXPORT_VERSION, Export, ExportOrder, ExportPlacing, ExportSeat, ExportStep,
         read_export,
     };

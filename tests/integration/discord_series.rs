@@ -5,7 +5,7 @@
 //! to others, and each final post carries the series standings and the race's animation.
 
 use crate::support::discord::*;
-use photofinish::referee::archive::read_export;
+use photofinish::referee::export::read_export;
 use photofinish::referee::series::points_for;
 use photofinish::referee::verify::verify_export;
 use photofinish::vocab::{CampaignId, Phase, UserId};
