@@ -6,9 +6,6 @@ use super::{Referee, RefereeError};
 use crate::store::Compacted;
 use crate::vocab::Millis;
 
-/// The default of `retention.after`: 30 days.
-pub const DEFAULT_AFTER_SECS: u64 = 30 * 86_400;
-
 /// The least time between two compactions by one referee.
 pub const COMPACT_EVERY_MS: Millis = 3_600_000;
 
