@@ -1,8 +1,10 @@
 //! Races after their end: the export of a whole race (the format is `export.rs`), the
 //! server's archive of races, and the picture of any past turn, redrawn from the log.
 
+use super::error::RefereeError;
 use super::export::{Export, export_of};
-use super::{Referee, RefereeError, verify};
+use super::machine::Referee;
+use super::verify;
 use crate::games::{AnyPublicView, GameKind};
 use crate::vocab::{CampaignId, Millis, Phase};
 
@@ -27,7 +29,7 @@ pub struct ArchiveEntry {
 /// A past turn with what the channel saw after it: the public view it is drawn from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PastTurn {
-    pub entry: super::HistoryEntry,
+    pub entry: super::queries::HistoryEntry,
     pub view: Option<AnyPublicView>,
 }
 

@@ -11,8 +11,9 @@
 //! on by the outage, each race told once (`outage.rs`).
 
 use super::announce::{Announcement, Target};
+use super::error::RefereeError;
+use super::machine::Referee;
 use super::outage::{Standing, about};
-use super::{Referee, RefereeError};
 use crate::store::{DeadlineKind, DeadlineRow, SeatRow, StoreError};
 use crate::vocab::{CampaignId, Millis, Phase};
 

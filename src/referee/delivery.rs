@@ -31,7 +31,8 @@ use async_trait::async_trait;
 use thiserror::Error;
 
 use super::announce::{Announcement, Target};
-use super::{Referee, RefereeError};
+use super::error::RefereeError;
+use super::machine::Referee;
 use crate::store::{Address, OutboxRow};
 use crate::vocab::{CampaignId, Millis, Phase};
 

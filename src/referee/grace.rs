@@ -5,7 +5,7 @@
 //! `grace=0` resolves at once. The window is counted on the referee's clock and kept
 //! as a `Continue` deadline, so a restart keeps it too.
 
-use super::RefereeError;
+use super::error::RefereeError;
 use super::round::by_round;
 use super::work::Work;
 use crate::engine::Seat;

@@ -1,7 +1,8 @@
 //! Quotas and rate limits: how much one user or one server may ask of the bot. Every
 //! limit and its default is in [`Limits`] (the `[limits]` table of the configuration);
-//! the referee checks the quotas on races and reminders, and [`RateLimiter`] paces
-//! orders, preferences and commands per user. A limit set to 0 is off.
+//! the referee checks the quotas on races and reminders (`quotas.rs`), and
+//! [`RateLimiter`] paces orders, preferences and commands per user. A limit set to 0 is
+//! off.
 //!
 //! Quotas are counted from the races stored, so they hold across processes and restarts.
 //! The rate limiter is in memory, per process: it bounds the work one user causes each
@@ -12,7 +13,7 @@ use std::sync::Mutex;
 
 use serde::Deserialize;
 
-use super::RefereeError;
+use super::error::RefereeError;
 use crate::vocab::{Millis, Timing, UserId};
 
 /// Every quota, with its default.
@@ -100,7 +101,7 @@ impl Limits {
         if gap > 0 && sorted.windows(2).any(|w| w[1].saturating_sub(w[0]) < gap) {
             return Err(RefereeError::Invalid(format!(
                 "reminders must be at least {} apart",
-                super::timing::format_duration(gap)
+                super::when::format_duration(gap)
             )));
         }
         Ok(())

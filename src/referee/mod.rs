@@ -2,7 +2,7 @@
 //!
 //! It owns the lobby and seats, order intake with receipts, deadlines and reminders,
 //! missed orders, adjudication through the engine, and the outbox of announcements. It
-//! knows a [`Store`] and a [`Clock`] and nothing of Discord: adapters call it and deliver
+//! knows a [`Store`](crate::store::Store) and a [`Clock`] and nothing of Discord: adapters call it and deliver
 //! what it queues ([`delivery`]).
 //!
 //! Every request follows one pattern (`transaction.rs`): load the campaign, decide in
@@ -10,8 +10,10 @@
 //! campaign are serialised in-process, and the store's version check guards against
 //! other processes.
 //!
-//! The requests live by concern: `race.rs` (a race's life under its host), `seats.rs`,
-//! `orders.rs` (intake and receipts), `deadlines.rs`, and read-only `queries.rs`.
+//! `machine.rs` is the [`Referee`] itself, its settings and the guards every request
+//! shares; the requests live by concern beside it: `race.rs` (a race's life under its
+//! host), `seats.rs`, `orders.rs` (intake and receipts), `deadlines.rs`, `quotas.rs`, and
+//! read-only `queries.rs`. This file only names them.
 
 pub mod announce;
 pub mod archive;
@@ -52,7 +54,6 @@ pub use deadlines::DEADLINE_CLAIM_MS;
 pub use error::RefereeError;
 pub use limits::Limits;
 pub use machine::{Actor, Config, NewRace, Referee, clean_text};
-use machine::{require_host, require_in_play, require_lobby, require_open};
 pub use orders::{OpenPrompt, Receipt};
 pub use queries::{HistoryEntry, Overview};
 pub use race::DeadlineChange;

@@ -1,8 +1,9 @@
 //! Orders and preferences: intake with receipts (an order again is a no-op), mentions
 //! resolved to runners, and the open prompt for an in-channel order form.
 
+use super::error::RefereeError;
+use super::machine::{Referee, clean_text, require_in_play, require_open};
 use super::work::{Work, new_nonce, receipt_for};
-use super::{Referee, RefereeError, clean_text, require_in_play, require_open};
 use crate::engine::{OrderError, Prompt, Seat};
 use crate::games::AnyPrivateView;
 use crate::store::{OrderRow, OrderSource, PreferenceRow};

@@ -2,7 +2,9 @@
 //! step, the seed check, and when the next deadline falls.
 
 use super::announce::{self, StatusSeat};
-use super::{Referee, RefereeError, verify};
+use super::error::RefereeError;
+use super::machine::Referee;
+use super::verify;
 use crate::engine::Seat;
 use crate::games::{AnyPublicView, GameKind};
 use crate::store::StepLog;

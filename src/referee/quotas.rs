@@ -1,7 +1,8 @@
 //! The quota and pace checks a request makes, over the settings of `limits.rs`.
 
+use super::error::RefereeError;
 use super::limits::Pace;
-use super::{Actor, Referee, RefereeError};
+use super::machine::{Actor, Referee};
 use crate::vocab::{CampaignId, Phase, UserId};
 
 /// Which quota a new lobby or a start would exceed.

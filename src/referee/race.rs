@@ -2,11 +2,12 @@
 //! moves, pause and resume, cancelling.
 
 use super::announce::{Announcement, Target};
-use super::work::MAX_DEADLINE_AHEAD_MS;
-use super::{
-    Actor, NewRace, Referee, RefereeError, clean_text, require_host, require_in_play,
-    require_lobby, require_open, timing,
+use super::error::RefereeError;
+use super::machine::{
+    Actor, NewRace, Referee, clean_text, require_host, require_in_play, require_lobby, require_open,
 };
+use super::timing;
+use super::work::MAX_DEADLINE_AHEAD_MS;
 use crate::engine::{SeatSetup, Seed};
 use crate::store::{NewCampaign, StoreError};
 use crate::vocab::{CampaignId, Millis, Phase};

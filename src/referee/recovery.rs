@@ -6,7 +6,8 @@
 use std::collections::BTreeSet;
 
 use super::announce::SeatState;
-use super::{Referee, RefereeError};
+use super::error::RefereeError;
+use super::machine::Referee;
 use crate::vocab::{Phase, UserId};
 
 impl Referee {
@@ -42,7 +43,8 @@ mod tests {
 
     use super::*;
     use crate::games::GameKind;
-    use crate::referee::{Actor, Config, NewRace, TestClock};
+    use crate::referee::clock::TestClock;
+    use crate::referee::machine::{Actor, Config, NewRace};
     use crate::store::{SqliteStore, Store};
     use crate::vocab::{CampaignId, Timing};
 
@@ -54,7 +56,7 @@ mod tests {
                 resolve_early: true,
                 calendar: Default::default(),
             },
-            limits: crate::referee::Limits::off(),
+            limits: crate::referee::limits::Limits::off(),
             ..Config::default()
         }
     }

@@ -2,7 +2,8 @@
 //! compacts races that ended more than `retention.after` ago, at most once an hour of the
 //! referee's clock, the first time ten minutes after its first tick (not at a restart). What is deleted and what is kept is the store's (`store/retention.rs`).
 
-use super::{Referee, RefereeError};
+use super::error::RefereeError;
+use super::machine::Referee;
 use crate::store::Compacted;
 use crate::vocab::Millis;
 
@@ -73,7 +74,8 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::referee::{Clock, Config, TestClock};
+    use crate::referee::clock::{Clock, TestClock};
+    use crate::referee::machine::Config;
     use crate::store::{SqliteStore, Store};
 
     /// A restart's first tick is for the races with work due: it compacts nothing (an

@@ -1,9 +1,9 @@
 //! One channel post per round in the sequential games (1000 miles, 1000 Yards, Magical
-//! Athlete): each step's lines are gathered into the open round, stored on the campaign
-//! row in the same commit as the step (so a restart mid-round loses none and posts none
-//! twice), and the round is posted once, with one picture, when it is over. The status
-//! message and the next seat's DM still follow every step. Simultaneous games (Dream
-//! Mile, 1500m) post every resolved turn, as before.
+//! Athlete): each step's lines are gathered into the open round (`Work::gather_round`, in
+//! work.rs), stored on the campaign row in the same commit as the step (so a restart
+//! mid-round loses none and posts none twice), and the round is posted once, with one
+//! picture, when it is over. The status message and the next seat's DM still follow every
+//! step. Simultaneous games (Dream Mile, 1500m) post every resolved turn, as before.
 //!
 //! A round is over when the race ends or stops, or when the next turn waits only on
 //! seats that have had their turn in this round already. A short decision window (a

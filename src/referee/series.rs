@@ -9,9 +9,10 @@
 //! A rematch is claimed in the store before its lobby is opened, so two presses of the
 //! Rematch button (or two processes) open one lobby: the second is told where it is.
 
+use super::error::RefereeError;
+use super::machine::{Actor, NewRace, Referee};
 use super::ratings::{Entrant, entrants};
 use super::timing::describe_timing;
-use super::{Actor, NewRace, Referee, RefereeError};
 use crate::engine::BotLevel;
 use crate::store::{Loaded, RematchClaim, SeatRow, SeriesDef};
 use crate::vocab::{CampaignId, Phase, UserId};

@@ -4,8 +4,9 @@
 //! theirs: others are then refused in one sentence, and the leaderboard shows the line
 //! without name or numbers (docs/discord.md).
 
+use super::error::RefereeError;
+use super::machine::Referee;
 use super::ratings::{RATED_RACES, entrants, rate};
-use super::{Referee, RefereeError};
 use crate::games::GameKind;
 use crate::store::{Loaded, OrderSource};
 use crate::vocab::{Phase, UserId};

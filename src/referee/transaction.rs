@@ -6,9 +6,10 @@ use std::sync::Arc;
 use futures_util::future::BoxFuture;
 use tokio::sync::Mutex;
 
+use super::error::RefereeError;
 use super::machine::Cached;
+use super::machine::Referee;
 use super::work::Work;
-use super::{Referee, RefereeError};
 use crate::engine::Seat;
 use crate::store::{Loaded, OrderSource, SeatRow, StoreError};
 use crate::vocab::{CampaignId, TimeContext, UserId};
