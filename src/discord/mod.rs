@@ -20,9 +20,12 @@ pub mod config;
 pub mod courier;
 pub mod dress;
 pub mod handlers;
+mod join;
 pub mod layout;
 pub mod missed;
 pub mod modal;
+mod order;
+mod reply;
 mod shared;
 pub mod stale;
 
