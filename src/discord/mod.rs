@@ -19,6 +19,7 @@ pub mod commands;
 pub mod config;
 pub mod courier;
 pub mod dress;
+mod final_post;
 pub mod handlers;
 mod join;
 pub mod layout;

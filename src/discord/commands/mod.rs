@@ -25,7 +25,8 @@ pub mod menus;
 mod play;
 mod series;
 
-pub use archive::{dress_final, rematch_pressed};
+pub use super::final_post::dress_final;
+pub use archive::rematch_pressed;
 use common::{
     answer, autocomplete_game, on_race, race_here, race_here_or_last, send_answer, user_of, who,
 };
