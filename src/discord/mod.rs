@@ -18,6 +18,7 @@
 pub mod commands;
 pub mod config;
 pub mod courier;
+mod dm;
 pub mod dress;
 mod final_post;
 pub mod handlers;
