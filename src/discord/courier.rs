@@ -425,7 +425,7 @@ impl Courier for DiscordCourier {
         if let (Announcement::Finished { race, .. }, Some(referee), Target::Channel) =
             (parcel.announcement, &self.referee, parcel.target)
         {
-            super::commands::dress_final(&mut layout, referee, *race, self.animation).await;
+            super::final_post::dress_final(&mut layout, referee, *race, self.animation).await;
         }
         match parcel.target {
             Target::Dm { user, .. } => {

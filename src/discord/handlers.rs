@@ -2,14 +2,13 @@
 //! order buttons and menus of a prompt (in a DM, or the ephemeral `/race order` form), and
 //! plain-text DM replies (`7`, or `#12 7` for a player in several races; `standing ...`,
 //! `pref ...` and `help` set and show standing preferences), and the pre-race choice menu
-//! that follows Join (Dream Mile's maximum speed). Also the helpers
-//! the commands share: who is asking, which race, and the answers a player gets (receipts,
-//! prompts, refusals).
+//! that follows Join (Dream Mile's maximum speed). The answers themselves are `reply.rs`'s,
+//! shared with the commands.
 //!
 //! Every interaction is answered within Discord's 3 seconds: when the work takes longer
-//! than [`ACK_GRACE`], it is acknowledged first and answered when done. A duplicate
-//! gateway event (the same interaction or message id) is dropped, also when another
-//! process sharing the database had it first ([`Shared::claim`]).
+//! than [`ACK_GRACE`](super::reply::ACK_GRACE), it is acknowledged first and answered when
+//! done. A duplicate gateway event (the same interaction or message id) is dropped, also
+//! when another process sharing the database had it first ([`Shared::claim`]).
 
 use std::future::Future;
 use std::sync::Arc;
@@ -18,14 +17,13 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use serenity::{ComponentInteraction, ComponentInteractionDataKind, CreateInteractionResponse};
 
-pub use super::join::{join_flow, preflight};
+use super::dress;
+use super::join::join_flow;
 use super::layout::{self, Action, Layout};
-pub(super) use super::order::order_from_component;
-pub(super) use super::reply::answer_interaction;
-pub use super::reply::{
-    ACK_GRACE, Answer, actor, note, prompt_layout, receipt_layout, receipt_text, refusal, sentence,
-};
-use super::{Error, Shared, dress};
+use super::order::order_from_component;
+use super::reply::answer_interaction;
+use super::reply::{Answer, actor, note, prompt_layout, receipt_layout, refusal, sentence};
+use super::shared::{Error, Shared};
 use crate::games::words::bounded;
 use crate::referee::{Actor, RefereeError};
 use crate::render::markup::escape_sentence;

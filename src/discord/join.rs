@@ -3,9 +3,10 @@
 
 use poise::serenity_prelude as serenity;
 
+use super::dress;
 use super::layout::{self, Layout};
 use super::reply::{note, refusal};
-use super::{Shared, dress};
+use super::shared::Shared;
 use crate::referee::Actor;
 use crate::render::escape_markdown;
 use crate::vocab::{CampaignId, UserId};

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use poise::serenity_prelude as serenity;
 
-use super::Shared;
+use super::shared::Shared;
 use crate::vocab::UserId;
 
 /// Messages read per DM channel in one catch-up.

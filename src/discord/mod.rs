@@ -1,8 +1,9 @@
 //! The Discord adapter: a thin serenity/poise shell around the [`Referee`].
 //!
 //! It owns the slash commands ([`commands`]), buttons, menus and DM replies
-//! ([`handlers`]), the outbox's way to Discord ([`courier`]), Discord's limits
-//! ([`layout`]), and the two workers that keep a race moving: deadlines (`tick`, then sleep
+//! ([`handlers`]), the answers both give ([`reply`]), the outbox's way to Discord
+//! ([`courier`], below them; the final post's extras in `final_post.rs`, the DM channels in
+//! `dm.rs`), Discord's limits ([`layout`]), and the two workers that keep a race moving: deadlines (`tick`, then sleep
 //! until `next_due`, woken early when a request changes things) and delivery (`deliver`,
 //! woken after every referee call). Nothing here decides a rule or writes game text: the
 //! referee decides, `render::post` words it, this module dresses and sends it.
@@ -27,7 +28,7 @@ pub mod layout;
 pub mod missed;
 pub mod modal;
 mod order;
-mod reply;
+pub mod reply;
 mod shared;
 pub mod stale;
 

@@ -1,9 +1,9 @@
 //! An order from a prompt's button or menu, or its "other order" form: checked to be the
 //! clicker's own seat and its open step, then submitted.
 
-use super::Shared;
 use super::layout::Pick;
 use super::reply::{Answer, note, prompt_layout, receipt_layout, refusal};
+use super::shared::Shared;
 use crate::referee::{Actor, RefereeError};
 use crate::vocab::CampaignId;
 

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 
-use super::Shared;
 use super::layout::{self, EmbedSpec, Layout};
+use super::shared::Shared;
 use crate::referee::announce::Announcement;
 use crate::referee::{Actor, Receipt, RefereeError};
 use crate::render::markup::escape_sentence;

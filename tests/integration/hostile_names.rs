@@ -549,11 +549,8 @@ const NEVER: [&str; 6] = [
 
 /// A refusal's texts, as the bot sends it: the embed, and the bold line above a prompt.
 fn refusal_texts(e: &photofinish::referee::RefereeError) -> Vec<String> {
-    let mut texts = rendered_texts(&photofinish::discord::handlers::refusal(e));
-    texts.push(format!(
-        "**{}**",
-        photofinish::discord::handlers::sentence(e)
-    ));
+    let mut texts = rendered_texts(&photofinish::discord::reply::refusal(e));
+    texts.push(format!("**{}**", photofinish::discord::reply::sentence(e)));
     texts
 }
 

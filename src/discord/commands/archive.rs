@@ -10,11 +10,12 @@
 
 use poise::serenity_prelude as serenity;
 
+use super::super::dress;
 use super::super::final_post::{plural, series_text};
-use super::super::handlers::{note, refusal};
 use super::super::layout::{self, Layout, limits};
-use super::super::{Ctx, Error, Shared, dress};
-use super::{answer, autocomplete_game, race_here_or_last, send_answer, user_of};
+use super::super::reply::{note, refusal};
+use super::super::shared::{Ctx, Error, Shared};
+use super::common::{answer, autocomplete_game, race_here_or_last, send_answer, user_of};
 use crate::games::GameKind;
 use crate::games::words::ordinal;
 use crate::referee::archive::{ARCHIVE_PAGE, ArchiveEntry, PastTurn};

@@ -5,9 +5,10 @@ use std::future::Future;
 
 use poise::serenity_prelude as serenity;
 
-use super::super::handlers::{ACK_GRACE, actor, refusal};
+use super::super::dress;
 use super::super::layout::Layout;
-use super::super::{Ctx, Error, dress};
+use super::super::reply::{ACK_GRACE, actor, refusal};
+use super::super::shared::{Ctx, Error};
 use crate::games::GameKind;
 use crate::referee::RefereeError;
 use crate::vocab::{CampaignId, UserId};

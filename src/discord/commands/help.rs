@@ -1,8 +1,8 @@
 //! `/race help`: the commands, then each game's rules and options.
 
 use super::super::layout::{self, Layout};
-use super::super::{Ctx, Error};
-use super::{answer, autocomplete_game};
+use super::super::shared::{Ctx, Error};
+use super::common::{answer, autocomplete_game};
 use crate::games::GameKind;
 
 /// How to play: the commands, and a game's rules and options.

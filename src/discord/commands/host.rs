@@ -3,9 +3,9 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::super::handlers::{note, refusal};
-use super::super::{Ctx, Error};
-use super::{answer, on_race, race_here, who};
+use super::super::reply::{note, refusal};
+use super::super::shared::{Ctx, Error};
+use super::common::{answer, on_race, race_here, who};
 use crate::referee::DeadlineChange;
 use crate::referee::timing::{format_duration, parse_duration};
 use crate::referee::when::{self, Zone};

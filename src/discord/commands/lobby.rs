@@ -3,10 +3,11 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::super::handlers::{self, note, refusal};
 use super::super::layout::Layout;
-use super::super::{Ctx, Error};
-use super::{answer, on_race, race_here, who};
+use super::super::reply::{note, refusal};
+use super::super::shared::{Ctx, Error};
+use super::super::{join, reply};
+use super::common::{answer, on_race, race_here, who};
 use crate::engine::BotLevel;
 use crate::games::{GameKind, length};
 use crate::referee::series::series_name;
@@ -100,7 +101,7 @@ pub(super) async fn new_race(
                     // Issue 19: the race counts toward the channel's series of that name.
                     Some(name) => match shared.referee.set_series(race, name).await {
                         Ok(name) => format!(" It counts toward the series **{}**.", escape_markdown(&name)),
-                        Err(e) => format!(" It could not join the series: {}", handlers::sentence(&e)),
+                        Err(e) => format!(" It could not join the series: {}", reply::sentence(&e)),
                     },
                     None => String::new(),
                 };
@@ -246,7 +247,7 @@ pub(super) async fn join(
             Ok(r) => r,
             Err(e) => return refusal(&e),
         };
-        handlers::join_flow(
+        join::join_flow(
             ctx.data(),
             ctx.http(),
             &who(ctx),

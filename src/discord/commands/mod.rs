@@ -6,9 +6,9 @@
 //! Nothing here knows a game: games are named by their slug, options are `key=value` text,
 //! orders are text or the prompt's own choices.
 //!
-//! This module owns what every command shares (finding the race, answering in time, the
-//! duplicate check), the `/race` root and the `/photofinish` root (server settings); the
-//! commands live by group: `lobby.rs`, `play.rs`, `host.rs`, `help.rs`, `archive.rs`
+//! This module owns the duplicate check, the error hook, the `/race` root and the
+//! `/photofinish` root (server settings); what every command shares (finding the race,
+//! answering in time) is `common.rs`, and the commands live by group: `lobby.rs`, `play.rs`, `host.rs`, `help.rs`, `archive.rs`
 //! (races after their end), `series.rs` (the `/race series` group), `me.rs` (time
 //! settings), `autopilot.rs` and `away.rs`.
 
@@ -25,18 +25,16 @@ pub mod menus;
 mod play;
 mod series;
 
-pub use super::final_post::dress_final;
 pub use archive::rematch_pressed;
-use common::{
-    answer, autocomplete_game, on_race, race_here, race_here_or_last, send_answer, user_of, who,
-};
+use common::user_of;
 pub use help::help_layout;
 pub use host::{parse_moment, parse_signed};
 
 use std::sync::Arc;
 
-use super::handlers::{ACK_GRACE, note, refusal};
-use super::{Ctx, Error, Shared, dress};
+use super::dress;
+use super::reply::{ACK_GRACE, note, refusal};
+use super::shared::{Ctx, Error, Shared};
 use crate::referee::RefereeError;
 
 /// Poise's error hook: a duplicate interaction is dropped silently; anything else gets a

@@ -5,9 +5,9 @@
 use poise::serenity_prelude as serenity;
 
 use super::super::final_post::series_text;
-use super::super::handlers::{note, refusal};
-use super::super::{Ctx, Error};
-use super::{answer, who};
+use super::super::reply::{note, refusal};
+use super::super::shared::{Ctx, Error};
+use super::common::{answer, who};
 use crate::referee::series::SeriesPoints;
 use crate::render::escape_markdown;
 
