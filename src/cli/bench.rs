@@ -163,7 +163,7 @@ fn refusal(args: &BenchArgs) -> Option<String> {
 
 pub fn run(args: BenchArgs) -> ExitCode {
     if let Some(why) = refusal(&args) {
-        return super::refuse(&why);
+        return super::refusal::refuse(&why);
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

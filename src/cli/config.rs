@@ -168,13 +168,13 @@ pub fn describe(loaded: &Loaded) -> Vec<String> {
 pub fn check(flags: &Flags) -> ExitCode {
     let loaded = match load(flags) {
         Ok(l) => l,
-        Err(e) => return super::refuse(&e),
+        Err(e) => return super::refusal::refuse(&e),
     };
     for line in describe(&loaded) {
         println!("{line}");
     }
     if loaded.settings.discord.token.is_empty() {
-        return super::refuse(&ConfigError::NoToken);
+        return super::refusal::refuse(&ConfigError::NoToken);
     }
     ExitCode::SUCCESS
 }

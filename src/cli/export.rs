@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use serde_json::{Value, json};
 
 use super::config::{self, Flags};
-use super::refuse;
+use super::refusal::refuse;
 use crate::engine::Audience;
 use crate::games::AnyGame;
 use crate::referee::RefereeError;

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use super::config::Flags;
-use super::refuse;
+use super::refusal::refuse;
 use crate::config::ConfigError;
 use crate::discord::Settings;
 use crate::referee::{Clock, SystemClock};

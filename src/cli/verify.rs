@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use super::config::{self, Flags};
-use super::refuse;
+use super::refusal::refuse;
 use crate::referee::export::{Export, MAX_EXPORT_BYTES, read_export};
 use crate::referee::verify::{VerifyReport, verify_export};
 use crate::referee::{Config, Referee, SystemClock};
