@@ -9,16 +9,16 @@
 mod geometry;
 mod lane;
 
-use super::RenderError;
 use super::canvas::{Align, Canvas, Picture};
 use super::cast::{Cast, MAX_CAST, drawable};
 use super::chart::{self, Column, Entry, LapChart};
+use super::error::RenderError;
 use super::font::{Fonts, Weight, fonts};
 use super::frame::{HEADER, MARGIN, WIDTH, header};
 use super::palette::{INK, MUTED, PAGE, SeatStyle, seat_style};
 use crate::engine::Seat;
 use crate::games::card_race::game_views::{PublicView, TeamView};
-use geometry::{BAR, Casts, Layout, ruler_x, score};
+use geometry::{Casts, Layout};
 use lane::Lane;
 
 /// A lane's card, and the gap between cards.
