@@ -12,7 +12,8 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::{GameKind, SimArgs};
+use super::registry::GameKind;
+use super::sim_args::SimArgs;
 use crate::engine::expert::{self, Budget};
 use crate::engine::{BotLevel, Game, GameRng, Seat, SeatSetup, Seed, Submitted};
 
@@ -328,7 +329,7 @@ impl fmt::Display for Strength {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::SimBots;
+    use crate::games::sim_args::SimBots;
 
     #[test]
     fn levels_rotate_and_shares_add_up() {

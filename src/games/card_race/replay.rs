@@ -10,8 +10,8 @@ use super::{CardRace, Line, Options, Phase, RoundEnd};
 use crate::engine::{
     DecisionWindow, Game, GameRng, ScriptSeed, Seat, SeatSetup, Submitted, read_order,
 };
-use crate::games::{AnyPublicView, GameKind};
-use crate::games::{Replay, ReplayError};
+use crate::games::registry::{AnyPublicView, GameKind};
+use crate::games::replay::{Replay, ReplayError};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use super::{CardRace, Event, Options, RoundEnd};
 use crate::engine::{BotLevel, Game, GameRng, Seat, SeatSetup, Seed, Submitted};
-use crate::games::GameKind;
-use crate::games::{SimArgs, SimBots};
+use crate::games::registry::GameKind;
+use crate::games::sim_args::{SimArgs, SimBots};
 
 /// How one kind of seat fared.
 #[derive(Debug, Default, Serialize)]

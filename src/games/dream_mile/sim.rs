@@ -9,7 +9,7 @@ use super::{DreamMile, Options};
 use crate::engine::{
     BotLevel, Game, GameRng, Seat, SeatSetup, Seed, Submitted, apply_option_text, option_text,
 };
-use crate::games::{SimArgs, SimBots};
+use crate::games::sim_args::{SimArgs, SimBots};
 
 /// The heuristic bot: keep enough for the last turns, spread the rest, and vary a little.
 pub fn pace_bot(game: &DreamMile, seat: Seat, rng: &mut GameRng) -> u8 {

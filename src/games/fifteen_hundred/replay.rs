@@ -8,8 +8,8 @@ use super::board::Spot;
 use super::order::read_space;
 use super::{FifteenHundred, Options, Order, RunnerView};
 use crate::engine::{Game, ScriptSeed, Seat, SeatSetup, Submitted, read_order};
-use crate::games::AnyPublicView;
-use crate::games::{Replay, ReplayError};
+use crate::games::registry::AnyPublicView;
+use crate::games::replay::{Replay, ReplayError};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -12,7 +12,7 @@ use super::{
     TOP_BID, options_card,
 };
 use crate::engine::{BotLevel, Game, GameRng, Seat, SeatSetup, Seed, Submitted, apply_option_text};
-use crate::games::SimArgs;
+use crate::games::sim_args::SimArgs;
 
 fn random_intent(game: &FifteenHundred, rng: &mut GameRng) -> Intent {
     let aim = if rng.chance(2, 3) {

@@ -12,8 +12,8 @@ use super::racers::Kind;
 use super::track::{FINISH, Track};
 use super::{Event, MagicalAthlete, Options, Phase};
 use crate::engine::{Audience, Game, GameRng, ScriptSeed, Seat, Submitted, read_order};
-use crate::games::AnyPublicView;
-use crate::games::{Replay, ReplayError};
+use crate::games::registry::AnyPublicView;
+use crate::games::replay::{Replay, ReplayError};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
