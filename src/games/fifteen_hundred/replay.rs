@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::board::Spot;
-use super::order::read_space;
+use super::parse::read_space;
 use super::{FifteenHundred, Options, Order, RunnerView};
 use crate::engine::{Game, ScriptSeed, Seat, SeatSetup, Submitted, read_order};
 use crate::games::registry::AnyPublicView;
