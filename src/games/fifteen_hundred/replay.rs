@@ -5,8 +5,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::board::Spot;
+use super::options::Options;
+use super::order::Order;
 use super::parse::read_space;
-use super::{FifteenHundred, Options, Order, RunnerView};
+use super::state::FifteenHundred;
+use super::views::RunnerView;
 use crate::engine::{Game, ScriptSeed, Seat, SeatSetup, Submitted, read_order};
 use crate::games::registry::AnyPublicView;
 use crate::games::replay::{Replay, ReplayError};

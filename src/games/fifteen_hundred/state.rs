@@ -7,10 +7,11 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::board::{Course, Spot};
+use super::options::Options;
 use super::order::{Action, PaceIntent, Preferences, RoundOrder};
 use super::path::Intent;
+use super::rules::{BASE_PACE, options_card};
 use super::tables;
-use super::{BASE_PACE, Options, options_card};
 use crate::engine::{GameRng, Seat};
 
 /// The whole state of a race.

@@ -5,8 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use super::board::{Board, Distance, Spot};
 use super::order::Action;
+use super::rules::{BASE_PACE, TOP_BID};
 use super::state::RoundRecord;
-use super::{BASE_PACE, FifteenHundred, Step, TOP_BID};
+use super::state::{FifteenHundred, Step};
 use crate::engine::{Game, GameRng, Outcome, Placing, Seat};
 
 /// One runner as the channel sees it.
