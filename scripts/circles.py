@@ -2,8 +2,9 @@
 """Print every set of files in src/ that import each other; exit 1 if there is one.
 
 A file imports another when it names a module or an item of it: in a `use` (crate::,
-super::, self::, or a child module's name), in a `pub use` re-export, or as a path in
-code (`crate::a::b::f()`, `super::State`, `child::f()`). A path resolves to the file that
+super::, self::, or a child module's name), in a `pub use` re-export, as a path in code
+(`crate::a::b::f()`, `super::State`, `child::f()`), or in a serde attribute's path
+(`#[serde(with = "tables::shared_course")]`). A path resolves to the file that
 defines its longest module prefix, so `crate::store::RaceId` is src/store/mod.rs and
 `crate::store::ids::RaceId` is src/store/ids.rs. A bare `mod child;` is the module tree,
 not an import. Inline modules (`mod tests { ... }`) belong to their file.
@@ -218,6 +219,12 @@ def edges(crate):
                 continue
             segs = [s.strip() for s in m.group(1).split("::")]
             found.append((m.start(), [segs]))
+        # paths serde reads from attribute strings: `#[serde(with = "tables::shared")]`
+        with open(path, encoding="utf-8") as f:
+            raw = f.read()
+        for m in re.finditer(r"#\[serde\([^\]]*\]", raw):
+            for q in re.finditer(r'\b(?:with|serialize_with|deserialize_with|default)\s*=\s*"(' + IDENT + r'(?:::' + IDENT + r')*)"', m.group(0)):
+                found.append((m.start(), [q.group(1).split("::")]))
         for start, paths in found:
             here = modpath + inline_at(marks, start)
             for segs in paths:
