@@ -2,12 +2,13 @@
 //! orders, preferences and resampling. Reading orders is in `reading`, checking them in
 //! `legality`, the views in `views` and the narration in `narrate`.
 
+use super::decide::Decision;
 use super::legality::IllegalOrder;
 use super::narrate::capitalise;
 use super::reading::SyntaxError;
-use super::rules::RuleData;
+use super::rules::choice_error;
 use super::rules::{OPTION_DOCS, Options};
-use super::standing::{self, Decision, StandingPlays, StandingText};
+use super::standing::{self, StandingPlays, StandingText};
 use super::views::{PrivateView, PublicView};
 use super::{CardRace, CounterPref, Event, Order, Phase, bot};
 use crate::engine::{
@@ -62,14 +63,6 @@ pub const YARDS_PREFERENCE_HELP: &str = "`counter auto` (default): your protecti
 
 fn normalise_help(text: &str) -> bool {
     super::cards::normalise(text).ends_with("help")
-}
-
-pub(super) fn choice_error(rules: &RuleData) -> String {
-    if rules.yards_names {
-        "the choice is `counter auto` or `counter ask`".into()
-    } else {
-        "the choice is `dirty-trick auto` or `dirty-trick ask`".into()
-    }
 }
 
 impl CardRace {

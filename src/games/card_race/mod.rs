@@ -13,6 +13,7 @@
 
 pub mod bot;
 pub mod cards;
+mod decide;
 mod game;
 mod legality;
 mod narrate;
@@ -452,7 +453,7 @@ impl CardRace {
                 None => CounterPref::Auto,
                 Some(c) => CounterPref::parse(c).ok_or_else(|| SetupError::SeatChoice {
                     name: name.clone(),
-                    reason: game::choice_error(options.rules()),
+                    reason: rules::choice_error(options.rules()),
                 })?,
             };
             names.push(name);
