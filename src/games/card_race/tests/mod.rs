@@ -6,7 +6,9 @@ use super::game_views::PublicView;
 use super::replay::stack_cards;
 use super::*;
 use crate::engine::conformance::{SimSpec, check};
-use crate::engine::{Game, Mode, Submitted, Window, read_order};
+use crate::engine::{
+    DecisionWindow, Game, GameRng, Mode, Seat, SeatSetup, Seed, Submitted, Window, read_order,
+};
 
 mod driving;
 mod orders;
