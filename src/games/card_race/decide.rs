@@ -5,7 +5,7 @@
 use super::bot::keep_value;
 use super::cards::{Card, Kind};
 use super::standing::{Rule, StandingPlays};
-use super::{CardRace, Order, Phase};
+use super::state::{CardRace, Order, Phase};
 use crate::engine::Seat;
 
 /// What a seat's rules make of a turn.

@@ -2,15 +2,17 @@
 //! orders, preferences and resampling. Reading orders is in `reading`, checking them in
 //! `legality`, the views in `views` and the narration in `narrate`.
 
+use super::bot;
 use super::decide::Decision;
 use super::legality::IllegalOrder;
 use super::narrate::capitalise;
 use super::reading::SyntaxError;
+use super::rules::CounterPref;
 use super::rules::choice_error;
 use super::rules::{OPTION_DOCS, Options};
 use super::standing::{self, StandingPlays, StandingText};
+use super::state::{CardRace, Event, Order, Phase};
 use super::views::{PrivateView, PublicView};
-use super::{CardRace, CounterPref, Event, Order, Phase, bot};
 use crate::engine::{
     Choice, Game, GameRng, Mode, Narration, OptionDoc, OptionsError, Outcome, Pending,
     PreferenceError, Prompt, Seat, SeatSetup, Seed, SetupError, Submitted,
@@ -119,7 +121,7 @@ impl CardRace {
     /// The prompt's hint: only the orders this game has (1000 Yards has no extension).
     fn order_hint(&self) -> String {
         let r = self.rules();
-        let attack = self.card_name(super::Card::Stop);
+        let attack = self.card_name(super::cards::Card::Stop);
         let (noun, window) = if r.yards_names {
             (
                 "a trouble",

@@ -2,12 +2,13 @@
 //! differences given as data in [`rules`] (rules and the project's rulings in
 //! docs/rules/1000-miles.md and docs/rules/1000-yards.md).
 //!
-//! This module owns the state: the tableaux (distance, problems, immunities), the phase
-//! and the events. `round` plays the table's mechanics (dealing, drawing, plays, the
+//! `state` owns the state: the tableaux (distance, problems, immunities), the phase and
+//! the events. `round` plays the table's mechanics (dealing, drawing, plays, the
 //! dirty-trick window), `scoring` ends a round; [`cards`] owns card identities and names.
 //! `game` holds the [`Game`] contract, helped by `reading` (order text), `legality`
-//! (what may be played now), `views` and `narrate`. [`bot`] is the two bots, [`replay`]
-//! and [`sim`] the CLI's scripts and simulations.
+//! (what may be played now), `views` and `narrate`. [`bot`] is the two bots, [`standing`]
+//! the standing plays (`decide` what they play), [`replay`] and [`sim`] the CLI's
+//! scripts and simulations. This file only names them.
 //!
 //! [`Game`]: crate::engine::Game
 
@@ -34,7 +35,6 @@ pub use game::{
 };
 pub use rules::{CounterPref, Options, Ruleset};
 pub use standing::{Rule as StandingRule, StandingPlays};
-use state::Finish;
 pub use state::{
     Battle, CardRace, CounterWindow, DeckError, Event, HAND, Line, Order, Phase, RoundEnd,
     RoundResult, RoundScore, SafetyPlay, ScoreLine, Team, TurnMark,
