@@ -2,8 +2,9 @@
 //! the rules and the project's rulings).
 //!
 //! The state owns the runners (human seats first, then robots), the course and the round in
-//! progress; this file holds it and answers the engine's contract by calling the rooms:
-//! [`options`] the race options, [`state`] the state's parts and queries, `setup` a race's
+//! progress; [`state`] holds it, its parts and queries (`rules` the rulebook's numbers), and
+//! this file answers the engine's contract by calling the rooms:
+//! [`options`] the race options, `setup` a race's
 //! start, [`board`] the geometry, [`tables`] its derived tables, [`path`] movement and the pathfinder, [`order`] the order
 //! types, [`parse`] reading order text, [`legality`] checking orders against the state,
 //! `prompt` what each seat is asked, `bids` the bids and actions, `pace` the pace and
