@@ -1,4 +1,4 @@
-//! Discord messages as plain data: a [`Post`](crate::render::message::Post) laid out as
+//! Discord messages as plain data: a [`Post`] laid out as
 //! embeds and components within Discord's documented limits, and the `custom_id`s that
 //! buttons and menus carry. Nothing here talks to Discord, so every limit is unit-tested;
 //! `dress` turns a [`Layout`] into serenity builders.
