@@ -6,6 +6,7 @@
 //! [`store`]; the adapter delivers the outbox. See ARCHITECTURE.md.
 
 pub mod cli;
+pub mod config;
 pub mod discord;
 pub mod engine;
 pub mod fault;
@@ -13,3 +14,4 @@ pub mod games;
 pub mod referee;
 pub mod render;
 pub mod store;
+pub mod vocab;

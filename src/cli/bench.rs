@@ -30,7 +30,8 @@ use crate::engine::BotLevel;
 use crate::games::GameKind;
 use crate::referee::{Actor, Config, NewRace, Referee, SystemClock, TestClock};
 use crate::store::sqlite::Durability;
-use crate::store::{Backend, PostgresStore, SqliteStore, Store, Timing, UserId};
+use crate::store::{Backend, PostgresStore, SqliteStore, Store};
+use crate::vocab::{Timing, UserId};
 
 /// Durable orders a second the referee must sustain: ten times Discord's global limit.
 pub const FLOOR_ORDERS_PER_SEC: f64 = 500.0;
@@ -167,7 +168,7 @@ fn refusal(args: &BenchArgs) -> Option<String> {
 
 pub fn run(args: BenchArgs) -> ExitCode {
     if let Some(why) = refusal(&args) {
-        return super::refuse(&why);
+        return super::refusal::refuse(&why);
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -17,7 +17,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::discord::config::{ConfigError, KEYS, Key, Raw, Settings, Source, Values, read_file};
+use crate::config::{ConfigError, KEYS, Key, Raw, Settings, Source, Values, read_file};
 use crate::store::postgres::redact;
 
 /// The environment variable naming the config file.
@@ -168,13 +168,13 @@ pub fn describe(loaded: &Loaded) -> Vec<String> {
 pub fn check(flags: &Flags) -> ExitCode {
     let loaded = match load(flags) {
         Ok(l) => l,
-        Err(e) => return super::refuse(&e),
+        Err(e) => return super::refusal::refuse(&e),
     };
     for line in describe(&loaded) {
         println!("{line}");
     }
-    if loaded.settings.token.is_empty() {
-        return super::refuse(&ConfigError::NoToken);
+    if loaded.settings.discord.token.is_empty() {
+        return super::refusal::refuse(&ConfigError::NoToken);
     }
     ExitCode::SUCCESS
 }
@@ -211,7 +211,7 @@ mod tests {
         };
         let l = load_with(&flags, &env(&[])).unwrap();
         assert_eq!(l.settings.database, "file.db");
-        assert_eq!(l.settings.token.expose(), "file");
+        assert_eq!(l.settings.discord.token.expose(), "file");
         let l = load_with(
             &flags,
             &env(&[
@@ -221,7 +221,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(l.settings.database, "env.db");
-        assert_eq!(l.settings.token.expose(), "old-env");
+        assert_eq!(l.settings.discord.token.expose(), "old-env");
         assert_eq!(
             l.values["database"].source,
             Source::Env("PHOTOFINISH_DATABASE".into())
@@ -234,7 +234,7 @@ mod tests {
             ]),
         )
         .unwrap();
-        assert_eq!(l.settings.token.expose(), "new-env");
+        assert_eq!(l.settings.discord.token.expose(), "new-env");
         let l = load_with(
             &Flags {
                 database: Some("flag.db".into()),
@@ -257,11 +257,11 @@ mod tests {
             ]),
         )
         .unwrap();
-        assert_eq!(l.settings.timing.reminders, vec![3600, 600]);
-        assert_eq!(l.settings.shards.to_string(), "2-3 of 4");
-        assert!(l.settings.log_ansi);
+        assert_eq!(l.settings.referee.default_timing.reminders, vec![3600, 600]);
+        assert_eq!(l.settings.discord.shards.to_string(), "2-3 of 4");
+        assert!(l.settings.log.ansi);
         // An empty variable is unset: the file's time zone stays.
-        assert_eq!(l.settings.time_zone.to_string(), "UTC+01:00");
+        assert_eq!(l.settings.discord.time_zone.to_string(), "UTC+01:00");
     }
 
     #[test]

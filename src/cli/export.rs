@@ -10,14 +10,14 @@ use std::process::ExitCode;
 use serde_json::{Value, json};
 
 use super::config::{self, Flags};
-use super::refuse;
+use super::refusal::refuse;
 use crate::engine::Audience;
 use crate::games::AnyGame;
 use crate::referee::RefereeError;
-use crate::referee::archive::{Export, ExportStep, MAX_EXPORT_BYTES, is_export, read_export};
+use crate::referee::export::{Export, ExportStep, MAX_EXPORT_BYTES, is_export, read_export};
 use crate::referee::verify::{replay_export, verify_export};
 use crate::render::alt_text;
-use crate::store::CampaignId;
+use crate::vocab::CampaignId;
 
 /// Exit 0 with the file written, 2 with one line when the race cannot be exported.
 pub fn run(race: i64, out: Option<&Path>, flags: &Flags) -> ExitCode {

@@ -2,14 +2,16 @@
 //! and verification. Each subcommand is a thin shell over the library.
 //!
 //! Every refusal (bad flags, a bad config, a bad script) exits 2 with one line on stderr
-//! ([`refuse`]): never a value that may be secret, never megabytes of input.
+//! ([`refuse`], `refusal.rs`): never a value that may be secret, never megabytes of input.
 
 mod bench;
 pub mod config;
+mod cpu;
 mod export;
 pub mod health;
 mod pace;
 mod play;
+mod refusal;
 mod render;
 mod replay;
 mod run;
@@ -17,30 +19,11 @@ mod script;
 mod sim;
 mod verify;
 
-use std::fmt::Display;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// The longest refusal line, in characters; longer ones are cut.
-const MAX_REFUSAL: usize = 300;
-
-/// The refusal as one line: line breaks become spaces, and it is cut at [`MAX_REFUSAL`].
-pub fn one_line(text: &str) -> String {
-    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if joined.chars().count() <= MAX_REFUSAL {
-        return joined;
-    }
-    let mut cut: String = joined.chars().take(MAX_REFUSAL).collect();
-    cut.push_str("...");
-    cut
-}
-
-/// Prints one line on stderr and returns exit code 2.
-pub fn refuse(what: &dyn Display) -> ExitCode {
-    eprintln!("{}", one_line(&what.to_string()));
-    ExitCode::from(2)
-}
+pub use refusal::{one_line, refuse};
 
 /// A referee for play-by-post racing board games.
 #[derive(Debug, Parser)]

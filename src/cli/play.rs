@@ -18,9 +18,11 @@ use crate::games::{GameKind, length};
 use crate::referee::announce::Target;
 use crate::referee::delivery::{Courier, Delivered, DeliveryError, Parcel};
 use crate::referee::{Actor, Config, NewRace, Referee, SystemClock};
-use crate::render::post::{Style, present};
+use crate::render::message::Style;
+use crate::render::post::present;
+use crate::store::SqliteStore;
 use crate::store::sqlite::Durability;
-use crate::store::{CampaignId, Phase, SqliteStore, Timing, UserId};
+use crate::vocab::{CampaignId, Phase, Timing, UserId};
 
 /// The terminal player's user id.
 const YOU: &str = "terminal-player";
@@ -142,7 +144,7 @@ async fn play(args: PlayArgs) -> Result<(), String> {
             },
             resolve_early: true,
             // One person against bots: a play resolves at once (no grace window to wait).
-            calendar: crate::store::CalendarOptions {
+            calendar: crate::vocab::CalendarOptions {
                 grace_secs: Some(0),
                 ..Default::default()
             },

@@ -11,7 +11,7 @@ use crate::render::{alt_text, picture};
 pub fn run(script: &Path, out: &Path) -> ExitCode {
     let (views, finished) = match views_of(script) {
         Ok(v) => v,
-        Err(e) => return super::refuse(&e),
+        Err(e) => return super::refusal::refuse(&e),
     };
     draw(&views, finished, out)
 }

@@ -9,19 +9,19 @@ pub fn run(path: &Path) -> ExitCode {
         Ok(Some(export)) => {
             return match super::export::replayed(path, &export) {
                 Ok(steps) => print(&super::export::replay_output(&export, &steps)),
-                Err(e) => super::refuse(&e),
+                Err(e) => super::refusal::refuse(&e),
             };
         }
         Ok(None) => {}
-        Err(e) => return super::refuse(&e),
+        Err(e) => return super::refusal::refuse(&e),
     }
     let text = match super::script::read(path) {
         Ok(t) => t,
-        Err(e) => return super::refuse(&e),
+        Err(e) => return super::refusal::refuse(&e),
     };
     match crate::games::replay(&text) {
         Ok(replay) => print(&replay.output),
-        Err(e) => super::refuse(&super::script::explain(&e.to_string(), &text)),
+        Err(e) => super::refusal::refuse(&super::script::explain(&e.to_string(), &text)),
     }
 }
 

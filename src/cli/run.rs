@@ -12,11 +12,11 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use super::config::Flags;
-use super::refuse;
+use super::refusal::refuse;
+use crate::config::ConfigError;
 use crate::discord::Settings;
-use crate::discord::config::ConfigError;
 use crate::referee::{Clock, SystemClock};
-use crate::store::Millis;
+use crate::vocab::Millis;
 
 /// The environment variable of the tests' fast clock.
 pub const TEST_CLOCK_ENV: &str = "PHOTOFINISH_TEST_CLOCK";
@@ -87,10 +87,10 @@ pub fn run(flags: &Flags) -> ExitCode {
         Err(e) => return refuse(&e),
     };
     let settings = loaded.settings;
-    if settings.token.is_empty() {
+    if settings.discord.token.is_empty() {
         return refuse(&ConfigError::NoToken);
     }
-    let Ok(filter) = tracing_subscriber::EnvFilter::try_new(&settings.log_level) else {
+    let Ok(filter) = tracing_subscriber::EnvFilter::try_new(&settings.log.level) else {
         let source = loaded
             .values
             .get("log.level")
@@ -101,10 +101,10 @@ pub fn run(flags: &Flags) -> ExitCode {
     };
     tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_ansi(settings.log_ansi)
+        .with_ansi(settings.log.ansi)
         .with_writer(std::io::stderr)
         .init();
-    let (clock, speed) = match clock(&settings) {
+    let (clock, speed) = match clock(&settings.discord) {
         Ok(c) => c,
         Err(e) => return refuse(&e),
     };
@@ -115,8 +115,8 @@ pub fn run(flags: &Flags) -> ExitCode {
     tracing::info!(
         config = %file,
         database = %crate::store::postgres::redact(&settings.database),
-        token = ?settings.token,
-        shards = %settings.shards,
+        token = ?settings.discord.token,
+        shards = %settings.discord.shards,
         "starting photofinish"
     );
     if speed != 1.0 {
@@ -135,7 +135,13 @@ pub fn run(flags: &Flags) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(crate::discord::run(settings, clock, speed)) {
+    match runtime.block_on(crate::discord::run(
+        settings.discord,
+        &settings.database,
+        settings.referee,
+        clock,
+        speed,
+    )) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!("{e}");

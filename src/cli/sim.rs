@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
+use super::cpu::ThreadCpu;
 use super::pace::{self, PaceModel, PaceSpec};
 use crate::engine::BotLevel;
 use crate::engine::expert::Budget;
@@ -70,12 +71,12 @@ pub fn run(
     let result = if by_lane {
         sim_by_lane(kind, &args).unwrap_or_else(|| Err("--by-lane is for 1500m only".to_string()))
     } else if experts != ExpertSeats::Default {
-        strength::run_with(kind, &args, experts).and_then(|s| {
+        strength::run_with(kind, &args, experts, &ThreadCpu).and_then(|s| {
             let json = serde_json::to_value(&s).map_err(|e| e.to_string())?;
             Ok((s.to_string(), json))
         })
     } else {
-        sim(kind, &args)
+        sim(kind, &args, &ThreadCpu)
     };
     print_report(result, json)
 }
@@ -231,7 +232,7 @@ impl Run {
                 SimBots::Each(vec![crate::engine::BotLevel::Heuristic])
             },
         };
-        sim(self.kind, &args).map(|(_, json)| json)
+        sim(self.kind, &args, &ThreadCpu).map(|(_, json)| json)
     }
 }
 

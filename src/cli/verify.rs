@@ -13,12 +13,12 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use super::config::{self, Flags};
-use super::refuse;
-use crate::referee::archive::{Export, MAX_EXPORT_BYTES, read_export};
+use super::refusal::refuse;
+use crate::referee::export::{Export, MAX_EXPORT_BYTES, read_export};
 use crate::referee::verify::{VerifyReport, verify_export};
 use crate::referee::{Config, Referee, SystemClock};
-use crate::store::CampaignId;
 use crate::store::postgres::redact;
+use crate::vocab::CampaignId;
 
 /// Exit 0 when every random outcome matches the seed, 1 when one does not, 2 when the
 /// question cannot be asked (no such database or race).

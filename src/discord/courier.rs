@@ -16,7 +16,6 @@
 //! refused for its picture (50013 without Attach Files) goes again as text, and anything
 //! else is given up and logged.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use crate::referee::when::Zone;
@@ -24,6 +23,7 @@ use async_trait::async_trait;
 use poise::serenity_prelude as serenity;
 use serenity::{ChannelId, Http, MessageId};
 
+use super::dm::DmChannels;
 use super::dress;
 use super::layout::{self, Layout};
 use crate::referee::announce::{Announcement, Target};
@@ -46,7 +46,7 @@ pub struct DiscordCourier {
     http: Arc<Http>,
     zone: Zone,
     /// DM channels opened so far: one request per user per run, not per DM.
-    dm_channels: Mutex<HashMap<u64, ChannelId>>,
+    dms: DmChannels,
     /// The bot's own user id, once asked: only its messages can carry a marker.
     me: Mutex<Option<u64>>,
     /// Where delivered prompts are found, to close them when their step resolves
@@ -227,7 +227,7 @@ impl DiscordCourier {
         DiscordCourier {
             http,
             zone,
-            dm_channels: Mutex::new(HashMap::new()),
+            dms: DmChannels::default(),
             me: Mutex::new(None),
             store: None,
             referee: None,
@@ -340,18 +340,7 @@ impl DiscordCourier {
 
     /// The DM channel with a user, opened once and remembered.
     pub async fn dm_channel(&self, user: u64) -> Result<ChannelId, serenity::Error> {
-        if let Ok(cache) = self.dm_channels.lock()
-            && let Some(c) = cache.get(&user)
-        {
-            return Ok(*c);
-        }
-        let channel = serenity::UserId::new(user)
-            .create_dm_channel(&*self.http)
-            .await?;
-        if let Ok(mut cache) = self.dm_channels.lock() {
-            cache.insert(user, channel.id);
-        }
-        Ok(channel.id)
+        self.dms.open(&self.http, user).await
     }
 
     async fn post(
@@ -436,7 +425,7 @@ impl Courier for DiscordCourier {
         if let (Announcement::Finished { race, .. }, Some(referee), Target::Channel) =
             (parcel.announcement, &self.referee, parcel.target)
         {
-            super::commands::dress_final(&mut layout, referee, *race, self.animation).await;
+            super::final_post::dress_final(&mut layout, referee, *race, self.animation).await;
         }
         match parcel.target {
             Target::Dm { user, .. } => {
@@ -501,7 +490,7 @@ impl Courier for DiscordCourier {
                         match (parcel.announcement, &self.store) {
                             (Announcement::TurnResolved { revealed, .. }, Some(store)) => {
                                 super::stale::close_prompts(
-                                    self,
+                                    &self.dms,
                                     &self.http,
                                     &**store,
                                     parcel.race,
@@ -512,7 +501,7 @@ impl Courier for DiscordCourier {
                             }
                             (Announcement::Cancelled { .. }, Some(store)) => {
                                 super::stale::close_cancelled(
-                                    self,
+                                    &self.dms,
                                     &self.http,
                                     &**store,
                                     parcel.race,

@@ -2,14 +2,13 @@
 //! order buttons and menus of a prompt (in a DM, or the ephemeral `/race order` form), and
 //! plain-text DM replies (`7`, or `#12 7` for a player in several races; `standing ...`,
 //! `pref ...` and `help` set and show standing preferences), and the pre-race choice menu
-//! that follows Join (Dream Mile's maximum speed). Also the helpers
-//! the commands share: who is asking, which race, and the answers a player gets (receipts,
-//! prompts, refusals).
+//! that follows Join (Dream Mile's maximum speed). The answers themselves are `reply.rs`'s,
+//! shared with the commands.
 //!
 //! Every interaction is answered within Discord's 3 seconds: when the work takes longer
-//! than [`ACK_GRACE`], it is acknowledged first and answered when done. A duplicate
-//! gateway event (the same interaction or message id) is dropped, also when another
-//! process sharing the database had it first ([`Shared::claim`]).
+//! than [`ACK_GRACE`](super::reply::ACK_GRACE), it is acknowledged first and answered when
+//! done. A duplicate gateway event (the same interaction or message id) is dropped, also
+//! when another process sharing the database had it first ([`Shared::claim`]).
 
 use std::future::Future;
 use std::sync::Arc;
@@ -18,16 +17,18 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use serenity::{ComponentInteraction, ComponentInteractionDataKind, CreateInteractionResponse};
 
-use super::layout::{self, Action, EmbedSpec, Layout, Pick};
-use super::{Error, Shared, dress};
-use crate::referee::announce::Announcement;
-use crate::referee::{Actor, Receipt, RefereeError};
-use crate::render::markup::{bounded, escape_sentence};
+use super::dress;
+use super::join::join_flow;
+use super::layout::{self, Action, Layout};
+use super::order::order_from_component;
+use super::reply::answer_interaction;
+use super::reply::{Answer, actor, note, prompt_layout, receipt_layout, refusal, sentence};
+use super::shared::{Error, Shared};
+use crate::games::words::bounded;
+use crate::referee::{Actor, RefereeError};
+use crate::render::markup::escape_sentence;
 use crate::render::{code_text, escape_markdown};
-use crate::store::{CampaignId, UserId};
-
-/// How long an interaction may work before it is acknowledged (Discord allows 3 s).
-pub const ACK_GRACE: Duration = Duration::from_millis(1500);
+use crate::vocab::{CampaignId, UserId};
 
 /// Poise's event hook: components and DMs (slash commands are poise's own).
 pub async fn event(
@@ -53,259 +54,6 @@ pub async fn event(
     Ok(())
 }
 
-/// Who is asking: their id, name, and whether they may manage the server.
-pub fn actor(user: &serenity::User, member: Option<&serenity::Member>) -> Actor {
-    let name = member
-        .and_then(|m| m.nick.clone())
-        .or_else(|| user.global_name.clone())
-        .unwrap_or_else(|| user.name.clone());
-    let manage = member
-        .and_then(|m| m.permissions)
-        .is_some_and(|p| p.manage_guild() || p.administrator());
-    Actor {
-        user: UserId::new(user.id.get().to_string()),
-        name,
-        manage,
-    }
-}
-
-/// A plain message: a title and some sentences.
-pub fn note(title: &str, text: &str) -> Layout {
-    Layout {
-        embeds: vec![EmbedSpec {
-            title: layout::clip(title, layout::limits::TITLE),
-            description: layout::clip(text, layout::limits::DESCRIPTION),
-            ..EmbedSpec::default()
-        }],
-        ..Layout::default()
-    }
-}
-
-/// A refusal, in the referee's words.
-pub fn refusal(e: &RefereeError) -> Layout {
-    if matches!(e, RefereeError::Store(_) | RefereeError::Corrupt(_)) {
-        // The operator gets the cause (table, row, error); the player gets the sentence.
-        tracing::warn!(error = %e.operator_detail(), "a request failed");
-    }
-    note("Not done", &sentence(e))
-}
-
-/// The referee's refusal as a sentence. A refusal may quote what the player typed (an
-/// order, a value, a name), so it is escaped here, once for every refusal: its code spans
-/// stay, the rest shows as written, and each quote is bounded (`render::markup`).
-pub fn sentence(e: &RefereeError) -> String {
-    escape_sentence(&capitalise(&e.to_string()))
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(first) => first.to_uppercase().chain(c).collect::<String>() + ".",
-        None => String::new(),
-    }
-}
-
-/// The answer to an accepted order.
-pub fn receipt_text(r: &Receipt) -> String {
-    if r.taken_back {
-        return format!(
-            "Taken back for {}: `{}` for **{}** will not be played. Send another order before the deadline.",
-            escape_markdown(&r.label),
-            code_text(&r.order),
-            escape_markdown(&r.seat_name),
-        );
-    }
-    let mut text = format!(
-        "{} for {}: `{}` for **{}**.\nReceipt `{}`: the status message shows it now, and the orders revealed after the turn prove it.",
-        if r.repeated {
-            "Already in"
-        } else if r.changed {
-            "Order changed"
-        } else {
-            "Order received"
-        },
-        escape_markdown(&r.label),
-        code_text(&r.order),
-        escape_markdown(&r.seat_name),
-        r.receipt
-    );
-    if r.resolved {
-        text.push_str("\nEvery order was in, so the turn has been resolved: see the race channel.");
-    } else if let Some(until) = r.held_until {
-        // The grace window (`grace=`): the play waits, changeable, then resolves.
-        text.push_str(&format!(
-            "\nIt is held for {} (until <t:{}:T>): until then you can change it, or take it back with `undo`.",
-            crate::referee::timing::format_duration(r.grace_secs),
-            until.div_euclid(1000)
-        ));
-    } else {
-        text.push_str("\nYou can change it until the turn resolves.");
-    }
-    text
-}
-
-/// The receipt on its own.
-pub fn receipt_layout(r: &Receipt) -> Layout {
-    note(&format!("Race {}: order in", r.race), &receipt_text(r))
-}
-
-/// The seat's open prompt (view, choices, deadline) as a message, with `receipt` shown
-/// and its choice in green when an order was just taken.
-pub async fn prompt_layout(
-    shared: &Shared,
-    race: CampaignId,
-    user: &UserId,
-    receipt: Option<&Receipt>,
-) -> Result<Layout, RefereeError> {
-    let open = shared.referee.open_prompt(race, user).await?;
-    let kind = shared.referee.overview(race).await?.kind;
-    let chosen = receipt.map(|r| r.order.clone()).or(open.current.clone());
-    let announcement = Announcement::Prompt {
-        race,
-        game: kind,
-        step: open.step,
-        seat: open.seat,
-        seat_name: open.seat_name.clone(),
-        label: open.label.clone(),
-        view: open.view.clone(),
-        prompt: open.prompt.clone(),
-        deadline: open.deadline,
-        notes: Vec::new(),
-    };
-    let mut out = layout::announcement(&announcement, shared.settings.time_zone);
-    out.rows = Some(layout::prompt_rows(
-        race,
-        open.step,
-        open.seat,
-        &open.prompt,
-        chosen.as_deref(),
-    ));
-    let field = match (receipt, &open.current) {
-        (Some(r), _) => Some(("Your order".to_string(), receipt_text(r))),
-        (None, Some(current)) => Some((
-            "Your order".to_string(),
-            format!("`{}` is in; send another to change it.", code_text(current)),
-        )),
-        (None, None) => None,
-    };
-    if let (Some((name, value)), Some(first)) = (field, out.embeds.first_mut())
-        && first.fields.len() < layout::limits::FIELDS
-    {
-        let room = layout::limits::EMBED_TOTAL.saturating_sub(first.size() + name.len());
-        first.fields.push((
-            name,
-            layout::clip(&value, layout::limits::FIELD_VALUE.min(room)),
-        ));
-    }
-    Ok(out)
-}
-
-/// Sends a short DM to check the bot can reach the player; false when Discord answers
-/// 50007 (DMs closed). Other failures are logged and not held against the player.
-pub async fn preflight(shared: &Shared, http: &serenity::Http, user: &UserId, text: &str) -> bool {
-    let Some(id) = user.0.parse::<u64>().ok().filter(|u| *u != 0) else {
-        return true;
-    };
-    let sent = match shared.courier.dm_channel(id).await {
-        Ok(channel) => channel
-            .send_message(
-                http,
-                dress::create_message(&note("You're in the race", text)),
-            )
-            .await
-            .map(|_| ()),
-        Err(e) => Err(e),
-    };
-    match sent {
-        Ok(()) => true,
-        Err(e) if super::courier::is_dm_closed(&e) => false,
-        Err(e) => {
-            tracing::warn!("the DM check failed: {e}");
-            true
-        }
-    }
-}
-
-/// Takes a seat, checks the player's DMs, and says how it went.
-pub async fn join_flow(
-    shared: &Shared,
-    http: &serenity::Http,
-    actor: &Actor,
-    race: CampaignId,
-    name: Option<&str>,
-    choice: Option<&str>,
-) -> Layout {
-    let seat = match shared.referee.join(race, actor, name, choice).await {
-        Ok(seat) => seat,
-        Err(e) => return refusal(&e),
-    };
-    shared.poke();
-    let (seat_name, kind, options) = match shared.referee.overview(race).await {
-        Ok(o) => (
-            o.seats
-                .get(seat.index())
-                .map(|s| s.name.clone())
-                .unwrap_or_else(|| actor.name.clone()),
-            o.kind,
-            o.options,
-        ),
-        Err(e) => return refusal(&e),
-    };
-    let seat_name = escape_markdown(&seat_name);
-    let dm_ok = preflight(
-        shared,
-        http,
-        &actor.user,
-        &format!(
-            "You run as **{seat_name}** in {kind} race {race}. When a turn opens I'll DM you here: press a button, or reply with your order as text (like `7`)."
-        ),
-    )
-    .await;
-    let mut text = format!("You're in race {race} as **{seat_name}**.");
-    if dm_ok {
-        text.push_str(" I'll DM you when it's time to order.");
-    } else {
-        text.push_str(
-            "\n**I can't DM you.** Open your DMs (Privacy Settings: allow direct messages from server members), or send each order here with `/race order`: only you will see it.",
-        );
-    }
-    let mut joined = note("Joined", &text);
-    if let Some(row) = seat_choice_row(kind, &options, race, choice) {
-        joined.rows = Some(vec![row]);
-    }
-    joined
-}
-
-/// The menu of pre-race choices after Join (Dream Mile's maximum speed), or `None` for a
-/// game without one. `options` is the race's options as the lobby shows them.
-fn seat_choice_row(
-    kind: crate::games::GameKind,
-    options: &str,
-    race: CampaignId,
-    chosen: Option<&str>,
-) -> Option<layout::Row> {
-    let json = kind.apply_options(None, options).ok()?;
-    let menu = kind.seat_choice_menu(&json);
-    if menu.is_empty() {
-        return None;
-    }
-    let help = kind.seat_choice_help().unwrap_or("your pre-race choice");
-    Some(layout::Row::Select(layout::SelectSpec {
-        custom_id: layout::seat_choice_id(race),
-        placeholder: layout::clip(
-            &match chosen {
-                Some(c) => format!("Chosen: {c}; pick to change it"),
-                None => format!("Choose {help}"),
-            },
-            layout::limits::PLACEHOLDER,
-        ),
-        options: menu
-            .into_iter()
-            .take(layout::limits::SELECT_OPTIONS)
-            .collect(),
-    }))
-}
-
 /// A pick from the menu after Join: the presser's own seat, while the lobby is open.
 async fn seat_choice(shared: &Shared, actor: &Actor, race: CampaignId, value: &str) -> Answer {
     match shared
@@ -326,69 +74,6 @@ async fn seat_choice(shared: &Shared, actor: &Actor, race: CampaignId, value: &s
         Err(e) => Answer::Reply(refusal(&e)),
     }
 }
-
-/// How an interaction is answered.
-pub enum Answer {
-    /// Edit the message the component is on.
-    Update(Layout),
-    /// A new message only the clicker sees.
-    Reply(Layout),
-    /// Nothing: a duplicate, which another handler (or process) answers.
-    Nothing,
-}
-
-/// Answers an interaction (a component's or a modal's: serenity gives them no common
-/// trait) with `work`'s answer, acknowledging first if the work is slow.
-macro_rules! answer_interaction {
-    ($http:expr, $it:expr, $work:expr, $what:literal) => {{
-        let (http, it, work) = ($http, $it, $work);
-        tokio::pin!(work);
-        let early = tokio::select! {
-            a = &mut work => Some(a),
-            () = tokio::time::sleep($crate::discord::handlers::ACK_GRACE) => None,
-        };
-        let result = match early {
-            Some(Answer::Update(l)) => {
-                it.create_response(
-                    http,
-                    CreateInteractionResponse::UpdateMessage(dress::response(&l, false)),
-                )
-                .await
-            }
-            Some(Answer::Reply(l)) => {
-                it.create_response(
-                    http,
-                    CreateInteractionResponse::Message(dress::response(&l, true)),
-                )
-                .await
-            }
-            Some(Answer::Nothing) => Ok(()),
-            None => {
-                if let Err(e) = it
-                    .create_response(http, CreateInteractionResponse::Acknowledge)
-                    .await
-                {
-                    tracing::warn!("could not acknowledge {}: {e}", $what);
-                }
-                match work.await {
-                    Answer::Update(l) => it
-                        .edit_response(http, dress::edit_response(&l))
-                        .await
-                        .map(|_| ()),
-                    Answer::Reply(l) => it
-                        .create_followup(http, dress::followup(&l, true))
-                        .await
-                        .map(|_| ()),
-                    Answer::Nothing => Ok(()),
-                }
-            }
-        };
-        if let Err(e) = result {
-            tracing::warn!("could not answer {}: {e}", $what);
-        }
-    }};
-}
-pub(super) use answer_interaction;
 
 /// Answers a component interaction, acknowledging first if the work is slow.
 async fn answer_component<F: Future<Output = Answer>>(
@@ -547,70 +232,6 @@ async fn posted_here(
         Ok(())
     } else {
         Err(RefereeError::NoRace)
-    }
-}
-
-/// An order from a button or menu: only for the clicker's own seat, and only while its
-/// step is open.
-pub(super) async fn order_from_component(
-    shared: &Shared,
-    actor: &Actor,
-    race: CampaignId,
-    step: u32,
-    seat: crate::engine::Seat,
-    pick: Pick,
-) -> Answer {
-    let overview = match shared.referee.overview(race).await {
-        Ok(o) => o,
-        Err(e) => return Answer::Reply(refusal(&e)),
-    };
-    let mine = overview
-        .users
-        .iter()
-        .find(|(_, u)| u.as_ref() == Some(&actor.user))
-        .map(|(s, _)| *s);
-    match mine {
-        None => return Answer::Reply(refusal(&RefereeError::NotSeated)),
-        Some(s) if s != seat => {
-            return Answer::Reply(note(
-                "Not done",
-                "Those buttons are another runner's orders; you can only order for your own seat. Yours come by DM, or use /race order.",
-            ));
-        }
-        Some(_) => {}
-    }
-    let text = match pick {
-        Pick::Text(t) => t,
-        Pick::Index(i) => match shared.referee.open_prompt(race, &actor.user).await {
-            Ok(open) if open.step == step => match open.prompt.choices.get(i) {
-                Some(c) => c.order.clone(),
-                None => return Answer::Reply(note("Not done", super::stale::STALE)),
-            },
-            Ok(_) => return Answer::Reply(note("Not done", super::stale::STALE)),
-            Err(e) => return Answer::Reply(refusal(&e)),
-        },
-    };
-    match shared
-        .referee
-        .submit_for_step(race, &actor.user, &text, Some(step))
-        .await
-    {
-        Ok(receipt) => {
-            shared.poke();
-            if receipt.resolved {
-                let mut l = receipt_layout(&receipt);
-                l.rows = Some(Vec::new());
-                Answer::Update(l)
-            } else {
-                match prompt_layout(shared, race, &actor.user, Some(&receipt)).await {
-                    Ok(l) => Answer::Update(l),
-                    Err(_) => Answer::Reply(receipt_layout(&receipt)),
-                }
-            }
-        }
-        // A button of a prompt whose step resolved (its message not yet closed).
-        Err(RefereeError::StaleStep) => Answer::Reply(note("Not done", super::stale::STALE)),
-        Err(e) => Answer::Reply(refusal(&e)),
     }
 }
 
@@ -834,14 +455,5 @@ mod tests {
         assert_eq!(race_prefix("  #3   play 100 "), (Some(3), "play 100"));
         assert_eq!(race_prefix("7"), (None, "7"));
         assert_eq!(race_prefix("#x 7"), (None, "#x 7"));
-    }
-
-    #[test]
-    fn refusals_read_as_sentences() {
-        let l = refusal(&RefereeError::NotHost);
-        assert_eq!(
-            l.embeds[0].description,
-            "Only the host or a member with Manage Server can do that."
-        );
     }
 }

@@ -1,4 +1,4 @@
-//! Discord messages as plain data: a [`Post`](crate::render::post::Post) laid out as
+//! Discord messages as plain data: a [`Post`] laid out as
 //! embeds and components within Discord's documented limits, and the `custom_id`s that
 //! buttons and menus carry. Nothing here talks to Discord, so every limit is unit-tested;
 //! `dress` turns a [`Layout`] into serenity builders.
@@ -7,8 +7,9 @@ use crate::referee::when::Zone;
 
 use crate::engine::{Choice, Seat};
 use crate::referee::announce::{Announcement, Target};
-use crate::render::post::{Picture, Post, Style, present};
-use crate::store::{CampaignId, Phase};
+use crate::render::message::{Picture, Post, Style};
+use crate::render::post::present;
+use crate::vocab::{CampaignId, Phase};
 
 /// Discord's limits (developer docs: message, embed and component objects).
 pub mod limits {

@@ -1,6 +1,6 @@
 //! Unit tests of the layout: every Discord limit and every `custom_id` round trip.
 use super::*;
-use crate::render::post::Picture;
+use crate::render::message::Picture;
 
 fn post(body: &str) -> Post {
     Post {

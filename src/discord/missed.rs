@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use poise::serenity_prelude as serenity;
 
-use super::Shared;
-use crate::store::UserId;
+use super::shared::Shared;
+use crate::vocab::UserId;
 
 /// Messages read per DM channel in one catch-up.
 const PAGE: u8 = 100;

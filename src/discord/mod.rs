@@ -1,8 +1,9 @@
 //! The Discord adapter: a thin serenity/poise shell around the [`Referee`].
 //!
 //! It owns the slash commands ([`commands`]), buttons, menus and DM replies
-//! ([`handlers`]), the outbox's way to Discord ([`courier`]), Discord's limits
-//! ([`layout`]), and the two workers that keep a race moving: deadlines (`tick`, then sleep
+//! ([`handlers`]), the answers both give ([`reply`]), the outbox's way to Discord
+//! ([`courier`], below them; the final post's extras in `final_post.rs`, the DM channels in
+//! `dm.rs`), Discord's limits ([`layout`]), and the two workers that keep a race moving: deadlines (`tick`, then sleep
 //! until `next_due`, woken early when a request changes things) and delivery (`deliver`,
 //! woken after every referee call). Nothing here decides a rule or writes game text: the
 //! referee decides, `render::post` words it, this module dresses and sends it.
@@ -18,14 +19,19 @@
 pub mod commands;
 pub mod config;
 pub mod courier;
+mod dm;
 pub mod dress;
+mod final_post;
 pub mod handlers;
+mod join;
 pub mod layout;
 pub mod missed;
 pub mod modal;
+mod order;
+pub mod reply;
+mod shared;
 pub mod stale;
 
-use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -40,17 +46,9 @@ pub use crate::store::HEARTBEAT_SECS;
 use crate::store::{Heartbeat, StoreError};
 pub use config::{Settings, Shards, Token};
 use courier::DiscordCourier;
+use shared::Seen;
+pub use shared::{Ctx, Error, Shared};
 
-/// What poise's handlers return when something other than a referee refusal fails.
-pub type Error = Box<dyn std::error::Error + Send + Sync>;
-/// A slash command's context.
-pub type Ctx<'a> = poise::Context<'a, Arc<Shared>, Error>;
-
-/// How many interaction and message ids are remembered to drop duplicates.
-const SEEN_CAP: usize = 8192;
-/// How long an interaction or DM id stays claimed in the store: longer than Discord keeps
-/// an interaction's token (15 minutes) or sends one event again.
-const CLAIM_MS: i64 = 3_600_000;
 /// How often the delivery worker looks for retries that came due, without a wake-up.
 const DELIVERY_POLL: Duration = Duration::from_secs(2);
 /// The longest the deadline worker sleeps without looking at the clock again.
@@ -59,84 +57,6 @@ const DEADLINE_POLL_MS: i64 = 60_000;
 const OUTAGE_POLL_MS: i64 = 5_000;
 /// How often the heartbeat worker looks at the shards' stages (cheap: in memory).
 const GATEWAY_POLL: Duration = Duration::from_secs(1);
-
-/// Ids already handled (interactions, DM messages): a duplicate gateway event is dropped.
-#[derive(Default)]
-struct Seen {
-    set: HashSet<u64>,
-    order: VecDeque<u64>,
-}
-
-/// What every handler shares.
-pub struct Shared {
-    pub referee: Arc<Referee>,
-    pub settings: Settings,
-    pub courier: Arc<DiscordCourier>,
-    deadlines: Notify,
-    delivery: Notify,
-    seen: Mutex<Seen>,
-    /// Woken by gateway events, so that the heartbeat reports a change at once.
-    gateway: Notify,
-    /// The referee's clock runs this many times faster than real time (1 but in tests).
-    time_scale: f64,
-    /// The total number of shards, once known (asked of Discord when `shards` is auto).
-    shard_total: Mutex<Option<u32>>,
-    /// This process's report, as last written.
-    beat: Mutex<Heartbeat>,
-}
-
-impl Shared {
-    /// Wakes both workers: something may be due or queued.
-    pub fn poke(&self) {
-        self.deadlines.notify_one();
-        self.delivery.notify_one();
-    }
-
-    /// Claims an interaction (or a DM's message id) before it changes anything: true for
-    /// the first process to see it, false for a duplicate, in this process (memory) or in
-    /// another sharing the database (the store's `interactions`, as when two processes
-    /// run one shard during a rolling deploy). A host's `deadline extend` or `bots` is
-    /// thereby keyed by its interaction id.
-    pub async fn claim(&self, id: u64) -> Result<bool, StoreError> {
-        let now = self.referee.clock().now();
-        self.claim_until(id, now.saturating_add(CLAIM_MS)).await
-    }
-
-    /// Claims a DM's message id for good: a DM handled but not yet remembered as seen
-    /// (the bot stopped in between) must not be played again by a catch-up hours later.
-    /// Remembering it as seen (`Store::set_dm_seen`) lets the claim expire as usual.
-    pub async fn claim_dm(&self, id: u64) -> Result<bool, StoreError> {
-        self.claim_until(id, i64::MAX).await
-    }
-
-    async fn claim_until(&self, id: u64, expires: i64) -> Result<bool, StoreError> {
-        if !self.first_time(id) {
-            return Ok(false);
-        }
-        let now = self.referee.clock().now();
-        self.referee
-            .store()
-            .claim_interaction(&id.to_string(), expires, now)
-            .await
-    }
-
-    /// True the first time an id is seen; false for a duplicate.
-    pub fn first_time(&self, id: u64) -> bool {
-        let Ok(mut seen) = self.seen.lock() else {
-            return true;
-        };
-        if !seen.set.insert(id) {
-            return false;
-        }
-        seen.order.push_back(id);
-        if seen.order.len() > SEEN_CAP
-            && let Some(old) = seen.order.pop_front()
-        {
-            seen.set.remove(&old);
-        }
-        true
-    }
-}
 
 /// Why the bot could not start.
 #[derive(Debug, Error)]
@@ -254,21 +174,29 @@ pub fn http(settings: &Settings) -> serenity::Http {
     .build()
 }
 
-/// Opens the database, resumes every open race (a tick handles deadlines that passed while
-/// the bot was down, announced as late), registers the slash commands, connects, and
-/// starts the deadline and delivery workers.
-pub async fn start(settings: Settings, clock: Arc<dyn Clock>) -> Result<Running, StartError> {
-    start_scaled(settings, clock, 1.0).await
+/// Opens the database at `database`, resumes every open race under a referee of
+/// `referee`'s settings (a tick handles deadlines that passed while the bot was down,
+/// announced as late), registers the slash commands, connects, and starts the deadline and
+/// delivery workers.
+pub async fn start(
+    settings: Settings,
+    database: &str,
+    referee: crate::referee::Config,
+    clock: Arc<dyn Clock>,
+) -> Result<Running, StartError> {
+    start_scaled(settings, database, referee, clock, 1.0).await
 }
 
 /// [`start`], with a referee clock that runs `time_scale` times faster than real time
 /// (tests only: the workers' sleeps are shortened to match).
 pub async fn start_scaled(
     settings: Settings,
+    database: &str,
+    referee: crate::referee::Config,
     clock: Arc<dyn Clock>,
     time_scale: f64,
 ) -> Result<Running, StartError> {
-    let (referee, first_beat) = open_and_resume(&settings, clock).await?;
+    let (referee, first_beat) = open_and_resume(&settings, database, referee, clock).await?;
     let intents = serenity::GatewayIntents::DIRECT_MESSAGES;
     let shards = settings.shards;
     let http = http(&settings);
@@ -323,9 +251,11 @@ pub async fn start_scaled(
 /// handles the deadlines that passed while the bot was down.
 async fn open_and_resume(
     settings: &Settings,
+    database: &str,
+    config: crate::referee::Config,
     clock: Arc<dyn Clock>,
 ) -> Result<(Arc<Referee>, Heartbeat), StartError> {
-    let store = crate::store::open(&settings.database).await?;
+    let store = crate::store::open(database).await?;
     let started_at = chrono::Utc::now().timestamp_millis();
     let first_beat = Heartbeat {
         instance: crate::store::default_instance(),
@@ -339,11 +269,7 @@ async fn open_and_resume(
     if let Err(e) = store.heartbeat(&first_beat).await {
         tracing::warn!("cannot report the gateway state: {e}");
     }
-    let referee = Arc::new(Referee::new(
-        store.clone(),
-        clock,
-        settings.referee_config(),
-    ));
+    let referee = Arc::new(Referee::new(store.clone(), clock, config));
     let open = crate::store::Store::open_campaigns(&*store).await?;
     let late = referee.tick().await?;
     tracing::info!(
@@ -511,10 +437,12 @@ pub fn gateway_failure(error: &serenity::Error) -> String {
 /// `photofinish run`: starts the bot on the given clock and runs until stopped.
 pub async fn run(
     settings: Settings,
+    database: &str,
+    referee: crate::referee::Config,
     clock: Arc<dyn Clock>,
     time_scale: f64,
 ) -> Result<(), StartError> {
-    let running = start_scaled(settings, clock, time_scale).await?;
+    let running = start_scaled(settings, database, referee, clock, time_scale).await?;
     running.wait().await
 }
 

@@ -16,12 +16,15 @@ use serenity::{
     CreateInteractionResponse, CreateModal, InputTextStyle, ModalInteraction,
 };
 
-use super::handlers::{self, Answer, note, refusal};
+use super::dress;
 use super::layout::{self, Action, Layout, Pick, clip};
-use super::{Shared, dress, stale};
+use super::reply::{Answer, note, refusal};
+use super::shared::Shared;
+use super::stale;
+use super::{order, reply};
 use crate::engine::Seat;
 use crate::referee::RefereeError;
-use crate::store::CampaignId;
+use crate::vocab::CampaignId;
 
 /// Discord's limits for a modal (developer docs: Interaction Response, Text Input).
 pub mod limits {
@@ -43,7 +46,7 @@ pub async fn open(
     step: u32,
     seat: Seat,
 ) {
-    let actor = handlers::actor(&c.user, c.member.as_ref());
+    let actor = reply::actor(&c.user, c.member.as_ref());
     let modal = match shared.claim(c.id.get()).await {
         Ok(false) => return,
         Err(e) => Err(refusal(&RefereeError::Store(e))),
@@ -61,7 +64,7 @@ pub async fn open(
 /// The modal for the presser's own open prompt at `step`.
 async fn modal_for(
     shared: &Shared,
-    user: &crate::store::UserId,
+    user: &crate::vocab::UserId,
     race: CampaignId,
     step: u32,
     seat: Seat,
@@ -129,7 +132,7 @@ fn typed(m: &ModalInteraction) -> String {
 /// A submitted modal: the order read like a typed one, for the modal's step.
 pub async fn submit(ctx: &serenity::Context, shared: &Arc<Shared>, m: &ModalInteraction) {
     let http = &*ctx.http;
-    let actor = handlers::actor(&m.user, m.member.as_ref());
+    let actor = reply::actor(&m.user, m.member.as_ref());
     let Some(Action::ModalOrder { race, step, seat }) = layout::parse_id(&m.data.custom_id) else {
         if shared.first_time(m.id.get()) {
             answer_modal(http, m, async {
@@ -146,7 +149,7 @@ pub async fn submit(ctx: &serenity::Context, shared: &Arc<Shared>, m: &ModalInte
             Ok(false) => return Answer::Nothing,
             Err(e) => return Answer::Reply(refusal(&RefereeError::Store(e))),
         }
-        handlers::order_from_component(shared, &actor, race, step, seat, Pick::Text(text)).await
+        order::order_from_component(shared, &actor, race, step, seat, Pick::Text(text)).await
     })
     .await;
 }
@@ -157,7 +160,7 @@ async fn answer_modal<F: Future<Output = Answer>>(
     m: &ModalInteraction,
     work: F,
 ) {
-    handlers::answer_interaction!(http, m, work, "a modal");
+    reply::answer_interaction!(http, m, work, "a modal");
 }
 
 #[cfg(test)]

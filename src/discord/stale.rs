@@ -15,11 +15,12 @@ use std::collections::BTreeSet;
 
 use poise::serenity_prelude as serenity;
 
-use super::courier::DiscordCourier;
+use super::dm::DmChannels;
 use super::layout::{EmbedSpec, Layout, clip, limits};
 use crate::referee::announce::{Announcement, RevealedOrder, Target};
 use crate::render::{code_text, escape_markdown};
-use crate::store::{CampaignId, OrderSource, OutboxRow, Store};
+use crate::store::{OrderSource, OutboxRow, Store};
+use crate::vocab::CampaignId;
 
 /// What an old prompt's button answers.
 pub const STALE: &str = "That button was for an earlier turn that has already resolved, so it no longer orders anything; your open prompt, if any, is your newest DM.";
@@ -117,7 +118,7 @@ fn to_close(
 
 /// Edits the DM prompts of the steps a turn's post (outbox row `posted`) revealed.
 pub async fn close_prompts(
-    courier: &DiscordCourier,
+    dms: &DmChannels,
     http: &serenity::Http,
     store: &dyn Store,
     race: CampaignId,
@@ -140,13 +141,13 @@ pub async fn close_prompts(
     let edits = rows
         .iter()
         .filter_map(|row| to_close(row, &steps, revealed).map(|c| (row.id, c)));
-    edit_all(courier, http, race, edits).await;
+    edit_all(dms, http, race, edits).await;
 }
 
 /// Edits the prompts a cancelled race (its post: outbox row `posted`) left open: those of
 /// its open step and after, since every earlier step's were closed when it resolved.
 pub async fn close_cancelled(
-    courier: &DiscordCourier,
+    dms: &DmChannels,
     http: &serenity::Http,
     store: &dyn Store,
     race: CampaignId,
@@ -171,18 +172,18 @@ pub async fn close_cancelled(
         let (user, message, _, _, title) = prompt_of(row)?;
         Some((row.id, (user, message, cancelled_layout(&title))))
     });
-    edit_all(courier, http, race, edits).await;
+    edit_all(dms, http, race, edits).await;
 }
 
 /// Edits each prompt (outbox row, (user, message, new layout)) in its DM.
 async fn edit_all(
-    courier: &DiscordCourier,
+    dms: &DmChannels,
     http: &serenity::Http,
     race: CampaignId,
     edits: impl Iterator<Item = (i64, (u64, u64, Layout))>,
 ) {
     for (row, (user, message, layout)) in edits {
-        let edited = match courier.dm_channel(user).await {
+        let edited = match dms.open(http, user).await {
             Ok(channel) => channel
                 .edit_message(
                     http,

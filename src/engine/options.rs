@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::OptionsError;
+use super::error::OptionsError;
 
 /// Documents one option for `/race settings` and `/race help`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

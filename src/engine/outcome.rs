@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Seat;
+use super::seat::Seat;
 
 /// One seat's final placing.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

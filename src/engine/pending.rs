@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Seat;
+use super::seat::Seat;
 
 /// How the orders of the listed seats are gathered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -16,13 +16,6 @@ use sha2::{Digest, Sha256};
 pub struct Seed(pub [u8; 32]);
 
 impl Seed {
-    /// A fresh seed from the operating system.
-    pub fn from_os() -> Result<Seed, getrandom::Error> {
-        let mut bytes = [0u8; 32];
-        getrandom::fill(&mut bytes)?;
-        Ok(Seed(bytes))
-    }
-
     /// A seed derived from a number: for simulations, tests and replays, never for campaigns.
     pub fn from_u64(n: u64) -> Seed {
         Seed::derive_from(&n.to_le_bytes(), "photofinish/u64-seed")

@@ -6,6 +6,7 @@ use serde_json::Value;
 use thiserror::Error;
 
 use super::GameKind;
+use super::words::bounded;
 
 /// One length a game offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,7 +121,7 @@ pub fn find(kind: GameKind, text: &str) -> Result<&'static Length, LengthError> 
         .find(|l| l.slug == t || l.aliases.contains(&t.as_str()))
         .ok_or_else(|| LengthError {
             game: kind.title(),
-            asked: crate::render::markup::bounded(text.trim()),
+            asked: bounded(text.trim()),
             offered: offered(kind),
         })
 }

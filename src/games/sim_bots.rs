@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use super::strength::NoClock;
 use super::{GameKind, SimArgs, SimBots, sim};
 
 fn run(kind: GameKind, players: Option<usize>, bots: &str) -> Result<Value, String> {
@@ -13,7 +14,7 @@ fn run(kind: GameKind, players: Option<usize>, bots: &str) -> Result<Value, Stri
         options: String::new(),
         bots: SimBots::parse(bots).unwrap(),
     };
-    sim(kind, &args).map(|(_, json)| json)
+    sim(kind, &args, &NoClock).map(|(_, json)| json)
 }
 
 fn keys(v: &Value) -> Vec<String> {

@@ -3,17 +3,17 @@
 //! every level sits in every seat equally often, and each level's share of the wins is set
 //! against its fair share. A shared win (a tie, or a team) counts as a share.
 //!
-//! Each expert decision is timed on the thread's CPU clock (Linux's
-//! `/proc/thread-self/schedstat`; the wall clock, labelled so, where it cannot be read), so
-//! the 50 ms a decision target is measured, not inferred from the run's length.
+//! Each expert decision is timed on the [`Stopwatch`] the caller passes (the command line
+//! reads the thread's CPU clock: `cli/cpu.rs`), so the 50 ms a decision target is measured,
+//! not inferred from the run's length; the games themselves read no clock.
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{GameKind, SimArgs};
+use super::registry::GameKind;
+use super::sim_args::SimArgs;
 use crate::engine::expert::{self, Budget};
 use crate::engine::{BotLevel, Bots, GameRng, Seat, SeatSetup, Seed, Submitted};
 
@@ -34,7 +34,7 @@ pub struct Row {
 /// The time per decision of one level.
 #[derive(Debug, Default, Serialize)]
 pub struct DecisionTime {
-    /// `thread CPU` or `wall`.
+    /// The stopwatch's clock (`thread CPU` or `wall` from the command line).
     pub clock: &'static str,
     pub decisions: u64,
     pub mean_ms: f64,
@@ -66,25 +66,20 @@ impl DecisionTime {
     }
 }
 
-/// This thread's CPU time in nanoseconds (the first field of Linux's schedstat).
-fn thread_cpu_ns() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    text.split_whitespace().next()?.parse().ok()
+/// The clock expert decisions are timed on.
+pub trait Stopwatch {
+    /// Runs `decide` once and returns the nanoseconds it took, with the clock's name.
+    fn time(&self, decide: &mut dyn FnMut()) -> (&'static str, u64);
 }
 
-/// Runs `decide` and returns its result with the time it took, and the clock used.
-fn timed<T>(decide: impl FnOnce() -> T) -> (T, &'static str, u64) {
-    if let Some(before) = thread_cpu_ns() {
-        let out = decide();
-        if let Some(after) = thread_cpu_ns() {
-            return (out, "thread CPU", after.saturating_sub(before));
-        }
-        return (out, "wall", 0);
+/// A stopwatch that reads no clock: every decision takes 0 ns on it.
+pub struct NoClock;
+
+impl Stopwatch for NoClock {
+    fn time(&self, decide: &mut dyn FnMut()) -> (&'static str, u64) {
+        decide();
+        ("no clock", 0)
     }
-    let start = Instant::now();
-    let out = decide();
-    let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-    (out, "wall", ns)
 }
 
 impl Row {
@@ -126,23 +121,31 @@ pub enum ExpertSeats {
     HandPeekCheat,
 }
 
-/// Runs the strength sim for `kind` with the levels `args.bots` names.
-pub fn run(kind: GameKind, args: &SimArgs) -> Result<Strength, String> {
-    run_with(kind, args, ExpertSeats::Default)
+/// Runs the strength sim for `kind` with the levels `args.bots` names, timing the expert's
+/// decisions on `watch`.
+pub fn run(kind: GameKind, args: &SimArgs, watch: &dyn Stopwatch) -> Result<Strength, String> {
+    run_with(kind, args, ExpertSeats::Default, watch)
 }
 
 /// The same with the expert seats deciding as `experts` says.
-pub fn run_with(kind: GameKind, args: &SimArgs, experts: ExpertSeats) -> Result<Strength, String> {
+pub fn run_with(
+    kind: GameKind,
+    args: &SimArgs,
+    experts: ExpertSeats,
+    watch: &dyn Stopwatch,
+) -> Result<Strength, String> {
     match kind {
-        GameKind::DreamMile => run_typed::<super::dream_mile::DreamMile>(kind, args, 8, experts),
+        GameKind::DreamMile => {
+            run_typed::<super::dream_mile::DreamMile>(kind, args, 8, experts, watch)
+        }
         GameKind::MilleBornes | GameKind::ThousandYards => {
-            run_typed::<super::card_race::CardRace>(kind, args, 2, experts)
+            run_typed::<super::card_race::CardRace>(kind, args, 2, experts, watch)
         }
         GameKind::FifteenHundred => {
-            run_typed::<super::fifteen_hundred::FifteenHundred>(kind, args, 8, experts)
+            run_typed::<super::fifteen_hundred::FifteenHundred>(kind, args, 8, experts, watch)
         }
         GameKind::MagicalAthlete => {
-            run_typed::<super::magical_athlete::MagicalAthlete>(kind, args, 4, experts)
+            run_typed::<super::magical_athlete::MagicalAthlete>(kind, args, 4, experts, watch)
         }
     }
 }
@@ -178,6 +181,7 @@ fn run_typed<G: Bots>(
     args: &SimArgs,
     seats: usize,
     experts: ExpertSeats,
+    watch: &dyn Stopwatch,
 ) -> Result<Strength, String> {
     let value = kind
         .apply_options(None, &args.options)
@@ -228,13 +232,16 @@ fn run_typed<G: Bots>(
                     let order = match level {
                         BotLevel::Expert => {
                             let played = expert::steps_played();
-                            let (order, clock, ns) =
-                                timed(|| expert_order(&game, s, &mut rng, experts));
+                            let mut order = None;
+                            let (clock, ns) = watch.time(&mut || {
+                                order = Some(expert_order(&game, s, &mut rng, experts));
+                            });
                             let steps = expert::steps_played().saturating_sub(played);
                             row.time
                                 .get_or_insert_with(Default::default)
                                 .add(clock, ns, steps);
-                            order
+                            // A stopwatch that did not run the decision leaves it to run here.
+                            order.unwrap_or_else(|| expert_order(&game, s, &mut rng, experts))
                         }
                         _ => game.bot_order(s, level, &mut rng),
                     };
@@ -322,7 +329,7 @@ impl fmt::Display for Strength {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::SimBots;
+    use crate::games::sim_args::SimBots;
 
     #[test]
     fn levels_rotate_and_shares_add_up() {
@@ -333,7 +340,7 @@ mod tests {
             options: String::new(),
             bots: SimBots::parse("random,heuristic").unwrap(),
         };
-        let s = run(GameKind::DreamMile, &args).unwrap();
+        let s = run(GameKind::DreamMile, &args, &NoClock).unwrap();
         assert_eq!(s.games, 4);
         assert_eq!(s.unfinished, 0);
         let random = &s.by_level["random"];
@@ -364,18 +371,26 @@ mod tests {
             max_playout: 400,
         };
         let a = args(1, 2, "", "expert,heuristic");
-        let s = run_with(GameKind::DreamMile, &a, ExpertSeats::Fair(small)).unwrap();
+        // A stopwatch on which the n-th decision takes n ms.
+        struct Ticks(std::cell::Cell<u64>);
+        impl Stopwatch for Ticks {
+            fn time(&self, decide: &mut dyn FnMut()) -> (&'static str, u64) {
+                decide();
+                self.0.set(self.0.get() + 1);
+                ("ticks", self.0.get() * 1_000_000)
+            }
+        }
+        let ticks = Ticks(std::cell::Cell::new(0));
+        let s = run_with(GameKind::DreamMile, &a, ExpertSeats::Fair(small), &ticks).unwrap();
         assert_eq!(s.bots, "expert:400,heuristic");
         let expert = &s.by_level["expert:400"];
         let time = expert.time.as_ref().expect("expert decisions are timed");
-        assert!(expert.decisions > 0);
-        assert_eq!(time.decisions, expert.decisions);
-        assert!(
-            ["thread CPU", "wall"].contains(&time.clock),
-            "{}",
-            time.clock
-        );
-        assert!(time.max_ms >= time.mean_ms, "{s}");
+        let n = expert.decisions;
+        assert!(n > 1);
+        assert_eq!((time.decisions, ticks.0.get()), (n, n));
+        assert_eq!(time.clock, "ticks");
+        assert_eq!(time.max_ms, n as f64);
+        assert_eq!(time.mean_ms, (n + 1) as f64 / 2.0, "{s}");
         // Only the expert is timed; the heuristic decides in microseconds.
         assert!(s.by_level["heuristic"].time.is_none());
         assert!(s.to_string().contains("ms max a decision"), "{s}");
@@ -384,7 +399,13 @@ mod tests {
     #[test]
     fn the_omniscient_cheat_plays_only_under_its_own_name() {
         let a = args(1, 2, "rounds=1", "expert,heuristic");
-        let s = run_with(GameKind::MilleBornes, &a, ExpertSeats::OmniscientCheat).unwrap();
+        let s = run_with(
+            GameKind::MilleBornes,
+            &a,
+            ExpertSeats::OmniscientCheat,
+            &NoClock,
+        )
+        .unwrap();
         assert_eq!(s.bots, "omniscient,heuristic");
         assert_eq!(s.unfinished, 0);
         assert!(!s.by_level.contains_key("expert"), "{s}");
@@ -396,7 +417,13 @@ mod tests {
     #[test]
     fn the_hand_peeking_cheat_plays_only_under_its_own_name() {
         let a = args(1, 2, "rounds=1", "expert,heuristic");
-        let s = run_with(GameKind::MilleBornes, &a, ExpertSeats::HandPeekCheat).unwrap();
+        let s = run_with(
+            GameKind::MilleBornes,
+            &a,
+            ExpertSeats::HandPeekCheat,
+            &NoClock,
+        )
+        .unwrap();
         assert_eq!(s.bots, "handpeek,heuristic");
         assert_eq!(s.unfinished, 0);
         assert!(!s.by_level.contains_key("expert"), "{s}");

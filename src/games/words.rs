@@ -1,5 +1,6 @@
 //! Words every game's narration and every rendering share: below both, so a game can tell
-//! its events without importing the renderers.
+//! its events, and quote back what a player typed ([`bounded`]), without importing the
+//! renderers.
 
 /// 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st...
 pub fn ordinal(n: u32) -> String {
@@ -39,6 +40,19 @@ pub(crate) fn join_units(units: &[String]) -> String {
         _ if plain => join_and(units),
         [init @ .., last] => format!("{}, and {last}", init.join(", ")),
     }
+}
+
+/// The most characters of what a player typed that a message shows back.
+pub const TYPED_MAX: usize = 100;
+
+/// `text` cut to [`TYPED_MAX`] characters, ending in "…" when it was cut.
+pub fn bounded(text: &str) -> String {
+    if text.chars().count() <= TYPED_MAX {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(TYPED_MAX).collect();
+    out.push('…');
+    out
 }
 
 #[cfg(test)]

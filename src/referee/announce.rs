@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::{Prompt, Seat};
 use crate::games::{AnyPrivateView, AnyPublicView, GameKind};
-use crate::store::{CampaignId, Millis, Phase, UserId};
+use crate::vocab::{CampaignId, Millis, Phase, UserId};
 
 /// Where an announcement goes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,11 +6,13 @@
 //! it is played for. An order played this way has the source `auto`: it counts as the
 //! player's own order, never as a missed one, and its seat is told in the DM.
 
+use super::error::RefereeError;
+use super::machine::{Referee, require_open};
 use super::work::{Work, new_nonce, receipt_for};
-use super::{Referee, RefereeError, require_open};
 use crate::engine::{Autopilot, Autoplay, BotLevel, GameRng, Mode, Seat};
 use crate::games::AnyOrder;
-use crate::store::{CampaignId, OrderRow, OrderSource, Phase, UserId};
+use crate::store::{OrderRow, OrderSource};
+use crate::vocab::{CampaignId, Phase, UserId};
 
 /// How a human seat is played in the open step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,7 +158,10 @@ impl Referee {
             Some(text) => Some(Autopilot::parse(text).ok_or_else(|| {
                 RefereeError::Invalid(format!(
                     "autopilot is `ask`, `auto` or `bot`, not `{}`",
-                    super::clean_text(text).chars().take(20).collect::<String>()
+                    super::machine::clean_text(text)
+                        .chars()
+                        .take(20)
+                        .collect::<String>()
                 ))
             })?),
             None => None,

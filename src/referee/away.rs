@@ -12,10 +12,11 @@
 
 use chrono::DateTime;
 
+use super::error::RefereeError;
+use super::machine::{Actor, Referee};
 use super::when::{self, Zone};
 use super::work::Work;
-use super::{Actor, Referee, RefereeError};
-use crate::store::{CampaignId, Millis, UserId};
+use crate::vocab::{CampaignId, Millis, UserId};
 
 const DAY_MS: Millis = 86_400_000;
 /// The longest absence: a year.

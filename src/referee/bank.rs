@@ -5,7 +5,7 @@
 //! the increment up to the cap. A bank that runs out is emptied, its seat's default
 //! order plays, and it refills by the increment. docs/time.md has the rulings.
 
-use crate::store::{Bank, CalendarOptions};
+use crate::vocab::{Bank, CalendarOptions};
 
 /// A race's clock, in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

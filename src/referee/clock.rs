@@ -5,7 +5,7 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use crate::store::Millis;
+use crate::vocab::Millis;
 
 /// Where the referee gets the time.
 pub trait Clock: Send + Sync {

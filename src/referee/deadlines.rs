@@ -11,9 +11,11 @@
 //! on by the outage, each race told once (`outage.rs`).
 
 use super::announce::{Announcement, Target};
+use super::error::RefereeError;
+use super::machine::Referee;
 use super::outage::{Standing, about};
-use super::{Referee, RefereeError};
-use crate::store::{CampaignId, DeadlineKind, DeadlineRow, Millis, Phase, SeatRow, StoreError};
+use crate::store::{DeadlineKind, DeadlineRow, SeatRow, StoreError};
+use crate::vocab::{CampaignId, Millis, Phase};
 
 /// How long a claimed deadline is ours before another process may take it over.
 pub const DEADLINE_CLAIM_MS: Millis = 120_000;

@@ -31,8 +31,10 @@ use async_trait::async_trait;
 use thiserror::Error;
 
 use super::announce::{Announcement, Target};
-use super::{Referee, RefereeError};
-use crate::store::{Address, CampaignId, Millis, OutboxRow, Phase};
+use super::error::RefereeError;
+use super::machine::Referee;
+use crate::store::{Address, OutboxRow};
+use crate::vocab::{CampaignId, Millis, Phase};
 
 /// One announcement to deliver.
 #[derive(Clone, Debug)]

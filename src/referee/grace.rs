@@ -5,11 +5,12 @@
 //! `grace=0` resolves at once. The window is counted on the referee's clock and kept
 //! as a `Continue` deadline, so a restart keeps it too.
 
-use super::RefereeError;
+use super::error::RefereeError;
 use super::round::by_round;
 use super::work::Work;
 use crate::engine::Seat;
-use crate::store::{DeadlineKind, Millis, NewDeadline, OrderSource, Timing};
+use crate::store::{DeadlineKind, NewDeadline, OrderSource};
+use crate::vocab::{Millis, Timing};
 
 /// The grace window when a race does not set `grace=`, in seconds.
 pub const DEFAULT_GRACE_SECS: u64 = 120;

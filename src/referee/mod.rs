@@ -2,7 +2,7 @@
 //!
 //! It owns the lobby and seats, order intake with receipts, deadlines and reminders,
 //! missed orders, adjudication through the engine, and the outbox of announcements. It
-//! knows a [`Store`] and a [`Clock`] and nothing of Discord: adapters call it and deliver
+//! knows a [`Store`](crate::store::Store) and a [`Clock`] and nothing of Discord: adapters call it and deliver
 //! what it queues ([`delivery`]).
 //!
 //! Every request follows one pattern (`transaction.rs`): load the campaign, decide in
@@ -10,8 +10,10 @@
 //! campaign are serialised in-process, and the store's version check guards against
 //! other processes.
 //!
-//! The requests live by concern: `race.rs` (a race's life under its host), `seats.rs`,
-//! `orders.rs` (intake and receipts), `deadlines.rs`, and read-only `queries.rs`.
+//! `machine.rs` is the [`Referee`] itself, its settings and the guards every request
+//! shares; the requests live by concern beside it: `race.rs` (a race's life under its
+//! host), `seats.rs`, `orders.rs` (intake and receipts), `deadlines.rs`, `quotas.rs`, and
+//! read-only `queries.rs`. This file only names them.
 
 pub mod announce;
 pub mod archive;
@@ -23,11 +25,14 @@ pub mod clock;
 mod deadlines;
 pub mod delivery;
 mod error;
+pub mod export;
 pub mod grace;
 pub mod limits;
+mod machine;
 mod orders;
 pub mod outage;
 mod queries;
+mod quotas;
 mod race;
 pub mod ratings;
 mod recovery;
@@ -44,207 +49,24 @@ pub mod verify;
 pub mod when;
 pub mod work;
 
-use std::collections::HashMap;
-use std::sync::Arc;
-
-use tokio::sync::Mutex;
-
-use crate::games::GameKind;
-use crate::store::{CampaignId, Phase, Store, Timing, UserId};
 pub use clock::{Clock, SystemClock, TestClock};
 pub use deadlines::DEADLINE_CLAIM_MS;
 pub use error::RefereeError;
 pub use limits::Limits;
+pub use machine::{Actor, Config, NewRace, Referee, clean_text};
 pub use orders::{OpenPrompt, Receipt};
 pub use queries::{HistoryEntry, Overview};
 pub use race::DeadlineChange;
 pub use seat_time::MyTime;
-use work::Work;
-
-/// The referee's settings.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Config {
-    /// Timing for new races.
-    pub default_timing: Timing,
-    /// The longest order text accepted, in characters.
-    pub max_order_chars: usize,
-    /// Quotas and rate limits.
-    pub limits: Limits,
-    /// Retention: how long after a race ends its superseded orders, delivered
-    /// announcements and fired deadlines are kept, in seconds; 0 keeps them for ever.
-    pub retention_after_secs: u64,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            default_timing: Timing {
-                turn_secs: 24 * 3600,
-                reminders: vec![12 * 3600, 3600],
-                resolve_early: true,
-                calendar: Default::default(),
-            },
-            max_order_chars: 500,
-            limits: Limits::default(),
-            retention_after_secs: retention::DEFAULT_AFTER_SECS,
-        }
-    }
-}
-
-/// Who is asking.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Actor {
-    pub user: UserId,
-    /// Their display name.
-    pub name: String,
-    /// May manage the server (and so run host commands on any race there).
-    pub manage: bool,
-}
-
-impl Actor {
-    pub fn new(user: impl Into<String>, name: impl Into<String>) -> Actor {
-        Actor {
-            user: UserId::new(user),
-            name: name.into(),
-            manage: false,
-        }
-    }
-}
-
-/// A request for a new race.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NewRace {
-    pub kind: GameKind,
-    /// Game options and timing as `key=value` text.
-    pub options: String,
-    pub channel: String,
-    pub guild: Option<String>,
-    pub host: Actor,
-}
-
-/// The referee.
-pub struct Referee {
-    store: Arc<dyn Store>,
-    clock: Arc<dyn Clock>,
-    config: Config,
-    locks: Mutex<HashMap<CampaignId, Arc<Mutex<()>>>>,
-    /// Each campaign as this referee last committed it, with the time context of that
-    /// decision: the next decision starts from it without a query (`transaction.rs`).
-    cache: std::sync::Mutex<HashMap<CampaignId, transaction::Cached>>,
-    /// This referee's name in claims and leases, unique across processes.
-    instance: String,
-    /// Each user's pace of orders, preferences and commands.
-    pacer: limits::RateLimiter,
-    /// The wall and monotonic clocks at the last tick, to tell a clock jump from time
-    /// that passed.
-    last_tick: std::sync::Mutex<Option<(crate::store::Millis, crate::store::Millis)>>,
-    /// Whether Discord answers, for the outage hold (`outage.rs`).
-    reach: outage::Reach,
-    /// When this referee last compacted ended races (`retention.rs`).
-    last_compaction: std::sync::Mutex<Option<crate::store::Millis>>,
-}
-
-/// A name no other referee has: host, process and a random tag (two referees in one
-/// process, as in tests, differ too).
-fn instance_name() -> String {
-    let host = crate::store::default_instance();
-    let mut tag = [0u8; 4];
-    // Without randomness the pid alone still tells processes of one host apart.
-    let _ = getrandom::fill(&mut tag);
-    format!("{host}-{}-{}", std::process::id(), hex::encode(tag))
-}
-
-/// Removes control and invisible characters a player did not mean to send, and
-/// backticks, which no order uses and which would break the quoting of an echo.
-pub fn clean_text(text: &str) -> String {
-    text.chars()
-        .filter(|c| {
-            *c != '`'
-                && !c.is_control()
-                && !matches!(*c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
-        })
-        .collect::<String>()
-        .trim()
-        .to_string()
-}
-
-// The guards every request shares: who may ask, and in which phase.
-
-fn is_host(w: &Work, actor: &Actor) -> bool {
-    actor.manage || w.campaign.host == actor.user
-}
-
-fn require_host(w: &Work, actor: &Actor) -> Result<(), RefereeError> {
-    if is_host(w, actor) {
-        Ok(())
-    } else {
-        Err(RefereeError::NotHost)
-    }
-}
-
-fn require_lobby(w: &Work) -> Result<(), RefereeError> {
-    match w.campaign.phase {
-        Phase::Lobby => Ok(()),
-        Phase::Running | Phase::Paused => Err(RefereeError::AlreadyStarted),
-        Phase::Finished => Err(RefereeError::Finished),
-        Phase::Cancelled => Err(RefereeError::Cancelled),
-    }
-}
-
-fn require_in_play(w: &Work) -> Result<(), RefereeError> {
-    match w.campaign.phase {
-        Phase::Running | Phase::Paused => Ok(()),
-        Phase::Lobby => Err(RefereeError::NotStarted),
-        Phase::Finished => Err(RefereeError::Finished),
-        Phase::Cancelled => Err(RefereeError::Cancelled),
-    }
-}
-
-fn require_open(w: &Work) -> Result<(), RefereeError> {
-    match w.campaign.phase {
-        Phase::Lobby | Phase::Running | Phase::Paused => Ok(()),
-        Phase::Finished => Err(RefereeError::Finished),
-        Phase::Cancelled => Err(RefereeError::Cancelled),
-    }
-}
-impl Referee {
-    pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, config: Config) -> Referee {
-        Referee {
-            store,
-            clock,
-            config,
-            locks: Mutex::new(HashMap::new()),
-            cache: std::sync::Mutex::new(HashMap::new()),
-            instance: instance_name(),
-            pacer: limits::RateLimiter::default(),
-            last_tick: std::sync::Mutex::new(None),
-            reach: outage::Reach::default(),
-            last_compaction: std::sync::Mutex::new(None),
-        }
-    }
-
-    /// This referee's name in the claims and leases it takes in the store.
-    pub fn instance(&self) -> &str {
-        &self.instance
-    }
-
-    pub fn store(&self) -> &Arc<dyn Store> {
-        &self.store
-    }
-
-    pub fn clock(&self) -> &Arc<dyn Clock> {
-        &self.clock
-    }
-
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
-}
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
+    use crate::games::GameKind;
     use crate::store::SqliteStore;
+    use crate::vocab::CampaignId;
 
     async fn referee() -> Referee {
         let store = Arc::new(SqliteStore::in_memory().await.unwrap());

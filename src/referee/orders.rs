@@ -1,11 +1,13 @@
 //! Orders and preferences: intake with receipts (an order again is a no-op), mentions
 //! resolved to runners, and the open prompt for an in-channel order form.
 
+use super::error::RefereeError;
+use super::machine::{Referee, clean_text, require_in_play, require_open};
 use super::work::{Work, new_nonce, receipt_for};
-use super::{Referee, RefereeError, clean_text, require_in_play, require_open};
 use crate::engine::{OrderError, Prompt, Seat};
 use crate::games::AnyPrivateView;
-use crate::store::{CampaignId, Millis, OrderRow, OrderSource, Phase, PreferenceRow, UserId};
+use crate::store::{OrderRow, OrderSource, PreferenceRow};
+use crate::vocab::{CampaignId, Millis, Phase, UserId};
 
 /// What a player gets back for an accepted order.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,8 +11,7 @@
 
 use std::sync::Mutex;
 
-use super::Referee;
-use crate::store::Millis;
+use crate::vocab::Millis;
 
 /// How long without any answer from Discord makes an outage, unless configured.
 pub const DEFAULT_OUTAGE_AFTER_MS: Millis = 180_000;
@@ -114,20 +113,6 @@ pub fn about(ms: Millis) -> String {
     } else {
         let hours = (minutes + 30) / 60;
         format!("about {hours} hours")
-    }
-}
-
-impl Referee {
-    /// The adapter's view of Discord's reach.
-    pub fn reach(&self) -> &Reach {
-        &self.reach
-    }
-
-    /// A request to Discord got an answer (`true`) or none: an answer is a sign of life.
-    pub(super) fn reached(&self, answered: bool) {
-        if answered {
-            self.reach.contact(self.clock.now());
-        }
     }
 }
 

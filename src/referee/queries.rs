@@ -2,10 +2,13 @@
 //! step, the seed check, and when the next deadline falls.
 
 use super::announce::{self, StatusSeat};
-use super::{Referee, RefereeError, verify};
+use super::error::RefereeError;
+use super::machine::Referee;
+use super::verify;
 use crate::engine::Seat;
 use crate::games::{AnyPublicView, GameKind};
-use crate::store::{CampaignId, Millis, Phase, StepLog, Timing, UserId};
+use crate::store::StepLog;
+use crate::vocab::{CampaignId, Millis, Phase, Timing, UserId};
 
 /// A race at a glance.
 #[derive(Clone, Debug, PartialEq)]

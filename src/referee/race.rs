@@ -2,13 +2,15 @@
 //! moves, pause and resume, cancelling.
 
 use super::announce::{Announcement, Target};
-use super::work::MAX_DEADLINE_AHEAD_MS;
-use super::{
-    Actor, NewRace, Referee, RefereeError, clean_text, require_host, require_in_play,
-    require_lobby, require_open, timing,
+use super::error::RefereeError;
+use super::machine::{
+    Actor, NewRace, Referee, clean_text, require_host, require_in_play, require_lobby, require_open,
 };
+use super::timing;
+use super::work::MAX_DEADLINE_AHEAD_MS;
 use crate::engine::{SeatSetup, Seed};
-use crate::store::{CampaignId, Millis, NewCampaign, Phase, StoreError};
+use crate::store::{NewCampaign, StoreError};
+use crate::vocab::{CampaignId, Millis, Phase};
 
 /// How to move a deadline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,6 +19,13 @@ pub enum DeadlineChange {
     At(Millis),
     /// By this many seconds (negative brings it forward).
     Extend(i64),
+}
+
+/// A race's fresh secret seed, from the operating system (the engine draws none).
+fn seed_from_os() -> Result<Seed, getrandom::Error> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes)?;
+    Ok(Seed(bytes))
 }
 
 impl Referee {
@@ -28,7 +37,7 @@ impl Referee {
         let options = req.kind.apply_options(None, &game_text)?;
         self.check_lobby_quota(&req.host.user, req.guild.as_deref())
             .await?;
-        let seed = Seed::from_os()
+        let seed = seed_from_os()
             .map_err(|e| RefereeError::Invalid(format!("no randomness for the dice: {e}")))?;
         let now = self.clock.now();
         let id = match self

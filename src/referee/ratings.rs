@@ -11,9 +11,11 @@
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 
-use super::{Referee, RefereeError};
+use super::error::RefereeError;
+use super::machine::Referee;
 use crate::games::GameKind;
-use crate::store::{Loaded, Phase};
+use crate::store::Loaded;
+use crate::vocab::Phase;
 
 /// One entrant's place in one race.
 #[derive(Clone, Debug, PartialEq, Eq)]

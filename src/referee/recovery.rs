@@ -6,8 +6,9 @@
 use std::collections::BTreeSet;
 
 use super::announce::SeatState;
-use super::{Referee, RefereeError};
-use crate::store::{Phase, UserId};
+use super::error::RefereeError;
+use super::machine::Referee;
+use crate::vocab::{Phase, UserId};
 
 impl Referee {
     /// The users who owe an order now in a running race, each once, in order: the
@@ -42,8 +43,10 @@ mod tests {
 
     use super::*;
     use crate::games::GameKind;
-    use crate::referee::{Actor, Config, NewRace, TestClock};
-    use crate::store::{CampaignId, SqliteStore, Store, Timing};
+    use crate::referee::clock::TestClock;
+    use crate::referee::machine::{Actor, Config, NewRace};
+    use crate::store::{SqliteStore, Store};
+    use crate::vocab::{CampaignId, Timing};
 
     fn config(turn_secs: u64) -> Config {
         Config {
@@ -53,7 +56,7 @@ mod tests {
                 resolve_early: true,
                 calendar: Default::default(),
             },
-            limits: crate::referee::Limits::off(),
+            limits: crate::referee::limits::Limits::off(),
             ..Config::default()
         }
     }

@@ -2,11 +2,10 @@
 //! compacts races that ended more than `retention.after` ago, at most once an hour of the
 //! referee's clock, the first time ten minutes after its first tick (not at a restart). What is deleted and what is kept is the store's (`store/retention.rs`).
 
-use super::{Referee, RefereeError};
-use crate::store::{Compacted, Millis};
-
-/// The default of `retention.after`: 30 days.
-pub const DEFAULT_AFTER_SECS: u64 = 30 * 86_400;
+use super::error::RefereeError;
+use super::machine::Referee;
+use crate::store::Compacted;
+use crate::vocab::Millis;
 
 /// The least time between two compactions by one referee.
 pub const COMPACT_EVERY_MS: Millis = 3_600_000;
@@ -75,7 +74,8 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::referee::{Clock, Config, TestClock};
+    use crate::referee::clock::{Clock, TestClock};
+    use crate::referee::machine::Config;
     use crate::store::{SqliteStore, Store};
 
     /// A restart's first tick is for the races with work due: it compacts nothing (an

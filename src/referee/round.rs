@@ -1,9 +1,9 @@
 //! One channel post per round in the sequential games (1000 miles, 1000 Yards, Magical
-//! Athlete): each step's lines are gathered into the open round, stored on the campaign
-//! row in the same commit as the step (so a restart mid-round loses none and posts none
-//! twice), and the round is posted once, with one picture, when it is over. The status
-//! message and the next seat's DM still follow every step. Simultaneous games (Dream
-//! Mile, 1500m) post every resolved turn, as before.
+//! Athlete): each step's lines are gathered into the open round (`Work::gather_round`, in
+//! work.rs), stored on the campaign row in the same commit as the step (so a restart
+//! mid-round loses none and posts none twice), and the round is posted once, with one
+//! picture, when it is over. The status message and the next seat's DM still follow every
+//! step. Simultaneous games (Dream Mile, 1500m) post every resolved turn, as before.
 //!
 //! A round is over when the race ends or stops, or when the next turn waits only on
 //! seats that have had their turn in this round already. A short decision window (a
@@ -11,12 +11,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::RefereeError;
 use super::announce::{MissedOrder, RevealedOrder, RoundStep};
-use super::work::Work;
 use crate::engine::{Seat, Window};
 use crate::games::{AnyGame, GameKind};
-use crate::store::Phase;
+use crate::vocab::Phase;
 
 /// Whether `kind` is told one post per round: its seats act in turn
 /// ([`GameKind::sequential`]).
@@ -69,44 +67,6 @@ impl RoundSoFar {
 
     pub fn narration(&self) -> Vec<String> {
         self.steps.iter().flat_map(|s| s.lines.clone()).collect()
-    }
-}
-
-impl Work {
-    /// The open round as stored.
-    fn round_so_far(&self) -> Result<RoundSoFar, RefereeError> {
-        match &self.campaign.round {
-            None => Ok(RoundSoFar::default()),
-            Some(v) => serde_json::from_value(v.clone())
-                .map_err(|e| RefereeError::Corrupt(format!("the open round is unreadable: {e}"))),
-        }
-    }
-
-    /// Adds this decision's steps to the open round. Returns the whole round once it is
-    /// over (and clears it); until then keeps it on the campaign row.
-    pub(super) fn gather_round(
-        &mut self,
-        told: RoundSoFar,
-    ) -> Result<Option<RoundSoFar>, RefereeError> {
-        let stored = self.campaign.round.is_some();
-        let mut round = self.round_so_far()?;
-        round.extend(told);
-        if round.steps.is_empty() {
-            return Ok(None);
-        }
-        let complete = round.complete(self.game()?, self.campaign.phase);
-        self.campaign.round = if complete {
-            None
-        } else {
-            Some(
-                serde_json::to_value(&round)
-                    .map_err(|e| RefereeError::Corrupt(format!("cannot store the round: {e}")))?,
-            )
-        };
-        if complete || stored || self.campaign.round.is_some() {
-            self.touch();
-        }
-        Ok(complete.then_some(round))
     }
 }
 

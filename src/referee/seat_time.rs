@@ -11,7 +11,7 @@ use super::calendar::{self, DEFAULT_QUIET_CAP_SECS, Rules, Sleeper};
 use super::when::{self, Days, Zone};
 use super::work::{MAX_DEADLINE_AHEAD_MS, Work};
 use crate::engine::{Mode, Pending, Seat, Window};
-use crate::store::{Millis, Phase, SeatClock, UserId};
+use crate::vocab::{Millis, Phase, SeatClock, UserId};
 
 impl Work {
     /// The race's zone.
@@ -99,7 +99,7 @@ impl Work {
     /// `nudge=`: one channel message naming the human seats still owing an order, their
     /// players mentioned; a player in their quiet hours is left out (and so not pinged),
     /// and so is a seat whose bank ran out (its default plays; it can no longer order).
-    pub fn nudge(&mut self) -> Result<(), super::RefereeError> {
+    pub fn nudge(&mut self) -> Result<(), super::error::RefereeError> {
         let Some(deadline) = self.campaign.deadline_at.filter(|d| *d > self.now) else {
             return Ok(());
         };
@@ -150,7 +150,7 @@ pub struct MyTime {
     pub quiet: Option<when::Quiet>,
 }
 
-impl super::Referee {
+impl super::machine::Referee {
     /// `/race me`: sets a player's zone and/or quiet hours (`off` clears them). A bad
     /// value is refused in one sentence and nothing is changed.
     pub async fn set_my_time(
@@ -158,8 +158,8 @@ impl super::Referee {
         user: &UserId,
         zone: Option<&str>,
         quiet: Option<&str>,
-    ) -> Result<MyTime, super::RefereeError> {
-        let invalid = |e: when::TimeError| super::RefereeError::Invalid(e.to_string());
+    ) -> Result<MyTime, super::error::RefereeError> {
+        let invalid = |e: when::TimeError| super::error::RefereeError::Invalid(e.to_string());
         let mut stored = self.store.user_time(user).await?;
         if let Some(z) = zone {
             stored.zone = match z.trim() {
@@ -185,8 +185,9 @@ impl super::Referee {
         &self,
         guild: &str,
         zone: &str,
-    ) -> Result<Zone, super::RefereeError> {
-        let z = when::parse_zone(zone).map_err(|e| super::RefereeError::Invalid(e.to_string()))?;
+    ) -> Result<Zone, super::error::RefereeError> {
+        let z = when::parse_zone(zone)
+            .map_err(|e| super::error::RefereeError::Invalid(e.to_string()))?;
         self.store
             .set_guild_zone(guild, &z.to_string(), self.clock.now())
             .await?;
@@ -194,13 +195,16 @@ impl super::Referee {
     }
 
     /// A server's default zone, if it set one.
-    pub async fn server_zone(&self, guild: &str) -> Result<Option<Zone>, super::RefereeError> {
+    pub async fn server_zone(
+        &self,
+        guild: &str,
+    ) -> Result<Option<Zone>, super::error::RefereeError> {
         let z = self.store.guild_zone(guild).await?;
         Ok(z.and_then(|z| when::parse_zone(&z).ok()))
     }
 }
 
-fn read_my_time(t: &crate::store::UserTime) -> MyTime {
+fn read_my_time(t: &crate::vocab::UserTime) -> MyTime {
     MyTime {
         zone: t.zone.as_deref().and_then(|z| when::parse_zone(z).ok()),
         quiet: t.quiet.as_deref().and_then(|q| when::parse_quiet(q).ok()),
@@ -364,7 +368,7 @@ impl Work {
     /// The step's deadline row fired in a clock step: each bank that ran out is emptied
     /// and refilled by the increment (its seat's default order will play). Returns
     /// whether the step resolves now; if not, the row is set to the next bank's end.
-    pub fn banks_ran_out(&mut self) -> Result<bool, super::RefereeError> {
+    pub fn banks_ran_out(&mut self) -> Result<bool, super::error::RefereeError> {
         let Some(rules) = self.clock_rules() else {
             return Ok(true);
         };
@@ -430,7 +434,7 @@ impl Work {
     }
 
     /// An order from a seat whose bank ran out in this step is refused.
-    pub fn refuse_after_bank(&self, seat: Seat) -> Result<(), super::RefereeError> {
+    pub fn refuse_after_bank(&self, seat: Seat) -> Result<(), super::error::RefereeError> {
         if !self.ran_out(seat) {
             return Ok(());
         }
@@ -438,7 +442,7 @@ impl Work {
             .seat_clock(seat)
             .map(|c| when::format_duration(u64::try_from(c.bank.left_ms / 1000).unwrap_or(0)))
             .unwrap_or_default();
-        Err(super::RefereeError::Invalid(format!(
+        Err(super::error::RefereeError::Invalid(format!(
             "your bank ran out in this step, so your default order plays; your bank is {refill} for the next step"
         )))
     }

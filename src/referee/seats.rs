@@ -2,10 +2,12 @@
 //! seat whose DMs are closed.
 
 use super::announce::{Announcement, Target};
+use super::error::RefereeError;
+use super::machine::{Actor, Referee, clean_text, require_host, require_lobby, require_open};
 use super::work::{Work, new_nonce, receipt_for};
-use super::{Actor, Referee, RefereeError, clean_text, require_host, require_lobby, require_open};
 use crate::engine::{BotLevel, Seat};
-use crate::store::{CampaignId, OrderRow, OrderSource, Phase, SeatRow, UserId};
+use crate::store::{OrderRow, OrderSource, SeatRow};
+use crate::vocab::{CampaignId, Phase, UserId};
 
 fn renumber(seats: &mut [SeatRow]) {
     for (i, s) in seats.iter_mut().enumerate() {

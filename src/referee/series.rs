@@ -9,11 +9,13 @@
 //! A rematch is claimed in the store before its lobby is opened, so two presses of the
 //! Rematch button (or two processes) open one lobby: the second is told where it is.
 
+use super::error::RefereeError;
+use super::machine::{Actor, NewRace, Referee};
 use super::ratings::{Entrant, entrants};
 use super::timing::describe_timing;
-use super::{Actor, NewRace, Referee, RefereeError};
 use crate::engine::BotLevel;
-use crate::store::{CampaignId, Loaded, Phase, RematchClaim, SeatRow, SeriesDef, UserId};
+use crate::store::{Loaded, RematchClaim, SeatRow, SeriesDef};
+use crate::vocab::{CampaignId, Phase, UserId};
 
 /// Points by place: the winner 10, then 6, 4, 3, 2, 1; sixth and below 1, nothing below
 /// sixth. The table is fixed so every series of a server reads alike.

@@ -4,10 +4,12 @@
 //! theirs: others are then refused in one sentence, and the leaderboard shows the line
 //! without name or numbers (docs/discord.md).
 
+use super::error::RefereeError;
+use super::machine::Referee;
 use super::ratings::{RATED_RACES, entrants, rate};
-use super::{Referee, RefereeError};
 use crate::games::GameKind;
-use crate::store::{Loaded, OrderSource, Phase, UserId};
+use crate::store::{Loaded, OrderSource};
+use crate::vocab::{Phase, UserId};
 
 /// One game's statistics.
 #[derive(Clone, Debug, PartialEq)]

@@ -2,9 +2,9 @@
 //! `key=value` text beside a game's own options (`turn=24h reminders=12h,1h
 //! resolve=early`, `clock=3d+12h`, `grace=2m`).
 
-use super::RefereeError;
+use super::error::RefereeError;
 use super::when;
-use crate::store::Timing;
+use crate::vocab::Timing;
 
 /// Every timing key the settings read, with the aliases (`turn-length`, `timezone`, ...).
 pub const KEYS: &[&str] = &[

@@ -6,20 +6,16 @@ use std::sync::Arc;
 use futures_util::future::BoxFuture;
 use tokio::sync::Mutex;
 
+use super::error::RefereeError;
+use super::machine::Cached;
+use super::machine::Referee;
 use super::work::Work;
-use super::{Referee, RefereeError};
 use crate::engine::Seat;
-use crate::store::{CampaignId, Loaded, OrderSource, SeatRow, StoreError, TimeContext, UserId};
+use crate::store::{Loaded, OrderSource, SeatRow, StoreError};
+use crate::vocab::{CampaignId, TimeContext, UserId};
 
 /// Campaigns the referee keeps in memory between decisions.
 const CACHE_RACES: usize = 1024;
-
-/// A campaign as this referee committed it, and the time context its decision used (none
-/// when the race was not open, or its seats changed).
-pub(super) struct Cached {
-    loaded: Loaded,
-    time: Option<TimeContext>,
-}
 
 impl Referee {
     async fn lock(&self, id: CampaignId) -> Arc<Mutex<()>> {

@@ -2,7 +2,7 @@
 //! random outcome matches the revealed seed, and every receipt its order.
 //!
 //! One check serves the database and an export file alike: the stored rows are read as
-//! an [`Export`] first ([`archive::export_of`]). The game is set up again from the
+//! an [`Export`] first ([`export::export_of`]). The game is set up again from the
 //! revealed seed (whose SHA-256 must match the commitment published at the start); each
 //! order's receipt must be the hash of its text and nonce, and its text the order it
 //! carries; every preference and order is applied again in the order it was, and each
@@ -12,7 +12,7 @@
 
 use serde::Serialize;
 
-use super::archive::{self, Export, ExportPlacing, ExportStep};
+use super::export::{self, Export, ExportPlacing, ExportStep};
 use super::work::receipt_for;
 use crate::engine::{SeatSetup, Seed, Submitted, commitment_matches};
 use crate::games::{AnyEvent, AnyGame};
@@ -50,7 +50,7 @@ pub fn verify(
     log: &[StepLog],
     prefs: &[PreferenceRow],
 ) -> VerifyReport {
-    let export = archive::export_of(campaign, seats, log, prefs);
+    let export = export::export_of(campaign, seats, log, prefs);
     let (mut report, game) = check(&export);
     let Some(game) = game else {
         return report;

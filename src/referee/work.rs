@@ -16,9 +16,10 @@ use super::round::{RoundSoFar, by_round};
 use crate::engine::{Audience, GameRng, Mode, Pending, Seat, Seed, Submitted, Window};
 use crate::games::{AnyGame, AnyOrder};
 use crate::store::{
-    CampaignRow, Commit, DeadlineKind, Loaded, Millis, NewDeadline, NewOutbox, OrderRow,
-    OrderSource, Phase, SeatRow, TimeContext, TurnRow, UserId,
+    CampaignRow, Commit, DeadlineKind, Loaded, NewDeadline, NewOutbox, OrderRow, OrderSource,
+    SeatRow, TurnRow,
 };
+use crate::vocab::{Millis, Phase, TimeContext, UserId};
 
 /// Steps resolved in one commit before a chain of steps that need nobody yields: the
 /// rest is carried on by a `Continue` deadline due at once, at the next tick. Nothing
@@ -253,8 +254,8 @@ impl Work {
     pub fn notice(
         &mut self,
         text: String,
-        at: Option<crate::store::Millis>,
-        user: Option<crate::store::UserId>,
+        at: Option<crate::vocab::Millis>,
+        user: Option<crate::vocab::UserId>,
     ) {
         let race = self.campaign.id;
         self.say(
@@ -753,6 +754,42 @@ impl Work {
             late: r.late,
             ..Told::default()
         }))
+    }
+
+    /// The open round as stored.
+    fn round_so_far(&self) -> Result<RoundSoFar, RefereeError> {
+        match &self.campaign.round {
+            None => Ok(RoundSoFar::default()),
+            Some(v) => serde_json::from_value(v.clone())
+                .map_err(|e| RefereeError::Corrupt(format!("the open round is unreadable: {e}"))),
+        }
+    }
+
+    /// Adds this decision's steps to the open round. Returns the whole round once it is
+    /// over (and clears it); until then keeps it on the campaign row.
+    pub(super) fn gather_round(
+        &mut self,
+        told: RoundSoFar,
+    ) -> Result<Option<RoundSoFar>, RefereeError> {
+        let stored = self.campaign.round.is_some();
+        let mut round = self.round_so_far()?;
+        round.extend(told);
+        if round.steps.is_empty() {
+            return Ok(None);
+        }
+        let complete = round.complete(self.game()?, self.campaign.phase);
+        self.campaign.round = if complete {
+            None
+        } else {
+            Some(
+                serde_json::to_value(&round)
+                    .map_err(|e| RefereeError::Corrupt(format!("cannot store the round: {e}")))?,
+            )
+        };
+        if complete || stored || self.campaign.round.is_some() {
+            self.touch();
+        }
+        Ok(complete.then_some(round))
     }
 
     /// DMs each human seat that must act; refreshes the others whose view changed.

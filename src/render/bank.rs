@@ -1,7 +1,7 @@
 //! A seat's time bank in words (issue 17, `clock=`), for the status message, `/race
 //! status` and the terminal; kept apart from `post.rs`, which is at its size.
 
-use super::post::Style;
+use super::message::Style;
 use crate::referee::announce::BankShown;
 use crate::referee::when::format_duration;
 

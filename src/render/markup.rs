@@ -9,7 +9,9 @@
 //! Discord shows a backslash before any ASCII punctuation as nothing, so an escaped name
 //! reads exactly as it was written, while no link, heading, quote, list, mention or
 //! formatting can come out of it. Only the terminal and pictures see the raw text: they
-//! never escape (see [`crate::render::post::Style`]).
+//! never escape (see [`crate::render::message::Style`]).
+
+use crate::games::words::{TYPED_MAX, bounded};
 
 /// Marks that Discord reads anywhere in a line: escapes, emphasis, strike, code, spoilers,
 /// mentions and timestamps (`<@1>`, `<t:1>`), quotes, and masked links (`[a](b)`).
@@ -41,19 +43,6 @@ pub fn code_text(text: &str) -> String {
         .filter(|c| !is_bidi_control(*c))
         .map(|c| if c == '`' { '\'' } else { c })
         .collect()
-}
-
-/// The most characters of what a player typed that a message shows back.
-pub const TYPED_MAX: usize = 100;
-
-/// `text` cut to [`TYPED_MAX`] characters, ending in "…" when it was cut.
-pub fn bounded(text: &str) -> String {
-    if text.chars().count() <= TYPED_MAX {
-        return text.to_string();
-    }
-    let mut out: String = text.chars().take(TYPED_MAX).collect();
-    out.push('…');
-    out
 }
 
 /// What a player typed, shown in a code span: bounded, and unable to end the span.

@@ -1,7 +1,8 @@
 //! Pictures of the race: a text track for every game (screen readers, terminals, and
 //! anyone with images off), its alt text, each seat's private view in words, announcements
-//! as posts ([`post`]), and PNG pictures of the track and the race chart ([`picture`]);
-//! and what players write, made safe for Discord's markdown ([`markup`]).
+//! as posts ([`post`]: each kind, over the [`message`] they fill), and PNG pictures of the
+//! track and the race chart ([`picture`]); and what players write, made safe for
+//! Discord's markdown ([`markup`]).
 //!
 //! Everything here reads views only: the public view for the channel, a private view
 //! for one seat's DM. Nothing here can see a state, so nothing here can leak one.
@@ -9,6 +10,7 @@
 pub mod animation;
 pub mod bank;
 pub mod markup;
+pub mod message;
 mod nudge;
 pub mod picture;
 pub mod post;

@@ -1,9 +1,9 @@
 //! The nudge's words (issue 17, `nudge=`): the seats still owing an order, each player
 //! mentioned; kept apart from `post.rs`, which is at its size.
 
-use super::post::{Post, Style};
+use super::message::{Post, Style};
 use crate::referee::announce::NudgeSeat;
-use crate::store::{CampaignId, Millis};
+use crate::vocab::{CampaignId, Millis};
 
 /// `nudge=`: the seats still owing an order, each player mentioned.
 pub(super) fn nudge(

@@ -2,7 +2,7 @@
 //! narration (a round's steps one compact line each), missed orders, the orders revealed
 //! with their receipts, the track with one picture, and what comes next.
 
-use super::post::{Picture, Post, Style};
+use super::message::{Picture, Post, Style};
 use super::text::track_text;
 use crate::games::AnyPublicView;
 use crate::referee::announce::{MissedOrder, NextStep, RevealedOrder, RoundStep};

@@ -43,9 +43,6 @@ mod rows;
 mod series;
 mod sql;
 pub mod sqlite;
-mod timing;
-
-use std::fmt;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
@@ -55,82 +52,15 @@ use thiserror::Error;
 use crate::engine::{BotLevel, Pending, Seat};
 use crate::games::{AnyEvent, AnyGame, AnyOrder, GameKind};
 
+// The shared vocabulary, imported once for the store's own files (`super::Millis`);
+// other layers import it from `vocab`.
+use crate::vocab::{CampaignId, Clocks, Millis, Phase, TimeContext, Timing, UserId, UserTime};
+
 pub use postgres::PostgresStore;
 pub use queries::SqlStore;
 pub use retention::Compacted;
 pub use series::{RematchClaim, SeriesDef};
 pub use sqlite::SqliteStore;
-pub use timing::{Bank, CalendarOptions, Clocks, SeatClock, TimeContext, Timing, UserTime};
-
-/// Milliseconds since the Unix epoch, UTC.
-pub type Millis = i64;
-
-/// A campaign's number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct CampaignId(pub i64);
-
-impl fmt::Display for CampaignId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{}", self.0)
-    }
-}
-
-/// A user, as the adapter names them (a Discord snowflake, or `you` in the terminal).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct UserId(pub String);
-
-impl UserId {
-    pub fn new(id: impl Into<String>) -> UserId {
-        UserId(id.into())
-    }
-}
-
-impl fmt::Display for UserId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// Where a campaign is in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Phase {
-    Lobby,
-    Running,
-    Paused,
-    Finished,
-    Cancelled,
-}
-
-impl Phase {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Phase::Lobby => "lobby",
-            Phase::Running => "running",
-            Phase::Paused => "paused",
-            Phase::Finished => "finished",
-            Phase::Cancelled => "cancelled",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Phase> {
-        Some(match text {
-            "lobby" => Phase::Lobby,
-            "running" => Phase::Running,
-            "paused" => Phase::Paused,
-            "finished" => Phase::Finished,
-            "cancelled" => Phase::Cancelled,
-            _ => return None,
-        })
-    }
-
-    /// Lobby, running or paused.
-    pub fn is_open(self) -> bool {
-        matches!(self, Phase::Lobby | Phase::Running | Phase::Paused)
-    }
-}
 
 /// One campaign's row.
 #[derive(Clone, Debug, PartialEq)]

@@ -9,10 +9,10 @@ use crate::support::courier::{alice, bob, carol};
 use backend::{Bench, Kind};
 use photofinish::engine::BotLevel;
 use photofinish::games::GameKind;
-use photofinish::referee::archive::{Export, read_export};
+use photofinish::referee::export::{Export, read_export};
 use photofinish::referee::verify::verify_export;
 use photofinish::referee::{NewRace, RefereeError};
-use photofinish::store::{CampaignId, Phase};
+use photofinish::vocab::{CampaignId, Phase};
 use serde_json::Value;
 
 fn photofinish() -> Command {
@@ -442,9 +442,9 @@ mod discord {
     //! The archive in Discord, through the fake Discord on loopback.
 
     use crate::support::discord::*;
-    use photofinish::referee::archive::read_export;
+    use photofinish::referee::export::read_export;
     use photofinish::referee::verify::verify_export;
-    use photofinish::store::{CampaignId, Phase, UserId};
+    use photofinish::vocab::{CampaignId, Phase, UserId};
     use serde_json::{Value, json};
 
     /// The files the bot uploaded with its answers since request `from` (not the
@@ -591,13 +591,14 @@ mod round_trip {
 
     use photofinish::engine::{BotLevel, GameRng, Mode, Seat, SeatSetup, Seed, Submitted};
     use photofinish::games::GameKind;
-    use photofinish::referee::archive::{
+    use photofinish::referee::export::{
         EXPORT_FORMAT, EXPORT_VERSION, Export, ExportOrder, ExportPlacing, ExportSeat, ExportStep,
         read_export,
     };
     use photofinish::referee::verify::{replay_export, verify_export};
     use photofinish::referee::work::receipt_for;
-    use photofinish::store::{OrderSource, Phase};
+    use photofinish::store::OrderSource;
+    use photofinish::vocab::Phase;
     use proptest::prelude::*;
 
     /// A whole race of random bots, one in five orders missed (the default played), as

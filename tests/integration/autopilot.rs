@@ -11,7 +11,8 @@ use backend::{Bench, Kind};
 use photofinish::games::GameKind;
 use photofinish::referee::announce::{Announcement, Target};
 use photofinish::referee::{Actor, NewRace, RefereeError};
-use photofinish::store::{CampaignId, OrderSource, UserId};
+use photofinish::store::OrderSource;
+use photofinish::vocab::{CampaignId, UserId};
 
 const DM: GameKind = GameKind::DreamMile;
 /// Two turns with orders and no automatic last turn: the second is obvious for `auto`.
@@ -115,7 +116,7 @@ async fn auto_seats_are_not_asked_the_obvious_last_turn(kind: Kind) {
     let out = delivered(&b, &rec).await;
     assert!(!prompted(&out, &alice()) && !prompted(&out, &bob()));
     let o = b.referee.overview(id).await.unwrap();
-    assert_eq!(o.phase, photofinish::store::Phase::Finished);
+    assert_eq!(o.phase, photofinish::vocab::Phase::Finished);
     for who in [alice(), bob()] {
         let notes = notes_to(&out, &who);
         assert!(

@@ -22,7 +22,8 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::support::discord::*;
-use photofinish::store::{self, CampaignId, Phase, PostgresStore};
+use photofinish::store::{self, PostgresStore};
+use photofinish::vocab::{CampaignId, Phase};
 use serde_json::{Value, json};
 
 /// The referee's clock runs this many times faster than real time in the bot processes.

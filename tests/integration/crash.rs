@@ -27,7 +27,8 @@ use backend::{Db, Kind};
 use photofinish::games::GameKind;
 use photofinish::referee::delivery::{Courier, Delivered, DeliveryError, Parcel};
 use photofinish::referee::{Actor, Config, NewRace, Referee, TestClock};
-use photofinish::store::{CampaignId, OrderSource, Phase, Timing, UserId};
+use photofinish::store::OrderSource;
+use photofinish::vocab::{CampaignId, Phase, Timing, UserId};
 
 const START_MS: i64 = 1_767_225_600_000;
 
@@ -147,7 +148,7 @@ async fn referee(db: &str, clock: Arc<TestClock>) -> Referee {
         reminders: vec![],
         resolve_early: true,
         // Each step resolves as its order comes (no grace window), where the crash points are.
-        calendar: photofinish::store::CalendarOptions {
+        calendar: photofinish::vocab::CalendarOptions {
             grace_secs: Some(0),
             ..Default::default()
         },

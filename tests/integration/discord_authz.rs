@@ -9,7 +9,7 @@
 //! the table.
 
 use crate::support::discord::*;
-use photofinish::store::Phase;
+use photofinish::vocab::Phase;
 use serde_json::{Value, json};
 
 const OTHER_GUILD: u64 = 800_000_000_000_000_002;

@@ -504,7 +504,7 @@ async fn slow_answers_are_deferred_within_three_seconds() {
     assert_eq!(h.fake.callbacks(id), 1);
     let o = h
         .referee()
-        .overview(photofinish::store::CampaignId(1))
+        .overview(photofinish::vocab::CampaignId(1))
         .await
         .unwrap();
     assert!(o.paused_left_ms.is_some(), "the pause took");

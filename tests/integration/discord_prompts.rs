@@ -5,7 +5,7 @@
 //! member ("Kick from race", "Replace seat…").
 
 use crate::support::discord::*;
-use photofinish::store::{CampaignId, UserId};
+use photofinish::vocab::{CampaignId, UserId};
 use serde_json::{Value, json};
 
 /// The label of the button that opens the modal.

@@ -40,10 +40,10 @@ async fn every_host_command_is_refused_to_a_player_and_allowed_to_a_manager() {
     // Nothing changed: the race is still in its lobby with both players.
     let overview = h
         .referee()
-        .overview(photofinish::store::CampaignId(1))
+        .overview(photofinish::vocab::CampaignId(1))
         .await
         .unwrap();
-    assert_eq!(overview.phase, photofinish::store::Phase::Lobby);
+    assert_eq!(overview.phase, photofinish::vocab::Phase::Lobby);
     assert_eq!(overview.seats.len(), 2);
 
     // A member with Manage Server may, though not the host.
@@ -248,7 +248,7 @@ async fn a_duplicate_event_or_a_double_click_changes_nothing_twice() {
     assert_eq!(status_edits, 0, "the status message was not touched again");
     let log = h
         .referee()
-        .overview(photofinish::store::CampaignId(1))
+        .overview(photofinish::vocab::CampaignId(1))
         .await
         .unwrap();
     assert_eq!(log.seats[0].receipt.as_deref(), Some(receipt.as_str()));
@@ -313,7 +313,7 @@ async fn the_fake_accepts_multipart_uploads() {
     use poise::serenity_prelude as serenity;
     let h = Harness::start().await;
     let settings = h.fake.settings(&h.db());
-    let http = photofinish::discord::http(&settings);
+    let http = photofinish::discord::http(&settings.discord);
     let sent = serenity::ChannelId::new(CHANNEL)
         .send_message(
             &http,
@@ -385,7 +385,7 @@ async fn a_player_in_two_races_names_the_race_in_a_text_order() {
     assert_eq!(h.fake.dms_to(alice.id).len(), n + 3);
     let o = h
         .referee()
-        .overview(photofinish::store::CampaignId(2))
+        .overview(photofinish::vocab::CampaignId(2))
         .await
         .unwrap();
     assert_eq!(

@@ -8,7 +8,7 @@
 use crate::support::discord::*;
 use photofinish::engine::Seed;
 use photofinish::referee::OpenPrompt;
-use photofinish::store::{CampaignId, UserId};
+use photofinish::vocab::{CampaignId, UserId};
 use serde_json::json;
 
 const OPTIONS: &str = "rounds=1 turn=1h reminders=30m";

@@ -5,10 +5,10 @@
 //! to others, and each final post carries the series standings and the race's animation.
 
 use crate::support::discord::*;
-use photofinish::referee::archive::read_export;
+use photofinish::referee::export::read_export;
 use photofinish::referee::series::points_for;
 use photofinish::referee::verify::verify_export;
-use photofinish::store::{CampaignId, Phase, UserId};
+use photofinish::vocab::{CampaignId, Phase, UserId};
 use serde_json::{Value, json};
 
 /// Plays race `race` to its end: every human seat orders 5 each step, straight to the
@@ -573,7 +573,8 @@ mod store_level {
     use photofinish::games::GameKind;
     use photofinish::referee::RefereeError;
     use photofinish::referee::series::Rematch;
-    use photofinish::store::{CampaignId, Phase, RematchClaim};
+    use photofinish::store::RematchClaim;
+    use photofinish::vocab::{CampaignId, Phase};
 
     async fn a_finished_race_in(b: &Bench, series: &str) -> CampaignId {
         let id = b.race(GameKind::DreamMile, &alice(), "").await;

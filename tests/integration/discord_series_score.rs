@@ -5,7 +5,7 @@
 //! `/race series standings` and on the last final post, which says the series is over.
 
 use crate::support::discord::*;
-use photofinish::store::{CampaignId, Phase};
+use photofinish::vocab::{CampaignId, Phase};
 use serde_json::json;
 
 /// Each seat's chips in race `race`, by runner name, from its export.

@@ -178,7 +178,7 @@ proptest! {
             }
             Err(e) => sentence(e.to_string())?,
         }
-        let mut timing = photofinish::store::Timing { turn_secs: 60, reminders: vec![], resolve_early: true, calendar: Default::default() };
+        let mut timing = photofinish::vocab::Timing { turn_secs: 60, reminders: vec![], resolve_early: true, calendar: Default::default() };
         for key in ["turn", "reminders", "days", "quiet-cap", "nudge", "zone", "clock", "clock-cap"] {
             let before = timing.clone();
             if let Err(e) = photofinish::referee::timing::apply_timing_text(&mut timing, &format!("{key}={text}")) {

@@ -24,8 +24,9 @@ use photofinish::games::GameKind;
 use photofinish::referee::Actor;
 use photofinish::referee::announce::{Announcement, Target};
 use photofinish::render::code_text;
-use photofinish::render::post::{Style, present};
-use photofinish::store::Phase;
+use photofinish::render::message::Style;
+use photofinish::render::post::present;
+use photofinish::vocab::Phase;
 use serde_json::json;
 
 /// The placeholders the races are played with: unique words, found nowhere else.
@@ -548,11 +549,8 @@ const NEVER: [&str; 6] = [
 
 /// A refusal's texts, as the bot sends it: the embed, and the bold line above a prompt.
 fn refusal_texts(e: &photofinish::referee::RefereeError) -> Vec<String> {
-    let mut texts = rendered_texts(&photofinish::discord::handlers::refusal(e));
-    texts.push(format!(
-        "**{}**",
-        photofinish::discord::handlers::sentence(e)
-    ));
+    let mut texts = rendered_texts(&photofinish::discord::reply::refusal(e));
+    texts.push(format!("**{}**", photofinish::discord::reply::sentence(e)));
     texts
 }
 

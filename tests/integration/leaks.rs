@@ -22,8 +22,10 @@ use photofinish::engine::{GameRng, Seed};
 use photofinish::games::GameKind;
 use photofinish::referee::announce::{Announcement, Target};
 use photofinish::referee::{Actor, Config, NewRace, Referee, TestClock};
-use photofinish::render::post::{Style, present};
-use photofinish::store::{CampaignId, Phase, SqliteStore, Store, Timing, UserId};
+use photofinish::render::message::Style;
+use photofinish::render::post::present;
+use photofinish::store::{SqliteStore, Store};
+use photofinish::vocab::{CampaignId, Phase, Timing, UserId};
 use serde_json::Value;
 
 struct World {

@@ -8,7 +8,7 @@ use crate::support::backend::{Bench, Kind};
 use crate::support::courier::{Recorder, alice, bob, carol};
 use photofinish::games::GameKind;
 use photofinish::referee::NewRace;
-use photofinish::store::CampaignId;
+use photofinish::vocab::CampaignId;
 
 const HOUR: i64 = 3_600_000;
 const MINUTE: i64 = 60_000;

@@ -9,7 +9,7 @@ use photofinish::engine::Seat;
 use photofinish::games::GameKind;
 use photofinish::referee::announce::{Announcement, Target};
 use photofinish::referee::{Actor, Config, Limits, NewRace, Referee, RefereeError};
-use photofinish::store::{CampaignId, Phase, UserId};
+use photofinish::vocab::{CampaignId, Phase, UserId};
 use serde_json::{Value, json};
 
 const DM: GameKind = GameKind::DreamMile;
@@ -601,15 +601,15 @@ async fn a_seat_is_offered_and_taken_with_a_button() {
 
 #[test]
 fn limits_come_from_the_configuration() {
-    use photofinish::discord::Settings;
+    use photofinish::config::Settings;
     let s =
         Settings::from_toml("[limits]\nlobbies_per_user = 1\nreminders_per_turn = 2\n").unwrap();
-    let limits = s.referee_config().limits;
+    let limits = s.referee.limits;
     assert_eq!(limits.lobbies_per_user, 1);
     assert_eq!(limits.reminders_per_turn, 2);
     assert_eq!(limits.running_per_user, Limits::default().running_per_user);
     assert_eq!(
-        Settings::from_toml("").unwrap().referee_config().limits,
+        Settings::from_toml("").unwrap().referee.limits,
         Limits::default()
     );
     // A misspelt key is refused, and so are default reminders the limits forbid.
@@ -625,7 +625,7 @@ fn limits_come_from_the_configuration() {
 /// whether the reminders come from the configuration or from a race's options.
 #[test]
 fn reminders_have_one_cap_the_configured_one() {
-    use photofinish::discord::Settings;
+    use photofinish::config::Settings;
     use photofinish::referee::timing::apply_timing_text;
     let twelve: Vec<String> = (1..=12).map(|i| format!("\"{i}h\"")).collect();
     let turns = format!(
@@ -637,13 +637,13 @@ fn reminders_have_one_cap_the_configured_one() {
         "[limits]\nreminders_per_turn = 20\nreminder_gap_secs = 60\n{turns}"
     ))
     .unwrap();
-    assert_eq!(s.timing.reminders.len(), 12);
+    assert_eq!(s.referee.default_timing.reminders.len(), 12);
     // Refused beyond the default limit (5), in the sentence a race's options get.
     let e = Settings::from_toml(&turns).unwrap_err().to_string();
     let sentence = "a turn can have 5 reminders at most; you asked for 12";
     assert!(e.contains(sentence), "{e}");
     let limits = Limits::default();
-    let mut timing = Settings::default().timing;
+    let mut timing = Settings::default().referee.default_timing;
     let text = (1..=12)
         .map(|i| format!("{i}h"))
         .collect::<Vec<_>>()

@@ -13,7 +13,8 @@ use photofinish::referee::announce::{Announcement, SeatState, Target};
 use photofinish::referee::delivery::{DeliveryError, OUTBOX_LEASE_MS};
 use photofinish::referee::work::receipt_for;
 use photofinish::referee::{Actor, DEADLINE_CLAIM_MS, DeadlineChange, RefereeError};
-use photofinish::store::{CampaignId, DeadlineKind, OrderSource, Phase, UserId};
+use photofinish::store::{DeadlineKind, OrderSource};
+use photofinish::vocab::{CampaignId, Phase, UserId};
 
 const DM: GameKind = GameKind::DreamMile;
 

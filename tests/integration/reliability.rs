@@ -16,7 +16,8 @@ use photofinish::referee::announce::{Announcement, Target};
 use photofinish::referee::delivery::{Courier, Delivered, DeliveryError, MAX_BACKOFF_MS, Parcel};
 use photofinish::referee::work::MAX_DEADLINE_AHEAD_MS;
 use photofinish::referee::{NewRace, RefereeError, TestClock};
-use photofinish::store::{CampaignId, Phase, StoreError};
+use photofinish::store::StoreError;
+use photofinish::vocab::{CampaignId, Phase};
 
 const DM: GameKind = GameKind::DreamMile;
 

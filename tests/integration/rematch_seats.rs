@@ -8,7 +8,8 @@ use crate::support::courier::{alice, bob, carol, dave};
 use photofinish::engine::Autopilot;
 use photofinish::games::GameKind;
 use photofinish::referee::series::Rematch;
-use photofinish::store::{CampaignId, Phase, SeatRow};
+use photofinish::store::SeatRow;
+use photofinish::vocab::{CampaignId, Phase};
 
 /// A finished Dream Mile race: Alice as "Lightning" at max speed 12, Bob as "Thunder",
 /// Dave under his own name, all on autopilot `bot` (so the race plays itself).

@@ -10,7 +10,7 @@ use backend::{Bench, Kind, timing};
 use photofinish::games::GameKind;
 use photofinish::referee::announce::{Announcement, Target};
 use photofinish::referee::when::Zone;
-use photofinish::store::{CampaignId, Millis};
+use photofinish::vocab::{CampaignId, Millis};
 
 fn ms(rfc3339: &str) -> Millis {
     chrono::DateTime::parse_from_rfc3339(rfc3339)

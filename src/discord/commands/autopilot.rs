@@ -2,9 +2,9 @@
 //! channel's race (`ask`, `auto`, `bot`). The DM prompt's button does the same
 //! (`handlers.rs`). Answers are ephemeral.
 
-use super::super::handlers::note;
-use super::super::{Ctx, Error};
-use super::{on_race, user_of};
+use super::super::reply::note;
+use super::super::shared::{Ctx, Error};
+use super::common::{on_race, user_of};
 use crate::referee::autopilot::describe;
 
 /// Who decides for your seat: ask (always asked), auto (forced and obvious orders played for you), bot.

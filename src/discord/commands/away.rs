@@ -2,9 +2,9 @@
 //! `/race away back:True`), for every race the player is seated in. Answers are
 //! ephemeral; each race's channel is told by the outbox.
 
-use super::super::handlers::{note, refusal};
-use super::super::{Ctx, Error};
-use super::{answer, who};
+use super::super::reply::{note, refusal};
+use super::super::shared::{Ctx, Error};
+use super::common::{answer, who};
 use crate::referee::away::describe;
 
 /// Be away: your seats in every race play without you (autopilot, else the bot) until then.

@@ -9,12 +9,12 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::super::Ctx;
-use super::race_here_or_last;
-use super::{race_here, user_of};
+use super::super::shared::Ctx;
+use super::common::race_here_or_last;
+use super::common::{race_here, user_of};
 use crate::engine::{Choice, OptionDoc};
 use crate::referee::archive::ArchiveEntry;
-use crate::store::{CampaignId, Phase};
+use crate::vocab::{CampaignId, Phase};
 
 /// Discord's limits on an autocomplete answer: choices, and a choice's name and value.
 pub const MAX_CHOICES: usize = 25;

@@ -1,8 +1,8 @@
 //! `/race help`: the commands, then each game's rules and options.
 
 use super::super::layout::{self, Layout};
-use super::super::{Ctx, Error};
-use super::{answer, autocomplete_game};
+use super::super::shared::{Ctx, Error};
+use super::common::{answer, autocomplete_game};
 use crate::games::GameKind;
 
 /// How to play: the commands, and a game's rules and options.
@@ -37,7 +37,7 @@ Grace window: in 1000 miles, 1000 Yards and Magical Athlete your play is held 2 
 Standing plays and preferences: DM them as text (`standing remedy, attack, distance`, `dirty-trick ask`, or `pref` and any form `/race preference` takes); `standing` alone shows yours, DM `help` lists every rule
 Host commands: the race's host, or anyone with Manage Server.";
     let one = game.and_then(GameKind::from_slug);
-    let mut post = crate::render::post::Post {
+    let mut post = crate::render::message::Post {
         title: "How to race".into(),
         body: commands.into(),
         track: None,
@@ -45,7 +45,7 @@ Host commands: the race's host, or anyone with Manage Server.";
         footer: None,
         choices: vec![],
         view: None,
-        picture: crate::render::post::Picture::None,
+        picture: crate::render::message::Picture::None,
     };
     let Some(k) = one else {
         // Every game in a line: the full rules of all of them do not fit one message.

@@ -3,16 +3,16 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::super::handlers::{note, refusal};
-use super::super::{Ctx, Error};
-use super::{answer, on_race, race_here, who};
+use super::super::reply::{note, refusal};
+use super::super::shared::{Ctx, Error};
+use super::common::{answer, on_race, race_here, who};
 use crate::referee::DeadlineChange;
 use crate::referee::timing::{format_duration, parse_duration};
 use crate::referee::when::{self, Zone};
 use crate::render::escape_markdown;
 use crate::render::markup::quote_typed;
-use crate::render::post::Style;
-use crate::store::{Millis, UserId};
+use crate::render::message::Style;
+use crate::vocab::{Millis, UserId};
 
 /// Reads a moment: a duration from now (`2h`, `1h 30m`), Unix seconds, or anything
 /// [`when::parse_when`] reads (`<t:UNIX>`, `2026-12-01 18:00`, `tomorrow 18:00`) in `zone`.

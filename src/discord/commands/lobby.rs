@@ -3,10 +3,11 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::super::handlers::{self, note, refusal};
 use super::super::layout::Layout;
-use super::super::{Ctx, Error};
-use super::{answer, on_race, race_here, who};
+use super::super::reply::{note, refusal};
+use super::super::shared::{Ctx, Error};
+use super::super::{join, reply};
+use super::common::{answer, on_race, race_here, who};
 use crate::engine::BotLevel;
 use crate::games::{GameKind, length};
 use crate::referee::series::series_name;
@@ -52,7 +53,7 @@ pub(super) async fn new_race(
             None => options,
         };
         // Check the options before making a thread that would be left empty.
-        let mut timing = shared.settings.timing.clone();
+        let mut timing = shared.referee.config().default_timing.clone();
         let limits = &shared.referee.config().limits;
         let checked = apply_timing_text(&mut timing, &options).and_then(|rest| {
             limits.check_timing(&timing)?;
@@ -83,7 +84,7 @@ pub(super) async fn new_race(
                 Err(refused) => return refused,
             }
         }
-        let expected = expected_line(kind, &options, &shared.settings.timing);
+        let expected = expected_line(kind, &options, &shared.referee.config().default_timing);
         let made = shared
             .referee
             .create(NewRace {
@@ -100,7 +101,7 @@ pub(super) async fn new_race(
                     // Issue 19: the race counts toward the channel's series of that name.
                     Some(name) => match shared.referee.set_series(race, name).await {
                         Ok(name) => format!(" It counts toward the series **{}**.", escape_markdown(&name)),
-                        Err(e) => format!(" It could not join the series: {}", handlers::sentence(&e)),
+                        Err(e) => format!(" It could not join the series: {}", reply::sentence(&e)),
                     },
                     None => String::new(),
                 };
@@ -196,7 +197,7 @@ impl poise::SlashArgument for LengthChoice {
 
 /// The new race's expected duration (its length, at the game's fewest seats; the lobby
 /// message counts the seats taken), or nothing for options no length has.
-fn expected_line(kind: GameKind, options: &str, timing: &crate::store::Timing) -> String {
+fn expected_line(kind: GameKind, options: &str, timing: &crate::vocab::Timing) -> String {
     let mut timing = timing.clone();
     let Ok(rest) = apply_timing_text(&mut timing, options) else {
         return String::new();
@@ -246,7 +247,7 @@ pub(super) async fn join(
             Ok(r) => r,
             Err(e) => return refusal(&e),
         };
-        handlers::join_flow(
+        join::join_flow(
             ctx.data(),
             ctx.http(),
             &who(ctx),

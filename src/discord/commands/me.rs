@@ -1,9 +1,9 @@
 //! Time settings (issue 17): `/race me` (a player's own zone and quiet hours) and
 //! `/photofinish config` (a server's default zone, Manage Server). Answers are ephemeral.
 
-use super::super::handlers::{note, refusal};
-use super::super::{Ctx, Error};
-use super::{answer, user_of, who};
+use super::super::reply::{note, refusal};
+use super::super::shared::{Ctx, Error};
+use super::common::{answer, user_of, who};
 use crate::referee::{MyTime, RefereeError};
 
 /// Your time zone and quiet hours, for every race (shown, or set).

@@ -5,13 +5,16 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::{Ctx, Error, answer, race_here, refusal, who};
-use crate::discord::Shared;
-use crate::discord::handlers::{Answer, note};
+use super::Ctx;
+use super::Error;
+use super::common::{answer, race_here, who};
+use super::refusal;
 use crate::discord::layout::{self, Layout, Row, SelectSpec, clip, limits};
+use crate::discord::reply::{Answer, note};
+use crate::discord::shared::Shared;
 use crate::referee::{Actor, RefereeError};
 use crate::render::escape_markdown;
-use crate::store::{CampaignId, UserId};
+use crate::vocab::{CampaignId, UserId};
 
 /// "Kick from race": the member is out of this channel's race (host).
 #[poise::command(context_menu_command = "Kick from race", guild_only)]

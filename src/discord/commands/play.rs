@@ -1,16 +1,18 @@
 //! The players' commands during a race: `status`, `orders`, `order` and `preference`
 //! (`history` and `verify` are in `archive.rs`).
 
-use super::super::handlers::{self, note, refusal};
 use super::super::layout::{self, Layout};
-use super::super::{Ctx, Error};
-use super::{answer, on_race, race_here, user_of};
+use super::super::reply;
+use super::super::reply::{note, refusal};
+use super::super::shared::{Ctx, Error};
+use super::common::{answer, on_race, race_here, user_of};
 use crate::referee::RefereeError;
 use crate::referee::announce::{Announcement, SeatState};
 use crate::referee::timing::format_duration;
 use crate::render::escape_markdown;
 use crate::render::markup::escape_sentence;
-use crate::render::post::{Style, present};
+use crate::render::message::Style;
+use crate::render::post::present;
 
 /// The standings, the track and who has ordered.
 #[poise::command(slash_command)]
@@ -108,7 +110,7 @@ pub(super) async fn order(
             Err(e) => return refusal(&e),
         };
         let Some(text) = text.filter(|t| !t.trim().is_empty()) else {
-            return match handlers::prompt_layout(shared, race, &user, None).await {
+            return match reply::prompt_layout(shared, race, &user, None).await {
                 Ok(l) => l,
                 Err(e) => refusal(&e),
             };
@@ -121,17 +123,17 @@ pub(super) async fn order(
         match shared.referee.submit(race, &user, &text).await {
             Ok(receipt) => {
                 if receipt.resolved {
-                    handlers::receipt_layout(&receipt)
+                    reply::receipt_layout(&receipt)
                 } else {
-                    handlers::prompt_layout(shared, race, &user, Some(&receipt))
+                    reply::prompt_layout(shared, race, &user, Some(&receipt))
                         .await
-                        .unwrap_or_else(|_| handlers::receipt_layout(&receipt))
+                        .unwrap_or_else(|_| reply::receipt_layout(&receipt))
                 }
             }
             Err(e @ (RefereeError::Order(_) | RefereeError::Invalid(_))) => {
-                match handlers::prompt_layout(shared, race, &user, None).await {
+                match reply::prompt_layout(shared, race, &user, None).await {
                     Ok(mut l) => {
-                        l.content = Some(format!("**{}**", handlers::sentence(&e)));
+                        l.content = Some(format!("**{}**", reply::sentence(&e)));
                         l
                     }
                     Err(_) => refusal(&e),

@@ -1,13 +1,13 @@
 //! `/race series`, a subcommand group (issue 19): `new` opens a series in the channel
 //! with a race count and a points table, `standings` shows one. Races join it with
-//! `/race new series:NAME`; the standings' text is `archive::series_text`'s.
+//! `/race new series:NAME`; the standings' text is `final_post::series_text`'s.
 
 use poise::serenity_prelude as serenity;
 
-use super::super::handlers::{note, refusal};
-use super::super::{Ctx, Error};
-use super::archive::series_text;
-use super::{answer, who};
+use super::super::final_post::series_text;
+use super::super::reply::{note, refusal};
+use super::super::shared::{Ctx, Error};
+use super::common::{answer, who};
 use crate::referee::series::SeriesPoints;
 use crate::render::escape_markdown;
 

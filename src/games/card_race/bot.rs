@@ -3,7 +3,7 @@
 //! useful. (The random bot is `Bots::random_order`: a uniformly chosen legal order.)
 
 use super::cards::{Card, Kind};
-use super::{CardRace, CounterWindow, Order, Phase};
+use super::state::{CardRace, CounterWindow, Order, Phase};
 use crate::engine::Seat;
 
 /// The heuristic's order for `seat` now. Always legal when `seat` must act.

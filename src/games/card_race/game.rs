@@ -3,14 +3,17 @@
 //! plays ([`Preferences`]) and its words ([`Presentation`]). Reading orders is in `reading`, checking them in
 //! `legality`, the views in `views` and the narration in `narrate`.
 
+use super::bot;
+use super::decide::Decision;
 use super::legality::IllegalOrder;
 use super::narrate::capitalise;
 use super::reading::SyntaxError;
-use super::rules::RuleData;
+use super::rules::CounterPref;
+use super::rules::choice_error;
 use super::rules::{OPTION_DOCS, Options};
-use super::standing::{self, Decision, StandingPlays, StandingText};
+use super::standing::{self, StandingPlays, StandingText};
+use super::state::{CardRace, Event, Order, Phase};
 use super::views::{PrivateView, PublicView};
-use super::{CardRace, CounterPref, Event, Order, Phase, bot};
 use crate::engine::{
     AskTargets, Bots, Choice, Game, GameRng, Mode, Narration, OptionDoc, OptionsError, Outcome,
     Pending, PreferenceError, Preferences, Presentation, Prompt, Seat, SeatSetup, Seed, SetupError,
@@ -64,14 +67,6 @@ pub const YARDS_PREFERENCE_HELP: &str = "`counter auto` (default): your protecti
 
 fn normalise_help(text: &str) -> bool {
     super::cards::normalise(text).ends_with("help")
-}
-
-pub(super) fn choice_error(rules: &RuleData) -> String {
-    if rules.yards_names {
-        "the choice is `counter auto` or `counter ask`".into()
-    } else {
-        "the choice is `dirty-trick auto` or `dirty-trick ask`".into()
-    }
 }
 
 impl CardRace {
@@ -128,7 +123,7 @@ impl CardRace {
     /// The prompt's hint: only the orders this game has (1000 Yards has no extension).
     fn order_hint(&self) -> String {
         let r = self.rules();
-        let attack = self.card_name(super::Card::Stop);
+        let attack = self.card_name(super::cards::Card::Stop);
         let (noun, window) = if r.yards_names {
             (
                 "a trouble",

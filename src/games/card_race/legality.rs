@@ -5,7 +5,7 @@ use thiserror::Error;
 
 use super::cards::{Card, Kind};
 use super::narrate::a;
-use super::{CardRace, CounterWindow, Order, Phase, Team};
+use super::state::{CardRace, CounterWindow, Order, Phase, Team};
 use crate::engine::Seat;
 
 /// An order that is read but not allowed now.

@@ -2,7 +2,7 @@
 //! seat it concerns, and the score text of a round.
 
 use super::cards::{Card, Kind};
-use super::{CardRace, Event, Line, RoundEnd, RoundResult, RoundScore};
+use super::state::{CardRace, Event, Line, RoundEnd, RoundResult, RoundScore};
 use crate::engine::{DecisionWindow, Narration, Seat};
 
 impl CardRace {

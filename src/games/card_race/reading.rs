@@ -5,7 +5,7 @@ use thiserror::Error;
 
 use super::cards::{normalise, read_card};
 use super::narrate::{a, capitalise};
-use super::{CardRace, Order};
+use super::state::{CardRace, Order};
 use crate::engine::Seat;
 
 /// Order text that could not be read.

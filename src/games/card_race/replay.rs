@@ -5,13 +5,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::cards::{Card, normalise, read_card};
+use super::rules::Options;
+use super::state::{CardRace, Line, Phase, RoundEnd};
 use super::views::PublicView;
-use super::{CardRace, Line, Options, Phase, RoundEnd};
 use crate::engine::{
     DecisionWindow, Game, GameRng, Preferences, ScriptSeed, Seat, SeatSetup, Submitted, read_order,
 };
-use crate::games::{AnyPublicView, GameKind};
-use crate::games::{Replay, ReplayError};
+use crate::games::registry::{AnyPublicView, GameKind};
+use crate::games::replay::{Replay, ReplayError};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -368,7 +369,7 @@ fn stack_deck(
 }
 
 /// A score by line; lines worth 0 are left out (the lines still add up to the total).
-fn breakdown(lines: &[super::ScoreLine]) -> serde_json::Map<String, Value> {
+fn breakdown(lines: &[super::state::ScoreLine]) -> serde_json::Map<String, Value> {
     lines
         .iter()
         .filter(|l| l.points != 0)
@@ -391,7 +392,7 @@ fn options_out(options: &Options) -> serde_json::Map<String, Value> {
 fn team_out(
     game: &CardRace,
     t: &super::game_views::TeamView,
-    scores: &[super::RoundScore],
+    scores: &[super::state::RoundScore],
     over: bool,
 ) -> OutTeam {
     let label = |seats: &[Seat]| -> Vec<String> {

@@ -1,9 +1,11 @@
 //! The round at the table: dealing, drawing, whose turn it is, playing a card, attacks
 //! and the dirty-trick window, and the 700 extension. Scoring the round is in `scoring`.
 
-use super::{
-    Battle, Card, CardRace, CounterPref, CounterWindow, Event, Finish, HAND, Kind, Order, Phase,
-    RoundEnd, SafetyPlay, Team, bot,
+use super::bot;
+use super::cards::{Card, Kind};
+use super::rules::CounterPref;
+use super::state::{
+    Battle, CardRace, CounterWindow, Event, Finish, HAND, Order, Phase, RoundEnd, SafetyPlay, Team,
 };
 use crate::engine::Seat;
 

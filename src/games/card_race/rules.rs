@@ -489,6 +489,14 @@ impl Options {
     }
 }
 
+pub(super) fn choice_error(rules: &RuleData) -> String {
+    if rules.yards_names {
+        "the choice is `counter auto` or `counter ask`".into()
+    } else {
+        "the choice is `dirty-trick auto` or `dirty-trick ask`".into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,7 @@
 //! The end of a round: its score line by line, the running totals, and whether the game
 //! is over (and who won).
 
-use super::{CardRace, Event, Line, Phase, RoundEnd, RoundResult, RoundScore, ScoreLine};
+use super::state::{CardRace, Event, Line, Phase, RoundEnd, RoundResult, RoundScore, ScoreLine};
 use crate::engine::Seat;
 
 impl CardRace {

@@ -7,10 +7,11 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::{CardRace, Event, Options, RoundEnd};
+use super::rules::Options;
+use super::state::{CardRace, Event, RoundEnd};
 use crate::engine::{BotLevel, Bots, Game, GameRng, Seat, SeatSetup, Seed, Submitted};
-use crate::games::GameKind;
-use crate::games::{SimArgs, SimBots};
+use crate::games::registry::GameKind;
+use crate::games::sim_args::{SimArgs, SimBots};
 
 /// How one kind of seat fared.
 #[derive(Debug, Default, Serialize)]
@@ -213,7 +214,12 @@ pub fn run(kind: GameKind, args: &SimArgs) -> Result<Summary, String> {
 
 impl Summary {
     /// Counts a round's win (and scores) by each team's place in the turn order.
-    fn tally_positions(&mut self, game: &CardRace, starter: Seat, scores: &[super::RoundScore]) {
+    fn tally_positions(
+        &mut self,
+        game: &CardRace,
+        starter: Seat,
+        scores: &[super::state::RoundScore],
+    ) {
         let teams = self.teams.max(1);
         let first = usize::from(game.team_index(starter));
         let best = scores.iter().map(|r| r.total).max().unwrap_or(0);

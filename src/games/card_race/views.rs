@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::cards::Card;
-use super::{CardRace, CounterPref, Order, Phase, RoundResult, SafetyPlay, Team, TurnMark};
+use super::rules::CounterPref;
+use super::state::{CardRace, Order, Phase, RoundResult, SafetyPlay, Team, TurnMark};
 use crate::engine::{DecisionWindow, Game, Seat};
 
 /// One player as the channel sees them.

@@ -832,7 +832,7 @@ impl Bots for DreamMile {
     }
 
     fn heuristic_order(&self, seat: Seat, rng: &mut GameRng) -> Speed {
-        Speed(sim::pace_bot(self, seat, rng))
+        Speed(pace_bot(self, seat, rng))
     }
 }
 
@@ -924,6 +924,26 @@ impl Presentation for DreamMile {
     fn max_speed_choice(max: u8) -> Option<String> {
         Some(format!("max {max}"))
     }
+}
+
+/// The heuristic bot: keep enough for the last turns, spread the rest, and vary a little.
+pub fn pace_bot(game: &DreamMile, seat: Seat, rng: &mut GameRng) -> u8 {
+    let Some(r) = game.runners().get(seat.index()) else {
+        return 0;
+    };
+    let cap = i64::from(game.cap(seat));
+    let o = game.options();
+    let turns_left = i64::from(o.ordered_turns.saturating_sub(game.turns_done())).max(1);
+    // The automatic last turn plays up to the maximum: keep that much back.
+    let reserve = if o.auto_final_turn {
+        i64::from(r.max_speed)
+    } else {
+        0
+    };
+    let budget = (i64::from(r.remaining) - reserve).max(0);
+    let base = budget / turns_left;
+    let jitter = rng.range(-1, 1);
+    (base + jitter).clamp(0, cap) as u8
 }
 
 #[cfg(test)]

@@ -10,8 +10,8 @@ use serde_json::Value;
 
 use super::{DreamMile, Event, Options};
 use crate::engine::{Game, ScriptSeed, Seat, SeatSetup, Submitted, read_order};
-use crate::games::AnyPublicView;
-use crate::games::{Replay, ReplayError};
+use crate::games::registry::AnyPublicView;
+use crate::games::replay::{Replay, ReplayError};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -1,4 +1,4 @@
-//! Dream Mile bots and the `photofinish sim dream-mile` summary.
+//! The `photofinish sim dream-mile` summary.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -9,27 +9,7 @@ use super::{DreamMile, Options};
 use crate::engine::{
     BotLevel, Bots, Game, GameRng, Seat, SeatSetup, Seed, Submitted, apply_option_text, option_text,
 };
-use crate::games::{SimArgs, SimBots};
-
-/// The heuristic bot: keep enough for the last turns, spread the rest, and vary a little.
-pub fn pace_bot(game: &DreamMile, seat: Seat, rng: &mut GameRng) -> u8 {
-    let Some(r) = game.runners().get(seat.index()) else {
-        return 0;
-    };
-    let cap = i64::from(game.cap(seat));
-    let o = game.options();
-    let turns_left = i64::from(o.ordered_turns.saturating_sub(game.turns_done())).max(1);
-    // The automatic last turn plays up to the maximum: keep that much back.
-    let reserve = if o.auto_final_turn {
-        i64::from(r.max_speed)
-    } else {
-        0
-    };
-    let budget = (i64::from(r.remaining) - reserve).max(0);
-    let base = budget / turns_left;
-    let jitter = rng.range(-1, 1);
-    (base + jitter).clamp(0, cap) as u8
-}
+use crate::games::sim_args::{SimArgs, SimBots};
 
 /// How each kind of runner fared.
 #[derive(Debug, Default, Serialize)]

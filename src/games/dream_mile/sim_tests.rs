@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use crate::games::strength::NoClock;
 use crate::games::{GameKind, SimArgs, SimBots, sim};
 
 fn args(options: &str, bots: &str) -> SimArgs {
@@ -16,7 +17,7 @@ fn args(options: &str, bots: &str) -> SimArgs {
 }
 
 fn run(options: &str, bots: &str) -> Result<Value, String> {
-    sim(GameKind::DreamMile, &args(options, bots)).map(|(_, json)| json)
+    sim(GameKind::DreamMile, &args(options, bots), &NoClock).map(|(_, json)| json)
 }
 
 fn levels(json: &Value) -> Vec<String> {

@@ -3,7 +3,8 @@
 
 use std::cmp::Reverse;
 
-use super::{Action, Event, FifteenHundred, Step};
+use super::order::Action;
+use super::state::{Event, FifteenHundred, Step};
 
 impl FifteenHundred {
     /// Bids are revealed and paid, and the choosing order is set.

@@ -5,7 +5,8 @@ use thiserror::Error;
 
 use super::order::{Action, Misfit, Order, PaceIntent, RoundOrder};
 use super::path::{self, Aim, Intent};
-use super::{BASE_PACE, FifteenHundred, Step, TOP_BID};
+use super::rules::{BASE_PACE, TOP_BID};
+use super::state::{FifteenHundred, Step};
 use crate::engine::{Game, Seat};
 
 /// An order that is not allowed now.

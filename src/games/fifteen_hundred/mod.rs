@@ -2,8 +2,9 @@
 //! the rules and the project's rulings).
 //!
 //! The state owns the runners (human seats first, then robots), the course and the round in
-//! progress; this file holds it and answers the engine's contract by calling the rooms:
-//! [`options`] the race options, [`state`] the state's parts and queries, `setup` a race's
+//! progress; [`state`] holds it, its parts and queries (`rules` the rulebook's numbers), and
+//! this file answers the engine's contract by calling the rooms:
+//! [`options`] the race options, `setup` a race's
 //! start, [`board`] the geometry, [`tables`] its derived tables, [`path`] movement and the pathfinder, [`order`] the order
 //! types, [`parse`] reading order text, [`legality`] checking orders against the state,
 //! `prompt` what each seat is asked, `bids` the bids and actions, `pace` the pace and
@@ -25,79 +26,26 @@ pub mod path;
 mod prompt;
 pub mod replay;
 mod round;
+mod rules;
 mod setup;
 pub mod sim;
 pub mod state;
 pub mod tables;
 pub mod views;
 
-use std::sync::Arc;
-
-use serde::{Deserialize, Serialize};
-
 use crate::engine::{
     Bots, Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, Presentation,
     Prompt, Seat, SeatSetup, Seed, SetupError, Submitted,
 };
-use board::Course;
 pub use board::Distance;
 pub use legality::IllegalOrder;
 pub use options::{Options, PlayMode, Until};
-pub use order::{Action, Misfit, Order, PaceIntent, Preferences, RoundOrder, SyntaxError};
+pub use order::{Action, Misfit, Order, PaceIntent, Preferences, RoundOrder};
+pub use parse::SyntaxError;
 use parse::{Asked, Question};
-pub use state::{CostReason, Event, Phase, RoundState, Runner, Step};
-pub use views::{PrivateView, PublicView, RoundRecord, RunnerView};
-
-/// The movement cards every runner holds (and the robots' shared deck).
-pub const MOVEMENT_CARDS: [u8; 4] = [8, 9, 10, 11];
-/// Bid cards run from 1 to this.
-pub const TOP_BID: u8 = 8;
-/// The lowest pace level.
-pub const BASE_PACE: u8 = 5;
-
-/// The whole state of a race.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FifteenHundred {
-    options: Options,
-    // Shared: every race on one board and distance, and every clone of a race (the expert
-    // bot's playouts), reads the same course and its tables.
-    #[serde(with = "tables::shared_course")]
-    course: Arc<Course>,
-    runners: Vec<Runner>,
-    /// Players' runners come first: runner `i < seats` is seat `i`.
-    seats: usize,
-    round: u16,
-    step: Step,
-    turn: Box<RoundState>,
-    /// Robot movement cards to draw, top last (order hidden).
-    robot_deck: Vec<u8>,
-    /// The lap counter's value.
-    laps_left: u8,
-    finish_order: Vec<usize>,
-    /// The field after each round, for the race chart.
-    #[serde(default)]
-    history: Vec<RoundRecord>,
-    rng: GameRng,
-}
-
-/// The card a missed order plays: the one whose loss leaves the widest spread of cards
-/// behind (keeping the most options), the lower on a tie.
-pub fn options_card(hand: &[u8]) -> u8 {
-    let spread = |card: u8| {
-        let rest: Vec<u8> = hand.iter().copied().filter(|&c| c != card).collect();
-        let lo = rest.iter().min().copied().unwrap_or(0);
-        let hi = rest.iter().max().copied().unwrap_or(0);
-        hi - lo
-    };
-    let mut best: Option<(u8, u8)> = None;
-    for &c in hand {
-        let s = spread(c);
-        if best.is_none_or(|(bs, bc)| s > bs || (s == bs && c < bc)) {
-            best = Some((s, c));
-        }
-    }
-    best.map(|(_, c)| c).unwrap_or(MOVEMENT_CARDS[0])
-}
+pub use rules::{BASE_PACE, MOVEMENT_CARDS, TOP_BID, options_card};
+pub use state::{CostReason, Event, FifteenHundred, Phase, RoundRecord, RoundState, Runner, Step};
+pub use views::{PrivateView, PublicView, RunnerView};
 
 impl FifteenHundred {
     /// What reading an order from `seat` needs beside its text: the question of the step,

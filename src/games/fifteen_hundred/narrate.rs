@@ -3,7 +3,7 @@
 use std::cmp::Ordering;
 
 use super::board::Spot;
-use super::{CostReason, Event, FifteenHundred, Phase};
+use super::state::{CostReason, Event, FifteenHundred, Phase};
 use crate::engine::Narration;
 use crate::games::words::ordinal;
 

@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::BASE_PACE;
 use super::board::{Board, Distance};
+use super::rules::BASE_PACE;
 use crate::engine::{OptionDoc, OptionsError};
 
 /// How orders are gathered.

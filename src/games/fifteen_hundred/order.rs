@@ -8,7 +8,6 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-pub use super::parse::{Clauses, SyntaxError, read_clauses, read_intent, read_pace, read_space};
 use super::path::{Aim, Intent};
 
 /// The extra actions on the bid track.

@@ -1,9 +1,12 @@
 //! The pace phase (keep, up one, or down any number of levels, paying the level's cost)
 //! and the extra costs phase (the leader's, and the advanced rules' wear and medal costs).
 
+use super::board::Distance;
+use super::order::PaceIntent;
 use super::path::Intent;
 use super::round::Leg;
-use super::{BASE_PACE, CostReason, Distance, Event, FifteenHundred, PaceIntent, Phase, Step};
+use super::rules::BASE_PACE;
+use super::state::{CostReason, Event, FifteenHundred, Phase, Step};
 
 /// Wear bands of the advanced rules: (lowest, highest, cost) by mental strength.
 const WEAR_1500: [(u16, u16, u16); 2] = [(25, 49, 1), (0, 24, 2)];

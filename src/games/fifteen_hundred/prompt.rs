@@ -3,7 +3,8 @@
 
 use super::order::{Action, Order, PaceIntent};
 use super::path::{self, Aim, Intent};
-use super::{BASE_PACE, FifteenHundred, Step, TOP_BID};
+use super::rules::{BASE_PACE, TOP_BID};
+use super::state::{FifteenHundred, Step};
 use crate::engine::{Choice, Game, Prompt, Seat};
 
 /// A prompt's parts before the help is added: its text, its choices, and whether the

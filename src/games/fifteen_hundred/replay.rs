@@ -5,11 +5,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::board::Spot;
-use super::order::read_space;
-use super::{FifteenHundred, Options, Order, RunnerView};
+use super::options::Options;
+use super::order::Order;
+use super::parse::read_space;
+use super::state::FifteenHundred;
+use super::views::RunnerView;
 use crate::engine::{Game, Presentation, ScriptSeed, Seat, SeatSetup, Submitted, read_order};
-use crate::games::AnyPublicView;
-use crate::games::{Replay, ReplayError};
+use crate::games::registry::AnyPublicView;
+use crate::games::replay::{Replay, ReplayError};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

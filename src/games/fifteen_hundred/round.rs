@@ -7,12 +7,12 @@
 
 use std::cmp::Reverse;
 
+use super::options::{PlayMode, Until};
 use super::order;
+use super::order::{Order, PaceIntent, RoundOrder};
 use super::path::{self, Intent};
-use super::{
-    Event, FifteenHundred, MOVEMENT_CARDS, Order, PaceIntent, Phase, PlayMode, RoundOrder,
-    RoundRecord, RoundState, Step, Until,
-};
+use super::rules::MOVEMENT_CARDS;
+use super::state::{Event, FifteenHundred, Phase, RoundRecord, RoundState, Step};
 use crate::engine::{Game, Seat, Submitted};
 
 /// One move's means: points (after any penalty), the penalty taken, and Move First's

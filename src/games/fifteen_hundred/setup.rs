@@ -2,8 +2,10 @@
 //! placements replay scripts and tests make before a round (docs/replay/1500m.md).
 
 use super::board::Spot;
+use super::options::Options;
+use super::rules::{BASE_PACE, MOVEMENT_CARDS};
+use super::state::{FifteenHundred, Runner, Step};
 use super::tables;
-use super::{BASE_PACE, FifteenHundred, MOVEMENT_CARDS, Options, Runner, Step};
 use crate::engine::{GameRng, SeatSetup, Seed, SetupError};
 
 impl FifteenHundred {

@@ -6,15 +6,13 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::options::Options;
+use super::order::{Action, Order, PaceIntent, Preferences, RoundOrder};
 use super::path::{self, Aim, Intent};
-use super::{
-    Action, BASE_PACE, FifteenHundred, Options, Order, PaceIntent, Preferences, RoundOrder, Step,
-    TOP_BID, options_card,
-};
-use crate::engine::{
-    BotLevel, Bots, Game, GameRng, Seat, SeatSetup, Seed, Submitted, apply_option_text,
-};
-use crate::games::SimArgs;
+use super::rules::{BASE_PACE, TOP_BID, options_card};
+use super::state::{FifteenHundred, Step};
+use crate::engine::{BotLevel, Bots, Game, GameRng, Seat, SeatSetup, Seed, Submitted, apply_option_text};
+use crate::games::sim_args::SimArgs;
 
 fn random_intent(game: &FifteenHundred, rng: &mut GameRng) -> Intent {
     let aim = if rng.chance(2, 3) {

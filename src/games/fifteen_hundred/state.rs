@@ -1,13 +1,53 @@
-//! The state's parts (runners, the step, the round in progress, the events) and the
-//! questions every rule asks of the state: who races, in what order, where, with what.
+//! The state ([`FifteenHundred`]), its parts (runners, the step, the round in progress, the
+//! events, the field after each round) and the questions every rule asks of the state: who
+//! races, in what order, where, with what.
+
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use super::board::{Course, Spot};
+use super::options::Options;
 use super::order::{Action, PaceIntent, Preferences, RoundOrder};
 use super::path::Intent;
-use super::{BASE_PACE, FifteenHundred, Options, options_card};
-use crate::engine::Seat;
+use super::rules::{BASE_PACE, options_card};
+use super::tables;
+use crate::engine::{GameRng, Seat};
+
+/// The whole state of a race.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FifteenHundred {
+    pub(super) options: Options,
+    // Shared: every race on one board and distance, and every clone of a race (the expert
+    // bot's playouts), reads the same course and its tables.
+    #[serde(with = "tables::shared_course")]
+    pub(super) course: Arc<Course>,
+    pub(super) runners: Vec<Runner>,
+    /// Players' runners come first: runner `i < seats` is seat `i`.
+    pub(super) seats: usize,
+    pub(super) round: u16,
+    pub(super) step: Step,
+    pub(super) turn: Box<RoundState>,
+    /// Robot movement cards to draw, top last (order hidden).
+    pub(super) robot_deck: Vec<u8>,
+    /// The lap counter's value.
+    pub(super) laps_left: u8,
+    pub(super) finish_order: Vec<usize>,
+    /// The field after each round, for the race chart.
+    #[serde(default)]
+    pub(super) history: Vec<RoundRecord>,
+    pub(super) rng: GameRng,
+}
+
+/// The field at the end of a round, for the race chart.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundRecord {
+    pub round: u16,
+    /// Runners best placed first (finished runners by place).
+    pub order: Vec<usize>,
+    /// Mental strength by runner (`None` for robots).
+    pub strength: Vec<Option<u16>>,
+}
 
 /// One runner: a player's, or a robot.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

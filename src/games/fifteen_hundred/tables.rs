@@ -8,8 +8,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::Options;
 use super::board::{Board, Course, Distance, Spot};
+use super::options::Options;
 use crate::engine::OptionsError;
 
 /// No such space (no step there, or off the course).

@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use super::board::{Board, Distance, Spot};
 use super::order::Action;
-use super::{BASE_PACE, FifteenHundred, Step, TOP_BID};
+use super::rules::{BASE_PACE, TOP_BID};
+use super::state::RoundRecord;
+use super::state::{FifteenHundred, Step};
 use crate::engine::{Game, GameRng, Outcome, Placing, Seat};
 
 /// One runner as the channel sees it.
@@ -40,16 +42,6 @@ pub struct RunnerView {
     /// The space itself, for pictures.
     #[serde(default)]
     pub spot: Option<Spot>,
-}
-
-/// The field at the end of a round, for the race chart.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RoundRecord {
-    pub round: u16,
-    /// Runners best placed first (finished runners by place).
-    pub order: Vec<usize>,
-    /// Mental strength by runner (`None` for robots).
-    pub strength: Vec<Option<u16>>,
 }
 
 /// What the channel sees.

@@ -14,8 +14,8 @@ use super::{Event, MagicalAthlete, Options, Phase};
 use crate::engine::{
     Audience, Game, GameRng, Preferences, Presentation, ScriptSeed, Seat, Submitted, read_order,
 };
-use crate::games::AnyPublicView;
-use crate::games::{Replay, ReplayError};
+use crate::games::registry::AnyPublicView;
+use crate::games::replay::{Replay, ReplayError};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

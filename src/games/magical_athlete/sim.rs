@@ -11,7 +11,7 @@ use super::race::{Defaults, Race, Racer};
 use super::racers::{ALL, Kind};
 use super::track::Track;
 use crate::engine::{GameRng, Seat, Seed, apply_option_text};
-use crate::games::SimArgs;
+use crate::games::sim_args::SimArgs;
 
 /// A race of `players` random racers (one each) on `track`, set up from `seed` but not run.
 /// The race number is drawn from 1-4 and earlier winners are drawn from the racers left out,

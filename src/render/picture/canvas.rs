@@ -14,7 +14,7 @@ use tiny_skia::{
     StrokeDash, Transform,
 };
 
-use super::RenderError;
+use super::error::RenderError;
 use super::font::{CAP_HEIGHT, Fonts, Weight, fonts};
 use super::palette::{Rgb, SeatStyle, Shape};
 

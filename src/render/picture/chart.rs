@@ -3,9 +3,9 @@
 //! with a figure in each box (points left, distance, mental strength) and the final
 //! order named at the right. Games say what goes in the columns; this draws them.
 
-use super::RenderError;
 use super::canvas::{Align, Canvas, Picture};
 use super::cast::Cast;
+use super::error::RenderError;
 use super::font::Weight;
 use super::frame::{HEADER, MARGIN, WIDTH, header};
 use super::palette::{INK, MUTED, PAGE, Rgb, Shape};

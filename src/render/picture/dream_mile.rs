@@ -4,10 +4,10 @@
 //!
 //! The rules: docs/rules/dream-mile.md.
 
-use super::RenderError;
 use super::canvas::{Align, Canvas, Picture};
 use super::cast::{Cast, MAX_CAST};
 use super::chart::{self, Column, Entry, LapChart, position};
+use super::error::RenderError;
 use super::font::{Fonts, Weight, fonts};
 use super::frame::{HEADER, MARGIN, WIDTH, header};
 use super::palette::{CARD, INK, MUTED, PAGE, RULE, Rgb};

@@ -8,10 +8,10 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::RenderError;
 use super::canvas::{Align, Canvas, Picture, Pixmap};
 use super::cast::{Cast, MAX_CAST};
 use super::chart::{self, Column, Entry, LapChart};
+use super::error::RenderError;
 use super::font::{Fonts, Weight, fonts};
 use super::frame::{HEADER, MARGIN, WIDTH, header};
 use super::oval::Oval;

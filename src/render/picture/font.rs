@@ -6,7 +6,7 @@ use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
 use ab_glyph::{Font, FontRef, GlyphId, PxScale, point};
 
-use super::RenderError;
+use super::error::RenderError;
 
 static REGULAR_TTF: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
 static BOLD_TTF: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans-Bold.ttf");

@@ -7,10 +7,10 @@
 //!
 //! The rules: docs/rules/magical-athlete.md.
 
-use super::RenderError;
 use super::canvas::{Align, Canvas, Picture};
 use super::cast::{Cast, MAX_CAST, drawable};
 use super::chart::{self, Column, Entry, LapChart};
+use super::error::RenderError;
 use super::font::Weight;
 use super::frame::{HEADER, MARGIN, WIDTH, header};
 use super::palette::{

@@ -17,6 +17,7 @@ mod card_race;
 mod cast;
 mod chart;
 mod dream_mile;
+mod error;
 mod fifteen_hundred;
 mod font;
 mod frame;
@@ -26,30 +27,12 @@ mod palette;
 mod series;
 pub mod vision;
 
-use thiserror::Error;
-
 use crate::games::AnyPublicView;
 
 pub use canvas::{MAX_SIDE, Picture};
+pub use error::RenderError;
 pub use palette::{Rgb, SEAT_COLOURS, SeatStyle, Shape, seat_style};
 pub use series::series_chart;
-
-/// Why a picture could not be drawn. The referee posts the text track alone then.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum RenderError {
-    #[error("there are no pictures for this game yet")]
-    NoPicture,
-    #[error("there is nobody in the race to draw")]
-    NoRunners,
-    #[error("the view cannot be drawn: {0}")]
-    Damaged(&'static str),
-    #[error("the picture would be {width}×{height} pixels, which is too large to draw")]
-    TooLarge { width: u32, height: u32 },
-    #[error("the bundled font could not be read")]
-    Font,
-    #[error("the picture could not be saved as PNG: {0}")]
-    Encode(String),
-}
 
 /// The turn picture: the track and standings as the channel sees them now.
 pub fn track_picture(view: &AnyPublicView) -> Result<Picture, RenderError> {

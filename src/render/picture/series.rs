@@ -1,10 +1,10 @@
 //! A series' standings over its races (issue 19): the shared race chart with a column
 //! per race, each entrant placed by their points so far, the points in their box.
 
-use super::RenderError;
 use super::canvas::Picture;
 use super::cast::Cast;
 use super::chart::{self, Column, Entry, LapChart};
+use super::error::RenderError;
 use super::font::fonts;
 
 /// Entrants drawn at most: the chart's rows stay legible on a phone.

@@ -221,7 +221,7 @@ pub fn alt(v: &PublicView) -> String {
 }
 
 /// The DM: your hand, and your team's tableau.
-pub fn private(v: &PrivateView, user: super::User<'_>) -> String {
+pub fn private(v: &PrivateView, user: super::columns::User<'_>) -> String {
     let yards = v.yards_names;
     let hand: Vec<&str> = v.hand.iter().map(|&c| name(yards, c)).collect();
     let t = &v.tableau;

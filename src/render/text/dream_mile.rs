@@ -2,8 +2,9 @@
 //!
 //! The rules: docs/rules/dream-mile.md.
 
-use super::{columns, ordinal, pad};
+use super::columns::{columns, pad};
 use crate::games::dream_mile::{PrivateView, PublicView, Standing, join_and};
+use crate::games::words::ordinal;
 
 fn position(s: &Standing) -> String {
     format!("{}{}", if s.tied { "=" } else { "" }, ordinal(s.rank))
@@ -133,7 +134,7 @@ pub fn alt(view: &PublicView) -> String {
 }
 
 /// The DM: your runner, your points, and what you may play.
-pub fn private(view: &PrivateView, user: super::User<'_>) -> String {
+pub fn private(view: &PrivateView, user: super::columns::User<'_>) -> String {
     let pos = format!(
         "{}{}",
         if view.tied { "joint " } else { "" },

@@ -3,8 +3,8 @@
 //!
 //! The rules: docs/rules/1500m.md.
 
-use super::ordinal;
 use crate::games::fifteen_hundred::{PrivateView, PublicView, RunnerView};
+use crate::games::words::ordinal;
 
 fn medal(place: Option<u8>) -> String {
     match place {
@@ -49,7 +49,7 @@ pub fn track(view: &PublicView) -> String {
     let width = view
         .runners
         .iter()
-        .map(|r| super::columns(&r.name))
+        .map(|r| super::columns::columns(&r.name))
         .max()
         .unwrap_or(6)
         .clamp(6, 12);
@@ -72,7 +72,7 @@ pub fn track(view: &PublicView) -> String {
             format!(
                 "{:<4} {} lane {} {:>7} {}",
                 ordinal(r.position),
-                super::pad(&r.name, width),
+                super::columns::pad(&r.name, width),
                 r.lane,
                 format!("{}/{}", r.progress.min(view.length), view.length),
                 medal(r.place)
@@ -139,7 +139,7 @@ pub fn alt(view: &PublicView) -> String {
 }
 
 /// The DM: where you are, your cards, and your last order.
-pub fn private(view: &PrivateView, user: super::User<'_>) -> String {
+pub fn private(view: &PrivateView, user: super::columns::User<'_>) -> String {
     let mut out = format!(
         "{}: {}, {} in the race. Mental strength {}, pace {}",
         user(&view.name),

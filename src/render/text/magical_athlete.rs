@@ -4,11 +4,11 @@
 //!
 //! The rules: docs/rules/magical-athlete.md.
 
-use super::ordinal;
 use crate::games::magical_athlete::race::Status;
 use crate::games::magical_athlete::racers::Kind;
 use crate::games::magical_athlete::track::{FINISH, Special, Track};
 use crate::games::magical_athlete::{PrivateView, PublicView, RacerView};
+use crate::games::words::ordinal;
 
 fn special_mark(s: Special) -> String {
     match s {
@@ -47,13 +47,13 @@ fn chips_lines(v: &PublicView) -> Vec<String> {
     let width = v
         .players
         .iter()
-        .map(|p| super::columns(&p.name))
+        .map(|p| super::columns::columns(&p.name))
         .max()
         .unwrap_or(4)
         .max(6);
     let mut out = vec![format!(
         "{} {:>5} {:>6} {:>6} {:>5}",
-        super::pad("player", width),
+        super::columns::pad("player", width),
         "gold",
         "silver",
         "bronze",
@@ -63,7 +63,7 @@ fn chips_lines(v: &PublicView) -> Vec<String> {
         let sum = |xs: &[u8]| xs.iter().map(|&x| u32::from(x)).sum::<u32>();
         out.push(format!(
             "{} {:>5} {:>6} {:>6} {:>5}",
-            super::pad(&p.name, width),
+            super::columns::pad(&p.name, width),
             sum(&p.gold),
             sum(&p.silver),
             p.bronze,
@@ -189,7 +189,7 @@ pub fn alt(v: &PublicView) -> String {
 }
 
 /// The DM: your hand, your racers, your policies and what you are asked.
-pub fn private(v: &PrivateView, user: super::User<'_>) -> String {
+pub fn private(v: &PrivateView, user: super::columns::User<'_>) -> String {
     let names = |ks: &[crate::games::magical_athlete::racers::Kind]| {
         if ks.is_empty() {
             "-".to_string()

@@ -4,28 +4,15 @@
 //! game), and [`ordinal`], which posts and pictures share.
 
 mod card_race;
+mod columns;
 mod dream_mile;
 mod fifteen_hundred;
 mod magical_athlete;
 
 pub use crate::games::words::ordinal;
 use crate::games::{AnyPrivateView, AnyPublicView};
-use unicode_width::UnicodeWidthStr;
 
-/// How many columns `s` takes in a monospace code block: a CJK character or an emoji
-/// takes two, a combining mark or a zero-width joiner none. Tables measure by this, not by
-/// `chars`, so a name in Chinese or with an emoji keeps the columns after it in line.
-pub fn columns(s: &str) -> usize {
-    s.width()
-}
-
-/// `s` padded with spaces on the right to `width` columns (by [`columns`]); a wider `s`
-/// stays whole. `format!("{:<w$}")` pads by chars, which misaligns wide characters.
-pub fn pad(s: &str, width: usize) -> String {
-    let mut out = s.to_string();
-    out.push_str(&" ".repeat(width.saturating_sub(columns(s))));
-    out
-}
+pub use columns::{User, columns, pad};
 
 /// The text track and standings for the channel (monospace-friendly, no markup).
 pub fn track_text(view: &AnyPublicView) -> String {
@@ -81,10 +68,6 @@ pub fn alt_text(view: &AnyPublicView) -> String {
         AnyPublicView::MagicalAthlete(v) => magical_athlete::alt(v),
     }
 }
-
-/// How a text writes what a player wrote (names, orders): as it is for the terminal,
-/// escaped for Discord ([`crate::render::escape_markdown`]).
-pub type User<'a> = &'a dyn Fn(&str) -> String;
 
 /// A seat's private view, for its DM, with names as they were written.
 pub fn private_text(view: &AnyPrivateView) -> String {

@@ -14,10 +14,10 @@ use photofinish::engine::{Pending, Seat};
 use photofinish::games::dream_mile::Event;
 use photofinish::games::{AnyEvent, AnyOrder, GameKind};
 use photofinish::store::{
-    self, Backend, CampaignId, Commit, DeadlineKind, Heartbeat, Loaded, NewCampaign, NewDeadline,
-    NewOutbox, OrderRow, OrderSource, Phase, PostgresStore, PreferenceRow, SeatRow, Store,
-    StoreError, Timing, TurnRow, UserId,
+    self, Backend, Commit, DeadlineKind, Heartbeat, Loaded, NewCampaign, NewDeadline, NewOutbox,
+    OrderRow, OrderSource, PostgresStore, PreferenceRow, SeatRow, Store, StoreError, TurnRow,
 };
+use photofinish::vocab::{CampaignId, Phase, Timing, UserId};
 use serde_json::{Value, json};
 
 const T0: i64 = 1_767_225_600_000;
@@ -209,7 +209,7 @@ async fn a_time_setting_moves_the_versions_of_the_open_races_it_counts_in(kind: 
     let other = s.create(new_campaign("d")).await.unwrap();
     let version = |s: Arc<dyn Store>, id| async move { s.version(id).await.unwrap() };
     assert_eq!(version(s.clone(), id).await, Some(1));
-    let zone = |user: &str| store::UserTime {
+    let zone = |user: &str| photofinish::vocab::UserTime {
         user: UserId::new(user),
         zone: Some("Europe/Paris".into()),
         quiet: None,

@@ -15,7 +15,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use photofinish::games::GameKind;
 use photofinish::referee::{Actor, Config, NewRace, Referee, TestClock};
-use photofinish::store::{self, CampaignId, PostgresStore, SqliteStore, Store, Timing};
+use photofinish::store::{self, PostgresStore, SqliteStore, Store};
+use photofinish::vocab::{CampaignId, Timing};
 use sqlx::{ConnectOptions, Connection, Row};
 
 /// The environment variable naming the PostgreSQL server the tests use.

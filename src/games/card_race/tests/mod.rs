@@ -6,7 +6,10 @@ use super::game_views::PublicView;
 use super::replay::stack_cards;
 use super::*;
 use crate::engine::conformance::{SimSpec, check};
-use crate::engine::{Bots, Game, Mode, Preferences, Presentation, Submitted, Window, read_order};
+use crate::engine::{
+    Bots, DecisionWindow, Game, GameRng, Mode, Preferences, Presentation, Seat, SeatSetup, Seed,
+    Submitted, Window, read_order,
+};
 
 mod driving;
 mod orders;

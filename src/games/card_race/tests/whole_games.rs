@@ -2,6 +2,7 @@
 //! every ruleset and table size, and the simulation's report.
 
 use super::*;
+use crate::games::strength::NoClock;
 
 // ----- replay -----
 
@@ -221,7 +222,7 @@ fn sim_prints_win_rates_and_mean_scores() {
         crate::games::GameKind::MilleBornes,
         crate::games::GameKind::ThousandYards,
     ] {
-        let (text, json) = crate::games::sim(kind, &args).unwrap();
+        let (text, json) = crate::games::sim(kind, &args, &NoClock).unwrap();
         assert!(
             text.contains("win rate") && text.contains("mean score"),
             "{text}"
@@ -235,7 +236,7 @@ fn sim_prints_win_rates_and_mean_scores() {
         players: Some(5),
         ..args
     };
-    assert!(crate::games::sim(crate::games::GameKind::MilleBornes, &bad).is_err());
+    assert!(crate::games::sim(crate::games::GameKind::MilleBornes, &bad, &NoClock).is_err());
 }
 
 #[test]
@@ -251,7 +252,7 @@ fn sim_bots_heuristic_seats_every_seat_heuristic_and_reports_the_first_players_a
         crate::games::GameKind::MilleBornes,
         crate::games::GameKind::ThousandYards,
     ] {
-        let (text, json) = crate::games::sim(kind, &args).unwrap();
+        let (text, json) = crate::games::sim(kind, &args, &NoClock).unwrap();
         let levels = json["by_level"].as_object().unwrap();
         assert_eq!(levels.keys().collect::<Vec<_>>(), ["heuristic"], "{text}");
         assert_eq!(json["by_level"]["heuristic"]["seats"], 12 * 4);
@@ -270,7 +271,8 @@ fn sim_bots_heuristic_seats_every_seat_heuristic_and_reports_the_first_players_a
         bots: crate::games::SimBots::parse("heuristic,random").unwrap(),
         ..args
     };
-    let (_, json) = crate::games::sim(crate::games::GameKind::ThousandYards, &mixed).unwrap();
+    let (_, json) =
+        crate::games::sim(crate::games::GameKind::ThousandYards, &mixed, &NoClock).unwrap();
     assert_eq!(json["by_level"]["heuristic"]["seats"], 12 * 2);
     assert_eq!(json["by_level"]["random"]["seats"], 12 * 2);
 }

@@ -1,6 +1,7 @@
 //! Random simulations, conformance, replays, the balance table and the golden runs.
 
 use super::*;
+use crate::games::strength::NoClock;
 
 // ----- Random simulation -----
 
@@ -202,7 +203,8 @@ fn sim_prints_each_racers_win_and_second_rates() {
         options: "track=wild".into(),
         bots: crate::games::SimBots::Mixed,
     };
-    let (text, json) = crate::games::sim(crate::games::GameKind::MagicalAthlete, &args).unwrap();
+    let (text, json) =
+        crate::games::sim(crate::games::GameKind::MagicalAthlete, &args, &NoClock).unwrap();
     assert!(
         text.contains("racer") && text.contains("win %") && text.contains("2nd %"),
         "{text}"
@@ -219,7 +221,7 @@ fn sim_prints_each_racers_win_and_second_rates() {
         bots: crate::games::SimBots::Mixed,
         ..args
     };
-    assert!(crate::games::sim(crate::games::GameKind::MagicalAthlete, &bad).is_err());
+    assert!(crate::games::sim(crate::games::GameKind::MagicalAthlete, &bad, &NoClock).is_err());
 }
 
 // ----- Golden replays -----

@@ -1,11 +1,11 @@
 //! One team's lane in the turn picture, as drawn: the card with its players, pill and
 //! score, the ruler to the trip with the car at its distance, and the car's signs and
-//! immunities. Where the lanes go is the layout's business ([`super::Layout`]).
+//! immunities. Where the lanes go is the layout's business ([`super::geometry::Layout`]).
 
 use super::super::canvas::{Align, Canvas};
 use super::super::font::Weight;
 use super::super::palette::{CARD, INK, MUTED, RULE, Rgb};
-use super::{BAR, Casts, Layout, ruler_x, score};
+use super::geometry::{BAR, Casts, Layout, ruler_x, score};
 use crate::games::card_race::Card;
 use crate::games::card_race::game_views::{PublicView, TeamView};
 

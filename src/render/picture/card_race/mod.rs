@@ -6,34 +6,28 @@
 //!
 //! The rules: docs/rules/1000-miles.md and docs/rules/1000-yards.md.
 
+mod geometry;
 mod lane;
 
-use super::RenderError;
 use super::canvas::{Align, Canvas, Picture};
 use super::cast::{Cast, MAX_CAST, drawable};
 use super::chart::{self, Column, Entry, LapChart};
+use super::error::RenderError;
 use super::font::{Fonts, Weight, fonts};
 use super::frame::{HEADER, MARGIN, WIDTH, header};
 use super::palette::{INK, MUTED, PAGE, SeatStyle, seat_style};
 use crate::engine::Seat;
 use crate::games::card_race::game_views::{PublicView, TeamView};
+use geometry::{Casts, Layout};
 use lane::Lane;
 
 /// A lane's card, and the gap between cards.
 const LANE_H: f32 = 182.0;
-/// The ruler's centre line, from a lane's top.
-const BAR: f32 = 98.0;
 const LANE_GAP: f32 = 12.0;
 /// Where the lanes start.
 const LANES_TOP: f32 = HEADER + 40.0;
 /// More teams than any table has; a view claiming more is damaged.
 const MAX_TEAMS: usize = 16;
-
-/// The players (by seat) and the teams (by team index), as drawn.
-struct Casts {
-    seats: Cast,
-    teams: Cast,
-}
 
 fn casts(fonts: &Fonts, view: &PublicView) -> Casts {
     let n = view
@@ -149,16 +143,6 @@ fn sub_line(view: &PublicView) -> String {
     parts.join(" · ")
 }
 
-/// A team's score in all: finished rounds, and this round so far while it is played.
-fn score(view: &PublicView, t: &TeamView) -> i64 {
-    // Once the game is over the last round is already in the total.
-    if view.finished {
-        t.total
-    } else {
-        t.total + t.round_score
-    }
-}
-
 /// The seat the view is waiting on, and what for.
 fn waiting(view: &PublicView) -> Option<(Seat, &'static str)> {
     if view.finished {
@@ -175,17 +159,6 @@ fn waiting(view: &PublicView) -> Option<(Seat, &'static str)> {
 
 fn player_name(casts: &Casts, seat: Seat) -> &str {
     casts.seats.name(seat.index())
-}
-
-/// Where the lanes and ruler go; kept apart from drawing so tests can check the geometry.
-#[derive(Clone, Debug, PartialEq)]
-struct Layout {
-    height: f32,
-    /// Each lane's card: left, top, width, height.
-    lanes: Vec<(f32, f32, f32, f32)>,
-    ruler_left: f32,
-    ruler_right: f32,
-    footer_top: f32,
 }
 
 fn layout(view: &PublicView) -> Layout {
@@ -215,16 +188,6 @@ fn any_dirty_trick(view: &PublicView) -> bool {
     view.teams
         .iter()
         .any(|t| t.safeties.iter().any(|s| s.dirty_trick))
-}
-
-/// The x of `distance` on the ruler.
-fn ruler_x(l: &Layout, distance: u32, target: u32) -> f32 {
-    let share = if target == 0 {
-        0.0
-    } else {
-        distance.min(target) as f32 / target as f32
-    };
-    l.ruler_left + share * (l.ruler_right - l.ruler_left)
 }
 
 /// The turn picture.

@@ -1,5 +1,6 @@
 //! The 1000 miles pictures: casts, signs, the ruler and the car, and odd views.
 
+use super::geometry::{BAR, ruler_x, score};
 use super::lane::{GROOVE, Sign, signs, tick_step};
 use super::*;
 use crate::engine::{Game, SeatSetup, Seed};

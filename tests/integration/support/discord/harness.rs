@@ -66,15 +66,20 @@ impl Harness {
     pub async fn start_bot(&mut self) {
         let mut settings = self.fake.settings(&self.db());
         if let Some(limits) = &self.limits {
-            settings.limits = limits.clone();
+            settings.referee.limits = limits.clone();
         }
         if self.real_grace {
-            settings.timing.calendar.grace_secs = None;
+            settings.referee.default_timing.calendar.grace_secs = None;
         }
         let before = self.fake.identifies();
-        let bot = photofinish::discord::start(settings, self.clock.clone())
-            .await
-            .unwrap();
+        let bot = photofinish::discord::start(
+            settings.discord,
+            &settings.database,
+            settings.referee,
+            self.clock.clone(),
+        )
+        .await
+        .unwrap();
         self.bot = Some(bot);
         self.fake
             .until("the bot to connect", |i| {

@@ -237,20 +237,20 @@ impl FakeDiscord {
     }
 
     /// Settings that point the bot here.
-    pub fn settings(&self, database: &std::path::Path) -> photofinish::discord::Settings {
-        let mut s = photofinish::discord::Settings::from_toml(&format!(
+    pub fn settings(&self, database: &std::path::Path) -> photofinish::config::Settings {
+        let mut s = photofinish::config::Settings::from_toml(&format!(
             "token = \"fake-token\"\ndatabase = \"{}\"\nrest_proxy = \"http://{}\"\n[turns]\nlength = \"1h\"\nreminders = [\"30m\"]\n",
             database.display(),
             self.addr
         ))
         .unwrap();
-        s.guild = None;
+        s.discord.guild = None;
         // Tests fire commands faster than anyone could on the test clock, which only they
         // move; `quotas::` turns the pace back on.
-        s.limits.commands_burst = 0;
+        s.referee.limits.commands_burst = 0;
         // The suites written before the grace window expect a play to resolve at once;
         // `Harness::start_with_real_grace` keeps the bot's real default (2 minutes).
-        s.timing.calendar.grace_secs = Some(0);
+        s.referee.default_timing.calendar.grace_secs = Some(0);
         s
     }
 

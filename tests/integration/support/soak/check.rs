@@ -4,7 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use photofinish::referee::announce::Target;
-use photofinish::store::{CampaignId, OutboxRow, Phase};
+use photofinish::store::OutboxRow;
+use photofinish::vocab::{CampaignId, Phase};
 use serde_json::Value;
 
 use super::run::{Figures, Soak};

@@ -25,18 +25,22 @@ pub async fn child_main() {
     let database = std::env::var("PF_SOAK_DB").unwrap();
     let now: i64 = std::env::var("PF_SOAK_NOW").unwrap().parse().unwrap();
     // As `FakeDiscord::settings` makes them for the soak's own bot.
-    let mut s = photofinish::discord::Settings::from_toml(&format!(
+    let mut s = photofinish::config::Settings::from_toml(&format!(
         "token = \"fake-token\"\ndatabase = \"{database}\"\nrest_proxy = \"http://{addr}\"\n\
          [turns]\nlength = \"1h\"\nreminders = [\"30m\"]\n",
     ))
     .unwrap();
-    s.guild = None;
-    s.limits.commands_burst = 0;
-    s.timing.calendar.grace_secs = Some(0);
-    s.database = database;
-    let bot = photofinish::discord::start(s, Arc::new(TestClock::new(now)))
-        .await
-        .unwrap();
+    s.discord.guild = None;
+    s.referee.limits.commands_burst = 0;
+    s.referee.default_timing.calendar.grace_secs = Some(0);
+    let bot = photofinish::discord::start(
+        s.discord,
+        &database,
+        s.referee,
+        Arc::new(TestClock::new(now)),
+    )
+    .await
+    .unwrap();
     tokio::time::sleep(CHILD_LIFE).await;
     bot.stop().await;
 }

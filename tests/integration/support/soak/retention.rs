@@ -5,7 +5,8 @@
 use photofinish::games::GameKind;
 use photofinish::referee::delivery::{Courier, Delivered, DeliveryError, Parcel};
 use photofinish::referee::{Actor, NewRace, Referee};
-use photofinish::store::{CampaignId, Phase, StepLog};
+use photofinish::store::StepLog;
+use photofinish::vocab::{CampaignId, Phase};
 
 use crate::support::backend::{Arg, Bench, Kind};
 

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use photofinish::store::CampaignId;
+use photofinish::vocab::CampaignId;
 
 use super::check::{self, Outage};
 use super::world::World;

@@ -3,7 +3,7 @@
 //! it) or hands it to another member; and the checker's rules for them: the seat is then
 //! played by the bot or the new player, and its old player is neither prompted nor heard.
 
-use photofinish::store::{CampaignId, Millis, UserId};
+use photofinish::vocab::{CampaignId, Millis, UserId};
 use serde_json::{Value, json};
 
 use super::run::Figures;

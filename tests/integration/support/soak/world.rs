@@ -9,7 +9,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use photofinish::referee::TestClock;
-use photofinish::store::{CampaignId, Millis, Phase, Store, UserId};
+use photofinish::store::Store;
+use photofinish::vocab::{CampaignId, Millis, Phase, UserId};
 use serde_json::json;
 
 use crate::support::backend::{Arg, Db, Kind, Raw};
@@ -141,9 +142,14 @@ impl World {
         let mut settings = self.fake.settings(std::path::Path::new(&self.db.url));
         settings.database = self.db.url.clone();
         let before = self.fake.identifies();
-        let bot = photofinish::discord::start(settings, self.clock.clone())
-            .await
-            .unwrap();
+        let bot = photofinish::discord::start(
+            settings.discord,
+            &settings.database,
+            settings.referee,
+            self.clock.clone(),
+        )
+        .await
+        .unwrap();
         self.bot = Some(bot);
         if self.probe.is_none() {
             self.probe = Some(self.db.raw().await);
@@ -160,9 +166,14 @@ impl World {
         settings.database = self.db.url.clone();
         let before = self.fake.identifies();
         self.fake.share_shard(true);
-        let twin = photofinish::discord::start(settings, self.clock.clone())
-            .await
-            .unwrap();
+        let twin = photofinish::discord::start(
+            settings.discord,
+            &settings.database,
+            settings.referee,
+            self.clock.clone(),
+        )
+        .await
+        .unwrap();
         self.twin = Some(twin);
         self.fake.wait_reconnected(usize::MAX, before + 1).await;
         self.fake.wait_ready().await;

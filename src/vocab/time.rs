@@ -1,10 +1,13 @@
-//! A race's clock settings as stored: turn length, calendar options, time banks, and the
-//! players' own time settings a deadline needs.
+//! Time as stored: moments in milliseconds, and a race's clock settings (turn length,
+//! calendar options, time banks) with the players' own time settings a deadline needs.
 
 use serde::{Deserialize, Serialize};
 
-use super::{Millis, UserId};
+use super::ids::UserId;
 use crate::engine::Seat;
+
+/// Milliseconds since the Unix epoch, UTC.
+pub type Millis = i64;
 
 /// A campaign's clock settings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -15,7 +18,7 @@ pub struct Timing {
     pub reminders: Vec<u64>,
     /// Resolve as soon as every order is in (else always wait for the deadline).
     pub resolve_early: bool,
-    /// The race's calendar options (issue 17); absent in rows and texts from before.
+    /// The race's calendar options; absent in rows and texts from before.
     #[serde(default)]
     pub calendar: CalendarOptions,
 }
@@ -53,7 +56,7 @@ pub struct CalendarOptions {
     pub grace_secs: Option<u64>,
 }
 
-/// Each seat's time bank in a race with `clock=` (issue 17), stored as JSON; empty
+/// Each seat's time bank in a race with `clock=`, stored as JSON; empty
 /// otherwise. The arithmetic is `referee::bank`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Clocks {
