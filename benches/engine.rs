@@ -163,7 +163,7 @@ fn dream_mile_cases() -> Vec<(
     photofinish::games::dream_mile::DreamMile,
     Vec<Submitted<photofinish::games::dream_mile::Speed>>,
 )> {
-    use photofinish::engine::{Bots, Game};
+    use photofinish::engine::{Game, bot_order};
     use photofinish::games::dream_mile::{DreamMile, Options, Speed};
     let seats: Vec<SeatSetup> = (0..8).map(|i| SeatSetup::named(format!("P{i}"))).collect();
     let mut cases: Vec<(DreamMile, Vec<Submitted<Speed>>)> = Vec::new();
@@ -175,7 +175,7 @@ fn dream_mile_cases() -> Vec<(
             g.pending()
                 .seats
                 .iter()
-                .map(|&s| Submitted::new(s, g.bot_order(s, BotLevel::Heuristic, rng)))
+                .map(|&s| Submitted::new(s, bot_order(g, s, BotLevel::Heuristic, rng)))
                 .collect()
         };
         for _ in 0..turns {

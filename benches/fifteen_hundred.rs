@@ -10,7 +10,7 @@
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use photofinish::engine::{BotLevel, Bots, Game, GameRng, SeatSetup, Seed, Submitted};
+use photofinish::engine::{BotLevel, Game, GameRng, SeatSetup, Seed, Submitted};
 use photofinish::games::fifteen_hundred::{FifteenHundred, Options, Order};
 
 fn seats(n: usize) -> Vec<SeatSetup> {
@@ -21,7 +21,12 @@ fn orders(game: &FifteenHundred, rng: &mut GameRng) -> Vec<Submitted<Order>> {
     game.pending()
         .seats
         .iter()
-        .map(|&s| Submitted::new(s, game.bot_order(s, BotLevel::Heuristic, rng)))
+        .map(|&s| {
+            Submitted::new(
+                s,
+                photofinish::engine::bot_order(game, s, BotLevel::Heuristic, rng),
+            )
+        })
         .collect()
 }
 

@@ -10,7 +10,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use photofinish::engine::{BotLevel, Bots, Game, GameRng, SeatSetup, Seed, Submitted};
+use photofinish::engine::{BotLevel, Game, GameRng, SeatSetup, Seed, Submitted};
 use photofinish::games::magical_athlete::track::Track;
 use photofinish::games::magical_athlete::{MagicalAthlete, Options, sim};
 
@@ -54,7 +54,12 @@ fn games(c: &mut Criterion) {
                     .pending()
                     .seats
                     .iter()
-                    .map(|&s| Submitted::new(s, g.bot_order(s, BotLevel::Heuristic, &mut rng)))
+                    .map(|&s| {
+                        Submitted::new(
+                            s,
+                            photofinish::engine::bot_order(&g, s, BotLevel::Heuristic, &mut rng),
+                        )
+                    })
                     .collect();
                 g.apply(&orders);
             }

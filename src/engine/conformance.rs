@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::bot_order;
 use super::{
     BotLevel, Bots, Game, GameRng, Mode, Pending, Presentation, Seat, SeatSetup, Seed, Submitted,
     read_order,
@@ -217,7 +218,7 @@ fn check_orders<G: Bots>(game: &G, seat: Seat, rng: &mut GameRng) -> Result<(), 
     check_one_order(
         game,
         seat,
-        &game.bot_order(seat, BotLevel::Heuristic, rng),
+        &bot_order(game, seat, BotLevel::Heuristic, rng),
         "the heuristic bot's order",
     )?;
     Ok(())
@@ -323,7 +324,7 @@ fn choose_orders<G: Bots>(
         } else if rng.chance(1, 2) {
             Submitted::new(seat, game.random_order(seat, rng))
         } else {
-            Submitted::new(seat, game.bot_order(seat, BotLevel::Heuristic, rng))
+            Submitted::new(seat, bot_order(game, seat, BotLevel::Heuristic, rng))
         }
     };
     match pending.mode {

@@ -98,7 +98,7 @@ pub fn choose_with<G: Bots>(game: &G, seat: Seat, rng: &mut GameRng, budget: &Bu
 /// every hand, the deck order and the game's own dice, and plays each candidate out to the
 /// end of the game. `sim --bots omniscient,…` and the no-peeking test's cheating bot use it
 /// to show how far a game's luck caps any bot; no play path calls it
-/// ([`Bots::bot_order`] calls [`choose`]). One world: the card races' heuristic draws no
+/// ([`bot_order`](super::bot_order) calls [`choose`]). One world: the card races' heuristic draws no
 /// dice, so a second world would replay the first.
 pub fn omniscient_choose_cheat<G: Bots>(game: &G, seat: Seat, rng: &mut GameRng) -> G::Order {
     let budget = Budget {

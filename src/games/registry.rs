@@ -9,10 +9,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::engine::bot_order;
 use crate::engine::{
-    AskTargets, Autoplay, BotLevel, Bots, Game, GameRng, Glossary, Narration, OptionDoc,
-    OptionsError, OrderError, Outcome, Pending, PreferenceError, Preferences, Presentation, Prompt,
-    Seat, SeatSetup, Seed, SetupError, Submitted, apply_option_text, autopilot, autopilot_note,
+    AskTargets, Autoplay, BotLevel, Game, GameRng, Glossary, Narration, OptionDoc, OptionsError,
+    OrderError, Outcome, Pending, PreferenceError, Preferences, Presentation, Prompt, Seat,
+    SeatSetup, Seed, SetupError, Submitted, apply_option_text, autopilot, autopilot_note,
     read_order,
 };
 
@@ -432,7 +433,7 @@ macro_rules! registry {
                 match self { $(AnyGame::$variant(g) => AnyOrder::$variant(g.default_order(seat))),+ }
             }
             pub fn bot_order(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> AnyOrder {
-                match self { $(AnyGame::$variant(g) => AnyOrder::$variant(g.bot_order(seat, level, rng))),+ }
+                match self { $(AnyGame::$variant(g) => AnyOrder::$variant(bot_order(g, seat, level, rng))),+ }
             }
             /// Applies orders; any order of another game's type is dropped (and so defaulted).
             #[allow(unreachable_patterns)]

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use super::registry::GameKind;
 use super::sim_args::SimArgs;
+use crate::engine::bot_order;
 use crate::engine::expert::{self, Budget};
 use crate::engine::{BotLevel, Bots, GameRng, Seat, SeatSetup, Seed, Submitted};
 
@@ -169,7 +170,7 @@ fn expert_order<G: Bots>(
     experts: ExpertSeats,
 ) -> G::Order {
     match experts {
-        ExpertSeats::Default => game.bot_order(seat, BotLevel::Expert, rng),
+        ExpertSeats::Default => bot_order(game, seat, BotLevel::Expert, rng),
         ExpertSeats::Fair(budget) => expert::choose_with(game, seat, rng, &budget),
         ExpertSeats::OmniscientCheat => expert::omniscient_choose_cheat(game, seat, rng),
         ExpertSeats::HandPeekCheat => expert::handpeek_choose_cheat(game, seat, rng),
@@ -243,7 +244,7 @@ fn run_typed<G: Bots>(
                             // A stopwatch that did not run the decision leaves it to run here.
                             order.unwrap_or_else(|| expert_order(&game, s, &mut rng, experts))
                         }
-                        _ => game.bot_order(s, level, &mut rng),
+                        _ => bot_order(&game, s, level, &mut rng),
                     };
                     Submitted::new(s, order)
                 })

@@ -1,10 +1,11 @@
 //! The archive's query: a server's races, newest first, a page at a time.
 
 use super::dialect::Dialect;
+use super::error::StoreError;
 use super::queries::SqlStore;
 use super::rows::{all, campaign_id};
 use super::sql::Stmt;
-use super::{CampaignId, StoreError};
+use crate::vocab::CampaignId;
 
 impl<DB: Dialect> SqlStore<DB> {
     pub(super) async fn read_races_of_guild(

@@ -7,8 +7,10 @@ use std::borrow::Cow;
 use serde::Serialize;
 use sqlx::migrate::Migrator;
 
+use super::error::StoreError;
+use super::records::{Commit, SchemaStatus};
 use super::sql::Arg;
-use super::{Commit, Millis, SchemaStatus, StoreError};
+use crate::vocab::Millis;
 
 /// Rows per multi-row INSERT: far below either backend's bound-parameter limit.
 const ROWS_PER_INSERT: usize = 500;
@@ -56,7 +58,7 @@ pub(super) fn bulk_inserts(
                 Arg::Int(i64::from(*step)),
                 Arg::Int(i64::try_from(idx).unwrap_or(i64::MAX)),
                 Arg::Text(Cow::Owned(to_json(e)?)),
-                Arg::Int(super::EVENT_FORMAT),
+                Arg::Int(super::records::EVENT_FORMAT),
             ]);
         }
     }

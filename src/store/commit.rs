@@ -1,5 +1,5 @@
 //! The commit sequence, once for both backends: everything one referee decision writes, in
-//! one transaction, guarded by the campaign's version (see [`super::Commit`]).
+//! one transaction, guarded by the campaign's version (see [`super::records::Commit`]).
 //!
 //! In order: queue behind other commits of the campaign (PostgreSQL locks the campaign's
 //! row; SQLite's `BEGIN IMMEDIATE` already holds the only write lock); mark the handled
@@ -19,9 +19,11 @@ use sqlx::{AssertSqlSafe, Transaction};
 
 use super::codec::{bulk_inserts, to_json};
 use super::dialect::Dialect;
+use super::error::StoreError;
 use super::error::db_err;
+use super::records::{CampaignRow, Commit};
 use super::sql::{Arg, Stmt};
-use super::{CampaignId, CampaignRow, Commit, StoreError};
+use crate::vocab::CampaignId;
 
 /// What a statement of the plan must have changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -219,7 +221,7 @@ fn state<'a>(c: &'a CampaignRow) -> Result<Planned<'a>, StoreError> {
         vec![
             Arg::Int(c.id.0),
             Arg::from(state),
-            Arg::Int(super::STATE_FORMAT),
+            Arg::Int(super::records::STATE_FORMAT),
         ],
     ))
 }

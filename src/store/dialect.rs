@@ -7,7 +7,7 @@
 
 use sqlx::migrate::Migrator;
 
-use super::Backend;
+use super::backend::Backend;
 use super::sql::Sql;
 
 /// One backend's SQL and transaction habits.

@@ -3,9 +3,10 @@
 //! before it goes out, and the newest DM handled from each user is remembered.
 
 use super::dialect::Dialect;
+use super::error::StoreError;
 use super::queries::SqlStore;
 use super::sql::{Get, Stmt};
-use super::{Millis, StoreError, UserId};
+use crate::vocab::{Millis, UserId};
 
 /// How long a DM's claim outlives its being remembered as seen: as long as a live claim
 /// (`discord::CLAIM_MS`), for the same event seen late by a second process. Until it is

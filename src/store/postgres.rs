@@ -18,10 +18,11 @@ use std::sync::LazyLock;
 use sqlx::migrate::Migrator;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 
+use super::backend::Backend;
 use super::dialect::Dialect;
+use super::error::StoreError;
 use super::migrations;
 use super::queries::SqlStore;
-use super::{Backend, StoreError};
 
 static MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| migrations::migrator(migrations::POSTGRES));
 

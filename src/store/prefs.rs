@@ -3,10 +3,11 @@
 //! person gave once it was checked; the referee reads it with `referee::when`.
 
 use super::dialect::Dialect;
+use super::error::StoreError;
 use super::error::db_err;
 use super::queries::SqlStore;
 use super::sql::{Get, Stmt};
-use super::{CampaignId, Millis, StoreError, TimeContext, UserId, UserTime};
+use crate::vocab::{CampaignId, Millis, TimeContext, UserId, UserTime};
 
 impl<DB: Dialect> SqlStore<DB> {
     pub(super) async fn read_user_time(&self, user: &UserId) -> Result<UserTime, StoreError> {

@@ -12,17 +12,20 @@ use async_trait::async_trait;
 use sqlx::pool::PoolConnection;
 use sqlx::{AssertSqlSafe, Database, Pool, Transaction};
 
+use super::backend::Backend;
 use super::codec::{schema_status, to_json};
 use super::commit;
+use super::contract::Store;
 use super::dialect::Dialect;
+use super::error::StoreError;
 use super::error::db_err;
+use super::records::{
+    Address, Backlog, Commit, DeadlineRow, Heartbeat, Loaded, NewCampaign, NewOutbox, OpenCounts,
+    OutboxRow, PreferenceRow, Quarantine, SchemaStatus, StepLog, WorkerStatus,
+};
 use super::rows::{self, all, each};
 use super::sql::{Get, Stmt};
-use super::{
-    Address, Backend, Backlog, CampaignId, Commit, DeadlineRow, Heartbeat, Loaded, Millis,
-    NewCampaign, NewOutbox, OpenCounts, OutboxRow, PreferenceRow, Quarantine, SchemaStatus,
-    StepLog, Store, StoreError, TimeContext, UserId, UserTime, WorkerStatus,
-};
+use crate::vocab::{CampaignId, Millis, TimeContext, UserId, UserTime};
 
 /// Leases `$1` the outbox of every campaign with rows ready at `$3`, until `$2`; a lease
 /// another holder has until later is left alone.
@@ -62,7 +65,7 @@ pub(super) const OUTBOX_READY: &str = "SELECT * FROM outbox o
                          AND e.not_before > $1)
      ORDER BY +id LIMIT $2";
 
-/// The store on one backend's pool: [`super::SqliteStore`] or [`super::PostgresStore`].
+/// The store on one backend's pool: [`super::sqlite::SqliteStore`] or [`super::postgres::PostgresStore`].
 pub struct SqlStore<DB: Database> {
     pub(super) pool: Pool<DB>,
     /// Where writing transactions begin. On a SQLite file, a pool of one connection of its
@@ -393,7 +396,7 @@ impl<DB: Dialect> Store for SqlStore<DB> {
         .await
     }
 
-    async fn owing(&self) -> Result<super::Owing, StoreError> {
+    async fn owing(&self) -> Result<super::records::Owing, StoreError> {
         self.read_owing().await
     }
 
@@ -863,7 +866,7 @@ impl<DB: Dialect> Store for SqlStore<DB> {
         &self,
         ended_before: Millis,
         now: Millis,
-    ) -> Result<super::Compacted, StoreError> {
+    ) -> Result<super::records::Compacted, StoreError> {
         self.compact_ended(ended_before, now).await
     }
 
@@ -891,7 +894,7 @@ impl<DB: Dialect> Store for SqlStore<DB> {
     async fn open_series(
         &self,
         channel: &str,
-        def: &super::SeriesDef,
+        def: &super::records::SeriesDef,
         at: Millis,
     ) -> Result<bool, StoreError> {
         self.write_series_def(channel, def, at).await
@@ -901,7 +904,7 @@ impl<DB: Dialect> Store for SqlStore<DB> {
         &self,
         channel: &str,
         name: &str,
-    ) -> Result<Option<super::SeriesDef>, StoreError> {
+    ) -> Result<Option<super::records::SeriesDef>, StoreError> {
         self.read_series_def(channel, name).await
     }
 
@@ -922,7 +925,7 @@ impl<DB: Dialect> Store for SqlStore<DB> {
         &self,
         race: CampaignId,
         at: Millis,
-    ) -> Result<super::RematchClaim, StoreError> {
+    ) -> Result<super::records::RematchClaim, StoreError> {
         self.write_rematch_claim(race, at).await
     }
 

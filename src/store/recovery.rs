@@ -3,10 +3,12 @@
 //! that have work due.
 
 use super::dialect::Dialect;
+use super::error::StoreError;
 use super::queries::SqlStore;
+use super::records::Owing;
 use super::sql::{Arg, Get, Stmt};
-use super::{CampaignId, Owing, StoreError, UserId};
 use crate::engine::{Pending, Seat};
+use crate::vocab::{CampaignId, UserId};
 
 impl<DB: Dialect> SqlStore<DB> {
     pub(super) async fn read_owing(&self) -> Result<Owing, StoreError> {

@@ -1,16 +1,16 @@
 //! The store's side of reliability (docs/reliability.md): quarantined races, deadlines
 //! that back off, what waits (for `photofinish health`), supervised workers, and
 //! interaction ids claimed once across processes. Written once for both backends, like
-//! `queries.rs`, whose [`Store`](super::Store) impl calls these.
+//! `queries.rs`, whose [`Store`](super::contract::Store) impl calls these.
 
 use super::dialect::Dialect;
+use super::error::StoreError;
 use super::error::db_err;
 use super::queries::SqlStore;
+use super::records::{Address, Backlog, NewOutbox, Quarantine, WorkerStatus};
 use super::rows::{self, all};
 use super::sql::{Get, Stmt};
-use super::{
-    Address, Backlog, CampaignId, Millis, NewOutbox, Quarantine, StoreError, WorkerStatus,
-};
+use crate::vocab::{CampaignId, Millis};
 
 impl<DB: Dialect> SqlStore<DB> {
     pub(super) async fn quarantine_race(

@@ -11,40 +11,19 @@
 //! gives a new row the largest id plus one, and an outbox id is a Discord nonce, which
 //! must not come round again (migration 21 dropped AUTOINCREMENT).
 
-use serde::Serialize;
-
 use super::dialect::Dialect;
+use super::error::StoreError;
 use super::error::db_err;
 use super::queries::SqlStore;
+use super::records::Compacted;
 use super::sql::Stmt;
-use super::{Millis, StoreError};
+use crate::vocab::Millis;
 
 /// Races that ended before `$1`. A cancelled lobby may have no `ended_at`: its last
 /// change stands in. Plain SQL, the same on both backends (`superseded = TRUE` holds for
 /// SQLite's 1 and PostgreSQL's boolean alike).
 const ENDED: &str = "SELECT id FROM campaigns
      WHERE phase IN ('finished', 'cancelled') AND COALESCE(ended_at, updated_at) < $1";
-
-/// How many rows one compaction deleted, table by table.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Compacted {
-    pub orders: u64,
-    pub outbox: u64,
-    pub deadlines: u64,
-    pub leases: u64,
-    pub interactions: u64,
-}
-
-impl Compacted {
-    /// Rows deleted in all.
-    pub fn total(&self) -> u64 {
-        self.orders
-            .saturating_add(self.outbox)
-            .saturating_add(self.deadlines)
-            .saturating_add(self.leases)
-            .saturating_add(self.interactions)
-    }
-}
 
 impl<DB: Dialect> SqlStore<DB> {
     /// Deletes what races ended before `ended_before` no longer need, and interaction

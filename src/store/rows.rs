@@ -6,14 +6,16 @@
 
 use serde::de::DeserializeOwned;
 
-use super::sql::Get;
-use super::{
-    Address, CampaignId, CampaignRow, DeadlineKind, DeadlineRow, EVENT_FORMAT, Heartbeat, OrderRow,
-    OrderSource, OutboxRow, Phase, PreferenceRow, Quarantine, STATE_FORMAT, SeatRow, StoreError,
-    Timing, TurnRow, UserId, WorkerStatus,
+use super::error::StoreError;
+use super::records::{
+    Address, CampaignRow, DeadlineKind, DeadlineRow, EVENT_FORMAT, Heartbeat, OrderRow,
+    OrderSource, OutboxRow, PreferenceRow, Quarantine, STATE_FORMAT, SeatRow, TurnRow,
+    WorkerStatus,
 };
+use super::sql::Get;
 use crate::engine::{Autopilot, BotLevel, Seat};
 use crate::games::{AnyEvent, GameKind};
+use crate::vocab::{CampaignId, Phase, Timing, UserId};
 
 /// Why a row could not be read, before it is tied to its table and key.
 pub(super) struct Unreadable(String);

@@ -3,30 +3,11 @@
 //! (migration 19) the series a host opens ahead, with its race count and points.
 
 use super::dialect::Dialect;
+use super::error::StoreError;
 use super::queries::SqlStore;
+use super::records::{RematchClaim, SeriesDef};
 use super::sql::{Get, Stmt};
-use super::{CampaignId, Millis, StoreError, UserId};
-
-/// What claiming a race's rematch found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RematchClaim {
-    /// This caller claimed it: open the lobby, then settle the claim.
-    Claimed,
-    /// Someone claimed it first: their lobby, or `None` while it is being opened.
-    Taken(Option<CampaignId>),
-}
-
-/// A series opened with `/race series new`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SeriesDef {
-    /// As the host spelled it.
-    pub name: String,
-    /// How many races it runs.
-    pub races: u32,
-    /// Its points table by slug (`10-6-4-3-2-1`, `score`...); the referee reads it.
-    pub points: String,
-    pub host: UserId,
-}
+use crate::vocab::{CampaignId, Millis, UserId};
 
 impl<DB: Dialect> SqlStore<DB> {
     /// Opens `channel`'s series `def.name`; false if a series of that name (in any case)

@@ -5,7 +5,7 @@
 //! through sqlx, whose SQLite connections each run on a thread of their own.
 //!
 //! `BEGIN IMMEDIATE` serialises writers, so a commit needs no row lock and the claims of
-//! [`super::Store`] are plain conditional updates here.
+//! [`super::contract::Store`] are plain conditional updates here.
 
 use std::str::FromStr;
 use std::sync::LazyLock;
@@ -15,10 +15,11 @@ use sqlx::Sqlite;
 use sqlx::migrate::Migrator;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
+use super::backend::Backend;
 use super::dialect::Dialect;
+use super::error::StoreError;
 use super::migrations;
 use super::queries::SqlStore;
-use super::{Backend, StoreError};
 
 static MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| migrations::migrator(migrations::SQLITE));
 
@@ -145,8 +146,10 @@ impl Dialect for Sqlite {
 mod tests {
     use super::*;
     use crate::games::GameKind;
+    use crate::store::contract::Store;
     use crate::store::queries::{CLAIM_LEASES, CLAIMED_READY, OUTBOX_READY};
-    use crate::store::{CampaignId, Commit, NewCampaign, Store, Timing, UserId};
+    use crate::store::records::{Commit, NewCampaign};
+    use crate::vocab::{CampaignId, Timing, UserId};
     use sqlx::{Connection, Row};
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};

@@ -9,7 +9,8 @@ use serde::Serialize;
 
 use super::rules::Options;
 use super::state::{CardRace, Event, RoundEnd};
-use crate::engine::{BotLevel, Bots, Game, GameRng, Seat, SeatSetup, Seed, Submitted};
+use crate::engine::bot_order;
+use crate::engine::{BotLevel, Game, GameRng, Seat, SeatSetup, Seed, Submitted};
 use crate::games::registry::GameKind;
 use crate::games::sim_args::{SimArgs, SimBots};
 
@@ -118,7 +119,7 @@ fn play_out(
             break;
         };
         let level = levels.get(s.index()).copied().unwrap_or_default();
-        let order = Submitted::new(s, game.bot_order(s, level, &mut rng));
+        let order = Submitted::new(s, bot_order(&game, s, level, &mut rng));
         on_events(game.apply(std::slice::from_ref(&order)));
         steps += 1;
     }

@@ -6,8 +6,9 @@ use std::fmt;
 use serde::Serialize;
 
 use super::{DreamMile, Options};
+use crate::engine::bot_order;
 use crate::engine::{
-    BotLevel, Bots, Game, GameRng, Seat, SeatSetup, Seed, Submitted, apply_option_text, option_text,
+    BotLevel, Game, GameRng, Seat, SeatSetup, Seed, Submitted, apply_option_text, option_text,
 };
 use crate::games::sim_args::{SimArgs, SimBots};
 
@@ -79,7 +80,7 @@ fn play_one(
             .iter()
             .map(|&s| {
                 let level = levels.get(s.index()).map_or(BotLevel::Random, |l| l.0);
-                Submitted::new(s, game.bot_order(s, level, &mut rng))
+                Submitted::new(s, bot_order(&game, s, level, &mut rng))
             })
             .collect();
         game.apply(&orders);

@@ -11,7 +11,8 @@ use super::order::{Action, Order, PaceIntent, Preferences, RoundOrder};
 use super::path::{self, Aim, Intent};
 use super::rules::{BASE_PACE, TOP_BID, options_card};
 use super::state::{FifteenHundred, Step};
-use crate::engine::{BotLevel, Bots, Game, GameRng, Seat, SeatSetup, Seed, Submitted, apply_option_text};
+use crate::engine::bot_order;
+use crate::engine::{BotLevel, Game, GameRng, Seat, SeatSetup, Seed, Submitted, apply_option_text};
 use crate::games::sim_args::SimArgs;
 
 fn random_intent(game: &FifteenHundred, rng: &mut GameRng) -> Intent {
@@ -366,7 +367,7 @@ fn race(
             .pending()
             .seats
             .iter()
-            .map(|&s| Submitted::new(s, game.bot_order(s, level(s.index()), &mut rng)))
+            .map(|&s| Submitted::new(s, bot_order(&game, s, level(s.index()), &mut rng)))
             .collect();
         game.apply(&orders);
         steps += 1;

@@ -198,7 +198,7 @@ fn the_game_runs_over_rounds_to_the_target_score() {
     let mut rng = GameRng::seeded(11);
     while g.outcome().is_none() {
         let s = g.pending().seats[0];
-        let order = g.bot_order(s, crate::engine::BotLevel::Heuristic, &mut rng);
+        let order = crate::engine::bot_order(&g, s, crate::engine::BotLevel::Heuristic, &mut rng);
         g.apply(&[Submitted::new(s, order)]);
     }
     assert!(g.history().len() > 1);

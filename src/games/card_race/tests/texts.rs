@@ -24,7 +24,7 @@ fn all_texts(options: &Options, players: usize, seed: u64) -> Vec<String> {
         out.push(p.text);
         out.push(p.hint);
         out.extend(p.choices.iter().map(|c| c.label.clone()));
-        let order = g.bot_order(s, BotLevel::Heuristic, &mut rng);
+        let order = crate::engine::bot_order(&g, s, BotLevel::Heuristic, &mut rng);
         for e in g.apply(&[Submitted::new(s, order)]) {
             out.push(g.narrate(&e).text);
         }

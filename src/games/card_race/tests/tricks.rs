@@ -290,7 +290,7 @@ fn teammates_share_their_teams_rank() {
     let mut rng = GameRng::seeded(5);
     while g.outcome().is_none() {
         let s = g.pending().seats[0];
-        let order = g.bot_order(s, crate::engine::BotLevel::Heuristic, &mut rng);
+        let order = crate::engine::bot_order(&g, s, crate::engine::BotLevel::Heuristic, &mut rng);
         g.apply(&[Submitted::new(s, order)]);
     }
     let out = g.outcome().unwrap();

@@ -89,7 +89,7 @@ fn invariants(options: &Options, n: usize, games: u64, first_seed: u64) {
             let order = if rng.chance(1, 2) {
                 g.random_order(who, &mut rng)
             } else {
-                g.bot_order(who, crate::engine::BotLevel::Heuristic, &mut rng)
+                crate::engine::bot_order(&g, who, crate::engine::BotLevel::Heuristic, &mut rng)
             };
             g.apply(&[Submitted::new(who, order)]);
             assert_eq!(g.card_count(), cards, "seed {seed}: cards lost");

@@ -26,7 +26,10 @@ fn race(options: &str, players: usize, levels: &[BotLevel], seed: u64, h: &mut D
                 .unwrap()
                 .hash(h);
             format!("{:?}", g.prompt(s)).hash(h);
-            orders.push(Submitted::new(s, g.bot_order(s, level, &mut rng)));
+            orders.push(Submitted::new(
+                s,
+                crate::engine::bot_order(&g, s, level, &mut rng),
+            ));
         }
         for e in g.apply(&orders) {
             serde_json::to_string(&e).unwrap().hash(h);

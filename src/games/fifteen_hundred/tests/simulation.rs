@@ -24,7 +24,7 @@ fn occupancy_and_ending(options: Options, players: usize, races: u64) {
                     } else {
                         BotLevel::Heuristic
                     };
-                    Submitted::new(s, g.bot_order(s, level, &mut rng))
+                    Submitted::new(s, crate::engine::bot_order(&g, s, level, &mut rng))
                 })
                 .collect();
             g.apply(&orders);
@@ -214,7 +214,12 @@ fn heuristic_races_are_reproducible_from_the_seed() {
                 .pending()
                 .seats
                 .iter()
-                .map(|&s| Submitted::new(s, g.bot_order(s, BotLevel::Heuristic, &mut rng)))
+                .map(|&s| {
+                    Submitted::new(
+                        s,
+                        crate::engine::bot_order(&g, s, BotLevel::Heuristic, &mut rng),
+                    )
+                })
                 .collect();
             g.apply(&orders);
         }
@@ -254,7 +259,12 @@ fn trace_race() {
             .pending()
             .seats
             .iter()
-            .map(|&s| Submitted::new(s, g.bot_order(s, BotLevel::Heuristic, &mut rng)))
+            .map(|&s| {
+                Submitted::new(
+                    s,
+                    crate::engine::bot_order(&g, s, BotLevel::Heuristic, &mut rng),
+                )
+            })
             .collect();
         let events = g.apply(&orders);
         println!("round {}", g.round());
