@@ -4,7 +4,7 @@
 //! The state owns the runners (human seats first, then robots), the course and the round in
 //! progress; this file holds it and answers the engine's contract by calling the rooms:
 //! [`options`] the race options, [`state`] the state's parts and queries, `setup` a race's
-//! start, [`board`] the geometry, [`tables`] its derived tables, [`path`] movement and the pathfinder, [`order`] the order
+//! start, [`board`] the geometry, [`path`] movement and the pathfinder, [`order`] the order
 //! types, [`parse`] reading order text, [`legality`] checking orders against the state,
 //! `prompt` what each seat is asked, `bids` the bids and actions, `pace` the pace and
 //! extra-costs phases, `round` the machine that runs a round's steps and the finish,
@@ -28,7 +28,6 @@ mod round;
 mod setup;
 pub mod sim;
 pub mod state;
-pub mod tables;
 pub mod views;
 
 use std::sync::Arc;
@@ -59,9 +58,8 @@ pub const BASE_PACE: u8 = 5;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FifteenHundred {
     options: Options,
-    // Shared: every race on one board and distance, and every clone of a race (the expert
-    // bot's playouts), reads the same course and its tables.
-    #[serde(with = "tables::shared_course")]
+    // Shared: every clone of a race (the expert bot's playouts) reads the same course.
+    #[serde(with = "board::shared_course")]
     course: Arc<Course>,
     runners: Vec<Runner>,
     /// Players' runners come first: runner `i < seats` is seat `i`.

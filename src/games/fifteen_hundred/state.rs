@@ -225,16 +225,12 @@ impl FifteenHundred {
 
     /// Spaces held by runners on the track, except `except`.
     pub(super) fn occupied(&self, except: usize) -> Vec<Spot> {
-        self.occupied_spots(except).collect()
-    }
-
-    /// [`Self::occupied`] without collecting it (a move's search reads it once).
-    pub(super) fn occupied_spots(&self, except: usize) -> impl Iterator<Item = Spot> + Clone + '_ {
         self.runners
             .iter()
             .enumerate()
-            .filter(move |(i, r)| *i != except && r.place.is_none())
+            .filter(|(i, r)| *i != except && r.place.is_none())
             .map(|(_, r)| r.spot)
+            .collect()
     }
 
     pub(super) fn racing_players(&self) -> Vec<usize> {
