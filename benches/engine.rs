@@ -158,7 +158,7 @@ fn allocations_per_dream_mile_turn(c: &mut Criterion) {
 }
 
 /// Mid-race Dream Mile states (8 runners, turns 1 to 7) with the heuristic bots' orders
-/// for their next turn: the cases of the two benches below.
+/// for their next turn: the cases of the bench below.
 fn dream_mile_cases() -> Vec<(
     photofinish::games::dream_mile::DreamMile,
     Vec<Submitted<photofinish::games::dream_mile::Speed>>,
@@ -227,80 +227,11 @@ fn dream_mile_turn_alone(c: &mut Criterion) {
     });
 }
 
-/// Dream Mile's rules alone, the reference of the turn's goal (within 5× of this): on the
-/// same states and orders as the turn alone, each runner's speed (the order if it is
-/// allowed, else one more than last turn, capped), the ties and overtakes on fixed arrays
-/// with nothing recorded (`adjudicate_into` with no witness), and the points spent. No
-/// event, plays, lists or history.
-fn dream_mile_rules_alone(c: &mut Criterion) {
-    use photofinish::games::dream_mile::adjudicate::adjudicate_into;
-    use photofinish::games::dream_mile::{Groups, MAX_RUNNERS};
-    #[derive(Clone)]
-    struct Tight {
-        field: Groups,
-        first_turn: bool,
-        max: [u8; MAX_RUNNERS],
-        remaining: [u32; MAX_RUNNERS],
-        last: [u8; MAX_RUNNERS],
-        orders: Vec<(usize, u8)>,
-    }
-    let cases: Vec<Tight> = dream_mile_cases()
-        .into_iter()
-        .map(|(game, orders)| {
-            let mut t = Tight {
-                field: *game.field(),
-                first_turn: game.turns_done() == 0,
-                max: [0; MAX_RUNNERS],
-                remaining: [0; MAX_RUNNERS],
-                last: [0; MAX_RUNNERS],
-                orders: orders.iter().map(|o| (o.seat.index(), o.order.0)).collect(),
-            };
-            for (i, r) in game.runners().iter().enumerate() {
-                t.max[i] = r.max_speed;
-                t.remaining[i] = r.remaining;
-                t.last[i] = r.last_played.unwrap_or(0);
-            }
-            t
-        })
-        .collect();
-    let mut i = 0usize;
-    c.bench_function("dream-mile rules alone (no record)", |b| {
-        b.iter_batched_ref(
-            || {
-                i = (i + 1) % cases.len();
-                cases[i].clone()
-            },
-            |t| {
-                let cap = |i: usize| u32::from(t.max[i]).min(t.remaining[i]) as u8;
-                let mut speeds = [0u8; MAX_RUNNERS];
-                for (i, v) in speeds.iter_mut().enumerate() {
-                    *v = t.last[i].saturating_add(1).min(cap(i));
-                }
-                for &(i, v) in &t.orders {
-                    if i < MAX_RUNNERS && v <= t.max[i] && u32::from(v) <= t.remaining[i] {
-                        speeds[i] = v;
-                    }
-                }
-                let mut out = Groups::new();
-                let speed = |s: photofinish::engine::Seat| u32::from(speeds[s.index()]);
-                adjudicate_into(&t.field, speed, t.first_turn, &mut (), &mut out);
-                t.field = out;
-                for ((r, l), &v) in t.remaining.iter_mut().zip(&mut t.last).zip(&speeds) {
-                    *r = r.saturating_sub(u32::from(v));
-                    *l = v;
-                }
-            },
-            criterion::BatchSize::NumIterations(cases.len() as u64),
-        );
-    });
-}
-
 criterion_group!(
     benches,
     adjudications,
     whole_games,
     allocations_per_dream_mile_turn,
-    dream_mile_turn_alone,
-    dream_mile_rules_alone
+    dream_mile_turn_alone
 );
 criterion_main!(benches);

@@ -9,7 +9,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Game, Preferences, Seat};
+use super::game::{Game, Preferences};
+use super::seat::Seat;
 
 /// A seat's autopilot setting.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -65,25 +66,6 @@ impl Autoplay {
             Autoplay::Standing => "standing",
         }
     }
-}
-
-/// How few questions `auto` leaves a seat in a game, as `sim --pace` checks it at every
-/// length preset ([`Preferences::ASK_TARGETS`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AskTargets {
-    /// At most this many questions a seat, on average and in every game, at the game's
-    /// default options; with why one game may ask more, told when it does.
-    pub per_seat: Option<(u64, &'static str)>,
-    /// At most half the questions `ask` gets.
-    pub half_of_ask: bool,
-}
-
-impl AskTargets {
-    /// No target beyond the one every game has (no single-choice question under `auto`).
-    pub const NONE: AskTargets = AskTargets {
-        per_seat: None,
-        half_of_ask: false,
-    };
 }
 
 /// The only legal order of `seat`, when its prompt lists every legal choice and there is

@@ -27,7 +27,11 @@
 
 use std::cell::Cell;
 
-use super::{Bots, GameRng, Outcome, Seat, Submitted};
+use super::game::Bots;
+use super::outcome::Outcome;
+use super::pending::Submitted;
+use super::rng::GameRng;
+use super::seat::Seat;
 
 thread_local! {
     /// Bot orders this thread's expert decisions have played, for `sim` to report.

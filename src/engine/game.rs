@@ -6,7 +6,6 @@ use std::fmt::Debug;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::autopilot::AskTargets;
 use super::error::{OptionsError, OrderError, PreferenceError, SetupError};
 use super::options::OptionDoc;
 use super::outcome::{Narration, Outcome};
@@ -411,4 +410,23 @@ fn label_choice<G: Game>(game: &G, seat: Seat, text: &str) -> Option<G::Order> {
         }
     }
     found
+}
+
+/// How few questions `auto` leaves a seat in a game, as `sim --pace` checks it at every
+/// length preset ([`Preferences::ASK_TARGETS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AskTargets {
+    /// At most this many questions a seat, on average and in every game, at the game's
+    /// default options; with why one game may ask more, told when it does.
+    pub per_seat: Option<(u64, &'static str)>,
+    /// At most half the questions `ask` gets.
+    pub half_of_ask: bool,
+}
+
+impl AskTargets {
+    /// No target beyond the one every game has (no single-choice question under `auto`).
+    pub const NONE: AskTargets = AskTargets {
+        per_seat: None,
+        half_of_ask: false,
+    };
 }

@@ -45,10 +45,10 @@ mod pending;
 mod rng;
 mod seat;
 
-pub use autopilot::{AskTargets, Autopilot, Autoplay, autopilot, autopilot_note, forced_order};
+pub use autopilot::{Autopilot, Autoplay, autopilot, autopilot_note, forced_order};
 pub use bots::bot_order;
 pub use error::{OptionsError, OrderError, PreferenceError, SetupError};
-pub use game::{Bots, Data, Game, Glossary, Preferences, Presentation, read_order};
+pub use game::{AskTargets, Bots, Data, Game, Glossary, Preferences, Presentation, read_order};
 pub use options::{OptionDoc, apply_option_text, option_text};
 pub use outcome::{Audience, Narration, Outcome, Placing};
 pub use pending::{Choice, DecisionWindow, Mode, Pending, Prompt, Submitted, Window};

@@ -8,11 +8,9 @@
 pub use crate::games::words::join_and;
 use crate::games::words::join_units;
 pub mod adjudicate;
-pub mod moves;
 mod options;
 pub mod replay;
 pub mod sim;
-pub mod small;
 
 use std::fmt;
 
@@ -23,14 +21,12 @@ use crate::engine::{
     Bots, Choice, Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, Placing,
     Preferences, Presentation, Prompt, Seat, SeatSetup, Seed, SetupError, Submitted,
 };
-#[cfg(test)]
-use adjudicate::adjudicate;
-use adjudicate::{TieBreak, adjudicate_into};
-pub use moves::Moves;
+use adjudicate::{Adjudication, Overtake, TieBreak, adjudicate};
 use options::OPTION_DOCS;
 pub use options::{Options, max_speed_menu};
-use small::Filler;
-pub use small::{Group, Groups, MAX_RUNNERS, Small};
+
+/// The most runners in a race.
+pub const MAX_RUNNERS: usize = 12;
 
 /// One runner.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,11 +44,6 @@ impl Runner {
     /// The most this runner may play: the maximum, or the points left if fewer.
     fn cap(&self) -> u8 {
         u32::from(self.max_speed).min(self.remaining) as u8
-    }
-
-    /// Whether `speed` is allowed, while orders are awaited (what `validate` accepts).
-    fn allows(&self, speed: u8) -> bool {
-        speed <= self.max_speed && u32::from(speed) <= self.remaining
     }
 
     /// The speed played for a missed order: one more than last turn, capped.
@@ -109,45 +100,22 @@ pub struct Play {
     pub automatic: bool,
 }
 
-impl Filler for Play {
-    const FILL: Self = Play {
-        seat: Seat(0),
-        speed: 0,
-        missed: false,
-        automatic: false,
-    };
-}
-
-/// Every runner's play in a turn, by seat.
-pub type Plays = Small<Play, MAX_RUNNERS>;
-
 /// What happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
-// The turn lives inline (fixed arrays) so that resolving it does not allocate.
-#[allow(clippy::large_enum_variant)]
 pub enum Event {
     TurnResolved {
         turn: u8,
-        plays: Plays,
-        /// Encoded as the fields `tie_breaks` and `overtakes`.
-        #[serde(flatten)]
-        moves: Moves,
-        field: Groups,
+        /// Every runner's play, by seat.
+        plays: Vec<Play>,
+        tie_breaks: Vec<TieBreak>,
+        overtakes: Vec<Overtake>,
+        /// The field after the turn, front to back.
+        field: Vec<Vec<Seat>>,
     },
     Finished {
         winners: Vec<Seat>,
     },
-}
-
-impl Event {
-    /// An empty turn, for `apply` to write a turn into in place.
-    const BLANK_TURN: Event = Event::TurnResolved {
-        turn: 0,
-        plays: Small::new(),
-        moves: Moves::NONE,
-        field: Groups::new(),
-    };
 }
 
 /// One runner's line in the standings.
@@ -177,43 +145,6 @@ pub struct TurnRecord {
     /// Whether each seat missed its order, by seat index.
     #[serde(default)]
     pub missed: Vec<bool>,
-}
-
-/// The most turns a race has (20 ordered and the automatic one).
-pub const MAX_TURNS: usize = 21;
-
-/// [`TurnRecord`] as the state keeps it, inline; it serialises exactly as a `TurnRecord`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-struct Record {
-    turn: u8,
-    ranks: Small<u32, MAX_RUNNERS>,
-    remaining: Small<u32, MAX_RUNNERS>,
-    #[serde(default)]
-    played: Small<u8, MAX_RUNNERS>,
-    #[serde(default)]
-    missed: Small<bool, MAX_RUNNERS>,
-}
-
-impl Filler for Record {
-    const FILL: Self = Record {
-        turn: 0,
-        ranks: Small::new(),
-        remaining: Small::new(),
-        played: Small::new(),
-        missed: Small::new(),
-    };
-}
-
-impl Record {
-    fn to_turn_record(self) -> TurnRecord {
-        TurnRecord {
-            turn: self.turn,
-            ranks: self.ranks.to_vec(),
-            remaining: self.remaining.to_vec(),
-            played: self.played.to_vec(),
-            missed: self.missed.to_vec(),
-        }
-    }
 }
 
 /// What the channel sees. Dream Mile has no hidden state: orders stay with the referee
@@ -309,10 +240,10 @@ pub struct DreamMile {
     options: Options,
     runners: Vec<Runner>,
     /// Position groups, front to back; runners in one group are tied.
-    field: Groups,
+    field: Vec<Vec<Seat>>,
     /// Turns resolved so far.
     turns_done: u8,
-    history: Small<Record, MAX_TURNS>,
+    history: Vec<TurnRecord>,
     /// Dream Mile rolls no dice; the stream is kept so every state has one.
     rng: GameRng,
 }
@@ -326,7 +257,7 @@ impl DreamMile {
         &self.runners
     }
 
-    pub fn field(&self) -> &Groups {
+    pub fn field(&self) -> &[Vec<Seat>] {
         &self.field
     }
 
@@ -357,7 +288,7 @@ impl DreamMile {
 
     fn rank_of(&self, seat: Seat) -> (u32, bool) {
         let mut ahead = 0u32;
-        for group in self.field.iter() {
+        for group in &self.field {
             if group.contains(&seat) {
                 return (ahead + 1, group.len() > 1);
             }
@@ -369,10 +300,10 @@ impl DreamMile {
     fn standings(&self) -> Vec<Standing> {
         let mut out = Vec::new();
         let mut ahead = 0u32;
-        for group in self.field.iter() {
-            let mut members = Group::from_slice(group);
-            members.as_mut_slice().sort_unstable();
-            for &seat in &members {
+        for group in &self.field {
+            let mut members = group.clone();
+            members.sort_unstable();
+            for seat in members {
                 if let Some(r) = self.runner(seat) {
                     out.push(Standing {
                         seat,
@@ -396,98 +327,54 @@ impl DreamMile {
         self.runner(seat).map_or(0, Runner::missed_speed)
     }
 
-    /// Resolves one turn into `event` (a blank turn, written in place in the returned
-    /// list); `speeds` and `missed` are by seat. Allocates nothing.
-    ///
-    /// Every list is written where it lives (see [`Small::slots_mut`]), and the one copy,
-    /// the new field into the event, comes last, long after the field was written.
-    fn resolve_turn(
-        &mut self,
-        speeds: &[u8; MAX_RUNNERS],
-        missed: &[bool; MAX_RUNNERS],
-        automatic: bool,
-        event: &mut Event,
-    ) {
-        let Event::TurnResolved {
-            turn,
-            plays,
-            moves,
+    /// Resolves one turn at these speeds (by seat): adjudicates it, spends the points and
+    /// keeps the turn's record.
+    fn resolve_turn(&mut self, speeds: &[u8], missed: &[bool], automatic: bool) -> Event {
+        let turn = self.turns_done + 1;
+        let speed = |s: Seat| speeds.get(s.index()).map_or(0, |&v| u32::from(v));
+        let Adjudication {
+            tie_breaks,
+            overtakes,
             field,
-        } = event
-        else {
-            return;
-        };
-        let t = self.turns_done + 1;
-        *turn = t;
-        self.turns_done = t;
-        let n = self.runners.len().min(MAX_RUNNERS);
-        let before = self.field;
-        let speed_of = |s: Seat| u32::from(speeds.get(s.index()).copied().unwrap_or(0));
-        adjudicate_into(&before, speed_of, t == 1, &mut (), &mut self.field);
-        *moves = Moves::replay(before, speeds, n, t == 1);
-        // The turn's record, in its slot in the history (a spare when the history is
-        // full, which `total_turns` rules out).
-        let mut spare = Record::FILL;
-        let record = self.history.push_slot().unwrap_or(&mut spare);
-        record.turn = t;
-        let slots = plays.slots_mut();
-        let remaining = record.remaining.slots_mut();
-        let played = record.played.slots_mut();
-        let was_missed = record.missed.slots_mut();
-        for i in 0..n {
-            let (Some(runner), Some(&speed), Some(&miss)) =
-                (self.runners.get_mut(i), speeds.get(i), missed.get(i))
-            else {
-                break;
-            };
+        } = adjudicate(&self.field, speed, turn == 1);
+        let mut plays = Vec::new();
+        for ((seat, runner), (&speed, &missed)) in Seat::all(self.runners.len())
+            .zip(&mut self.runners)
+            .zip(speeds.iter().zip(missed))
+        {
+            // "speed points are never replenished once used"
             runner.remaining = runner.remaining.saturating_sub(u32::from(speed));
             runner.last_played = Some(speed);
-            runner.last_missed = miss;
-            if let (Some(p), Some(r), Some(v), Some(m)) = (
-                slots.get_mut(i),
-                remaining.get_mut(i),
-                played.get_mut(i),
-                was_missed.get_mut(i),
-            ) {
-                *p = Play {
-                    seat: Seat(i as u8),
-                    speed,
-                    missed: miss,
-                    automatic,
-                };
-                *r = runner.remaining;
-                *v = speed;
-                *m = miss;
-            }
+            runner.last_missed = missed;
+            plays.push(Play {
+                seat,
+                speed,
+                missed,
+                automatic,
+            });
         }
-        plays.set_len(n);
-        record.remaining.set_len(n);
-        record.played.set_len(n);
-        record.missed.set_len(n);
-        // Each seat's rank: one more than the runners in the groups ahead. A seat missing
-        // from the field ranks after everyone, as `rank_of` says.
-        let ranks = record.ranks.slots_mut();
-        let seats = self.field.seats();
-        let last = seats.len() as u32 + 1;
-        for r in ranks.iter_mut() {
-            *r = last;
+        self.field = field.clone();
+        self.turns_done = turn;
+        self.history.push(TurnRecord {
+            turn,
+            ranks: Seat::all(self.runners.len())
+                .map(|s| self.rank_of(s).0)
+                .collect(),
+            remaining: self.runners.iter().map(|r| r.remaining).collect(),
+            played: speeds.to_vec(),
+            missed: missed.to_vec(),
+        });
+        Event::TurnResolved {
+            turn,
+            plays,
+            tie_breaks,
+            overtakes,
+            field,
         }
-        let mut start = 0usize;
-        for &end in self.field.ends() {
-            let end = usize::from(end);
-            for s in seats.get(start..end).unwrap_or_default() {
-                if let Some(r) = ranks.get_mut(s.index()) {
-                    *r = start as u32 + 1;
-                }
-            }
-            start = end;
-        }
-        record.ranks.set_len(n);
-        *field = self.field;
     }
 
     fn winners(&self) -> Vec<Seat> {
-        let mut w = self.field.first().map(<[Seat]>::to_vec).unwrap_or_default();
+        let mut w = self.field.first().cloned().unwrap_or_default();
         w.sort_unstable();
         w
     }
@@ -561,7 +448,7 @@ impl Game for DreamMile {
     }
 
     fn seat_limits(_: &Options) -> (usize, usize) {
-        (2, 12)
+        (2, MAX_RUNNERS)
     }
 
     fn check_seat_choice(options: &Options, choice: &str) -> Result<(), String> {
@@ -588,16 +475,14 @@ impl Game for DreamMile {
                 last_missed: false,
             });
         }
-        // At the start every runner is tied first.
-        let all: Vec<Seat> = Seat::all(runners.len()).collect();
-        let mut field = Groups::new();
-        field.push(&all);
+        // "At the start of the race all runners are in equal first place."
+        let field = vec![Seat::all(runners.len()).collect()];
         Ok(DreamMile {
             options: options.clone(),
             runners,
             field,
             turns_done: 0,
-            history: Small::new(),
+            history: Vec::new(),
             rng: GameRng::from_seed(seed),
         })
     }
@@ -722,43 +607,27 @@ impl Game for DreamMile {
         if !self.awaiting_orders() {
             return Vec::new();
         }
-        // By seat, on the stack: a turn allocates only the list of events it returns.
-        let n = self.runners.len().min(MAX_RUNNERS);
-        let mut speeds = [0u8; MAX_RUNNERS];
-        let mut missed = [true; MAX_RUNNERS];
-        for (v, r) in speeds.iter_mut().zip(&self.runners) {
-            *v = r.missed_speed();
-        }
-        // An order `validate` refuses is treated as missing: while orders are awaited,
-        // it accepts exactly the speeds up to the maximum and the points left.
+        // By seat: a runner with no order plays one more than in its previous turn, and an
+        // order `validate` refuses counts as none.
+        let mut speeds: Vec<u8> = self.runners.iter().map(Runner::missed_speed).collect();
+        let mut missed = vec![true; self.runners.len()];
         for s in orders {
-            let i = s.seat.index();
-            if let (Some(r), Some(v), Some(m)) =
-                (self.runners.get(i), speeds.get_mut(i), missed.get_mut(i))
-                && r.allows(s.order.0)
+            if self.validate(s.seat, &s.order).is_ok()
+                && let (Some(v), Some(m)) = (
+                    speeds.get_mut(s.seat.index()),
+                    missed.get_mut(s.seat.index()),
+                )
             {
                 *v = s.order.0;
                 *m = s.missed;
             }
         }
-        // The last ordered turn brings the automatic one and the finish; any other, one
-        // event (a list of one stays in the allocator's small, fast sizes).
-        let last = self.turns_done + 1 >= self.options.ordered_turns;
-        let mut events = Vec::with_capacity(if last { 3 } else { 1 });
-        events.push(Event::BLANK_TURN);
-        if let Some(e) = events.last_mut() {
-            self.resolve_turn(&speeds, &missed, false, e);
-        }
+        let mut events = vec![self.resolve_turn(&speeds, &missed, false)];
+        // The automatic last turn: everyone plays all they can, up to their maximum.
         if !self.awaiting_orders() && self.options.auto_final_turn {
-            for seat in Seat::all(n) {
-                if let Some(v) = speeds.get_mut(seat.index()) {
-                    *v = self.cap(seat);
-                }
-            }
-            events.push(Event::BLANK_TURN);
-            if let Some(e) = events.last_mut() {
-                self.resolve_turn(&speeds, &[false; MAX_RUNNERS], true, e);
-            }
+            let speeds: Vec<u8> = self.runners.iter().map(Runner::cap).collect();
+            let missed = vec![false; speeds.len()];
+            events.push(self.resolve_turn(&speeds, &missed, true));
         }
         if self.finished() {
             events.push(Event::Finished {
@@ -774,12 +643,7 @@ impl Game for DreamMile {
             ordered_turns: self.options.ordered_turns,
             total_turns: self.options.total_turns(),
             standings: self.standings(),
-            history: self
-                .history
-                .iter()
-                .copied()
-                .map(Record::to_turn_record)
-                .collect(),
+            history: self.history.clone(),
             finished: self.finished(),
             winners: if self.finished() {
                 self.winners()
@@ -849,9 +713,12 @@ impl Presentation for DreamMile {
     fn narrate(&self, event: &Event) -> Narration {
         match event {
             Event::TurnResolved {
-                turn, plays, moves, ..
+                turn,
+                plays,
+                tie_breaks,
+                overtakes,
+                ..
             } => {
-                let (tie_breaks, overtakes) = moves.lists();
                 let mut lines = Vec::new();
                 let automatic = plays.first().is_some_and(|p| p.automatic);
                 let played: Vec<String> = plays
@@ -874,15 +741,15 @@ impl Presentation for DreamMile {
                     },
                     played.join(", ")
                 ));
-                for tb in &tie_breaks {
-                    lines.push(self.tie_line(&tb));
+                for tb in tie_breaks {
+                    lines.push(self.tie_line(tb));
                 }
-                for o in &overtakes {
+                for o in overtakes {
                     let passed: Vec<String> = o.passed.iter().map(|u| self.list_names(u)).collect();
                     let list = join_units(&passed);
                     lines.push(format!(
                         "{} {} {list}.",
-                        self.list_names(o.by),
+                        self.list_names(&o.by),
                         if o.by.len() > 1 { "pass" } else { "passes" }
                     ));
                 }
@@ -946,8 +813,6 @@ pub fn pace_bot(game: &DreamMile, seat: Seat, rng: &mut GameRng) -> u8 {
     (base + jitter).clamp(0, cap) as u8
 }
 
-#[cfg(test)]
-mod old_turn_tests;
 #[cfg(test)]
 mod sim_tests;
 #[cfg(test)]

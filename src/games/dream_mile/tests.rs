@@ -172,45 +172,44 @@ fn rulebook_turn_2_ties_then_overtakes() {
         ("Bill", 3),
     ];
     let events = play(&mut g, &turn2);
-    let Some(Event::TurnResolved { moves, .. }) = events.first() else {
+    let Some(Event::TurnResolved {
+        tie_breaks,
+        overtakes,
+        ..
+    }) = events.first()
+    else {
         panic!("no turn event: {events:?}");
     };
-    let (tie_breaks, overtakes) = moves.lists();
     // The ties table: 5th and 7th are resolved, Dave and Emily stay joint 2nd.
-    let tie_breaks: Vec<(Vec<Seat>, Vec<Vec<Seat>>)> = tie_breaks
-        .iter()
-        .map(|t| (t.group.to_vec(), t.into.to_vecs()))
-        .collect();
     assert_eq!(
         tie_breaks,
-        vec![
-            (
-                vec![seat("Alice"), seat("George")],
-                vec![vec![seat("Alice")], vec![seat("George")]]
-            ),
-            (
-                vec![seat("Bill"), seat("Helen")],
-                vec![vec![seat("Helen")], vec![seat("Bill")]]
-            ),
+        &vec![
+            TieBreak {
+                group: vec![seat("Alice"), seat("George")],
+                into: vec![vec![seat("Alice")], vec![seat("George")]]
+            },
+            TieBreak {
+                group: vec![seat("Bill"), seat("Helen")],
+                into: vec![vec![seat("Helen")], vec![seat("Bill")]]
+            },
         ]
     );
     // Helen passes George; Alice passes Frank, Dave and Emily, and Carol.
-    let overtakes: Vec<(Vec<Seat>, Vec<Vec<Seat>>)> = overtakes
-        .iter()
-        .map(|o| (o.by.to_vec(), o.passed.to_vecs()))
-        .collect();
     assert_eq!(
         overtakes,
-        vec![
-            (vec![seat("Helen")], vec![vec![seat("George")]]),
-            (
-                vec![seat("Alice")],
-                vec![
+        &vec![
+            Overtake {
+                by: vec![seat("Helen")],
+                passed: vec![vec![seat("George")]]
+            },
+            Overtake {
+                by: vec![seat("Alice")],
+                passed: vec![
                     vec![seat("Frank")],
                     vec![seat("Dave"), seat("Emily")],
                     vec![seat("Carol")]
                 ],
-            ),
+            },
         ]
     );
     assert_eq!(
@@ -581,4 +580,41 @@ fn dream_mile_view(view: &crate::games::AnyPublicView) -> &PublicView {
         crate::games::AnyPublicView::DreamMile(v) => v,
         other => panic!("not a Dream Mile view: {other:?}"),
     }
+}
+
+/// A state stored before the history kept each turn's plays (two runners after one turn)
+/// decodes, plays on, and encodes as it did: races in players' databases go on.
+#[test]
+fn a_stored_state_from_before_plays_were_kept_decodes_and_plays_on() {
+    use serde_json::json;
+    let fresh = DreamMile::setup(
+        &Options::default(),
+        &[SeatSetup::named("Ann"), SeatSetup::named("Bob")],
+        Seed::from_u64(3),
+    )
+    .unwrap();
+    let mut row = serde_json::to_value(&fresh).unwrap();
+    row["field"] = json!([[1], [0]]);
+    row["turns_done"] = json!(1);
+    row["runners"][0]["remaining"] = json!(42);
+    row["runners"][0]["last_played"] = json!(3);
+    row["runners"][1]["remaining"] = json!(40);
+    row["runners"][1]["last_played"] = json!(5);
+    row["history"] = json!([{"turn": 1, "ranks": [2, 1], "remaining": [42, 40]}]);
+    let mut game: DreamMile = serde_json::from_value(row.clone()).unwrap();
+    assert_eq!(game.field(), &[vec![Seat(1)], vec![Seat(0)]]);
+    let mut expected = row;
+    expected["history"][0]["played"] = json!([]);
+    expected["history"][0]["missed"] = json!([]);
+    assert_eq!(serde_json::to_value(&game).unwrap(), expected);
+    game.apply(&[
+        Submitted::new(Seat(0), Speed(9)),
+        Submitted::new(Seat(1), Speed(2)),
+    ]);
+    let after = serde_json::to_value(&game).unwrap();
+    assert_eq!(after["field"], json!([[0], [1]]));
+    assert_eq!(
+        after["history"][1],
+        json!({"turn": 2, "ranks": [1, 2], "remaining": [33, 38], "played": [9, 2], "missed": [false, false]})
+    );
 }

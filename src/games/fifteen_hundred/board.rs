@@ -3,16 +3,17 @@
 //!
 //! A board is a list of sections in running order from the finish line. Spaces are named by
 //! [`Spot`]: a lane, the number of finish-line crossings made, and an index along the lane's
-//! lap (or along the straight finish template once the last crossing is made).
+//! lap (or along the straight finish template once the last crossing is made). A
+//! [`Course`] is a board with its race; it numbers every space on every lap
+//! ([`Course::index`]) and works each one's steps and place in position order out once
+//! ([`Node`]), for the pathfinder and the standings.
 
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
-
-use super::tables::{self, Tables};
 
 /// The default board, shipped with the game.
 pub const DEFAULT_BOARD: &str = include_str!("board.toml");
@@ -306,6 +307,21 @@ struct CourseData {
     distance: Distance,
 }
 
+/// One space of the course on one lap, as the pathfinder and the standings look it up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub spot: Spot,
+    /// The steps from here ([`Course::index`]es): straight ahead, and the diagonals to the
+    /// inner and the outer lane (none where the runner must keep its lane).
+    pub forward: Option<usize>,
+    pub inner: Option<usize>,
+    pub outer: Option<usize>,
+    /// The board space, whatever the lap ([`Course::space`]), as the index of one spot on it.
+    pub board_space: usize,
+    /// Position order: greater is better placed, equal only for equal [`Course::key`]s.
+    pub rank: u32,
+}
+
 /// A board with the race chosen on it: everything movement and placing need.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(from = "CourseData", into = "CourseData")]
@@ -318,9 +334,11 @@ pub struct Course {
     /// Where each lane's spaces (every lap, then the finish template) start in
     /// [`Course::index`], and (last) how many spaces the course has: derived.
     bases: Vec<usize>,
-    /// The pathfinder's and the standings' tables, shared by every course on this board
-    /// and distance: derived, and built on first use.
-    tables: OnceLock<Arc<Tables>>,
+    /// Every space's [`Node`], by [`Course::index`]: derived. Worked out once because the
+    /// pathfinder is most of a round, and the expert bot plays thousands of rounds a
+    /// decision (within its 50 ms): walking the sections at every step made a round
+    /// several times slower (docs/performance.md).
+    nodes: Vec<Node>,
 }
 
 impl PartialEq for Course {
@@ -364,7 +382,7 @@ impl Course {
             distance,
             starts,
             bases: Vec::new(),
-            tables: OnceLock::new(),
+            nodes: Vec::new(),
         };
         let mut acc = 0usize;
         let mut bases = vec![0usize];
@@ -374,7 +392,68 @@ impl Course {
             bases.push(acc);
         }
         course.bases = bases;
+        course.nodes = course.build_nodes();
         course
+    }
+
+    /// Every spot the course numbers, in [`Course::index`] order.
+    fn spots(&self) -> Vec<Spot> {
+        let mut out = Vec::with_capacity(self.spaces());
+        for lane in 1..=self.lanes() {
+            for lap in 0..self.finish_lap() {
+                out.extend((0..self.lap_len(lane)).map(|pos| Spot { lane, lap, pos }));
+            }
+            let lap = self.finish_lap();
+            out.extend((0..self.board.finish_straight).map(|pos| Spot { lane, lap, pos }));
+        }
+        out
+    }
+
+    fn build_nodes(&self) -> Vec<Node> {
+        let spots = self.spots();
+        // Ranks in position order, equal for equal keys: sort once by the rulebook's key.
+        let mut by_key: Vec<(PosKey, usize)> = spots
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| (self.key(s), i))
+            .collect();
+        by_key.sort_unstable();
+        let mut rank = vec![0u32; spots.len()];
+        let mut r = 0u32;
+        let mut previous: Option<PosKey> = None;
+        for (key, i) in by_key {
+            if previous.is_some_and(|p| p != key) {
+                r += 1;
+            }
+            previous = Some(key);
+            if let Some(slot) = rank.get_mut(i) {
+                *slot = r;
+            }
+        }
+        let index = |s: Option<Spot>| s.and_then(|s| self.index(s));
+        spots
+            .iter()
+            .zip(rank)
+            .enumerate()
+            .map(|(i, (&spot, rank))| {
+                let kept = self.lanes_kept(spot);
+                let diagonal = |lane: u8| (!kept).then(|| self.diagonal(spot, lane)).flatten();
+                let board_space = if self.on_finish_straight(spot) {
+                    spot
+                } else {
+                    Spot { lap: 0, ..spot }
+                };
+                Node {
+                    spot,
+                    forward: index(self.forward(spot)),
+                    inner: index(diagonal(spot.lane.wrapping_sub(1))),
+                    outer: index(diagonal(spot.lane.wrapping_add(1))),
+                    // Always on the course: every lap's space is on the first lap too.
+                    board_space: index(Some(board_space)).unwrap_or(i),
+                    rank,
+                }
+            })
+            .collect()
     }
 
     /// A number for every space of the course on every lap (lane by lane, lap by lap, then
@@ -390,16 +469,16 @@ impl Course {
         )
     }
 
-    /// The derived tables ([`super::tables`]).
-    pub fn tables(&self) -> &Tables {
-        self.tables.get_or_init(|| tables::tables_for(self))
+    /// The space numbered `i` by [`Course::index`].
+    pub fn node(&self, i: usize) -> Option<&Node> {
+        self.nodes.get(i)
     }
 
     /// Where a spot stands in position order, as one number ordered as [`Course::key`];
     /// `None` off the course.
     pub fn rank(&self, spot: Spot) -> Option<u32> {
         let i = self.index(spot)?;
-        self.tables().nodes.get(i).map(|n| n.rank)
+        self.node(i).map(|n| n.rank)
     }
 
     /// How many numbers [`Course::index`] gives.
@@ -677,5 +756,24 @@ impl Course {
     /// Per-lane lap lengths, for the docs and views.
     pub fn lap_lengths(&self) -> BTreeMap<u8, u16> {
         (1..=self.lanes()).map(|l| (l, self.lap_len(l))).collect()
+    }
+}
+
+/// Serde for a race's shared course: stored as the course itself. A race shares its
+/// course (an `Arc`) because the bots clone a race thousands of times a decision, and a
+/// course with its nodes is about 100 KB.
+pub mod shared_course {
+    use std::sync::Arc;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::Course;
+
+    pub fn serialize<S: Serializer>(course: &Arc<Course>, s: S) -> Result<S::Ok, S::Error> {
+        course.as_ref().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<Course>, D::Error> {
+        Course::deserialize(d).map(Arc::new)
     }
 }

@@ -5,7 +5,7 @@
 //! progress; [`state`] holds it, its parts and queries (`rules` the rulebook's numbers), and
 //! this file answers the engine's contract by calling the rooms:
 //! [`options`] the race options, `setup` a race's
-//! start, [`board`] the geometry, [`tables`] its derived tables, [`path`] movement and the pathfinder, [`order`] the order
+//! start, [`board`] the geometry, [`path`] movement and the pathfinder, [`order`] the order
 //! types, [`parse`] reading order text, [`legality`] checking orders against the state,
 //! `prompt` what each seat is asked, `bids` the bids and actions, `pace` the pace and
 //! extra-costs phases, `round` the machine that runs a round's steps and the finish,
@@ -30,7 +30,6 @@ mod rules;
 mod setup;
 pub mod sim;
 pub mod state;
-pub mod tables;
 pub mod views;
 
 use crate::engine::{

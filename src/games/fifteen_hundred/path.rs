@@ -1,18 +1,17 @@
 //! Movement: what a runner can reach with its points, and the deterministic pathfinder that
-//! picks the best end space for a movement intent. The search runs over a per-thread array
-//! of every (lane, space) of the course, kept between searches, so no node allocates.
+//! picks the best end space for a movement intent.
 //!
 //! A step forward costs 1; a diagonal step to the inner lane costs 1 and to the outer lane 2.
 //! No runner passes through or ends on another's space (the board's space, whatever lap
-//! either runner is on), except that Move First may pass through (never end there). Points need not all be spent.
+//! either runner is on), except that Move First may pass through (never end there). Points
+//! need not all be spent.
 
-use std::cell::RefCell;
 use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use serde::{Deserialize, Serialize};
 
-use super::board::{Course, Spot};
-use super::tables::{self, NONE, Node, STEP_COST};
+use super::board::{Course, Node, Spot};
 
 /// One reachable end space and the least it costs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,222 +60,114 @@ pub fn reachable(
     occupied: &[Spot],
     pass_through: bool,
 ) -> Vec<Reach> {
-    let settle = |_: &Scratch, _: u32, _: &Node, _: u8| {};
-    let mut out = search::<_, _, true>(
-        course,
-        from,
-        points,
-        occupied.iter().copied(),
-        pass_through,
-        settle,
-        |s, nodes| {
-            s.ends(nodes)
-                .filter_map(|(i, cost)| nodes.get(i).map(|n| Reach { spot: n.spot, cost }))
-                .collect::<Vec<_>>()
-        },
-    );
+    let found = search(course, from, points, occupied, pass_through);
+    let mut out: Vec<Reach> = found.ends().map(|(node, cost)| reach(node, cost)).collect();
     // A fixed order, whatever the search's.
     out.sort_unstable_by_key(|r| r.spot);
     out
 }
 
-/// The search's scratch, kept between searches (one per thread) so that no node allocates:
-/// the least cost found for every space of the course (by [`Course::index`]), and the
-/// board spaces taken. Entries count only when stamped with this search's generation, so
-/// nothing needs clearing between searches.
-#[derive(Default)]
-struct Scratch {
-    /// This search's stamp, below [`GENERATIONS`].
-    generation: u32,
-    /// Per course index: the generation that found it (high bits) and the least cost found
-    /// (low 8 bits).
-    mark: Vec<u32>,
-    /// Per board space (a course index, see [`tables::Node::space`]): the generation that
-    /// found it taken.
-    taken: Vec<u32>,
-    /// Course indexes reached this search, in the order first found.
-    found: Vec<u32>,
-    /// The search's start (course index).
-    from: u32,
-    /// Course indexes to expand, by cost (costs are small whole numbers, so buckets by
-    /// cost give Dijkstra's order).
-    buckets: Vec<Vec<u32>>,
+fn reach(node: &Node, cost: u8) -> Reach {
+    Reach {
+        spot: node.spot,
+        cost,
+    }
 }
 
-/// Generations fit the 24 bits `Scratch::mark` leaves them.
-const GENERATIONS: u32 = 1 << 24;
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+/// What one search found.
+struct Found<'a> {
+    course: &'a Course,
+    /// The start ([`Course::index`]), if it is on the course.
+    from: Option<usize>,
+    /// The least cost found for every space, by course index.
+    cost: Vec<Option<u8>>,
+    /// The spaces reached, in the order first found.
+    reached: Vec<usize>,
+    /// The board spaces other runners stand on ([`Node::board_space`]).
+    taken: Vec<usize>,
 }
 
-impl Scratch {
-    /// Starts a search over a course of `spaces` indexes.
-    fn begin(&mut self, spaces: usize, points: u8) {
-        if self.mark.len() < spaces {
-            self.mark.resize(spaces, 0);
-            self.taken.resize(spaces, 0);
-        }
-        if self.buckets.len() <= usize::from(points) {
-            self.buckets.resize_with(usize::from(points) + 1, Vec::new);
-        }
-        self.generation += 1;
-        if self.generation >= GENERATIONS {
-            // Stamps wrapped: forget every old one.
-            self.mark.fill(0);
-            self.taken.fill(0);
-            self.generation = 1;
-        }
-        self.found.clear();
-        for b in &mut self.buckets {
-            b.clear();
-        }
+impl Found<'_> {
+    /// Whether another runner stands on space `i`'s board space.
+    fn is_taken(&self, i: usize) -> bool {
+        self.course
+            .node(i)
+            .is_some_and(|n| self.taken.contains(&n.board_space))
     }
 
-    fn cost(&self, i: u32) -> Option<u8> {
-        let m = self.mark.get(i as usize).copied().unwrap_or(0);
-        (m >> 8 == self.generation).then_some((m & 0xff) as u8)
-    }
-
-    /// Whether another runner stands on `n`'s board space.
-    fn is_taken_space(&self, n: &Node) -> bool {
-        self.taken.get(n.space as usize) == Some(&self.generation)
-    }
-
-    fn is_taken(&self, nodes: &[tables::Node], i: u32) -> bool {
-        nodes
-            .get(i as usize)
-            .and_then(|n| self.taken.get(n.space as usize))
-            == Some(&self.generation)
-    }
-
-    /// Records `cost` for index `i` if it is the least yet.
-    fn improve<const FOUND: bool>(&mut self, i: u32, cost: u8) {
-        let Some(m) = self.mark.get_mut(i as usize) else {
-            return;
-        };
-        if *m >> 8 == self.generation {
-            if (*m & 0xff) as u8 <= cost {
-                return;
-            }
-        } else if FOUND {
-            self.found.push(i);
-        }
-        *m = (self.generation << 8) | u32::from(cost);
-        if let Some(b) = self.buckets.get_mut(usize::from(cost)) {
-            b.push(i);
-        }
-    }
-
-    /// The reachable end spaces (course index, least cost), in the order first found: the
-    /// start, and every space reached that no other runner stands on.
-    fn ends<'a>(&'a self, nodes: &'a [Node]) -> impl Iterator<Item = (usize, u8)> + 'a {
-        self.found.iter().filter_map(move |&i| {
-            let end = i == self.from || !self.is_taken(nodes, i);
-            end.then(|| self.cost(i).map(|c| (i as usize, c))).flatten()
+    /// The spaces the runner may end on, with their least costs: its own, and every space
+    /// reached that no other runner stands on.
+    fn ends(&self) -> impl Iterator<Item = (&Node, u8)> + '_ {
+        self.reached.iter().filter_map(move |&i| {
+            let end = Some(i) == self.from || !self.is_taken(i);
+            let cost = self.cost.get(i).copied().flatten()?;
+            let node = self.course.node(i)?;
+            end.then_some((node, cost))
         })
     }
 }
 
-/// Runs the search and hands its scratch to `answer`; `settle` sees every space reached,
-/// once, with its least cost (see [`run_search`]).
-fn search<R, V: FnMut(&Scratch, u32, &Node, u8), const FOUND: bool>(
-    course: &Course,
+/// Dijkstra's search from `from` with at most `points`: the least cost of every space
+/// reachable. Blocking is by board space, whatever the lap each runner is on; with
+/// `pass_through` (Move First) the runner may pass through others' spaces.
+fn search<'a>(
+    course: &'a Course,
     from: Spot,
     points: u8,
-    occupied: impl Iterator<Item = Spot>,
+    occupied: &[Spot],
     pass_through: bool,
-    mut settle: V,
-    answer: impl FnOnce(&Scratch, &[Node]) -> R,
-) -> R {
-    let nodes = course.tables().nodes.as_slice();
-    SCRATCH.with(|cell| {
-        // Never nested; a fresh scratch keeps the answer the same if it ever were.
-        let (mut borrowed, mut fresh);
-        let s: &mut Scratch = match cell.try_borrow_mut() {
-            Ok(b) => {
-                borrowed = b;
-                &mut borrowed
-            }
-            Err(_) => {
-                fresh = Scratch::default();
-                &mut fresh
-            }
-        };
-        run_search::<V, FOUND>(
-            s,
-            nodes,
-            course,
-            from,
-            points,
-            occupied,
-            pass_through,
-            &mut settle,
-        );
-        answer(s, nodes)
-    })
-}
-
-/// Dijkstra's search by cost buckets. Every space reached is taken from its bucket once
-/// with its least cost, and then handed to `settle`. `FOUND`: keep [`Scratch::found`]
-/// (only [`Scratch::ends`] needs it).
-#[allow(clippy::too_many_arguments)]
-fn run_search<V: FnMut(&Scratch, u32, &Node, u8), const FOUND: bool>(
-    s: &mut Scratch,
-    nodes: &[Node],
-    course: &Course,
-    from: Spot,
-    points: u8,
-    occupied: impl Iterator<Item = Spot>,
-    pass_through: bool,
-    settle: &mut V,
-) {
-    s.begin(nodes.len(), points);
-    // Blocking is by board space, whatever the lap each runner is on.
-    for o in occupied {
-        let space = course
-            .index(o)
-            .and_then(|i| nodes.get(i))
-            .map(|n| n.space as usize);
-        if let Some(t) = space.and_then(|k| s.taken.get_mut(k)) {
-            *t = s.generation;
-        }
-    }
-    let Some(start) = course.index(from).and_then(|i| u32::try_from(i).ok()) else {
-        s.from = NONE;
-        return;
+) -> Found<'a> {
+    let taken = occupied
+        .iter()
+        .filter_map(|&o| course.index(o).and_then(|i| course.node(i)))
+        .map(|n| n.board_space)
+        .collect();
+    let mut found = Found {
+        course,
+        from: course.index(from),
+        cost: vec![None; course.spaces()],
+        reached: Vec::new(),
+        taken,
     };
-    s.from = start;
-    s.improve::<FOUND>(start, 0);
-    for cost in 0..=points {
-        // Steps cost at least 1, so nothing joins this bucket while it is expanded: it is
-        // taken out to be read as a plain slice, and put back to keep its buffer.
-        let Some(bucket) = s.buckets.get_mut(usize::from(cost)).map(std::mem::take) else {
+    let Some(start) = found.from else {
+        return found;
+    };
+    let mut queue = BinaryHeap::new();
+    if let Some(c) = found.cost.get_mut(start) {
+        *c = Some(0);
+        found.reached.push(start);
+        queue.push(Reverse((0u8, start)));
+    }
+    while let Some(Reverse((cost, i))) = queue.pop() {
+        if found.cost.get(i).copied().flatten() != Some(cost) {
+            continue; // reached more cheaply since it was queued
+        }
+        let Some(node) = course.node(i) else {
             continue;
         };
-        for &i in &bucket {
-            if s.cost(i) != Some(cost) {
-                continue;
-            }
-            let Some(node) = nodes.get(i as usize) else {
+        // A step forward costs 1, a diagonal to the inner lane 1, to the outer lane 2.
+        for (next, step) in [(node.forward, 1), (node.inner, 1), (node.outer, 2)] {
+            let Some(next) = next else {
                 continue;
             };
-            settle(s, i, node, cost);
-            for (&next, &step) in node.next.iter().zip(&STEP_COST) {
-                let c = cost.saturating_add(step);
-                if next == NONE || c > points {
-                    continue;
-                }
-                if !pass_through && s.is_taken(nodes, next) {
-                    continue;
-                }
-                s.improve::<FOUND>(next, c);
+            let c = cost.saturating_add(step);
+            if c > points || (!pass_through && found.is_taken(next)) {
+                continue;
             }
-        }
-        if let Some(b) = s.buckets.get_mut(usize::from(cost)) {
-            *b = bucket;
+            let Some(best) = found.cost.get_mut(next) else {
+                continue;
+            };
+            if best.is_some_and(|b| b <= c) {
+                continue;
+            }
+            if best.is_none() {
+                found.reached.push(next);
+            }
+            *best = Some(c);
+            queue.push(Reverse((c, next)));
         }
     }
+    found
 }
 
 /// The ranking of an end space for an intent: over the lane limit least, then farthest
@@ -320,7 +211,7 @@ pub fn choose(
     course: &Course,
     from: Spot,
     points: u8,
-    occupied: impl Iterator<Item = Spot> + Clone,
+    occupied: &[Spot],
     pass_through: bool,
     intent: &Intent,
 ) -> Reach {
@@ -328,56 +219,23 @@ pub fn choose(
         Aim::Points(n) => n.min(points),
         _ => points,
     };
-    let stay = Reach {
-        spot: from,
-        cost: 0,
-    };
-    if let Aim::To { lane, pos, finish } = intent.aim {
-        let settle = |_: &Scratch, _: u32, _: &Node, _: u8| {};
-        let found = search::<_, _, true>(
-            course,
-            from,
-            budget,
-            occupied.clone(),
-            pass_through,
-            settle,
-            |s, nodes| {
-                s.ends(nodes)
-                    .filter_map(|(i, cost)| nodes.get(i).map(|n| (n, cost)))
-                    .find(|(n, _)| is_target(course, n.spot, lane, pos, finish))
-                    .map(|(n, cost)| Reach { spot: n.spot, cost })
-            },
-        );
-        if let Some(r) = found {
-            return r;
-        }
+    let found = search(course, from, budget, occupied, pass_through);
+    if let Aim::To { lane, pos, finish } = intent.aim
+        && let Some((node, cost)) = found
+            .ends()
+            .find(|(n, _)| is_target(course, n.spot, lane, pos, finish))
+    {
+        return reach(node, cost);
     }
-    // The best end space, scored as the search settles each space. The ranking packed in
-    // one number, ordered as [`rank`]'s; every spot ranks differently, so the best does not
-    // depend on the search's order.
-    let max_lane = intent.max_lane;
-    let mut best: Option<(u64, Spot, u8)> = None;
-    let settle = |s: &Scratch, i: u32, n: &Node, cost: u8| {
-        // Without passing through, only the start can stand on a taken space.
-        if pass_through && i != s.from && s.is_taken_space(n) {
-            return;
-        }
-        let excess = max_lane.map_or(0, |m| n.spot.lane.saturating_sub(m));
-        let packed = (u64::from(u8::MAX - excess) << 40)
-            | (u64::from(n.rank) << 8)
-            | u64::from(u8::MAX - cost);
-        if best.is_none_or(|(b, _, _)| packed >= b) {
-            best = Some((packed, n.spot, cost));
-        }
-    };
-    search::<_, _, false>(
-        course,
-        from,
-        budget,
-        occupied,
-        pass_through,
-        settle,
-        |_, _| (),
-    );
-    best.map_or(stay, |(_, spot, cost)| Reach { spot, cost })
+    // Every space ranks differently, so the best does not depend on the search's order.
+    found
+        .ends()
+        .max_by_key(|&(n, cost)| rank(n.spot, Some(n.rank), cost, intent.max_lane))
+        .map_or(
+            Reach {
+                spot: from,
+                cost: 0,
+            },
+            |(n, cost)| reach(n, cost),
+        )
 }

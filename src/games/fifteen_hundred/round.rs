@@ -185,14 +185,7 @@ impl FifteenHundred {
         let Some(from) = self.runners.get(i).map(|r| r.spot) else {
             return;
         };
-        let reach = path::choose(
-            &self.course,
-            from,
-            points,
-            self.occupied_spots(i),
-            pass,
-            intent,
-        );
+        let reach = path::choose(&self.course, from, points, &self.occupied(i), pass, intent);
         if let Some(r) = self.runners.get_mut(i) {
             r.spot = reach.spot;
         }

@@ -1,11 +1,12 @@
 //! Setting a race up: the runners on their drawn lanes and the robots' deck; and the
 //! placements replay scripts and tests make before a round (docs/replay/1500m.md).
 
-use super::board::Spot;
+use std::sync::Arc;
+
+use super::board::{Course, Spot};
 use super::options::Options;
 use super::rules::{BASE_PACE, MOVEMENT_CARDS};
 use super::state::{FifteenHundred, Runner, Step};
-use super::tables;
 use crate::engine::{GameRng, SeatSetup, Seed, SetupError};
 
 impl FifteenHundred {
@@ -16,7 +17,7 @@ impl FifteenHundred {
         seats: &[SeatSetup],
         seed: Seed,
     ) -> Result<Self, SetupError> {
-        let course = tables::course_for(options)?;
+        let course = Arc::new(Course::new(options.board()?, options.distance));
         let mut rng = GameRng::from_seed(seed);
         let total = seats.len() + usize::from(options.robots);
         if total > usize::from(course.lanes()) {

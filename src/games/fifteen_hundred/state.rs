@@ -6,21 +6,20 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::board;
 use super::board::{Course, Spot};
 use super::options::Options;
 use super::order::{Action, PaceIntent, Preferences, RoundOrder};
 use super::path::Intent;
 use super::rules::{BASE_PACE, options_card};
-use super::tables;
 use crate::engine::{GameRng, Seat};
 
 /// The whole state of a race.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FifteenHundred {
     pub(super) options: Options,
-    // Shared: every race on one board and distance, and every clone of a race (the expert
-    // bot's playouts), reads the same course and its tables.
-    #[serde(with = "tables::shared_course")]
+    // Shared: every clone of a race (the expert bot's playouts) reads the same course.
+    #[serde(with = "board::shared_course")]
     pub(super) course: Arc<Course>,
     pub(super) runners: Vec<Runner>,
     /// Players' runners come first: runner `i < seats` is seat `i`.
@@ -265,16 +264,12 @@ impl FifteenHundred {
 
     /// Spaces held by runners on the track, except `except`.
     pub(super) fn occupied(&self, except: usize) -> Vec<Spot> {
-        self.occupied_spots(except).collect()
-    }
-
-    /// [`Self::occupied`] without collecting it (a move's search reads it once).
-    pub(super) fn occupied_spots(&self, except: usize) -> impl Iterator<Item = Spot> + Clone + '_ {
         self.runners
             .iter()
             .enumerate()
-            .filter(move |(i, r)| *i != except && r.place.is_none())
+            .filter(|(i, r)| *i != except && r.place.is_none())
             .map(|(_, r)| r.spot)
+            .collect()
     }
 
     pub(super) fn racing_players(&self) -> Vec<usize> {

@@ -1,39 +1,33 @@
 //! Copycat: which leader each Copycat copies, asked again whenever the lead changes.
 
-use super::{Decider, R, Race, RaceEvent, Rids};
+use super::{Decider, R, Race, RaceEvent};
 use crate::games::magical_athlete::decide::{Answer, Question};
 use crate::games::magical_athlete::racers::{Kind, Rid};
 
 impl Race {
-    #[inline(always)]
     pub(super) fn refresh_copycats(&mut self, d: &mut dyn Decider) -> R<()> {
         if !self.may_hold(Kind::Copycat) {
             return Ok(());
         }
-        self.refresh_copycats_now(d)
-    }
-
-    pub(super) fn refresh_copycats_now(&mut self, d: &mut dyn Decider) -> R<()> {
         for c in 0..self.racers.len() {
             if !self.racing(c) || self.base_power(c) != Some(Kind::Copycat) {
                 continue;
             }
-            // The leaders, in index order, as a set: this runs after every move.
-            let candidates: Rids = self
-                .leader_set()
-                .iter()
+            // The leaders, in index order.
+            let candidates: Vec<Rid> = self
+                .leaders()
+                .into_iter()
                 .filter(|&x| x != c && self.base_power(x).is_some_and(|p| p != Kind::Copycat))
                 .collect();
             let current = self.racers[c].copying;
-            let first = candidates.iter().next();
+            let first = candidates.first().copied();
             let next = if candidates.is_empty() {
                 None
-            } else if let Some(cur) = current.filter(|&cur| candidates.contains(cur)) {
+            } else if let Some(cur) = current.filter(|cur| candidates.contains(cur)) {
                 Some(cur)
             } else if candidates.len() == 1 {
                 first
             } else {
-                let candidates: Vec<Rid> = candidates.iter().collect();
                 match self.ask(
                     d,
                     Question::Copy {
@@ -47,7 +41,6 @@ impl Race {
             };
             if next != current {
                 self.racers[c].copying = next;
-                self.moved_board();
                 if self.quiet {
                     continue;
                 }

@@ -37,12 +37,11 @@ mod powers;
 mod queue;
 mod turn;
 
-use std::cell::RefCell;
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use super::decide::{Given, How, Question, TurnChoice};
+use super::decide::{Given, How, Question};
 use super::racers::Kind;
 pub use super::racers::Rid;
 use super::track::Track;
@@ -348,7 +347,7 @@ pub struct Race {
     budget: u32,
     /// Events since the caller last took them.
     pub events: Vec<RaceEvent>,
-    /// Buffers reused by every move (not state: never saved, cloned empty, always equal).
+    /// The turn's working lists (not state: never saved, cloned empty, always equal).
     #[serde(skip)]
     scratch: Scratch,
 }
@@ -367,95 +366,24 @@ const fn bits(ks: &[Kind]) -> u64 {
     m
 }
 
-/// Buffers reused by every move and trigger, so a move allocates nothing, and the powers
-/// present in the race. Not part of the state: a clone starts empty and any two are equal,
-/// so the race's serde and equality are those of the state alone.
+/// Working state of the turn in progress that is not the race's state: a clone starts
+/// empty and any two are equal, so the race's serde and equality are those of the state
+/// alone.
 #[derive(Default)]
 struct Scratch {
     /// Triggers being collected. A collector works on the segment above the length it found
     /// and pushes it on the stack sorted; a nested collector works above that.
     tasks: Vec<((usize, Rid), Task)>,
-    /// Boxed so taking it out for a move and putting it back copies a pointer.
-    moves: Option<Box<MoveBufs>>,
-    /// The turn question's list of choices.
-    choices: Option<Vec<TurnChoice>>,
     /// A bit per [`Kind`] some racer may hold as a power now (printed, picked, or copied),
-    /// with [`POWERS_KNOWN`]; 0 when not known (then every power is looked up).
+    /// with [`POWERS_KNOWN`]; 0 when not known (then every power is looked up). A race has
+    /// a handful of the 30-odd powers, and every move asks after most of the others, so a
+    /// power nobody holds costs one bit test.
     powers: u64,
-    /// The loop-detection hash of the racers' places, trips, statuses and copy targets,
-    /// while none of them has changed since it was worked out (see [`Race::moved_board`]).
-    board: Option<u64>,
-}
-
-/// A race's working buffers, kept when it is dropped for the next race on the same thread:
-/// a simulation plays race after race, and reusing them spares about a dozen allocations
-/// (and their regrowth) per race. They hold no state: each is cleared before it is kept.
-#[derive(Default)]
-struct Bufs {
-    tasks: Vec<((usize, Rid), Task)>,
-    moves: Option<Box<MoveBufs>>,
-    choices: Option<Vec<TurnChoice>>,
-    stack: Vec<Task>,
-    seen: Vec<u64>,
-    turn_starts: Vec<u64>,
-    since_roll: Vec<u64>,
-}
-
-thread_local! {
-    static SPARE: RefCell<Vec<Bufs>> = const { RefCell::new(Vec::new()) };
-}
-
-impl Bufs {
-    /// Buffers a dropped race left, or new ones.
-    fn spare() -> Bufs {
-        SPARE
-            .try_with(|p| p.try_borrow_mut().ok().and_then(|mut p| p.pop()))
-            .ok()
-            .flatten()
-            .unwrap_or_default()
-    }
-
-    /// Keeps these (cleared) for the next race; a few sets at most.
-    fn keep(mut self) {
-        self.tasks.clear();
-        if let Some(m) = self.moves.as_mut() {
-            m.clear();
-        }
-        if let Some(c) = self.choices.as_mut() {
-            c.clear();
-        }
-        self.stack.clear();
-        self.seen.clear();
-        self.turn_starts.clear();
-        self.since_roll.clear();
-        let _ = SPARE.try_with(|p| {
-            if let Ok(mut p) = p.try_borrow_mut()
-                && p.len() < 4
-            {
-                p.push(self);
-            }
-        });
-    }
-}
-
-impl Drop for Race {
-    fn drop(&mut self) {
-        Bufs {
-            tasks: std::mem::take(&mut self.scratch.tasks),
-            moves: self.scratch.moves.take(),
-            choices: self.scratch.choices.take(),
-            stack: std::mem::take(&mut self.stack),
-            seen: std::mem::take(&mut self.seen),
-            turn_starts: std::mem::take(&mut self.turn_starts),
-            since_roll: std::mem::take(&mut self.since_roll),
-        }
-        .keep();
-    }
 }
 
 /// The lists one batch of moves or warps builds.
 #[derive(Default)]
-struct MoveBufs {
+struct MoveLists {
     moved: Vec<(Rid, u8, u8)>,
     skip_owners: Vec<Rid>,
     stops: Vec<Stop>,
@@ -464,19 +392,6 @@ struct MoveBufs {
     riders: Vec<(Rid, u8, u8)>,
     froms: Vec<u8>,
     warps: Vec<(Rid, u8)>,
-}
-
-impl MoveBufs {
-    fn clear(&mut self) {
-        self.moved.clear();
-        self.skip_owners.clear();
-        self.stops.clear();
-        self.passes.clear();
-        self.arrivals.clear();
-        self.riders.clear();
-        self.froms.clear();
-        self.warps.clear();
-    }
 }
 
 impl Clone for Scratch {
@@ -494,60 +409,6 @@ impl PartialEq for Scratch {
 impl std::fmt::Debug for Scratch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Scratch")
-    }
-}
-
-/// A set of racers (indices below 64; a race has far fewer) as one word, listed in index
-/// order: every list made of it (holders of a power, a seat's racers) is built in index
-/// order anyway. One word, so that copying it never waits on byte stores.
-#[derive(Clone, Copy)]
-struct Rids(u64);
-
-impl Rids {
-    fn new() -> Rids {
-        Rids(0)
-    }
-
-    #[inline]
-    fn push(&mut self, r: Rid) {
-        if r < 64 {
-            self.0 |= 1u64 << r;
-        }
-    }
-
-    fn len(self) -> u32 {
-        self.0.count_ones()
-    }
-
-    fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    fn contains(self, r: Rid) -> bool {
-        r < 64 && self.0 & (1u64 << r) != 0
-    }
-
-    fn iter(self) -> impl Iterator<Item = Rid> {
-        let mut m = self.0;
-        std::iter::from_fn(move || {
-            if m == 0 {
-                return None;
-            }
-            let r = m.trailing_zeros() as Rid;
-            m &= m - 1;
-            Some(r)
-        })
-    }
-}
-
-impl FromIterator<Rid> for Rids {
-    #[inline]
-    fn from_iter<I: IntoIterator<Item = Rid>>(iter: I) -> Rids {
-        let mut v = Rids::new();
-        for r in iter {
-            v.push(r);
-        }
-        v
     }
 }
 
@@ -569,7 +430,6 @@ impl Race {
     ) -> Race {
         let prev =
             Seat::from_index((first.index() + players - 1) % players.max(1)).unwrap_or(first);
-        let b = Bufs::spare();
         Race {
             number,
             track,
@@ -594,20 +454,14 @@ impl Race {
             warp_boards: Vec::new(),
             mover: None,
             quiet: false,
-            stack: b.stack,
-            seen: b.seen,
-            turn_starts: b.turn_starts,
-            since_roll: b.since_roll,
+            stack: Vec::new(),
+            seen: Vec::new(),
+            turn_starts: Vec::new(),
+            since_roll: Vec::new(),
             looping: false,
             budget: TASK_BUDGET,
             events: Vec::new(),
-            scratch: Scratch {
-                tasks: b.tasks,
-                moves: b.moves,
-                choices: b.choices,
-                powers: 0,
-                board: None,
-            },
+            scratch: Scratch::default(),
         }
     }
 
@@ -685,13 +539,6 @@ impl Race {
         self.scratch.powers = m;
     }
 
-    /// A racer's place, trip, status or copy target changed: the board hash is worked out
-    /// again when next needed. Every write to those fields in a running race calls this.
-    #[inline(always)]
-    fn moved_board(&mut self) {
-        self.scratch.board = None;
-    }
-
     /// Whether some racer may hold one of these powers.
     fn may_hold_any(&self, ks: u64) -> bool {
         let m = self.scratch.powers;
@@ -720,24 +567,15 @@ impl Race {
         self.on_space(s).count()
     }
 
-    /// The racers in the lead (racing, farthest ahead).
+    /// The racers in the lead (racing, farthest ahead), in index order.
     pub fn leaders(&self) -> Vec<Rid> {
-        self.in_the_lead()
-    }
-
-    /// The racers in the lead, as a set (no list to allocate).
-    fn leader_set(&self) -> Rids {
-        self.in_the_lead()
-    }
-
-    fn in_the_lead<C: FromIterator<Rid>>(&self) -> C {
         let max = (0..self.racers.len())
             .filter(|&r| self.racing(r))
             .map(|r| self.pos(r))
             .max();
         match max {
             Some(m) => self.on_space(m).collect(),
-            None => std::iter::empty().collect(),
+            None => Vec::new(),
         }
     }
 
@@ -787,8 +625,6 @@ impl Race {
         (0..n).map(move |i| wrap(start + i, n))
     }
 
-    // Inlined so that a quiet race never builds (and drops) the event.
-    #[inline(always)]
     fn emit(&mut self, e: RaceEvent) {
         if !self.quiet {
             self.events.push(e);
@@ -814,7 +650,6 @@ impl Race {
                 if let Some(x) = self.racers.get_mut(r) {
                     x.status = Status::Finished(place);
                 }
-                self.moved_board();
             }
         }
         self.over = true;
@@ -865,7 +700,6 @@ impl Race {
         if let Some(x) = self.racers.get_mut(r) {
             x.tripped = true;
         }
-        self.moved_board();
         if !self.quiet {
             let who = self.who(r);
             self.emit(RaceEvent::Tripped { racer: who, why });
@@ -873,17 +707,9 @@ impl Race {
     }
 }
 
-/// `i % n` for `n > 0` without a division in the usual case (`i < 2n`): this runs for
-/// every trigger sorted and every racer scanned in turn order.
-#[inline]
+/// `i % n`, and 0 when `n` is 0.
 fn wrap(i: usize, n: usize) -> usize {
-    if i < n {
-        i
-    } else if i - n < n {
-        i - n
-    } else {
-        i % n.max(1)
-    }
+    i.checked_rem(n).unwrap_or(0)
 }
 
 /// A decider that answers everything with the documented defaults (bots and simulation).

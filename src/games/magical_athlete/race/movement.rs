@@ -3,7 +3,7 @@
 //! the trigger queue.
 
 use super::queue::PASS_POWERS;
-use super::{Decider, MoveBufs, R, Race, RaceEvent, Rids, Status, Stop, Why};
+use super::{Decider, MoveLists, R, Race, RaceEvent, Status, Stop, Why};
 use crate::games::magical_athlete::decide::{Answer, Question};
 use crate::games::magical_athlete::racers::{Kind, Rid};
 use crate::games::magical_athlete::track::FINISH;
@@ -26,28 +26,10 @@ impl Race {
 
     /// Moves racers at the same time, then resolves what the moves set off.
     pub(super) fn do_moves(&mut self, moves: &[(Rid, i8)], why: Why, d: &mut dyn Decider) -> R<()> {
-        // Moves never nest (what they set off waits on the stack), so one set of buffers
-        // serves them all; a nested call would only find them empty and allocate.
-        let mut b = self.scratch.moves.take().unwrap_or_default();
-        b.clear();
-        let r = self.do_moves_with(moves, why, d, &mut b);
-        self.scratch.moves = Some(b);
-        r
-    }
-
-    fn do_moves_with(
-        &mut self,
-        moves: &[(Rid, i8)],
-        why: Why,
-        d: &mut dyn Decider,
-        b: &mut MoveBufs,
-    ) -> R<()> {
-        // At most 12 racers race: the places before the move fit on the stack.
-        let mut start = [0u8; 16];
-        for (slot, x) in start.iter_mut().zip(self.racers.iter()) {
-            *slot = x.pos;
-        }
-        let MoveBufs {
+        // Every racer's place before the move.
+        let start: Vec<u8> = self.racers.iter().map(|x| x.pos).collect();
+        let mut lists = MoveLists::default();
+        let MoveLists {
             moved, // racer, from, to (raw)
             skip_owners,
             stops,
@@ -55,7 +37,7 @@ impl Race {
             arrivals,
             riders,
             ..
-        } = b;
+        } = &mut lists;
         self.plan_moves(moves, &start, moved, skip_owners);
         if moved.is_empty() {
             return Ok(());
@@ -63,7 +45,6 @@ impl Race {
         for &(m, _, to) in moved.iter() {
             self.racers[m].pos = to;
         }
-        self.moved_board();
         if !self.quiet {
             for &(m, from, to) in moved.iter() {
                 let who = self.who(m);
@@ -123,7 +104,7 @@ impl Race {
     fn plan_moves(
         &mut self,
         moves: &[(Rid, i8)],
-        start: &[u8; 16],
+        start: &[u8],
         moved: &mut Vec<(Rid, u8, u8)>,
         skip_owners: &mut Vec<Rid>,
     ) {
@@ -183,7 +164,7 @@ impl Race {
     /// Suckerfish on a space a mover left may ride along to where it ended.
     fn ride_along(
         &mut self,
-        start: &[u8; 16],
+        start: &[u8],
         moved: &[(Rid, u8, u8)],
         riders: &mut Vec<(Rid, u8, u8)>,
         arrivals: &mut Vec<Rid>,
@@ -191,7 +172,7 @@ impl Race {
         d: &mut dyn Decider,
     ) -> R<()> {
         for &(m, from, _) in moved {
-            let fish: Rids = self
+            let fish: Vec<Rid> = self
                 .holders(Kind::Suckerfish)
                 .filter(|&f| {
                     f != m
@@ -200,7 +181,7 @@ impl Race {
                         && !riders.iter().any(|&(x, _, _)| x == f)
                 })
                 .collect();
-            for f in fish.iter() {
+            for f in fish {
                 if !self.racing(f) || self.pos(f) != from {
                     continue;
                 }
@@ -225,7 +206,6 @@ impl Race {
                 let name = self.who(m).kind.name();
                 self.power_happened(f, Kind::Suckerfish, || format!("rides with {name}"));
                 self.racers[f].pos = dest;
-                self.moved_board();
                 let wf = self.who(f);
                 self.emit(RaceEvent::Moved {
                     racer: wf,
@@ -251,7 +231,7 @@ impl Race {
     /// ahead: `start` holds 0 for any others. A race has at most 12.)
     fn find_passes(
         &self,
-        start: &[u8; 16],
+        start: &[u8],
         moved: &[(Rid, u8, u8)],
         riders: &[(Rid, u8, u8)],
         passes: &mut Vec<(Rid, Rid)>,
@@ -325,7 +305,6 @@ impl Race {
         }
         let from = self.pos(r);
         self.racers[r].pos = to;
-        self.moved_board();
         let (w, wb) = (self.who(r), self.who(baby));
         self.emit(RaceEvent::Warped {
             racer: w,
@@ -340,27 +319,14 @@ impl Race {
 
     /// Warps racers at the same time (no passing), then resolves their stops.
     pub(super) fn do_warps(&mut self, warps: &[(Rid, u8)], why: Why, d: &mut dyn Decider) -> R<()> {
-        let mut b = self.scratch.moves.take().unwrap_or_default();
-        b.clear();
-        let r = self.do_warps_with(warps, why, d, &mut b);
-        self.scratch.moves = Some(b);
-        r
-    }
-
-    fn do_warps_with(
-        &mut self,
-        warps: &[(Rid, u8)],
-        why: Why,
-        d: &mut dyn Decider,
-        b: &mut MoveBufs,
-    ) -> R<()> {
-        let MoveBufs {
+        let mut lists = MoveLists::default();
+        let MoveLists {
             warps: arrivals,
             froms,
             arrivals: ids,
             stops,
             ..
-        } = b;
+        } = &mut lists;
         for &(r, to) in warps {
             if self.racing(r) && self.pos(r) != to {
                 froms.push(self.pos(r));
@@ -370,7 +336,6 @@ impl Race {
         for &(r, to) in arrivals.iter() {
             self.racers[r].pos = to;
         }
-        self.moved_board();
         if !self.quiet {
             for (&(r, to), &from) in arrivals.iter().zip(froms.iter()) {
                 let w = self.who(r);
@@ -399,7 +364,6 @@ impl Race {
         self.placings.push(r);
         let place = self.placings.len() as u8;
         self.racers[r].status = Status::Finished(place);
-        self.moved_board();
         let w = self.who(r);
         self.emit(RaceEvent::Finished { racer: w, place });
         if place == 1 {
@@ -419,7 +383,6 @@ impl Race {
                     self.placings.push(m);
                     if m != r {
                         self.racers[m].status = Status::Finished(2);
-                        self.moved_board();
                     }
                     self.emit(RaceEvent::Finished {
                         racer: wm,

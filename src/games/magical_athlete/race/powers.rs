@@ -6,16 +6,8 @@ use crate::games::magical_athlete::decide::{Answer, Question};
 use crate::games::magical_athlete::racers::{Kind, Rid};
 
 impl Race {
-    /// Resolves the stack. Most calls find it empty: that check is inlined at the caller.
-    #[inline(always)]
+    /// Resolves the stack.
     pub(super) fn drain(&mut self, d: &mut dyn Decider) -> R<()> {
-        if self.stack.is_empty() {
-            return Ok(());
-        }
-        self.drain_now(d)
-    }
-
-    fn drain_now(&mut self, d: &mut dyn Decider) -> R<()> {
         while let Some(t) = self.stack.pop() {
             if self.budget == 0 {
                 self.stack.clear();
@@ -117,7 +109,6 @@ impl Race {
                 self.power_happened(by, Kind::Mouth, || format!("chomps {name}"));
                 let order = self.eliminated.len() as u8 + 1;
                 self.racers[racer].status = Status::Eliminated(order);
-                self.moved_board();
                 self.eliminated.push(racer);
                 let (w, b) = (self.who(racer), self.who(by));
                 self.emit(RaceEvent::Eliminated { racer: w, by: b });

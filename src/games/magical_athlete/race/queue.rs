@@ -3,7 +3,7 @@
 
 use std::hash::{Hash, Hasher};
 
-use super::{Race, RaceEvent, Rids, Status, Stop, Task, TripWhy, Why, bits};
+use super::{Race, RaceEvent, Status, Stop, Task, TripWhy, Why, bits};
 use crate::games::magical_athlete::decide::TurnChoice;
 use crate::games::magical_athlete::racers::{Kind, Rid};
 use crate::games::magical_athlete::track::Special;
@@ -75,17 +75,8 @@ impl Race {
 
     /// Pushes the tasks collected since `mark` so the first in (priority, order) resolves
     /// first.
-    #[inline]
     pub(super) fn push_sorted(&mut self, mark: usize) {
-        if self.scratch.tasks.len() > mark {
-            self.push_sorted_now(mark);
-        }
-    }
-
-    fn push_sorted_now(&mut self, mark: usize) {
-        if let Some(seg) = self.scratch.tasks.get_mut(mark..)
-            && seg.len() > 1
-        {
+        if let Some(seg) = self.scratch.tasks.get_mut(mark..) {
             // A stable sort keeps the order of tasks with equal keys.
             seg.sort_by_key(|(k, _)| *k);
         }
@@ -96,7 +87,7 @@ impl Race {
         }
     }
 
-    pub(super) fn signature(&mut self, t: &Task) -> u64 {
+    pub(super) fn signature(&self, t: &Task) -> u64 {
         let mut h = self.board_hash();
         t.hash(&mut h);
         h.finish()
@@ -122,18 +113,8 @@ impl Race {
         self.looping = false;
     }
 
-    /// The racers' board hashed (kept until a racer changes: tasks that move nobody, a
-    /// star or a dropped power, leave it as it was).
-    fn board_hash(&mut self) -> Mix {
-        if let Some(h) = self.scratch.board {
-            return Mix(h);
-        }
-        let h = self.board_hash_now();
-        self.scratch.board = Some(h.0);
-        h
-    }
-
-    fn board_hash_now(&self) -> Mix {
+    /// The racers' board hashed: their places, trips, statuses and copy targets.
+    fn board_hash(&self) -> Mix {
         let mut h = Mix(0xcbf2_9ce4_8422_2325);
         for x in &self.racers {
             // One word per racer: space, trip, status and copy target, each in its own bits.
@@ -206,9 +187,9 @@ impl Race {
         if !self.may_hold(Kind::Scoocher) {
             return;
         }
-        let scoochers: Rids = self.holders(Kind::Scoocher).collect();
+        let scoochers: Vec<Rid> = self.holders(Kind::Scoocher).collect();
         let mark = self.mark();
-        for s in scoochers.iter() {
+        for s in scoochers {
             if s != owner {
                 self.add_task(self.priority(s), Task::Scooch { racer: s });
             }
@@ -275,8 +256,8 @@ impl Race {
     /// M.O.U.T.H., Baba Yaga and Duelist, both ways.
     fn meeting_triggers(&mut self, a: Rid, here: &[Rid]) {
         if here.len() == 2 {
-            let romantics: Rids = self.holders(Kind::Romantic).collect();
-            for rom in romantics.iter() {
+            let romantics: Vec<Rid> = self.holders(Kind::Romantic).collect();
+            for rom in romantics {
                 let w = self.who(rom);
                 self.add((
                     self.priority(rom),

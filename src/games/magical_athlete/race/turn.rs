@@ -2,8 +2,7 @@
 //! (choices, the roll and its rerolls, powers set off by the number, modifiers).
 
 use super::{
-    Decider, Halt, R, Race, RaceEvent, Rids, Slot, TASK_BUDGET, TURN_CAP, Task, TripWhy, Who, Why,
-    bits,
+    Decider, Halt, R, Race, RaceEvent, Slot, TASK_BUDGET, TURN_CAP, Task, TripWhy, Who, Why, bits,
 };
 use crate::engine::Seat;
 use crate::games::magical_athlete::decide::{Answer, Question, TurnChoice};
@@ -30,7 +29,6 @@ impl Race {
         self.events.clear();
         self.note_powers();
         // The racers may have been set from outside since the last slot (replays, tests).
-        self.moved_board();
         match self.play_slot(d) {
             Ok(()) => {}
             Err(Halt::Over) => {}
@@ -67,7 +65,7 @@ impl Race {
                 Ok(())
             }
             Slot::Player { seat } => {
-                let theirs: Rids = (0..self.racers.len())
+                let theirs: Vec<Rid> = (0..self.racers.len())
                     .filter(|&r| self.racing(r) && self.seat_of(r) == seat)
                     .collect();
                 if theirs.len() == 1 {
@@ -75,12 +73,12 @@ impl Race {
                     if let Some(f) = self.first_turn_done.get_mut(seat.index()) {
                         *f = true;
                     }
-                    for r in theirs.iter() {
+                    for &r in &theirs {
                         self.racer_turn(r, None, d)?;
                     }
                     return Ok(());
                 }
-                let mut mine: Vec<Rid> = theirs.iter().collect();
+                let mut mine = theirs;
                 if mine.len() > 1 {
                     let only_one = self.two_player
                         && !self
@@ -199,7 +197,6 @@ impl Race {
         let mut main = true;
         if self.racers[r].tripped {
             self.racers[r].tripped = false;
-            self.moved_board();
             self.emit(RaceEvent::Recovered { racer: who });
             main = false;
         } else if self.has(r, Kind::Hare) && self.alone_in_lead(r) && self.racing_count() > 1 {
@@ -225,9 +222,9 @@ impl Race {
         }
         // End of turn: Heckler.
         if self.racing(r) && self.pos(r).abs_diff(start) <= 1 {
-            let hecklers: Rids = self.holders(Kind::Heckler).collect();
+            let hecklers: Vec<Rid> = self.holders(Kind::Heckler).collect();
             let mark = self.mark();
-            for h in hecklers.iter() {
+            for h in hecklers {
                 self.add_task(
                     self.priority(h),
                     Task::Move {
@@ -254,18 +251,13 @@ impl Race {
 
     /// Asks `r`'s owner the turn question.
     fn turn_question(&mut self, r: Rid, d: &mut dyn Decider) -> R<TurnChoice> {
-        // The choices' list is reused from turn to turn unless the turn waits.
-        let mut choices = self.scratch.choices.take().unwrap_or_default();
-        choices.clear();
+        let mut choices = Vec::new();
         self.fill_turn_choices(r, &mut choices);
         self.drop_repeats(r, &mut choices);
         let q = Question::Turn { racer: r, choices };
         let Some(answer) = self.answer(d, &q) else {
             return Err(Halt::Ask(q));
         };
-        if let Question::Turn { choices, .. } = q {
-            self.scratch.choices = Some(choices);
-        }
         Ok(match answer {
             Answer::Turn(c) => c,
             _ => TurnChoice::Roll,
@@ -289,8 +281,7 @@ impl Race {
     }
 
     pub(super) fn alone_in_lead(&self, r: Rid) -> bool {
-        let l = self.leader_set();
-        l.len() == 1 && l.contains(r)
+        self.leaders() == [r]
     }
 
     /// The turn prompt's choices for `r`'s power now.
@@ -523,11 +514,7 @@ impl Race {
                 reroll: Some(Kind::Magician),
             });
         }
-        let mongers: Rids = if self.may_hold(Kind::Dicemonger) {
-            self.holders(Kind::Dicemonger).collect()
-        } else {
-            Rids::new()
-        };
+        let mongers: Vec<Rid> = self.holders(Kind::Dicemonger).collect();
         if !mongers.is_empty() {
             let q = Question::Reroll {
                 racer: r,
@@ -535,7 +522,7 @@ impl Race {
                 power: Kind::Dicemonger,
             };
             if self.ask(d, q)? == Answer::Yes {
-                if let Some(m) = mongers.iter().next() {
+                if let Some(&m) = mongers.first() {
                     self.power_happened(m, Kind::Dicemonger, || {
                         "lets the roll be rerolled".to_string()
                     });
@@ -547,7 +534,7 @@ impl Race {
                     reroll: Some(Kind::Dicemonger),
                 });
                 let mark = self.mark();
-                for m in mongers.iter() {
+                for &m in &mongers {
                     if m != r {
                         self.add_task(
                             self.priority(m),
