@@ -1,4 +1,4 @@
-//! What the final post's animated replay costs (issue 19): its size and drawing time for
+//! What the final post's animated replay costs: its size and drawing time for
 //! the longest race of each game. `cargo bench --bench animation`; figures in
 //! docs/performance.md ("Animation").
 //!

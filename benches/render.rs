@@ -1,6 +1,6 @@
 //! How long a race picture takes to draw: `cargo bench --bench render`.
 //!
-//! Target (issue 7): a few milliseconds per picture in release, drawing and PNG encoding
+//! Target: a few milliseconds per picture in release, drawing and PNG encoding
 //! included, since the referee draws one for every turn it posts. Every game's turn
 //! picture and race chart are here, on the views the golden-image tests draw
 //! (tests/integration/support/pictures.rs, shared).

@@ -400,7 +400,7 @@ pub fn doc(games: u64, seed: u64, model: &PaceModel, median: &str) -> String {
     }
     let _ = writeln!(
         md,
-        "\n## Acceptance (issue 16), 4 seats at each game's defaults, `auto`\n"
+        "\n## Targets, 4 seats at each game's defaults, `auto`\n"
     );
     for l in checks.lines {
         let _ = writeln!(md, "{l}");

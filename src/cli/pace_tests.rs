@@ -128,7 +128,7 @@ fn the_doc_has_every_preset_its_commands_and_the_acceptance() {
         "## Magical Athlete: one race",
         "## Magical Athlete: the four-race game",
         "photofinish sim magical-athlete --pace --pace-median 4h --players 4 --races 1 --seed 3 --options \"races=1\"",
-        "## Acceptance (issue 16)",
+        "## Targets",
         "| 4 | auto |",
     ] {
         assert!(md.contains(want), "missing {want}:\n{md}");

@@ -248,7 +248,7 @@ impl DiscordCourier {
         self
     }
 
-    /// Lets the final post carry the series standings and the race's animation (issue 19).
+    /// Lets the final post carry the series standings and the race's animation.
     #[must_use]
     pub fn with_referee(mut self, referee: Arc<crate::referee::Referee>) -> DiscordCourier {
         self.referee = Some(referee);

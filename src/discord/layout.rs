@@ -347,7 +347,7 @@ pub enum Action {
     },
     /// The presser's pre-race choice (Dream Mile's maximum speed), picked after Join.
     SeatChoice(CampaignId),
-    /// The final post's Rematch button (issue 19).
+    /// The final post's Rematch button.
     Rematch(CampaignId),
 }
 

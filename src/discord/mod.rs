@@ -364,7 +364,7 @@ fn new_shared(
 ) -> Arc<Shared> {
     let shards = settings.shards;
     let zone = settings.time_zone;
-    // The courier reads the store for the final post's extras (issue 19) and to close
+    // The courier reads the store for the final post's extras and to close
     // resolved steps' DM prompts.
     let courier = DiscordCourier::new(client.http.clone(), zone)
         .with_store(referee.store().clone())

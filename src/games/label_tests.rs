@@ -1,5 +1,5 @@
 //! Every label a prompt shows (buttons, select options, the terminal's `Choices:` line)
-//! can be typed back as text and is read as that choice, in every game (issue 16).
+//! can be typed back as text and is read as that choice, in every game.
 
 use super::{AnyGame, GameKind};
 use crate::engine::{BotLevel, GameRng, SeatSetup, Seed, Submitted};

@@ -262,7 +262,7 @@ fn wrong_game() -> OrderError {
 }
 
 /// Dream Mile's turn through the registry: its typed orders (one per runner, at most 12)
-/// go on the stack, so the turn allocates only its event lists (issue 21).
+/// go on the stack, so the turn allocates only its event lists.
 fn apply_dream_mile(
     g: &mut crate::games::dream_mile::DreamMile,
     orders: &[Submitted<AnyOrder>],

@@ -1,4 +1,4 @@
-//! Autopilot in the referee (issue 16): each seat's setting (`ask`, `auto`, `bot`), the
+//! Autopilot in the referee: each seat's setting (`ask`, `auto`, `bot`), the
 //! orders played for a seat without asking when a step opens (or when its setting or
 //! absence changes mid-step), and `/race autopilot`.
 //!

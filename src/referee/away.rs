@@ -1,4 +1,4 @@
-//! Absence (issue 17): `/race away until:` or `days:`, and `/race back` (or
+//! Absence: `/race away until:` or `days:`, and `/race back` (or
 //! `/race away back:True`).
 //!
 //! Ruling (docs/discord.md, docs/time.md): until the absence ends, each of the player's

@@ -270,7 +270,7 @@ impl Referee {
                     let pending = game.pending();
                     let race = w.campaign.id;
                     let now = chrono::DateTime::from_timestamp_millis(w.now);
-                    // No reminder reaches a player in their quiet hours (issue 17).
+                    // No reminder reaches a player in their quiet hours.
                     let quiet = |seat| match (w.sleeper(seat), now) {
                         (Some(s), Some(now)) => super::calendar::is_quiet(now, &s),
                         _ => false,

@@ -1,4 +1,4 @@
-//! Ratings per server and game (issue 19): Weng-Lin (OpenSkill, the `skillratings`
+//! Ratings per server and game: Weng-Lin (OpenSkill, the `skillratings`
 //! crate) over every finished race, oldest first. They are computed from the stored
 //! results each time and kept nowhere, so recomputing them from scratch gives the same
 //! numbers by construction.

@@ -1,4 +1,4 @@
-//! Series and rematches (issue 19). A series is a channel's races under one name: a race
+//! Series and rematches. A series is a channel's races under one name: a race
 //! joins one with `/race new series:NAME`, and a rematch continues its race's series. A
 //! host may open one ahead (`/race series new`) with a race count and a points table
 //! ([`SeriesPoints`]); one named only by `/race new series:` runs open-ended on places

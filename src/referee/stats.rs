@@ -1,4 +1,4 @@
-//! A player's statistics on a server (issue 19), per game: races, wins, podiums, average
+//! A player's statistics on a server, per game: races, wins, podiums, average
 //! place, rating, missed-order rate and median answer time, all from the stored races
 //! (nothing is kept apart, so they cannot drift from the results). A player may hide
 //! theirs: others are then refused in one sentence, and the leaderboard shows the line

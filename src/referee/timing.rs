@@ -295,7 +295,7 @@ mod tests {
             "turn=2h reminders=1h,10m resolve=deadline"
         );
         assert!(apply_timing_text(&mut t, "turn=1s").is_err());
-        // The calendar options (issue 17); a refusal changes nothing.
+        // The calendar options; a refusal changes nothing.
         let before = t.clone();
         for text in [
             "zone=Mars/Base",

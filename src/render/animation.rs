@@ -1,4 +1,4 @@
-//! The race as an animated GIF, for the final post (issue 19): the turn picture after
+//! The race as an animated GIF, for the final post: the turn picture after
 //! each step, drawn by the same code as the turn posts, one frame a step. Discord shows a
 //! GIF inline on every client.
 //!

@@ -1,4 +1,4 @@
-//! A seat's time bank in words (issue 17, `clock=`), for the status message, `/race
+//! A seat's time bank in words (`clock=`), for the status message, `/race
 //! status` and the terminal; kept apart from `post.rs`, which is at its size.
 
 use super::message::Style;

@@ -1,4 +1,4 @@
-//! The nudge's words (issue 17, `nudge=`): the seats still owing an order, each player
+//! The nudge's words (`nudge=`): the seats still owing an order, each player
 //! mentioned; kept apart from `post.rs`, which is at its size.
 
 use super::message::{Post, Style};

@@ -1,4 +1,4 @@
-//! Races after their end (issue 19): the export of a race, its offline check (a tampered
+//! Races after their end: the export of a race, its offline check (a tampered
 //! order, receipt or seed is named), `replay` and `render` of the file, the refusal of a
 //! race that is not over, and a server's archive.
 

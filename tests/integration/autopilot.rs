@@ -1,4 +1,4 @@
-//! Autopilot per seat and absence in the referee (issues 16 and 17), on the test clock:
+//! Autopilot per seat and absence in the referee, on the test clock:
 //! `auto` seats are not asked forced or obvious orders, `ask` seats always are, `bot`
 //! seats and away seats play at once; the DM says what was played, and the channel never
 //! calls it missed. `/race away` covers every race of the player, each channel told once,

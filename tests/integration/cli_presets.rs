@@ -1,4 +1,4 @@
-//! `photofinish play` with a length preset and Dream Mile's maximum speed (issue 16): the
+//! `photofinish play` with a length preset and Dream Mile's maximum speed: the
 //! terminal shows the expected duration at the usual pace, plays with the chosen maximum,
 //! and refuses a length or a speed the game does not have in one line.
 

@@ -1,4 +1,4 @@
-//! Autocomplete through the fake Discord (issue 20): each kind answers with the choices
+//! Autocomplete through the fake Discord: each kind answers with the choices
 //! it should, within Discord's limits (25 choices, names of 100 characters), and nothing
 //! of one seat's hand reaches another member.
 

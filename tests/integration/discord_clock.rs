@@ -1,8 +1,8 @@
-//! End to end through the fake Discord (issue 17): a Dream Mile race with `clock=` (a
+//! End to end through the fake Discord: a Dream Mile race with `clock=` (a
 //! bank per seat), one player with quiet hours, one away, and `nudge=`. Every DM and
 //! channel message the bot sent is asserted with the test clock's time it was sent at,
 //! and each nudge mentions exactly the seats still owing an order. Also the commands of
-//! issue 17 on Discord: their registration within Discord's limits, `/photofinish config`,
+//! time settings on Discord: their registration within Discord's limits, `/photofinish config`,
 //! and `/race back` over two races of different games.
 
 use crate::support::discord::*;

@@ -163,7 +163,7 @@ async fn a_game_of_magical_athlete_with_a_draft_and_every_way_of_answering() {
         .unwrap();
     let t = text_of(&live.prompt);
     assert!(t.contains("Reroll (Magician)?"), "{t}");
-    // The choices, then the autopilot button every prompt carries (issue 16).
+    // The choices, then the autopilot button every prompt carries.
     assert_eq!(
         labels(&live.prompt),
         vec![

@@ -1,4 +1,4 @@
-//! End to end (issue 16): a 4-seat game of Magical Athlete on the fake Discord at the new
+//! End to end: a 4-seat game of Magical Athlete on the fake Discord at the new
 //! defaults — Alice on autopilot `auto` (nobody sets it), `auto-roll` on, the default
 //! policies — from the draft through four races to the final scores. Autopilot plays her
 //! forced and obvious orders without asking; she is asked only decisions with a real

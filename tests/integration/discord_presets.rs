@@ -1,4 +1,4 @@
-//! End to end on the fake Discord (issue 16): `/race new length:` picks a game's length
+//! End to end on the fake Discord: `/race new length:` picks a game's length
 //! preset and the lobby shows its expected duration for the seats taken (docs/pace.md);
 //! Dream Mile's maximum speed is picked from a menu after Join and shown in the lobby;
 //! standing plays are set and shown by plain DM text, and DM `help` lists every rule.

@@ -1,4 +1,4 @@
-//! DM prompts as Discord users expect them (issue 20), through the fake Discord: an
+//! DM prompts as Discord users expect them, through the fake Discord: an
 //! "Other order…" button that opens a modal whose text is read like a typed order, prompts
 //! edited once their step resolves (no live-looking button left), an old button pressed
 //! anyway, race threads that auto-archive after a week, and the hosts' context menus on a

@@ -206,7 +206,7 @@ async fn start_the_race(h: &Harness, p: &[User], lobby: &Value) -> String {
         11,
         "a button for each legal speed, 0 to 10"
     );
-    // ...and the autopilot button (issue 16).
+    // ...and the autopilot button.
     assert_eq!(
         button(&alice_prompt, "Let the bot play for me"),
         "pf:ap:1:bot"
@@ -503,7 +503,7 @@ fn check_the_pictures(h: &Harness) {
         if t.contains("race #1: Turn") && t.contains("Orders and receipts") {
             pictures.push(one_png(&r).0);
         } else if t.contains("race #1: final result") {
-            // The chart, and since issue 19 the race's animation beside it.
+            // The chart, and the race's animation beside it.
             let mut chart = r.clone();
             let gif = chart.uploads.pop().expect("the animation");
             assert_eq!(gif.filename, "race-1-replay.gif");
@@ -571,7 +571,7 @@ async fn a_turn_post_whose_answer_is_lost_is_posted_once_with_its_picture() {
     h.settle().await;
 
     // Discord creates the turn's post but the answer is lost: the retry finds it in the
-    // channel's history by its outbox id (issue 14) and does not send it again.
+    // channel's history by its outbox id and does not send it again.
     let n = h.fake.dms_to(alice.id).len();
     h.fake.dm(&alice, "5");
     h.fake.wait_dm(alice.id, n + 1).await;

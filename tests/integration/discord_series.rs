@@ -1,4 +1,4 @@
-//! Issue 19's acceptance, end to end on the fake Discord: two short Dream Mile races in one
+//! End to end on the fake Discord: two short Dream Mile races in one
 //! channel as a series (the second opened by the first's Rematch button). Then the
 //! archive lists both, the first's export verifies offline, the leaderboard and a
 //! player's statistics show the numbers the results imply, hidden statistics are refused

@@ -1,4 +1,4 @@
-//! A series counted by the game's own score (issue 19), played through on the fake
+//! A series counted by the game's own score, played through on the fake
 //! Discord: two Magical Athlete four-race games in a series opened with `points:score`.
 //! Alice and Bob put their seats on autopilot `bot`, so each game plays itself to its
 //! end; the standings are then each player's chips summed over both games, in

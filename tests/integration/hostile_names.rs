@@ -1,4 +1,4 @@
-//! What players write is shown as they wrote it, never as markup (issue 15).
+//! What players write is shown as they wrote it, never as markup.
 //!
 //! Every game is played through the referee by two players with placeholder names (they
 //! order, miss deadlines, get reminders, pause, leave), and everything it announces is

@@ -1,6 +1,6 @@
 //! While Discord cannot be reached, deadlines are held, not fired; when it is back, each
 //! race is told once how long the outage was and where its deadline now falls, and the
-//! deadlines move on by the outage (issue 14, docs/reliability.md). On the test clock, the
+//! deadlines move on by the outage (docs/reliability.md). On the test clock, the
 //! adapter's signs of life played by hand (`Reach::contact`), as the Discord adapter gives
 //! them (a shard connected, a REST call answered); deliveries count as signs too.
 

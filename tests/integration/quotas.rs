@@ -1,4 +1,4 @@
-//! Quotas and limits (issue 15, "Quotas and limits"): one test per item, each shown to
+//! Quotas and limits ("Quotas and limits"): one test per item, each shown to
 //! fail before its fix (docs/reliability.md, "Quotas"). The referee's quotas run on both
 //! databases; what Discord sees runs through the fake Discord.
 

@@ -913,7 +913,7 @@ async fn every_game_runs_to_the_end_through_the_referee_and_verifies(kind: Kind)
     }
 }
 
-/// Issue 16: a power's question in the middle of a turn waits the race's turn length (six
+/// A power's question in the middle of a turn waits the race's turn length (six
 /// hours here), not ten minutes; a host's `decision-timeout` is a shorter window, and one
 /// longer than the turn is capped at the turn.
 async fn a_power_decision_waits_the_turn_length(kind: Kind) {

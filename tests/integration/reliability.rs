@@ -1,4 +1,4 @@
-//! The referee keeps its promises over long runs (issue 14, docs/reliability.md), each
+//! The referee keeps its promises over long runs (docs/reliability.md), each
 //! failure the review found reproduced on the test clock: a long Discord outage loses
 //! nothing and keeps the order; a long chain of bot steps is carried on by ticks; one row
 //! that does not decode stops only its race; a failing race backs off; a clock that jumps

@@ -1,4 +1,4 @@
-//! A rematch gives each returning player their seat back (issue 19): the runner's name
+//! A rematch gives each returning player their seat back: the runner's name
 //! they chose, their pre-race choice (a max speed) and their autopilot, whether they
 //! pressed Rematch or Join. A newcomer gets the defaults, and a name given on joining
 //! wins over the old one.

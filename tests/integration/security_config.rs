@@ -1,4 +1,4 @@
-//! Issue 15, the configuration and the command line (docs/reliability.md, "Configuration
+//! The configuration and the command line (docs/reliability.md, "Configuration
 //! and secrets"): one loader for every command, secrets kept out of every output, operator
 //! input bounded, and every refusal one line with exit code 2.
 //!

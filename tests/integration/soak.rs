@@ -1,4 +1,4 @@
-//! Weeks without a babysitter, as a test (issue 14, docs/reliability.md, "Retention" and
+//! Weeks without a babysitter, as a test (docs/reliability.md, "Retention" and
 //! "Soak"): retention keeps what verify and history need and bounds the database by
 //! races, not clicks; the soak runs simulated days of races under a seeded schedule of
 //! faults and checks the whole history at the end.

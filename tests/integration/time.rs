@@ -1,4 +1,4 @@
-//! Time as players live it (issue 17), through the referee on each backend: players' zones
+//! Time as players live it, through the referee on each backend: players' zones
 //! and quiet hours, a server's zone, `days=`, clocks (`clock=`, a bank per seat) across
 //! the changes of clocks, and refusals that change nothing. The
 //! calendar's own cases across daylight saving are unit tests in `referee/calendar.rs`.

@@ -1,4 +1,4 @@
-//! Races after their end (issue 19): `/race archive` (the server's races), and
+//! Races after their end: `/race archive` (the server's races), and
 //! `history`, `verify` and `export`, which take any race number of this server (`race:`)
 //! and otherwise this channel's race or its last one. Another server's race is refused in
 //! one sentence. `/race archive` also carries what Discord's 25 subcommands leave no room

@@ -1,4 +1,4 @@
-//! `/race autopilot` (issue 16): shows or sets the user's seat's autopilot in the
+//! `/race autopilot`: shows or sets the user's seat's autopilot in the
 //! channel's race (`ask`, `auto`, `bot`). The DM prompt's button does the same
 //! (`handlers.rs`). Answers are ephemeral.
 

@@ -1,4 +1,4 @@
-//! Absence (issue 17): `/race away until:` or `days:`, and `/race back` (or
+//! Absence: `/race away until:` or `days:`, and `/race back` (or
 //! `/race away back:True`), for every race the player is seated in. Answers are
 //! ephemeral; each race's channel is told by the outbox.
 

@@ -256,7 +256,7 @@ mod tests {
             Some(now),
             "local time in the configured zone"
         );
-        // Forms people write, read in the zone (issue 17).
+        // Forms people write, read in the zone.
         assert_eq!(parse_moment("1h 30m", now, utc), Some(now + 5_400_000));
         assert_eq!(
             parse_moment("tomorrow 18:00", now, plus2),

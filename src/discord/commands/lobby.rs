@@ -98,7 +98,7 @@ pub(super) async fn new_race(
         match made {
             Ok(race) => {
                 let in_series = match &series {
-                    // Issue 19: the race counts toward the channel's series of that name.
+                    // The race counts toward the channel's series of that name.
                     Some(name) => match shared.referee.set_series(race, name).await {
                         Ok(name) => format!(" It counts toward the series **{}**.", escape_markdown(&name)),
                         Err(e) => format!(" It could not join the series: {}", reply::sentence(&e)),

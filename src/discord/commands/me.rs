@@ -1,4 +1,4 @@
-//! Time settings (issue 17): `/race me` (a player's own zone and quiet hours) and
+//! Time settings: `/race me` (a player's own zone and quiet hours) and
 //! `/photofinish config` (a server's default zone, Manage Server). Answers are ephemeral.
 
 use super::super::reply::{note, refusal};

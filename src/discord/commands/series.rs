@@ -1,4 +1,4 @@
-//! `/race series`, a subcommand group (issue 19): `new` opens a series in the channel
+//! `/race series`, a subcommand group: `new` opens a series in the channel
 //! with a race count and a points table, `standings` shows one. Races join it with
 //! `/race new series:NAME`; the standings' text is `final_post::series_text`'s.
 

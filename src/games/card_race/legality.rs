@@ -423,7 +423,7 @@ fn card_bit(card: Card) -> u32 {
 
 /// What an order means in a dirty-trick window. A victim who plays the matching immunity,
 /// by whatever name, makes the dirty trick: both rulebooks define it as playing that card
-/// at once, before the next player has played or drawn (issue 18). Anything else keeps
+/// at once, before the next player has played or drawn. Anything else keeps
 /// its meaning, so only another play, a draw or `decline` lets the attack stand.
 pub(super) fn window_meaning(w: &CounterWindow, seat: Seat, order: Order) -> Order {
     match order {

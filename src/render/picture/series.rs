@@ -1,4 +1,4 @@
-//! A series' standings over its races (issue 19): the shared race chart with a column
+//! A series' standings over its races: the shared race chart with a column
 //! per race, each entrant placed by their points so far, the points in their box.
 
 use super::canvas::Picture;

@@ -1,4 +1,4 @@
-//! Issue 18's wrong texts: 1000 Yards in its own words (help, prompts, narration: no
+//! 1000 Yards in its own words (help, prompts, narration: no
 //! "dirty trick", no "immunity", no extension), articles, team results and score lines.
 
 use super::*;

@@ -1,4 +1,4 @@
-//! Issue 18, defect 2: in a dirty-trick window, a victim who plays the matching immunity
+//! In a dirty-trick window, a victim who plays the matching immunity
 //! by any name (`puncture-proof`, `meal`, `play new tire`) makes the dirty trick (counter),
 //! as both rulebooks define it: played at once, before the next player has played or
 //! drawn. Only another play, a draw or `decline` lets the attack stand. These are the

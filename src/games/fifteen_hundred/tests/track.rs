@@ -234,7 +234,7 @@ fn position_order_on_curves_counts_to_the_middle_then_to_the_end() {
 }
 
 /// A lapped runner's space is a space like any other: the security zone is the board's
-/// space, whatever lap each runner is on (issue 18, defect 1).
+/// space, whatever lap each runner is on.
 #[test]
 fn a_runner_a_lap_ahead_neither_passes_through_nor_ends_on_a_lapped_runner() {
     let mut g = race_with(Options::default(), &["A", "B", "C"]);

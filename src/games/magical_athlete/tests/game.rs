@@ -140,10 +140,7 @@ fn one_race_drafts_one_round_and_ends_after_the_race() {
     use crate::engine::apply_option_text;
     let o = apply_option_text(&Options::default(), "races=1").unwrap();
     assert!(MagicalAthlete::check_options(&o).is_ok());
-    assert!(
-        Options::default().auto_roll,
-        "auto-roll is on by default (issue 16)"
-    );
+    assert!(Options::default().auto_roll, "auto-roll is on by default");
     for bad in ["races=2", "races=0"] {
         let b = apply_option_text(&Options::default(), bad).unwrap();
         assert!(MagicalAthlete::check_options(&b).is_err(), "{bad}");

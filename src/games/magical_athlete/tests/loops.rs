@@ -1,4 +1,4 @@
-//! Loops across turns (defect 3 of issue 18): default policies that would swap or warp
+//! Loops across turns: default policies that would swap or warp
 //! racers back and forth forever. The rulebook's loop rule ("complete the loop once in the
 //! order it takes place, then end it") ends each; no race reaches the turn limit.
 

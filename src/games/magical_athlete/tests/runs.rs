@@ -266,7 +266,7 @@ fn golden_races_and_games_are_unchanged() {
         fnv(&mut quiet, &serde_json::to_string(&race).unwrap());
     }
     let mut games = 0xcbf2_9ce4_8422_2325u64;
-    // Recorded with `auto-roll` off, the default then; the default is now on (issue 16).
+    // Recorded with `auto-roll` off, the default then; the default is now on.
     let recorded = Options {
         auto_roll: false,
         ..Options::default()

@@ -1,4 +1,4 @@
-//! Replay scripts that state a position (issue 18): the documented examples, run through
+//! Replay scripts that state a position: the documented examples, run through
 //! the path `photofinish replay` takes, and the new fields' checks.
 
 use serde_json::{Value, json};

@@ -1,4 +1,4 @@
-//! What players read (issue 18, defects 4 and 5): roll-offs, and narration and prompts
+//! What players read: roll-offs, and narration and prompts
 //! that read right.
 
 use super::*;

@@ -1,5 +1,5 @@
 //! The soak's checker: reads the whole history at the end (the database and every message
-//! the fake Discord keeps) and lists what broke a promise of issue 14.
+//! the fake Discord keeps) and lists what broke a promise (docs/reliability.md).
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -1,4 +1,4 @@
-//! The soak's real `kill -9` (issue 14): the bot run as a child process (this test binary
+//! The soak's real `kill -9`: the bot run as a child process (this test binary
 //! again, `soak::soak_child`, as `crash.rs` does) against the same fake Discord and
 //! database, on a test clock fixed at the soak's time, and sent SIGKILL once it has made a
 //! seeded number of posts or edits: mid-work, with no goodbye and its leases left behind.

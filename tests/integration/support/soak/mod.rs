@@ -1,4 +1,4 @@
-//! The soak (issue 14, docs/reliability.md, "Soak"): simulated days of races under faults
+//! The soak (docs/reliability.md, "Soak"): simulated days of races under faults
 //! against the real bot, the real store and the fake Discord, and the checker that reads
 //! the whole history at the end; and retention, measured.
 

@@ -1,4 +1,4 @@
-//! The soak's seat changes (issue 14, "scripted humans including leaving, kicks and
+//! The soak's seat changes ("scripted humans including leaving, kicks and
 //! replaces"): a player who leaves the lobby, a host who kicks a seat mid-race (a bot runs
 //! it) or hands it to another member; and the checker's rules for them: the seat is then
 //! played by the bot or the new player, and its old player is neither prompted nor heard.

@@ -1,4 +1,4 @@
-//! The soak's rolling deploy (issue 14): a second bot process on the same shard, database
+//! The soak's rolling deploy: a second bot process on the same shard, database
 //! and test clock for a simulated hour. Both get every gateway event, both run their
 //! workers. Checked at the end of the hour: each DM order was applied once and answered
 //! once, a host's `/race deadline extend` moved the deadline once, and each race still has
