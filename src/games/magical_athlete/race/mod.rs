@@ -274,6 +274,12 @@ pub enum Task {
     Star {
         racer: Rid,
     },
+    /// What a racetrack space does (arrow, rock, star) to a racer that stopped on it, if
+    /// it still stands there when the task resolves.
+    Space {
+        racer: Rid,
+        space: u8,
+    },
     Eliminate {
         racer: Rid,
         by: Rid,

@@ -3,6 +3,7 @@
 use super::{Race, Task};
 use crate::games::magical_athlete::decide::{Answer, Question, TurnChoice};
 use crate::games::magical_athlete::racers::Rid;
+use crate::games::magical_athlete::track::Special;
 
 impl Race {
     /// A question in a few words, for the log.
@@ -72,6 +73,12 @@ impl Race {
             Task::Move { racer, by, .. } => format!("{} moving {by}", n(racer)),
             Task::Trip { racer, .. } => format!("{} tripping", n(racer)),
             Task::Star { racer } => format!("{} taking a star", n(racer)),
+            Task::Space { racer, space } => match self.track.special(*space) {
+                Some(Special::Arrow(by)) => format!("{} moving {by}", n(racer)),
+                Some(Special::Rock) => format!("{} tripping", n(racer)),
+                Some(Special::Star) => format!("{} taking a star", n(racer)),
+                None => n(racer).to_string(),
+            },
             Task::Eliminate { racer, .. } => format!("{} being eliminated", n(racer)),
             Task::Duel { duelist, with } => format!("{} dueling {}", n(duelist), n(with)),
             Task::Scooch { racer } => format!("{} scooching", n(racer)),

@@ -4,6 +4,7 @@
 use super::{Decider, R, Race, RaceEvent, Status, Task, TripWhy, Why};
 use crate::games::magical_athlete::decide::{Answer, Question};
 use crate::games::magical_athlete::racers::{Kind, Rid};
+use crate::games::magical_athlete::track::Special;
 
 impl Race {
     /// Resolves the stack.
@@ -94,6 +95,33 @@ impl Race {
                 }
                 self.trip(racer, why);
                 Ok(())
+            }
+            // A racer moved off the space meanwhile (it rode along with another
+            // racer's arrow, say) has left its effect behind: the rulebook resolves
+            // racetrack spaces first, for whoever stands on them.
+            Task::Space { racer, space } => {
+                if !self.racing(racer) || self.pos(racer) != space {
+                    return Ok(());
+                }
+                match self.track.special(space) {
+                    Some(Special::Arrow(by)) => self.exec(
+                        Task::Move {
+                            racer,
+                            by,
+                            why: Why::Arrow,
+                        },
+                        d,
+                    ),
+                    Some(Special::Rock) => self.exec(
+                        Task::Trip {
+                            racer,
+                            why: TripWhy::Rock,
+                        },
+                        d,
+                    ),
+                    Some(Special::Star) => self.exec(Task::Star { racer }, d),
+                    None => Ok(()),
+                }
             }
             Task::Star { racer } => {
                 if self.racing(racer) {

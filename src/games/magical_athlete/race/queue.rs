@@ -6,7 +6,6 @@ use std::hash::{Hash, Hasher};
 use super::{Race, RaceEvent, Status, Stop, Task, TripWhy, Why, bits};
 use crate::games::magical_athlete::decide::TurnChoice;
 use crate::games::magical_athlete::racers::{Kind, Rid};
-use crate::games::magical_athlete::track::Special;
 
 /// A stable hasher, so loop detection never depends on the platform: every written value
 /// is mixed in as one word (a SplitMix64 finaliser per word), which is quick for the few
@@ -229,26 +228,11 @@ impl Race {
         self.push_sorted(mark);
     }
 
-    /// What the space `s` that `a` stopped on does (arrow, rock, star).
+    /// What the space `s` that `a` stopped on does (arrow, rock, star), read when it
+    /// resolves: a space acts on a racer still on it.
     fn space_triggers(&mut self, a: Rid, s: u8) {
-        match self.track.special(s) {
-            Some(Special::Arrow(n)) => self.add((
-                (0, a),
-                Task::Move {
-                    racer: a,
-                    by: n,
-                    why: Why::Arrow,
-                },
-            )),
-            Some(Special::Rock) => self.add((
-                (0, a),
-                Task::Trip {
-                    racer: a,
-                    why: TripWhy::Rock,
-                },
-            )),
-            Some(Special::Star) => self.add(((0, a), Task::Star { racer: a })),
-            None => {}
+        if self.track.special(s).is_some() {
+            self.add(((0, a), Task::Space { racer: a, space: s }));
         }
     }
 

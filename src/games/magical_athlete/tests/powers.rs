@@ -711,6 +711,23 @@ fn suckerfish_rides_to_the_new_space() {
     assert_eq!(at(&g, Kind::Suckerfish), 8);
 }
 
+/// Banana stops on the +3 arrow at 7 with Suckerfish riding along; Banana's arrow takes
+/// both to 10. Suckerfish's own arrow from 7 finds it gone and does nothing: it stays on
+/// 10 (one more arrow would put it on 13, a star, for a bronze chip).
+#[test]
+fn a_space_acts_only_on_a_racer_still_on_it() {
+    let mut g = scene(
+        Track::Wild,
+        &[(Kind::Banana, 3), (Kind::Suckerfish, 3), (Kind::Legs, 20)],
+    );
+    g.set_preference(Seat(1), "suckerfish always").unwrap();
+    go(&mut g, &[4]);
+    say(&mut g, "roll");
+    assert_eq!(at(&g, Kind::Banana), 10);
+    assert_eq!(at(&g, Kind::Suckerfish), 10);
+    assert_eq!(g.race().unwrap().bronze[1], 0, "no star for Suckerfish");
+}
+
 #[test]
 fn suckerfish_with_romantic_ride_together_to_the_finish() {
     let mut g = mild(&[
