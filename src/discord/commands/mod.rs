@@ -96,9 +96,21 @@ struct Checked;
 
 /// Poise's command check: false for an interaction already handled (a duplicate
 /// gateway event, here or in another process), a refusal for a user going too fast, true
-/// for every level of a new one.
+/// for every level of a new one. An autocomplete is only checked against duplicates in
+/// memory.
 pub async fn not_a_duplicate(ctx: Ctx<'_>) -> Result<bool, Error> {
     if ctx.invocation_data::<Checked>().await.is_some() {
+        return Ok(true);
+    }
+    // poise runs this check for every keystroke's autocomplete too: those change nothing,
+    // so they claim no row and count against no pace (a duplicate is dropped in memory).
+    if let poise::Context::Application(a) = ctx
+        && a.interaction_type == poise::CommandInteractionType::Autocomplete
+    {
+        if !ctx.data().first_time(ctx.id()) {
+            return Ok(false);
+        }
+        ctx.set_invocation_data(Checked).await;
         return Ok(true);
     }
     // Claimed in the store, so that another process given the same event drops it; a
