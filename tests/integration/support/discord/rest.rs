@@ -332,7 +332,9 @@ impl Call<'_> {
             6 => it.message,
             _ => None,
         };
+        let seen = inner.requests.len();
         if let Some(entry) = inner.interactions.get_mut(&id) {
+            entry.callback_at.get_or_insert(seen);
             entry.responded = true;
             entry.acknowledged = Some(now);
             entry.response = Some(body.clone());

@@ -21,6 +21,9 @@ pub(super) struct Interaction {
     pub(super) dispatched: Duration,
     /// When its callback was accepted, on the fake's clock.
     pub(super) acknowledged: Option<Duration>,
+    /// When its first callback arrived, in the order of the bot's requests: how many
+    /// requests the fake had recorded before it.
+    pub(super) callback_at: Option<usize>,
     pub(super) responded: bool,
     pub(super) response: Option<Value>,
     /// The message the response made (type 4), for @original edits.
