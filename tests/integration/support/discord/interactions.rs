@@ -46,6 +46,7 @@ impl FakeDiscord {
     ) -> Value {
         let (in_dm, guild) = {
             let mut inner = self.shared.inner.lock().unwrap();
+            inner.users.insert(user.id);
             let guild = inner
                 .guild_override
                 .take()
@@ -209,6 +210,7 @@ impl FakeDiscord {
 
     /// The user writes to the bot by DM. Returns the message id.
     pub fn dm(&self, user: &User, text: &str) -> u64 {
+        self.shared.inner.lock().unwrap().users.insert(user.id);
         let id = self.shared.id();
         self.replay_dm(id, user, text);
         id
