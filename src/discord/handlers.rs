@@ -5,10 +5,11 @@
 //! that follows Join (Dream Mile's maximum speed). The answers themselves are `reply.rs`'s,
 //! shared with the commands.
 //!
-//! Every interaction is answered within Discord's 3 seconds: when the work takes longer
-//! than [`ACK_GRACE`](super::reply::ACK_GRACE), it is acknowledged first and answered when
-//! done. A duplicate gateway event (the same interaction or message id) is dropped, also
-//! when another process sharing the database had it first ([`Shared::claim`]).
+//! Every interaction is answered within Discord's 3 seconds: it is acknowledged before
+//! its work writes to or waits on the database, and answered when done. A duplicate
+//! gateway event (the same interaction or message id) is dropped in memory before the
+//! acknowledgement, and in the store after it when another process sharing the database
+//! had it first ([`Shared::claim_stored`]).
 
 use std::future::Future;
 use std::sync::Arc;
@@ -75,7 +76,7 @@ async fn seat_choice(shared: &Shared, actor: &Actor, race: CampaignId, value: &s
     }
 }
 
-/// Answers a component interaction, acknowledging first if the work is slow.
+/// Answers a component interaction, acknowledged before the work starts.
 async fn answer_component<F: Future<Output = Answer>>(
     http: &serenity::Http,
     c: &ComponentInteraction,
@@ -97,14 +98,18 @@ async fn component(ctx: &serenity::Context, shared: &Arc<Shared>, c: &ComponentI
         }
         return;
     };
+    if !shared.first_time(c.id.get()) {
+        tracing::debug!(id = c.id.get(), "duplicate interaction dropped");
+        return;
+    }
     if let Action::OtherOrder { race, step, seat } = action {
-        // A modal must be the first answer: no acknowledgement before it.
+        // A modal must be the first answer: nothing is claimed before it.
         return super::modal::open(ctx, shared, c, race, step, seat).await;
     }
     answer_component(http, c, async {
-        // Claimed first (within the answer's time: the database may be slow), so that a
-        // duplicate, here or in another process, changes nothing.
-        match shared.claim(c.id.get()).await {
+        // Claimed in the store once acknowledged, so that a duplicate in another process
+        // changes nothing.
+        match shared.claim_stored(c.id.get()).await {
             Ok(true) => {}
             Ok(false) => {
                 tracing::debug!(id = c.id.get(), "duplicate interaction dropped");

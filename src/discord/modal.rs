@@ -1,11 +1,13 @@
 //! The "Other order…" button of a DM prompt and the modal it opens: one text input with
-//! a legal order filled in (the seat's order if one is in, else the prompt's first
-//! choice), for orders the buttons cannot hold (1500m's round order, a card race's full
+//! a legal order filled in (the prompt's first choice, or the seat's order if one is in
+//! when the prompt is read), for orders the buttons cannot hold (1500m's round order, a card race's full
 //! syntax). The submitted text is read exactly like a typed order, for the prompt's own
 //! step, and answered with the same receipt or one-sentence refusal.
 //!
-//! A modal must be an interaction's first answer, so the button is answered at once
-//! (no acknowledgement first): the check behind it is one read of the open prompt.
+//! A modal must be an interaction's first answer, so the button is answered at once with
+//! it: nothing is claimed or written first, and the prompt is read (bounded in time) only
+//! when the button's message does not carry its orders as text. The order submitted is
+//! checked like a button's.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -17,10 +19,9 @@ use serenity::{
 };
 
 use super::dress;
-use super::layout::{self, Action, Layout, Pick, clip};
+use super::layout::{self, Action, Pick, clip};
 use super::reply::{Answer, note, refusal};
 use super::shared::Shared;
-use super::stale;
 use super::{order, reply};
 use crate::engine::Seat;
 use crate::referee::RefereeError;
@@ -37,57 +38,71 @@ pub mod limits {
 /// The longest order the modal takes (the referee refuses longer ones anyway).
 const MAX_ORDER: u16 = 500;
 
-/// Answers the "Other order…" button: the modal, or one sentence why not.
+/// Answers the "Other order…" button with the modal: a modal must be the first answer,
+/// so nothing is claimed or written before it. The order filled in comes from the button's
+/// own message when its buttons carry orders as text, else from one read of the presser's
+/// open prompt, given up past [`ACK_GRACE`](reply::ACK_GRACE) (the modal then opens
+/// empty). The submitted order is checked like a button's (the presser's own seat, the
+/// open step).
 pub async fn open(
     ctx: &serenity::Context,
-    shared: &Arc<Shared>,
+    shared: &Shared,
     c: &ComponentInteraction,
     race: CampaignId,
     step: u32,
     seat: Seat,
 ) {
-    let actor = reply::actor(&c.user, c.member.as_ref());
-    let modal = match shared.claim(c.id.get()).await {
-        Ok(false) => return,
-        Err(e) => Err(refusal(&RefereeError::Store(e))),
-        Ok(true) => modal_for(shared, &actor.user, race, step, seat).await,
+    let (prefill, label) = match first_choice(&c.message) {
+        Some(order) => (order, "your order".to_string()),
+        None => {
+            let user = reply::actor(&c.user, c.member.as_ref()).user;
+            let read = shared.referee.open_prompt(race, &user);
+            match tokio::time::timeout(reply::ACK_GRACE, read).await {
+                Ok(Ok(open)) if open.seat == seat && open.step == step => (
+                    open.current
+                        .or_else(|| open.prompt.choices.first().map(|c| c.order.clone()))
+                        .unwrap_or_default(),
+                    open.label,
+                ),
+                _ => (String::new(), "your order".to_string()),
+            }
+        }
     };
-    let response = match modal {
-        Ok(m) => CreateInteractionResponse::Modal(m),
-        Err(l) => CreateInteractionResponse::Message(dress::response(&l, true)),
-    };
+    let response = CreateInteractionResponse::Modal(modal(race, step, seat, &label, &prefill));
     if let Err(e) = c.create_response(&*ctx.http, response).await {
         tracing::warn!("could not answer the Other order button: {e}");
     }
 }
 
-/// The modal for the presser's own open prompt at `step`.
-async fn modal_for(
-    shared: &Shared,
-    user: &crate::vocab::UserId,
-    race: CampaignId,
-    step: u32,
-    seat: Seat,
-) -> Result<CreateModal, Layout> {
-    // No open prompt for this player: the button's step is over (or never was theirs).
-    let Ok(open) = shared.referee.open_prompt(race, user).await else {
-        return Err(note("Not done", stale::STALE));
-    };
-    if open.seat != seat {
-        return Err(note(
-            "Not done",
-            "That button is another runner's; you can only order for your own seat.",
-        ));
-    }
-    if open.step != step {
-        return Err(note("Not done", stale::STALE));
-    }
-    let prefill = open
-        .current
-        .clone()
-        .or_else(|| open.prompt.choices.first().map(|c| c.order.clone()))
-        .unwrap_or_default();
-    Ok(modal(race, step, seat, &open.label, &prefill))
+/// The first order a prompt message's buttons or menus carry as text.
+fn first_choice(message: &serenity::Message) -> Option<String> {
+    message
+        .components
+        .iter()
+        .flat_map(|row| row.components.iter())
+        .find_map(|c| match c {
+            ActionRowComponent::Button(b) => match &b.data {
+                serenity::ButtonKind::NonLink { custom_id, .. } => {
+                    match layout::parse_id(custom_id) {
+                        Some(Action::Order {
+                            pick: Pick::Text(t),
+                            ..
+                        }) => Some(t),
+                        _ => None,
+                    }
+                }
+                serenity::ButtonKind::Link { .. } | serenity::ButtonKind::Premium { .. } => None,
+            },
+            ActionRowComponent::SelectMenu(m) => {
+                m.options
+                    .iter()
+                    .find_map(|o| match layout::parse_value(&o.value) {
+                        Some(Pick::Text(t)) => Some(t),
+                        _ => None,
+                    })
+            }
+            _ => None,
+        })
 }
 
 /// The modal itself: a title naming the race and step, one paragraph input.
@@ -142,9 +157,12 @@ pub async fn submit(ctx: &serenity::Context, shared: &Arc<Shared>, m: &ModalInte
         }
         return;
     };
+    if !shared.first_time(m.id.get()) {
+        return;
+    }
     let text = typed(m);
     answer_modal(http, m, async {
-        match shared.claim(m.id.get()).await {
+        match shared.claim_stored(m.id.get()).await {
             Ok(true) => {}
             Ok(false) => return Answer::Nothing,
             Err(e) => return Answer::Reply(refusal(&RefereeError::Store(e))),
@@ -154,7 +172,7 @@ pub async fn submit(ctx: &serenity::Context, shared: &Arc<Shared>, m: &ModalInte
     .await;
 }
 
-/// Answers a modal submit, acknowledging first (a deferred update) if the work is slow.
+/// Answers a modal submit, acknowledged (a deferred update) before the work starts.
 async fn answer_modal<F: Future<Output = Answer>>(
     http: &serenity::Http,
     m: &ModalInteraction,

@@ -1,7 +1,7 @@
 //! The answers a player gets, shared by the commands, the components and the modal: who is
 //! asking ([`actor`]), a note or a refusal in one sentence, an order's receipt, the seat's
-//! open prompt, and answering an interaction within Discord's 3 seconds: when the work
-//! takes longer than [`ACK_GRACE`], it is acknowledged first and answered when done.
+//! open prompt, and answering an interaction within Discord's 3 seconds: it is
+//! acknowledged before its work touches the database, and answered when done.
 
 use std::time::Duration;
 
@@ -15,7 +15,8 @@ use crate::render::markup::escape_sentence;
 use crate::render::{code_text, escape_markdown};
 use crate::vocab::{CampaignId, UserId};
 
-/// How long an interaction may work before it is acknowledged (Discord allows 3 s).
+/// How long an autocomplete may read before it answers with no choices (Discord allows
+/// 3 s, and an autocomplete cannot be deferred).
 pub const ACK_GRACE: Duration = Duration::from_millis(1500);
 
 /// Who is asking: their id, name, and whether they may manage the server.
@@ -176,50 +177,27 @@ pub enum Answer {
 }
 
 /// Answers an interaction (a component's or a modal's: serenity gives them no common
-/// trait) with `work`'s answer, acknowledging first if the work is slow.
+/// trait): acknowledged first (a deferred update), before `work` writes to or waits on
+/// the database, then completed with `work`'s answer.
 macro_rules! answer_interaction {
     ($http:expr, $it:expr, $work:expr, $what:literal) => {{
         let (http, it, work) = ($http, $it, $work);
-        tokio::pin!(work);
-        let early = tokio::select! {
-            a = &mut work => Some(a),
-            () = tokio::time::sleep($crate::discord::reply::ACK_GRACE) => None,
-        };
-        let result = match early {
-            Some(Answer::Update(l)) => {
-                it.create_response(
-                    http,
-                    CreateInteractionResponse::UpdateMessage(dress::response(&l, false)),
-                )
+        if let Err(e) = it
+            .create_response(http, CreateInteractionResponse::Acknowledge)
+            .await
+        {
+            tracing::warn!("could not acknowledge {}: {e}", $what);
+        }
+        let result = match work.await {
+            Answer::Update(l) => it
+                .edit_response(http, dress::edit_response(&l))
                 .await
-            }
-            Some(Answer::Reply(l)) => {
-                it.create_response(
-                    http,
-                    CreateInteractionResponse::Message(dress::response(&l, true)),
-                )
+                .map(|_| ()),
+            Answer::Reply(l) => it
+                .create_followup(http, dress::followup(&l, true))
                 .await
-            }
-            Some(Answer::Nothing) => Ok(()),
-            None => {
-                if let Err(e) = it
-                    .create_response(http, CreateInteractionResponse::Acknowledge)
-                    .await
-                {
-                    tracing::warn!("could not acknowledge {}: {e}", $what);
-                }
-                match work.await {
-                    Answer::Update(l) => it
-                        .edit_response(http, dress::edit_response(&l))
-                        .await
-                        .map(|_| ()),
-                    Answer::Reply(l) => it
-                        .create_followup(http, dress::followup(&l, true))
-                        .await
-                        .map(|_| ()),
-                    Answer::Nothing => Ok(()),
-                }
-            }
+                .map(|_| ()),
+            Answer::Nothing => Ok(()),
         };
         if let Err(e) = result {
             tracing::warn!("could not answer {}: {e}", $what);

@@ -71,10 +71,22 @@ impl Shared {
         self.claim_until(id, i64::MAX).await
     }
 
+    /// [`Shared::claim`] in the store alone, for an interaction already found new in
+    /// memory ([`Shared::first_time`]) and acknowledged: the store may be slow.
+    pub async fn claim_stored(&self, id: u64) -> Result<bool, StoreError> {
+        let now = self.referee.clock().now();
+        self.claim_stored_until(id, now.saturating_add(CLAIM_MS))
+            .await
+    }
+
     async fn claim_until(&self, id: u64, expires: i64) -> Result<bool, StoreError> {
         if !self.first_time(id) {
             return Ok(false);
         }
+        self.claim_stored_until(id, expires).await
+    }
+
+    async fn claim_stored_until(&self, id: u64, expires: i64) -> Result<bool, StoreError> {
         let now = self.referee.clock().now();
         self.referee
             .store()

@@ -304,3 +304,45 @@ async fn another_servers_race_is_not_offered() {
     assert!(there[0].0.starts_with("#3 · 1000 miles · "), "{there:?}");
     assert_discord_was_happy(&h);
 }
+
+/// Typing is free: with the shipped limits on, an autocomplete per keystroke of a
+/// 20-character value (one key per 100 ms on the test clock) is answered every time, and
+/// the command run right after is not refused for going too fast.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typing_spends_no_allowance() {
+    let limits = photofinish::referee::Limits::default();
+    assert!(limits.commands_burst > 0, "the shipped pace is on");
+    let h = Harness::start_with_limits(Some(limits)).await;
+    let alice = User::new(541, "Alice");
+    let bob = User::new(542, "Bob");
+    h.open_race("dream-mile", "turn=1h reminders=none", &alice, &[&bob])
+        .await;
+    // Past the commands that opened the race.
+    h.clock.advance_secs(120);
+
+    let typed = "reminders=none turn=";
+    assert_eq!(typed.chars().count(), 20);
+    let mut offered = Vec::new();
+    for n in 1..=typed.len() {
+        let id = h
+            .fake
+            .autocomplete(&alice, CHANNEL, "settings", "change", &typed[..n], &[]);
+        // One keystroke at a time, each answered before the next.
+        offered.push(h.fake.choices(id).await);
+        assert_eq!(h.fake.callbacks(id), 1, "keystroke {n} answered once");
+        h.clock.advance_ms(100);
+    }
+    // The answers are the race's real choices, read for each keystroke.
+    let at_tu = &offered[16];
+    assert!(
+        at_tu
+            .iter()
+            .any(|(_, v)| v.starts_with("reminders=none turn")),
+        "{at_tu:?}"
+    );
+
+    let a = h.slash(&alice, "help", &[]).await;
+    let text = text_of(&a);
+    assert!(!text.contains("faster"), "refused after typing: {text}");
+    assert!(text.contains("/race"), "{text}");
+}

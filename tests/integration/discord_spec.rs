@@ -127,3 +127,27 @@ async fn an_off_spec_request_fails_the_test_that_sent_it() {
     let why = why.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(why.contains("do not fit Discord's spec"), "{why}");
 }
+
+/// A DM goes to the DM channel `POST /users/@me/channels` opened: a user's id is no
+/// channel, and Discord answers 404 (10003, Unknown Channel) to a post there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dm_needs_its_dm_channel() {
+    use poise::serenity_prelude as serenity;
+    let h = Harness::start().await;
+    let alice = User::new(3301, "Alice");
+    // The bot answers a DM through the channel it opened.
+    h.fake.dm(&alice, "help");
+    let reply = h.fake.wait_dm(alice.id, 1).await;
+    assert!(!text_of(&reply).is_empty(), "{reply}");
+
+    let settings = h.fake.settings(&h.db());
+    let http = photofinish::discord::http(&settings.discord);
+    let sent = serenity::ChannelId::new(alice.id).say(&http, "hello").await;
+    match sent {
+        Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))) => {
+            assert_eq!(r.status_code.as_u16(), 404, "{r:?}");
+            assert_eq!(r.error.code, 10003, "{r:?}");
+        }
+        other => panic!("a post to a user's id as a channel: {other:?}"),
+    }
+}

@@ -19,6 +19,7 @@ mod cli_run;
 mod cluster;
 mod crash;
 mod discord_1500m;
+mod discord_acknowledge;
 mod discord_authz;
 mod discord_autocomplete;
 mod discord_autopilot;

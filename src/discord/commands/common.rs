@@ -7,34 +7,19 @@ use poise::serenity_prelude as serenity;
 
 use super::super::dress;
 use super::super::layout::Layout;
-use super::super::reply::{ACK_GRACE, actor, refusal};
+use super::super::reply::{actor, refusal};
 use super::super::shared::{Ctx, Error};
 use crate::games::GameKind;
 use crate::referee::RefereeError;
 use crate::vocab::{CampaignId, UserId};
 
-/// Runs `work`, deferring the answer (ephemerally) if it takes longer than Discord's
-/// grace, then sends what it returns.
+/// Runs `work` and sends what it returns. The command check acknowledged the command
+/// before anything waited (a deferral, ephemeral unless the command's answer is public).
 pub(super) async fn answer<F>(ctx: Ctx<'_>, ephemeral: bool, work: F) -> Result<(), Error>
 where
     F: Future<Output = Layout>,
 {
-    tokio::pin!(work);
-    let layout = tokio::select! {
-        l = &mut work => l,
-        () = tokio::time::sleep(ACK_GRACE) => {
-            // The work goes on whatever Discord says: it may be about to commit.
-            let deferred = if ephemeral {
-                ctx.defer_ephemeral().await
-            } else {
-                ctx.defer().await
-            };
-            if let Err(e) = deferred {
-                tracing::warn!("could not acknowledge a command: {e}");
-            }
-            work.await
-        }
-    };
+    let layout = work.await;
     ctx.data().poke();
     send_after_work(ctx, &layout, ephemeral).await;
     Ok(())

@@ -1,5 +1,6 @@
 //! Autocomplete for `/race` options with a finite answer. The choices are built by pure
-//! functions (tested here); the async wrappers only find the caller's race and seat.
+//! functions (tested here); the async wrappers only find the caller's race and seat, with
+//! reads only (a few, and given up past [`ACK_GRACE`]): an autocomplete writes nothing.
 //! Nothing of another seat's hand is offered: `/race order` completes from the caller's
 //! own open prompt, and offers nothing when they owe no order. Race numbers (`race:`)
 //! are this server's races only, from the archive's listing.
@@ -9,6 +10,7 @@
 
 use poise::serenity_prelude as serenity;
 
+use super::super::reply::ACK_GRACE;
 use super::super::shared::Ctx;
 use super::common::race_here_or_last;
 use super::common::{race_here, user_of};
@@ -221,18 +223,31 @@ fn response(pairs: Vec<(String, String)>) -> serenity::CreateAutocompleteRespons
         })
 }
 
+/// An autocomplete cannot be deferred and Discord waits three seconds for its choices: a
+/// read slower than [`ACK_GRACE`] offers none rather than leaving the user with an error.
+async fn in_time(
+    work: impl std::future::Future<Output = serenity::CreateAutocompleteResponse>,
+) -> serenity::CreateAutocompleteResponse {
+    tokio::time::timeout(ACK_GRACE, work)
+        .await
+        .unwrap_or_else(|_| serenity::CreateAutocompleteResponse::new())
+}
+
 /// `/race order text:`: the caller's own legal orders, only while they owe one.
 pub(super) async fn autocomplete_order(
     ctx: Ctx<'_>,
     partial: &str,
 ) -> serenity::CreateAutocompleteResponse {
-    let Ok(race) = race_here(ctx).await else {
-        return response(Vec::new());
-    };
-    match ctx.data().referee.open_prompt(race, &user_of(ctx)).await {
-        Ok(open) => response(order_choices(&open.prompt.choices, partial)),
-        Err(_) => response(Vec::new()),
-    }
+    in_time(async move {
+        let Ok(race) = race_here(ctx).await else {
+            return response(Vec::new());
+        };
+        match ctx.data().referee.open_prompt(race, &user_of(ctx)).await {
+            Ok(open) => response(order_choices(&open.prompt.choices, partial)),
+            Err(_) => response(Vec::new()),
+        }
+    })
+    .await
 }
 
 /// `/race replace seat:`: the race's seats by runner name.
@@ -240,16 +255,19 @@ pub(super) async fn autocomplete_seat(
     ctx: Ctx<'_>,
     partial: &str,
 ) -> serenity::CreateAutocompleteResponse {
-    let Ok(race) = race_here(ctx).await else {
-        return response(Vec::new());
-    };
-    match ctx.data().referee.overview(race).await {
-        Ok(o) => {
-            let names: Vec<String> = o.seats.into_iter().map(|s| s.name).collect();
-            response(seat_choices(&names, partial))
+    in_time(async move {
+        let Ok(race) = race_here(ctx).await else {
+            return response(Vec::new());
+        };
+        match ctx.data().referee.overview(race).await {
+            Ok(o) => {
+                let names: Vec<String> = o.seats.into_iter().map(|s| s.name).collect();
+                response(seat_choices(&names, partial))
+            }
+            Err(_) => response(Vec::new()),
         }
-        Err(_) => response(Vec::new()),
-    }
+    })
+    .await
 }
 
 /// `/race history turn:`: the past turns, newest first, with their labels.
@@ -257,24 +275,27 @@ pub(super) async fn autocomplete_turn(
     ctx: Ctx<'_>,
     partial: &str,
 ) -> serenity::CreateAutocompleteResponse {
-    let referee = &ctx.data().referee;
-    let Ok(race) = race_here_or_last(ctx).await else {
-        return response(Vec::new());
-    };
-    let played = match referee.store().load(race).await {
-        Ok(Some(l)) => l.campaign.step,
-        _ => 0,
-    };
-    let mut turns = Vec::new();
-    for n in turn_numbers(played, partial) {
-        if let Ok(h) = referee.history(race, n).await {
-            turns.push((n, h.label));
+    in_time(async move {
+        let referee = &ctx.data().referee;
+        let Ok(race) = race_here_or_last(ctx).await else {
+            return response(Vec::new());
+        };
+        let played = match referee.store().load(race).await {
+            Ok(Some(l)) => l.campaign.step,
+            _ => 0,
+        };
+        let mut turns = Vec::new();
+        for n in turn_numbers(played, partial) {
+            if let Ok(h) = referee.history(race, n).await {
+                turns.push((n, h.label));
+            }
         }
-    }
-    turn_choices(&turns, partial).into_iter().fold(
-        serenity::CreateAutocompleteResponse::new(),
-        |r, (name, n)| r.add_int_choice(name, i64::from(n)),
-    )
+        turn_choices(&turns, partial).into_iter().fold(
+            serenity::CreateAutocompleteResponse::new(),
+            |r, (name, n)| r.add_int_choice(name, i64::from(n)),
+        )
+    })
+    .await
 }
 
 /// Archive pages read for `race:` before answering (15 races each): Discord waits three
@@ -287,41 +308,44 @@ pub(super) async fn autocomplete_race(
     ctx: Ctx<'_>,
     partial: &str,
 ) -> serenity::CreateAutocompleteResponse {
-    let Some(guild) = ctx.guild_id().map(|g| g.get().to_string()) else {
-        return serenity::CreateAutocompleteResponse::new();
-    };
-    let referee = &ctx.data().referee;
-    let mut entries: Vec<ArchiveEntry> = Vec::new();
-    let mut before = None;
-    for _ in 0..RACE_PAGES {
-        let Ok(page) = referee.archive(&guild, before).await else {
-            break;
+    in_time(async move {
+        let Some(guild) = ctx.guild_id().map(|g| g.get().to_string()) else {
+            return serenity::CreateAutocompleteResponse::new();
         };
-        let Some(last) = page.last() else {
-            break;
-        };
-        before = Some(last.race);
-        entries.extend(page);
-        if race_choices(&entries, partial).len() >= MAX_CHOICES {
-            break;
+        let referee = &ctx.data().referee;
+        let mut entries: Vec<ArchiveEntry> = Vec::new();
+        let mut before = None;
+        for _ in 0..RACE_PAGES {
+            let Ok(page) = referee.archive(&guild, before).await else {
+                break;
+            };
+            let Some(last) = page.last() else {
+                break;
+            };
+            before = Some(last.race);
+            entries.extend(page);
+            if race_choices(&entries, partial).len() >= MAX_CHOICES {
+                break;
+            }
         }
-    }
-    // An older race typed by its whole number: the archive's page just before it starts
-    // with it, if it is this server's.
-    if let Some(n) = typed_number(partial).and_then(|n| n.parse::<i64>().ok())
-        && !entries.iter().any(|e| e.race.0 == n)
-        && let Ok(page) = referee
-            .archive(&guild, Some(CampaignId(n.saturating_add(1))))
-            .await
-        && let Some(first) = page.into_iter().next()
-        && first.race.0 == n
-    {
-        entries.push(first);
-    }
-    race_choices(&entries, partial).into_iter().fold(
-        serenity::CreateAutocompleteResponse::new(),
-        |r, (name, n)| r.add_int_choice(name, n),
-    )
+        // An older race typed by its whole number: the archive's page just before it starts
+        // with it, if it is this server's.
+        if let Some(n) = typed_number(partial).and_then(|n| n.parse::<i64>().ok())
+            && !entries.iter().any(|e| e.race.0 == n)
+            && let Ok(page) = referee
+                .archive(&guild, Some(CampaignId(n.saturating_add(1))))
+                .await
+            && let Some(first) = page.into_iter().next()
+            && first.race.0 == n
+        {
+            entries.push(first);
+        }
+        race_choices(&entries, partial).into_iter().fold(
+            serenity::CreateAutocompleteResponse::new(),
+            |r, (name, n)| r.add_int_choice(name, n),
+        )
+    })
+    .await
 }
 
 /// The referee's own timing keys that every game takes (src/referee/timing.rs).
@@ -382,20 +406,23 @@ pub(super) async fn autocomplete_settings(
     ctx: Ctx<'_>,
     partial: &str,
 ) -> serenity::CreateAutocompleteResponse {
-    let Ok(race) = race_here(ctx).await else {
-        return response(Vec::new());
-    };
-    match ctx.data().referee.overview(race).await {
-        Ok(o) => {
-            let docs: Vec<OptionDoc> = TIMING_DOCS
-                .iter()
-                .chain(o.kind.option_docs())
-                .copied()
-                .collect();
-            response(settings_choices(&docs, partial))
+    in_time(async move {
+        let Ok(race) = race_here(ctx).await else {
+            return response(Vec::new());
+        };
+        match ctx.data().referee.overview(race).await {
+            Ok(o) => {
+                let docs: Vec<OptionDoc> = TIMING_DOCS
+                    .iter()
+                    .chain(o.kind.option_docs())
+                    .copied()
+                    .collect();
+                response(settings_choices(&docs, partial))
+            }
+            Err(_) => response(Vec::new()),
         }
-        Err(_) => response(Vec::new()),
-    }
+    })
+    .await
 }
 
 /// `/race join choice:`: the pre-race choices the race's game accepts with its options.
@@ -403,22 +430,25 @@ pub(super) async fn autocomplete_seat_choice(
     ctx: Ctx<'_>,
     partial: &str,
 ) -> serenity::CreateAutocompleteResponse {
-    let Ok(race) = race_here(ctx).await else {
-        return response(Vec::new());
-    };
-    let Ok(Some(l)) = ctx.data().referee.store().load(race).await else {
-        return response(Vec::new());
-    };
-    let kind = l.campaign.kind;
-    let Some(help) = kind.seat_choice_help() else {
-        return response(Vec::new());
-    };
-    let pref = kind.preference_help().unwrap_or_default();
-    let legal: Vec<String> = seat_choice_candidates(&[help, pref])
-        .into_iter()
-        .filter(|c| kind.check_seat_choice(&l.campaign.options, c).is_ok())
-        .collect();
-    response(text_choices(&legal, partial))
+    in_time(async move {
+        let Ok(race) = race_here(ctx).await else {
+            return response(Vec::new());
+        };
+        let Ok(Some(l)) = ctx.data().referee.store().load(race).await else {
+            return response(Vec::new());
+        };
+        let kind = l.campaign.kind;
+        let Some(help) = kind.seat_choice_help() else {
+            return response(Vec::new());
+        };
+        let pref = kind.preference_help().unwrap_or_default();
+        let legal: Vec<String> = seat_choice_candidates(&[help, pref])
+            .into_iter()
+            .filter(|c| kind.check_seat_choice(&l.campaign.options, c).is_ok())
+            .collect();
+        response(text_choices(&legal, partial))
+    })
+    .await
 }
 
 /// `/race preference text:`: the forms the race's game's preference help quotes.
@@ -426,21 +456,24 @@ pub(super) async fn autocomplete_preference(
     ctx: Ctx<'_>,
     partial: &str,
 ) -> serenity::CreateAutocompleteResponse {
-    let Ok(race) = race_here(ctx).await else {
-        return response(Vec::new());
-    };
-    match ctx.data().referee.overview(race).await {
-        Ok(o) => {
-            // Whole forms only: a help text also quotes single words (a rule's name) that
-            // are parts of a form, not preferences of their own.
-            let forms: Vec<String> = quoted(o.kind.preference_help().unwrap_or_default())
-                .into_iter()
-                .filter(|f| f.contains(' '))
-                .collect();
-            response(text_choices(&forms, partial))
+    in_time(async move {
+        let Ok(race) = race_here(ctx).await else {
+            return response(Vec::new());
+        };
+        match ctx.data().referee.overview(race).await {
+            Ok(o) => {
+                // Whole forms only: a help text also quotes single words (a rule's name) that
+                // are parts of a form, not preferences of their own.
+                let forms: Vec<String> = quoted(o.kind.preference_help().unwrap_or_default())
+                    .into_iter()
+                    .filter(|f| f.contains(' '))
+                    .collect();
+                response(text_choices(&forms, partial))
+            }
+            Err(_) => response(Vec::new()),
         }
-        Err(_) => response(Vec::new()),
-    }
+    })
+    .await
 }
 
 /// A closed set's value as Discord sent it: one of the choices the option was

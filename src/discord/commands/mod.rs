@@ -33,7 +33,7 @@ pub use host::{parse_moment, parse_signed};
 use std::sync::Arc;
 
 use super::dress;
-use super::reply::{ACK_GRACE, note, refusal};
+use super::reply::{note, refusal};
 use super::shared::{Ctx, Error, Shared};
 use crate::referee::RefereeError;
 
@@ -91,30 +91,45 @@ pub async fn on_error(error: poise::FrameworkError<'_, Arc<Shared>, Error>) {
     }
 }
 
+/// The commands whose answer the whole channel sees; every other answer is ephemeral.
+const PUBLIC_ANSWERS: &[&str] = &["race series new"];
+
 /// Marks an invocation whose id was checked (poise checks each level of `/race sub`).
 struct Checked;
 
 /// Poise's command check: false for an interaction already handled (a duplicate
 /// gateway event, here or in another process), a refusal for a user going too fast, true
-/// for every level of a new one.
+/// for every level of a new one. An autocomplete is only checked against duplicates in
+/// memory.
 pub async fn not_a_duplicate(ctx: Ctx<'_>) -> Result<bool, Error> {
     if ctx.invocation_data::<Checked>().await.is_some() {
         return Ok(true);
     }
-    // Claimed in the store, so that another process given the same event drops it; a
-    // slow database gets the interaction acknowledged in time (every answer is ephemeral).
-    let claim = ctx.data().claim(ctx.id());
-    tokio::pin!(claim);
-    let claimed = tokio::select! {
-        c = &mut claim => c,
-        () = tokio::time::sleep(ACK_GRACE) => {
-            if let Err(e) = ctx.defer_ephemeral().await {
-                tracing::warn!("could not acknowledge a command: {e}");
-            }
-            claim.await
+    // poise runs this check for every keystroke's autocomplete too: those change nothing,
+    // so they claim no row and count against no pace (a duplicate is dropped in memory).
+    if let poise::Context::Application(a) = ctx
+        && a.interaction_type == poise::CommandInteractionType::Autocomplete
+    {
+        if !ctx.data().first_time(ctx.id()) {
+            return Ok(false);
         }
-    };
-    match claimed {
+        ctx.set_invocation_data(Checked).await;
+        return Ok(true);
+    }
+    // A duplicate in this process is dropped before any answer.
+    if !ctx.data().first_time(ctx.id()) {
+        return Ok(false);
+    }
+    // Acknowledged before the store is touched, so a slow database cannot cost Discord's
+    // 3 seconds; then claimed in the store, so that another process given the same event
+    // drops it.
+    let public = PUBLIC_ANSWERS
+        .iter()
+        .any(|n| ctx.command().qualified_name == *n);
+    if let Err(e) = defer(ctx, !public).await {
+        tracing::warn!("could not acknowledge a command: {e}");
+    }
+    match ctx.data().claim_stored(ctx.id()).await {
         Ok(true) => {}
         Ok(false) => return Ok(false),
         Err(e) => return Err(Box::new(RefereeError::Store(e))),
@@ -123,6 +138,27 @@ pub async fn not_a_duplicate(ctx: Ctx<'_>) -> Result<bool, Error> {
     // Each command counts once against its user's pace.
     ctx.data().referee.pace_command(&user_of(ctx))?;
     Ok(true)
+}
+
+/// Defers a command's answer, like poise's `defer`, but saying (as every message the bot
+/// sends does) that it pings nobody.
+async fn defer(ctx: Ctx<'_>, ephemeral: bool) -> Result<(), poise::serenity_prelude::Error> {
+    use poise::serenity_prelude as serenity;
+    use std::sync::atomic::Ordering;
+    let poise::Context::Application(a) = ctx else {
+        return Ok(());
+    };
+    if a.has_sent_initial_response.load(Ordering::SeqCst) {
+        return Ok(());
+    }
+    let data = serenity::CreateInteractionResponseMessage::new()
+        .ephemeral(ephemeral)
+        .allowed_mentions(dress::no_mentions());
+    a.interaction
+        .create_response(ctx.http(), serenity::CreateInteractionResponse::Defer(data))
+        .await?;
+    a.has_sent_initial_response.store(true, Ordering::SeqCst);
+    Ok(())
 }
 
 /// Run a race: `/race new`, `/race join`, `/race start`, and orders by DM.

@@ -23,6 +23,7 @@ impl FakeDiscord {
                 channel,
                 dispatched: self.shared.now(),
                 acknowledged: None,
+                callback_at: None,
                 responded: false,
                 response: None,
                 original: None,
@@ -45,6 +46,7 @@ impl FakeDiscord {
     ) -> Value {
         let (in_dm, guild) = {
             let mut inner = self.shared.inner.lock().unwrap();
+            inner.users.insert(user.id);
             let guild = inner
                 .guild_override
                 .take()
@@ -208,6 +210,7 @@ impl FakeDiscord {
 
     /// The user writes to the bot by DM. Returns the message id.
     pub fn dm(&self, user: &User, text: &str) -> u64 {
+        self.shared.inner.lock().unwrap().users.insert(user.id);
         let id = self.shared.id();
         self.replay_dm(id, user, text);
         id
@@ -292,6 +295,17 @@ impl FakeDiscord {
         let inner = self.shared.inner.lock().unwrap();
         let it = inner.interactions.get(&id)?;
         Some(it.acknowledged?.saturating_sub(it.dispatched))
+    }
+
+    /// Waits for the bot's first answer to an interaction (its callback), and returns
+    /// when it arrived, in the order of the bot's requests (see [`FakeDiscord::request_count`]),
+    /// with the callback's type (5 or 6 deferred, 4 a message, 8 choices, 9 a modal).
+    pub async fn callback_arrival(&self, id: u64) -> (usize, u64) {
+        self.until(&format!("a callback for interaction {id}"), |i| {
+            let it = i.interactions.get(&id)?;
+            Some((it.callback_at?, it.response.as_ref()?["type"].as_u64()?))
+        })
+        .await
     }
 
     /// How many callbacks the bot sent for an interaction.

@@ -4,6 +4,8 @@
 //! REST proxy setting) and the gateway (`/gateway`: HELLO, IDENTIFY, READY, heartbeats and
 //! dispatches), records every request, and behaves like Discord where it matters:
 //! - it enforces Discord's documented message limits and answers 400 when one is broken;
+//! - it answers 404 with code 10003 to a request for a user's id as if it were a channel (a
+//!   DM goes to the channel `POST /users/@me/channels` opened), as Discord does;
 //! - it answers 403 with code 50007 for users whose DMs are closed, and 50013 for posts
 //!   in a channel where the bot lost Send Messages or Attach Files ([`Lost`]), and 404
 //!   with 10003 for a channel someone deleted ([`FakeDiscord::delete_channel`]);

@@ -221,6 +221,14 @@ impl Call<'_> {
         {
             return refuse(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
         }
+        // A user's id is not their DM channel, as on Discord.
+        if let ["channels", channel, ..] = parts.as_slice()
+            && channel
+                .parse::<u64>()
+                .is_ok_and(|c| inner.users.contains(&c) && !inner.recipient_of.contains_key(&c))
+        {
+            return refuse(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
+        }
         if let ["channels", channel, ..] = parts.as_slice()
             && let Ok(c) = channel.parse::<u64>()
             && let Some(early) = self.archived_thread(inner, method.as_str(), c, parts.len())
@@ -332,7 +340,9 @@ impl Call<'_> {
             6 => it.message,
             _ => None,
         };
+        let seen = inner.requests.len();
         if let Some(entry) = inner.interactions.get_mut(&id) {
+            entry.callback_at.get_or_insert(seen);
             entry.responded = true;
             entry.acknowledged = Some(now);
             entry.response = Some(body.clone());

@@ -21,6 +21,9 @@ pub(super) struct Interaction {
     pub(super) dispatched: Duration,
     /// When its callback was accepted, on the fake's clock.
     pub(super) acknowledged: Option<Duration>,
+    /// When its first callback arrived, in the order of the bot's requests: how many
+    /// requests the fake had recorded before it.
+    pub(super) callback_at: Option<usize>,
     pub(super) responded: bool,
     pub(super) response: Option<Value>,
     /// The message the response made (type 4), for @original edits.
@@ -68,6 +71,9 @@ pub(super) struct Inner {
     pub(super) lost_permissions: HashMap<u64, super::Lost>,
     /// Channels someone deleted ([`super::FakeDiscord::delete_channel`]).
     pub(super) deleted_channels: HashSet<u64>,
+    /// The users who have used the bot: a user's id is no channel (a DM goes to the
+    /// channel `POST /users/@me/channels` opened).
+    pub(super) users: HashSet<u64>,
     /// Each thread's last activity, on the fake's clock.
     pub(super) thread_activity: HashMap<u64, Duration>,
     pub(super) archived_threads: HashSet<u64>,
