@@ -3,6 +3,8 @@
 //!
 //! Every refusal (bad flags, a bad config, a bad script) exits 2 with one line on stderr
 //! ([`refuse`], `refusal.rs`): never a value that may be secret, never megabytes of input.
+//! `health` is the exception for a bad config: 0 healthy, 1 not (a config it cannot run on
+//! included), 2 only for a bad command line.
 
 mod bench;
 pub mod config;
@@ -177,7 +179,8 @@ pub enum Command {
         json: bool,
     },
     /// Report the database (reachable, migrations current) and this bot process's gateway;
-    /// exits 1 when unhealthy (the container's HEALTHCHECK).
+    /// exits 0 when healthy, 1 when not (a configuration it cannot use included), 2 only
+    /// for a bad command line (the container's HEALTHCHECK).
     Health {
         #[command(flatten)]
         flags: config::Flags,
@@ -345,7 +348,9 @@ pub fn main() -> ExitCode {
                 max_age_secs: max_age,
                 json,
             }),
-            Err(e) => refuse(&e),
+            // A configuration the bot cannot run on is unhealthy (1): an orchestrator
+            // reads 2 as a bad command line, and Docker reserves it.
+            Err(e) => health::unusable_config(&e, json),
         },
         Command::Migrate { flags } => match config::database(&flags) {
             Ok(database) => health::migrate(&database),
