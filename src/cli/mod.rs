@@ -6,6 +6,7 @@
 //! `health` is the exception for a bad config: 0 healthy, 1 not (a config it cannot run on
 //! included), 2 only for a bad command line.
 
+mod backup;
 mod bench;
 pub mod config;
 mod cpu;
@@ -197,6 +198,17 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Copy the SQLite database to FILE, online and consistent, while the bot runs
+    /// (PostgreSQL: use pg_dump).
+    Backup {
+        /// Where to write the copy.
+        file: std::path::PathBuf,
+        /// Replace FILE if it exists.
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        flags: config::Flags,
+    },
     /// Apply the database migrations of this version (the bot also applies them at start).
     Migrate {
         #[command(flatten)]
@@ -352,6 +364,7 @@ pub fn main() -> ExitCode {
             // reads 2 as a bad command line, and Docker reserves it.
             Err(e) => health::unusable_config(&e, json),
         },
+        Command::Backup { file, force, flags } => backup::run(&file, force, &flags),
         Command::Migrate { flags } => match config::database(&flags) {
             Ok(database) => health::migrate(&database),
             Err(e) => refuse(&e),
