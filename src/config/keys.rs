@@ -65,6 +65,8 @@ pub const KEYS: &[Key] = &[
     key("turns.resolve", Kind::Text, "early"),
     key("log.level", Kind::Text, "info"),
     key("log.ansi", Kind::Bool, "false"),
+    // `text` for people, `json` (one object a line) for a log collector.
+    key("log.format", Kind::Text, "text"),
     // How long without any answer from Discord makes an outage (deadlines held).
     key("outage_after", Kind::Text, "3m"),
     // The final post's animated replay: CPU for each finished race (off on small hosts).

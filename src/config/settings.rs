@@ -91,6 +91,17 @@ pub struct Log {
     /// A `tracing` filter such as `info` or `photofinish=debug,serenity=warn`.
     pub level: String,
     pub ansi: bool,
+    pub format: LogFormat,
+}
+
+/// How each log line is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LogFormat {
+    /// tracing-subscriber's plain text, for people.
+    #[default]
+    Text,
+    /// One JSON object a line (tracing-subscriber's JSON layer), for a log collector.
+    Json,
 }
 
 impl Default for Settings {
@@ -102,6 +113,7 @@ impl Default for Settings {
             log: Log {
                 level: "info".into(),
                 ansi: false,
+                format: LogFormat::Text,
             },
         }
     }
@@ -164,6 +176,13 @@ impl Settings {
         }
         if let Some(r) = get("log.ansi") {
             s.log.ansi = boolean("log.ansi", r)?;
+        }
+        if let Some(r) = get("log.format") {
+            s.log.format = match r.text.trim().to_ascii_lowercase().as_str() {
+                "text" => LogFormat::Text,
+                "json" => LogFormat::Json,
+                _ => return Err(bad("log.format", r, "expected text or json")),
+            };
         }
         if let Some(r) = get("outage_after") {
             discord.outage_after_secs = duration("outage_after", r, &r.text)?.max(1);
@@ -362,6 +381,7 @@ mod tests {
             [log]
             level = "debug"
             ansi = true
+            format = "json"
             "#,
         )
         .unwrap();
@@ -382,6 +402,7 @@ mod tests {
         assert!(!timing.resolve_early);
         assert_eq!(s.log.level, "debug");
         assert!(s.log.ansi);
+        assert_eq!(s.log.format, LogFormat::Json);
         assert!(!s.discord.animation);
 
         for (text, key) in [
@@ -391,6 +412,7 @@ mod tests {
             ("tokn = \"x\"", "`tokn`"),
             ("shard_total = \"four\"", "`shard_total`"),
             ("[log]\nansi = \"maybe\"", "`log.ansi`"),
+            ("[log]\nformat = \"xml\"", "`log.format`"),
             ("[turns]\nreminders = 3", "`turns.reminders`"),
         ] {
             let err = Settings::from_toml(text).unwrap_err().to_string();

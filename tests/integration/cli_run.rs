@@ -88,6 +88,71 @@ fn the_token_never_reaches_the_log() {
     );
 }
 
+/// `log.format = "json"` (here from the environment): every line the bot writes is one
+/// JSON object, the start line among them, and the token is in none of them.
+#[test]
+fn json_logs_are_one_object_a_line_without_the_token() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("config.toml"),
+        "database = \"races.db\"\nrest_proxy = \"http://127.0.0.1:9\"\n[log]\nlevel = \"debug\"\n",
+    )
+    .unwrap();
+    let mut child = photofinish()
+        .arg("run")
+        .env("DISCORD_TOKEN", "MTIz.very-secret-token")
+        .env("PHOTOFINISH_LOG_FORMAT", "json")
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let log = log_until(&mut child, "get gateway URL failed");
+    assert!(
+        !log.contains("very-secret-token"),
+        "the token leaked: {log}"
+    );
+    // The child is killed mid-write at the end: its last line may be cut short.
+    let lines: Vec<&str> = log.lines().filter(|l| !l.trim().is_empty()).collect();
+    let whole = match log.ends_with('\n') {
+        true => &lines[..],
+        false => &lines[..lines.len().saturating_sub(1)],
+    };
+    assert!(whole.len() >= 2, "{log}");
+    let mut messages = Vec::new();
+    for line in whole {
+        let v: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
+        assert!(v["level"].is_string(), "{line}");
+        assert!(v["timestamp"].is_string(), "{line}");
+        messages.push(v["fields"]["message"].as_str().unwrap_or("").to_string());
+    }
+    assert!(
+        messages.iter().any(|m| m == "starting photofinish"),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("get gateway URL failed")),
+        "{messages:?}"
+    );
+    // A value other than text or json is refused, naming the key.
+    let out = photofinish()
+        .arg("run")
+        .env("DISCORD_TOKEN", "x")
+        .env("PHOTOFINISH_LOG_FORMAT", "xml")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("log.format") && err.contains("text or json"),
+        "{err}"
+    );
+}
+
 /// Reads the child's stdout and stderr as it runs, until they contain `wanted` (or
 /// [`PATIENCE`] runs out), then kills it and returns everything it wrote.
 fn log_until(child: &mut Child, wanted: &str) -> String {
