@@ -55,6 +55,14 @@ pub const KEYS: &[Key] = &[
         default: "",
     },
     key("database", Kind::Text, "photofinish.db"),
+    // Put into a postgres:// `database` that has none, percent-encoded, so any character
+    // works.
+    Key {
+        name: "database_password",
+        kind: Kind::Text,
+        secret: true,
+        default: "",
+    },
     key("guild", Kind::Text, ""),
     key("time_zone", Kind::Text, "UTC"),
     key("rest_proxy", Kind::Text, ""),

@@ -136,6 +136,44 @@ fn boolean(key: &'static str, raw: &Raw) -> Result<bool, ConfigError> {
     }
 }
 
+/// A postgres:// URL with `password` put in its user part, percent-encoded so that `/`,
+/// `@`, `#` and any other character survive. Refused for a URL that is not PostgreSQL's,
+/// names no user, or already holds a password.
+pub fn with_password(url: &str, password: &str) -> Result<String, &'static str> {
+    let lower = url.to_ascii_lowercase();
+    let Some(start) = ["postgres://", "postgresql://"]
+        .iter()
+        .find(|p| lower.starts_with(*p))
+        .map(|p| p.len())
+    else {
+        return Err("applies only to a postgres:// `database`");
+    };
+    let rest = url.get(start..).unwrap_or("");
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = rest.get(..authority_end).unwrap_or("");
+    let Some(at) = authority.rfind('@') else {
+        return Err("needs a user in `database` (postgres://USER@HOST/DATABASE)");
+    };
+    let user = authority.get(..at).unwrap_or("");
+    if user.is_empty() {
+        return Err("needs a user in `database` (postgres://USER@HOST/DATABASE)");
+    }
+    if user.contains(':') || lower.contains("password=") {
+        return Err("is set, but `database` holds a password already: give it in one place");
+    }
+    let mut encoded = String::with_capacity(password.len() * 3);
+    for b in password.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            encoded.push(char::from(b));
+        } else {
+            encoded.push_str(&format!("%{b:02X}"));
+        }
+    }
+    let head = url.get(..start + at).unwrap_or("");
+    let tail = url.get(start + at..).unwrap_or("");
+    Ok(format!("{head}:{encoded}{tail}"))
+}
+
 impl Settings {
     /// Checks the raw values of every layer together; a key not set keeps its default. The
     /// token may still be empty (only `run` needs one).
@@ -148,6 +186,10 @@ impl Settings {
         }
         if let Some(r) = get("database") {
             s.database = r.text.trim().to_string();
+        }
+        if let Some(r) = get("database_password") {
+            s.database =
+                with_password(&s.database, &r.text).map_err(|e| bad("database_password", r, e))?;
         }
         if let Some(r) = get("guild") {
             let id = r.text.trim().parse();
@@ -325,6 +367,34 @@ mod tests {
         let shown = format!("{s:?} {}", s.discord.token);
         assert!(!shown.contains("secret"), "{shown}");
         assert!(shown.contains("Token(hidden)"));
+    }
+
+    #[test]
+    fn a_separate_password_is_encoded_into_a_postgres_url() {
+        let url =
+            with_password("postgres://bot@db:5432/pf?sslmode=disable", "se/cr@t#1 %").unwrap();
+        assert_eq!(
+            url,
+            "postgres://bot:se%2Fcr%40t%231%20%25@db:5432/pf?sslmode=disable"
+        );
+        let opts: sqlx::postgres::PgConnectOptions = url.parse().unwrap();
+        assert_eq!(opts.get_username(), "bot");
+        assert_eq!(opts.get_host(), "db");
+        assert_eq!(opts.get_database(), Some("pf"));
+        assert!(with_password("postgres://bot:pw@db/pf", "x").is_err());
+        assert!(with_password("postgres://db/pf?password=pw", "x").is_err());
+        assert!(with_password("postgres://db/pf", "x").is_err());
+        assert!(with_password("photofinish.db", "x").is_err());
+        let s = Settings::from_toml(
+            "database = \"postgres://bot@db/pf\"\ndatabase_password = \"a/b\"\n",
+        )
+        .unwrap();
+        assert_eq!(s.database, "postgres://bot:a%2Fb@db/pf");
+        let err = Settings::from_toml("database_password = \"a/b\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("`database_password`"), "{err}");
+        assert!(!err.contains("a/b"), "{err}");
     }
 
     #[test]

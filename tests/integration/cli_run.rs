@@ -153,6 +153,51 @@ fn json_logs_are_one_object_a_line_without_the_token() {
     );
 }
 
+/// A database password given apart (`PHOTOFINISH_DATABASE_PASSWORD`, with `/`, `@` and
+/// `#` in it) reaches no output of any command, raw or percent-encoded; the URL shows as
+/// `bot:***@`, and `config check` shows the key as hidden.
+#[test]
+fn the_database_password_never_reaches_the_log() {
+    const PW: &str = "se/cr@t#1-planted";
+    let dir = tempfile::tempdir().unwrap();
+    let leaked = |said: &str| said.contains("planted") || said.contains("se%2Fcr");
+    let with_pw = |args: &[&str]| {
+        let out = photofinish()
+            .args(args)
+            .env("PHOTOFINISH_TOKEN", "MTIz.x")
+            .env("PHOTOFINISH_DATABASE", "postgres://bot@127.0.0.1:9/pf")
+            .env("PHOTOFINISH_DATABASE_PASSWORD", PW)
+            .env("PHOTOFINISH_LOG_LEVEL", "debug")
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    // Nothing listens on port 9: run logs its start, fails to open the database, exits.
+    let log = with_pw(&["run"]);
+    assert!(
+        log.contains("database=postgres://bot:***@127.0.0.1:9/pf"),
+        "{log}"
+    );
+    assert!(!leaked(&log), "run leaked the password: {log}");
+    for args in [
+        &["health"][..],
+        &["health", "--json"],
+        &["migrate"],
+        &["backup", "copy.db"],
+        &["config", "check"],
+    ] {
+        let said = with_pw(args);
+        assert!(!leaked(&said), "{args:?} leaked the password: {said}");
+    }
+    let said = with_pw(&["config", "check"]);
+    assert!(said.contains("database_password = (hidden)"), "{said}");
+}
+
 /// Reads the child's stdout and stderr as it runs, until they contain `wanted` (or
 /// [`PATIENCE`] runs out), then kills it and returns everything it wrote.
 fn log_until(child: &mut Child, wanted: &str) -> String {
