@@ -90,7 +90,8 @@ fn now_ms() -> i64 {
     chrono::Utc::now().timestamp_millis()
 }
 
-/// Exit 0 when healthy, 1 when not (as Docker's HEALTHCHECK expects).
+/// Exit 0 when healthy, 1 when not (as Docker's HEALTHCHECK expects); 2 is left to a bad
+/// command line.
 pub fn health(args: HealthArgs) -> ExitCode {
     let rt = match runtime() {
         Ok(rt) => rt,
@@ -113,6 +114,22 @@ pub fn health(args: HealthArgs) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// A configuration health cannot use: one line (or the JSON report) and exit 1.
+pub fn unusable_config(error: &dyn std::fmt::Display, json: bool) -> ExitCode {
+    let problem = super::refusal::one_line(&format!("the configuration cannot be used: {error}"));
+    if json {
+        let report = serde_json::json!({ "healthy": false, "problems": [problem] });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+    } else {
+        eprintln!("{problem}");
+        println!("unhealthy");
+    }
+    ExitCode::FAILURE
 }
 
 async fn check(args: &HealthArgs) -> Report {

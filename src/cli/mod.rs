@@ -3,7 +3,10 @@
 //!
 //! Every refusal (bad flags, a bad config, a bad script) exits 2 with one line on stderr
 //! ([`refuse`], `refusal.rs`): never a value that may be secret, never megabytes of input.
+//! `health` is the exception for a bad config: 0 healthy, 1 not (a config it cannot run on
+//! included), 2 only for a bad command line.
 
+mod backup;
 mod bench;
 pub mod config;
 mod cpu;
@@ -177,7 +180,8 @@ pub enum Command {
         json: bool,
     },
     /// Report the database (reachable, migrations current) and this bot process's gateway;
-    /// exits 1 when unhealthy (the container's HEALTHCHECK).
+    /// exits 0 when healthy, 1 when not (a configuration it cannot use included), 2 only
+    /// for a bad command line (the container's HEALTHCHECK).
     Health {
         #[command(flatten)]
         flags: config::Flags,
@@ -193,6 +197,17 @@ pub enum Command {
         max_age: u64,
         #[arg(long)]
         json: bool,
+    },
+    /// Copy the SQLite database to FILE, online and consistent, while the bot runs
+    /// (PostgreSQL: use pg_dump).
+    Backup {
+        /// Where to write the copy.
+        file: std::path::PathBuf,
+        /// Replace FILE if it exists.
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        flags: config::Flags,
     },
     /// Apply the database migrations of this version (the bot also applies them at start).
     Migrate {
@@ -345,8 +360,11 @@ pub fn main() -> ExitCode {
                 max_age_secs: max_age,
                 json,
             }),
-            Err(e) => refuse(&e),
+            // A configuration the bot cannot run on is unhealthy (1): an orchestrator
+            // reads 2 as a bad command line, and Docker reserves it.
+            Err(e) => health::unusable_config(&e, json),
         },
+        Command::Backup { file, force, flags } => backup::run(&file, force, &flags),
         Command::Migrate { flags } => match config::database(&flags) {
             Ok(database) => health::migrate(&database),
             Err(e) => refuse(&e),

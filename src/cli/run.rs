@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use super::config::Flags;
 use super::refusal::refuse;
-use crate::config::ConfigError;
+use crate::config::{ConfigError, LogFormat};
 use crate::discord::Settings;
 use crate::referee::{Clock, SystemClock};
 use crate::vocab::Millis;
@@ -99,11 +99,20 @@ pub fn run(flags: &Flags) -> ExitCode {
             "`log.level` {source}: not a tracing filter such as info or photofinish=debug"
         ));
     };
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(settings.log.ansi)
-        .with_writer(std::io::stderr)
-        .init();
+    match settings.log.format {
+        LogFormat::Text => tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_ansi(settings.log.ansi)
+            .with_writer(std::io::stderr)
+            .init(),
+        // Colour codes would only corrupt the JSON.
+        LogFormat::Json => tracing_subscriber::fmt()
+            .json()
+            .with_env_filter(filter)
+            .with_ansi(false)
+            .with_writer(std::io::stderr)
+            .init(),
+    }
     let (clock, speed) = match clock(&settings.discord) {
         Ok(c) => c,
         Err(e) => return refuse(&e),

@@ -55,6 +55,14 @@ pub const KEYS: &[Key] = &[
         default: "",
     },
     key("database", Kind::Text, "photofinish.db"),
+    // Put into a postgres:// `database` that has none, percent-encoded, so any character
+    // works.
+    Key {
+        name: "database_password",
+        kind: Kind::Text,
+        secret: true,
+        default: "",
+    },
     key("guild", Kind::Text, ""),
     key("time_zone", Kind::Text, "UTC"),
     key("rest_proxy", Kind::Text, ""),
@@ -65,6 +73,8 @@ pub const KEYS: &[Key] = &[
     key("turns.resolve", Kind::Text, "early"),
     key("log.level", Kind::Text, "info"),
     key("log.ansi", Kind::Bool, "false"),
+    // `text` for people, `json` (one object a line) for a log collector.
+    key("log.format", Kind::Text, "text"),
     // How long without any answer from Discord makes an outage (deadlines held).
     key("outage_after", Kind::Text, "3m"),
     // The final post's animated replay: CPU for each finished race (off on small hosts).

@@ -91,6 +91,17 @@ pub struct Log {
     /// A `tracing` filter such as `info` or `photofinish=debug,serenity=warn`.
     pub level: String,
     pub ansi: bool,
+    pub format: LogFormat,
+}
+
+/// How each log line is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LogFormat {
+    /// tracing-subscriber's plain text, for people.
+    #[default]
+    Text,
+    /// One JSON object a line (tracing-subscriber's JSON layer), for a log collector.
+    Json,
 }
 
 impl Default for Settings {
@@ -102,6 +113,7 @@ impl Default for Settings {
             log: Log {
                 level: "info".into(),
                 ansi: false,
+                format: LogFormat::Text,
             },
         }
     }
@@ -124,6 +136,44 @@ fn boolean(key: &'static str, raw: &Raw) -> Result<bool, ConfigError> {
     }
 }
 
+/// A postgres:// URL with `password` put in its user part, percent-encoded so that `/`,
+/// `@`, `#` and any other character survive. Refused for a URL that is not PostgreSQL's,
+/// names no user, or already holds a password.
+pub fn with_password(url: &str, password: &str) -> Result<String, &'static str> {
+    let lower = url.to_ascii_lowercase();
+    let Some(start) = ["postgres://", "postgresql://"]
+        .iter()
+        .find(|p| lower.starts_with(*p))
+        .map(|p| p.len())
+    else {
+        return Err("applies only to a postgres:// `database`");
+    };
+    let rest = url.get(start..).unwrap_or("");
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = rest.get(..authority_end).unwrap_or("");
+    let Some(at) = authority.rfind('@') else {
+        return Err("needs a user in `database` (postgres://USER@HOST/DATABASE)");
+    };
+    let user = authority.get(..at).unwrap_or("");
+    if user.is_empty() {
+        return Err("needs a user in `database` (postgres://USER@HOST/DATABASE)");
+    }
+    if user.contains(':') || lower.contains("password=") {
+        return Err("is set, but `database` holds a password already: give it in one place");
+    }
+    let mut encoded = String::with_capacity(password.len() * 3);
+    for b in password.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            encoded.push(char::from(b));
+        } else {
+            encoded.push_str(&format!("%{b:02X}"));
+        }
+    }
+    let head = url.get(..start + at).unwrap_or("");
+    let tail = url.get(start + at..).unwrap_or("");
+    Ok(format!("{head}:{encoded}{tail}"))
+}
+
 impl Settings {
     /// Checks the raw values of every layer together; a key not set keeps its default. The
     /// token may still be empty (only `run` needs one).
@@ -136,6 +186,10 @@ impl Settings {
         }
         if let Some(r) = get("database") {
             s.database = r.text.trim().to_string();
+        }
+        if let Some(r) = get("database_password") {
+            s.database =
+                with_password(&s.database, &r.text).map_err(|e| bad("database_password", r, e))?;
         }
         if let Some(r) = get("guild") {
             let id = r.text.trim().parse();
@@ -164,6 +218,13 @@ impl Settings {
         }
         if let Some(r) = get("log.ansi") {
             s.log.ansi = boolean("log.ansi", r)?;
+        }
+        if let Some(r) = get("log.format") {
+            s.log.format = match r.text.trim().to_ascii_lowercase().as_str() {
+                "text" => LogFormat::Text,
+                "json" => LogFormat::Json,
+                _ => return Err(bad("log.format", r, "expected text or json")),
+            };
         }
         if let Some(r) = get("outage_after") {
             discord.outage_after_secs = duration("outage_after", r, &r.text)?.max(1);
@@ -309,6 +370,34 @@ mod tests {
     }
 
     #[test]
+    fn a_separate_password_is_encoded_into_a_postgres_url() {
+        let url =
+            with_password("postgres://bot@db:5432/pf?sslmode=disable", "se/cr@t#1 %").unwrap();
+        assert_eq!(
+            url,
+            "postgres://bot:se%2Fcr%40t%231%20%25@db:5432/pf?sslmode=disable"
+        );
+        let opts: sqlx::postgres::PgConnectOptions = url.parse().unwrap();
+        assert_eq!(opts.get_username(), "bot");
+        assert_eq!(opts.get_host(), "db");
+        assert_eq!(opts.get_database(), Some("pf"));
+        assert!(with_password("postgres://bot:pw@db/pf", "x").is_err());
+        assert!(with_password("postgres://db/pf?password=pw", "x").is_err());
+        assert!(with_password("postgres://db/pf", "x").is_err());
+        assert!(with_password("photofinish.db", "x").is_err());
+        let s = Settings::from_toml(
+            "database = \"postgres://bot@db/pf\"\ndatabase_password = \"a/b\"\n",
+        )
+        .unwrap();
+        assert_eq!(s.database, "postgres://bot:a%2Fb@db/pf");
+        let err = Settings::from_toml("database_password = \"a/b\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("`database_password`"), "{err}");
+        assert!(!err.contains("a/b"), "{err}");
+    }
+
+    #[test]
     fn the_example_configuration_reads() {
         let text = include_str!("../../config.example.toml");
         let s = Settings::from_toml(text).unwrap();
@@ -362,6 +451,7 @@ mod tests {
             [log]
             level = "debug"
             ansi = true
+            format = "json"
             "#,
         )
         .unwrap();
@@ -382,6 +472,7 @@ mod tests {
         assert!(!timing.resolve_early);
         assert_eq!(s.log.level, "debug");
         assert!(s.log.ansi);
+        assert_eq!(s.log.format, LogFormat::Json);
         assert!(!s.discord.animation);
 
         for (text, key) in [
@@ -391,6 +482,7 @@ mod tests {
             ("tokn = \"x\"", "`tokn`"),
             ("shard_total = \"four\"", "`shard_total`"),
             ("[log]\nansi = \"maybe\"", "`log.ansi`"),
+            ("[log]\nformat = \"xml\"", "`log.format`"),
             ("[turns]\nreminders = 3", "`turns.reminders`"),
         ] {
             let err = Settings::from_toml(text).unwrap_err().to_string();

@@ -10,7 +10,7 @@
 //! also open the pools, and `open.rs` picks one by URL. Below them all: the [`Store`] trait
 //! (`contract.rs`), the records it reads and writes (`records.rs`), `sql.rs` (the sqlx
 //! bounds that let the SQL be written once), `codec.rs` (encoding), `backend.rs` and
-//! `error.rs`. This file only names the files and re-exports what other layers use;
+//! `error.rs`. `backup.rs` copies a live SQLite database (`photofinish backup`). This file only names the files and re-exports what other layers use;
 //! inside, imports run one way. Speed: docs/performance.md.
 //!
 //! The referee loads a campaign, decides everything in memory, and hands the store one
@@ -29,6 +29,7 @@
 
 mod archive;
 mod backend;
+mod backup;
 mod codec;
 mod commit;
 mod contract;
@@ -50,6 +51,7 @@ mod sql;
 pub mod sqlite;
 
 pub use backend::Backend;
+pub use backup::{Backup, BackupError, backup};
 pub use contract::Store;
 pub use error::StoreError;
 pub use open::{connect, migrate, open};

@@ -84,6 +84,16 @@ impl SqlStore<Sqlite> {
         Ok(SqlStore { pool, writer })
     }
 
+    /// Writes a consistent copy of the database to a new file at `path` (`VACUUM INTO`: one
+    /// read transaction, so writers carry on meanwhile). The file must not exist.
+    pub async fn vacuum_into(&self, path: &str) -> Result<(), StoreError> {
+        sqlx::query("VACUUM INTO ?")
+            .bind(path)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// A private in-memory database (one connection), for tests and replays.
     pub async fn in_memory() -> Result<SqliteStore, StoreError> {
         let options = SqliteConnectOptions::from_str("sqlite::memory:")?.foreign_keys(true);

@@ -88,6 +88,116 @@ fn the_token_never_reaches_the_log() {
     );
 }
 
+/// `log.format = "json"` (here from the environment): every line the bot writes is one
+/// JSON object, the start line among them, and the token is in none of them.
+#[test]
+fn json_logs_are_one_object_a_line_without_the_token() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("config.toml"),
+        "database = \"races.db\"\nrest_proxy = \"http://127.0.0.1:9\"\n[log]\nlevel = \"debug\"\n",
+    )
+    .unwrap();
+    let mut child = photofinish()
+        .arg("run")
+        .env("DISCORD_TOKEN", "MTIz.very-secret-token")
+        .env("PHOTOFINISH_LOG_FORMAT", "json")
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let log = log_until(&mut child, "get gateway URL failed");
+    assert!(
+        !log.contains("very-secret-token"),
+        "the token leaked: {log}"
+    );
+    // The child is killed mid-write at the end: its last line may be cut short.
+    let lines: Vec<&str> = log.lines().filter(|l| !l.trim().is_empty()).collect();
+    let whole = match log.ends_with('\n') {
+        true => &lines[..],
+        false => &lines[..lines.len().saturating_sub(1)],
+    };
+    assert!(whole.len() >= 2, "{log}");
+    let mut messages = Vec::new();
+    for line in whole {
+        let v: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
+        assert!(v["level"].is_string(), "{line}");
+        assert!(v["timestamp"].is_string(), "{line}");
+        messages.push(v["fields"]["message"].as_str().unwrap_or("").to_string());
+    }
+    assert!(
+        messages.iter().any(|m| m == "starting photofinish"),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("get gateway URL failed")),
+        "{messages:?}"
+    );
+    // A value other than text or json is refused, naming the key.
+    let out = photofinish()
+        .arg("run")
+        .env("DISCORD_TOKEN", "x")
+        .env("PHOTOFINISH_LOG_FORMAT", "xml")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("log.format") && err.contains("text or json"),
+        "{err}"
+    );
+}
+
+/// A database password given apart (`PHOTOFINISH_DATABASE_PASSWORD`, with `/`, `@` and
+/// `#` in it) reaches no output of any command, raw or percent-encoded; the URL shows as
+/// `bot:***@`, and `config check` shows the key as hidden.
+#[test]
+fn the_database_password_never_reaches_the_log() {
+    const PW: &str = "se/cr@t#1-planted";
+    let dir = tempfile::tempdir().unwrap();
+    let leaked = |said: &str| said.contains("planted") || said.contains("se%2Fcr");
+    let with_pw = |args: &[&str]| {
+        let out = photofinish()
+            .args(args)
+            .env("PHOTOFINISH_TOKEN", "MTIz.x")
+            .env("PHOTOFINISH_DATABASE", "postgres://bot@127.0.0.1:9/pf")
+            .env("PHOTOFINISH_DATABASE_PASSWORD", PW)
+            .env("PHOTOFINISH_LOG_LEVEL", "debug")
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    // Nothing listens on port 9: run logs its start, fails to open the database, exits.
+    let log = with_pw(&["run"]);
+    assert!(
+        log.contains("database=postgres://bot:***@127.0.0.1:9/pf"),
+        "{log}"
+    );
+    assert!(!leaked(&log), "run leaked the password: {log}");
+    for args in [
+        &["health"][..],
+        &["health", "--json"],
+        &["migrate"],
+        &["backup", "copy.db"],
+        &["config", "check"],
+    ] {
+        let said = with_pw(args);
+        assert!(!leaked(&said), "{args:?} leaked the password: {said}");
+    }
+    let said = with_pw(&["config", "check"]);
+    assert!(said.contains("database_password = (hidden)"), "{said}");
+}
+
 /// Reads the child's stdout and stderr as it runs, until they contain `wanted` (or
 /// [`PATIENCE`] runs out), then kills it and returns everything it wrote.
 fn log_until(child: &mut Child, wanted: &str) -> String {

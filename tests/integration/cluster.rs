@@ -5,7 +5,8 @@
 //!   has some), orders by DM text and by DM buttons, bots filling seats, missed deadlines;
 //!   one process is killed (SIGKILL) in the middle. Every turn must be resolved exactly
 //!   once and every announcement posted exactly once. Skipped without
-//!   `PHOTOFINISH_TEST_POSTGRES`, except under CI, where that fails.
+//!   `PHOTOFINISH_TEST_POSTGRES`, except where `PHOTOFINISH_REQUIRE_POSTGRES` is set
+//!   (`.ci/run`), where that fails.
 //! - [`the_heartbeat_tells_health_how_the_gateway_stands`]: one process on SQLite, asking
 //!   the fake for its recommended shard count; `photofinish health --gateway required` is
 //!   healthy while it runs, unhealthy while the gateway is down and once it has stopped.

@@ -293,9 +293,9 @@ fn the_database_comes_from_the_flag_the_environment_or_the_config_file() {
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
     assert!(env_db.exists());
-    // A config file named but missing is an error, not a silent default.
+    // A config file named but missing is an error, not a silent default: unhealthy (1).
     let out = photofinish(&["health", "--config", "/nonexistent/config.toml"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("cannot read /nonexistent/config.toml"));
     // A password never shows in what health prints.
     let out = photofinish(&[
@@ -306,4 +306,47 @@ fn the_database_comes_from_the_flag_the_environment_or_the_config_file() {
     assert_eq!(out.status.code(), Some(1));
     assert!(!text(&out).contains("s3cret"), "{}", text(&out));
     assert!(text(&out).contains("bot:***@"), "{}", text(&out));
+}
+
+/// Health's exit codes, as an orchestrator reads them: 0 healthy, 1 unhealthy (whatever the
+/// cause, a configuration it cannot use included), 2 only for a bad command line.
+#[test]
+fn health_exits_0_healthy_1_unhealthy_and_2_only_for_a_bad_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("health.db");
+    let db = db.to_string_lossy();
+    let code = |args: &[&str]| {
+        let out = photofinish(args);
+        (out.status.code(), text(&out))
+    };
+    let (c, said) = code(&["migrate", "--database", &db]);
+    assert_eq!(c, Some(0), "{said}");
+    let (c, said) = code(&["health", "--database", &db, "--gateway", "skip"]);
+    assert_eq!(c, Some(0), "healthy: {said}");
+    // Unhealthy: a gateway that never reported, an unreachable database, a bad config.
+    let (c, said) = code(&["health", "--database", &db, "--gateway", "required"]);
+    assert_eq!(c, Some(1), "no gateway report: {said}");
+    let (c, said) = code(&["health", "--database", "postgres://bot@127.0.0.1:1/none"]);
+    assert_eq!(c, Some(1), "unreachable: {said}");
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "this is = not toml =\n").unwrap();
+    let config = config.to_string_lossy();
+    let (c, said) = code(&["health", "--config", &config]);
+    assert_eq!(c, Some(1), "bad config: {said}");
+    assert_eq!(
+        said.lines().filter(|l| !l.trim().is_empty()).count(),
+        2,
+        "{said}"
+    );
+    let out = photofinish(&["health", "--config", &config, "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["healthy"], false, "{report}");
+    // A bad command line, and only that, is 2.
+    let (c, said) = code(&["health", "--no-such-flag"]);
+    assert_eq!(c, Some(2), "unknown flag: {said}");
+    let (c, said) = code(&["health", "--database", &db, "--gateway", "sometimes"]);
+    assert_eq!(c, Some(2), "bad value: {said}");
+    let (c, said) = code(&["health", "--max-age", "soon"]);
+    assert_eq!(c, Some(2), "bad number: {said}");
 }

@@ -1,7 +1,8 @@
 //! The store's backends for the integration tests: SQLite always, and PostgreSQL when
 //! `PHOTOFINISH_TEST_POSTGRES` holds a server's URL (`.ci/run` starts one and sets it).
-//! Under CI (`CI` set) a missing URL fails the PostgreSQL tests loudly instead of skipping
-//! them.
+//! Without it the PostgreSQL tests are skipped, and the run says so once on stderr. A
+//! missing URL fails them instead when `PHOTOFINISH_REQUIRE_POSTGRES` is set, as `.ci/run`
+//! sets it: `CI` alone means nothing here (GitHub Actions sets it on every machine).
 //!
 //! Each test gets a fresh database: a SQLite file in a temp dir, opened as production
 //! opens it (full durability: an fsync at every commit), or a new PostgreSQL database on
@@ -29,17 +30,38 @@ pub enum Kind {
     Postgres,
 }
 
-/// The PostgreSQL server's URL, if the tests are to use one. Panics under CI without one.
+/// Set (to anything but `0`) by `.ci/run`: a missing server fails instead of skipping.
+pub const REQUIRE_ENV: &str = "PHOTOFINISH_REQUIRE_POSTGRES";
+
+/// Whether this run must have a PostgreSQL server.
+pub fn postgres_required() -> bool {
+    std::env::var(REQUIRE_ENV).is_ok_and(|v| !v.trim().is_empty() && v.trim() != "0")
+}
+
+static SKIP_NOTICE: std::sync::Once = std::sync::Once::new();
+
+/// The PostgreSQL server's URL, if the tests are to use one. Without one the run is told
+/// once that the PostgreSQL suite is skipped; panics instead when [`REQUIRE_ENV`] is set.
 pub fn postgres_url() -> Option<String> {
     match std::env::var(POSTGRES_ENV) {
         Ok(url) if !url.trim().is_empty() => Some(url),
         _ => {
-            if std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false") {
+            if postgres_required() {
                 panic!(
-                    "{POSTGRES_ENV} is not set under CI: the PostgreSQL store suite must run \
-                     there (.ci/run starts a server with .ci/postgres and sets it)"
+                    "{REQUIRE_ENV} is set but {POSTGRES_ENV} is not: the PostgreSQL store \
+                     suite must run here (.ci/run starts a server with .ci/postgres and sets it)"
                 );
             }
+            SKIP_NOTICE.call_once(|| {
+                // Straight to stderr: the test harness captures eprintln! of passing tests.
+                use std::io::Write;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "note: the PostgreSQL suite was skipped ({POSTGRES_ENV} is not set). To run \
+                     it, set {POSTGRES_ENV} to a server's URL (`.ci/postgres start DIR` prints \
+                     one), or run `.ci/run`."
+                );
+            });
             None
         }
     }
@@ -61,7 +83,6 @@ macro_rules! on_both {
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
                     if $crate::support::backend::postgres_url().is_none() {
-                        eprintln!("skipped: set {} to run on PostgreSQL", $crate::support::backend::POSTGRES_ENV);
                         return;
                     }
                     super::$name($crate::support::backend::Kind::Postgres).await
