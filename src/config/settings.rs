@@ -72,8 +72,9 @@ fn shards(range: Option<&Raw>, total: Option<&Raw>) -> Result<Shards, ConfigErro
     Ok(Shards::Range { first, last, total })
 }
 
-/// The application's configuration, read and checked: each layer's own section.
-#[derive(Clone, Debug)]
+/// The application's configuration, read and checked: each layer's own section. Its
+/// `Debug` hides the database URL's password.
+#[derive(Clone)]
 pub struct Settings {
     /// The Discord adapter's: the token, the server, the shards, and what it shows.
     pub discord: crate::discord::Settings,
@@ -83,6 +84,17 @@ pub struct Settings {
     pub referee: crate::referee::Config,
     /// The log's.
     pub log: Log,
+}
+
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Settings")
+            .field("discord", &self.discord)
+            .field("database", &crate::store::postgres::redact(&self.database))
+            .field("referee", &self.referee)
+            .field("log", &self.log)
+            .finish()
+    }
 }
 
 /// How the process logs.
