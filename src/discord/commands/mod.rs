@@ -154,12 +154,24 @@ async fn defer(ctx: Ctx<'_>, ephemeral: bool) -> Result<(), poise::serenity_prel
     let data = serenity::CreateInteractionResponseMessage::new()
         .ephemeral(ephemeral)
         .allowed_mentions(dress::no_mentions());
-    a.interaction
+    match a
+        .interaction
         .create_response(ctx.http(), serenity::CreateInteractionResponse::Defer(data))
-        .await?;
+        .await
+    {
+        Ok(()) => {}
+        // Another process given the same event acknowledged it first: if this one wins
+        // the claim, its answer edits that acknowledgement rather than answering again.
+        Err(serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)))
+            if r.error.code == ALREADY_ACKNOWLEDGED => {}
+        Err(e) => return Err(e),
+    }
     a.has_sent_initial_response.store(true, Ordering::SeqCst);
     Ok(())
 }
+
+/// Discord's code for a second initial answer to one interaction.
+const ALREADY_ACKNOWLEDGED: isize = 40060;
 
 /// Run a race: `/race new`, `/race join`, `/race start`, and orders by DM.
 #[poise::command(
