@@ -257,7 +257,20 @@ pub async fn dm_text(ctx: &serenity::Context, shared: &Arc<Shared>, msg: &sereni
     let user = UserId::new(msg.author.id.get().to_string());
     let answer = match shared.claim_dm(msg.id.get()).await {
         Ok(false) => return,
-        Err(e) => refusal(&RefereeError::Store(e)),
+        Err(e) => {
+            // Not taken, so the message's id stays free as the nonce of the answer it
+            // gets once handled: under that nonce Discord would return this refusal in
+            // the receipt's place. Sent once, without a nonce.
+            let refused = refusal(&RefereeError::Store(e));
+            if let Err(e) = msg
+                .channel_id
+                .send_message(&*ctx.http, dress::create_message(&refused))
+                .await
+            {
+                tracing::warn!("could not answer a DM: {e}");
+            }
+            return;
+        }
         Ok(true) => match shared.referee.pace_command(&user) {
             Ok(()) => dm_answer(shared, &user, &msg.content).await,
             Err(e) => refusal(&e),

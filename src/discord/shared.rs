@@ -67,8 +67,14 @@ impl Shared {
     /// Claims a DM's message id for good: a DM handled but not yet remembered as seen
     /// (the bot stopped in between) must not be played again by a catch-up hours later.
     /// Remembering it as seen (`Store::set_dm_seen`) lets the claim expire as usual.
+    /// A claim the store could not record is forgotten here too, so that the DM read
+    /// back later (or sent again) is handled then.
     pub async fn claim_dm(&self, id: u64) -> Result<bool, StoreError> {
-        self.claim_until(id, i64::MAX).await
+        let claimed = self.claim_until(id, i64::MAX).await;
+        if claimed.is_err() {
+            self.forget(id);
+        }
+        claimed
     }
 
     /// [`Shared::claim`] in the store alone, for an interaction already found new in
@@ -92,6 +98,14 @@ impl Shared {
             .store()
             .claim_interaction(&id.to_string(), expires, now)
             .await
+    }
+
+    /// Takes `id` out of the ids seen in this process.
+    fn forget(&self, id: u64) {
+        if let Ok(mut seen) = self.seen.lock() {
+            seen.set.remove(&id);
+            seen.order.retain(|&o| o != id);
+        }
     }
 
     /// True the first time an id is seen; false for a duplicate.
