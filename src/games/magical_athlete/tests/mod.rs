@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 
 use super::*;
 use crate::engine::conformance::{SimSpec, check};
-use crate::engine::{OrderError, Window, read_order};
+use crate::engine::{OrderError, Presentation, Window, read_order};
 use race::{Racer, Status};
 
 mod game;
