@@ -120,6 +120,12 @@ fn read_text(path: &Path, required: bool) -> Result<Option<String>, ConfigError>
             reason: match e.kind() {
                 std::io::ErrorKind::NotFound => "no such file".into(),
                 std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+                // What a container gets when the file it should mount did not exist.
+                std::io::ErrorKind::IsADirectory => {
+                    "it is a directory, not a file (create the file before mounting it, or \
+                     set every key in the environment instead)"
+                        .into()
+                }
                 std::io::ErrorKind::InvalidData => "it is not UTF-8 text".into(),
                 _ => e.to_string(),
             },
@@ -196,6 +202,18 @@ mod tests {
         let path = dir.join("bot.toml");
         std::fs::write(&path, text).unwrap();
         path
+    }
+
+    #[test]
+    fn a_directory_where_the_file_should_be_says_how_to_mend_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let flags = Flags {
+            config: Some(dir.path().to_path_buf()),
+            database: None,
+        };
+        let err = load_with(&flags, &env(&[])).unwrap_err().to_string();
+        assert!(err.contains("is a directory, not a file"), "{err}");
+        assert!(err.contains("create the file before mounting it"), "{err}");
     }
 
     #[test]
