@@ -239,11 +239,7 @@ fn parse() -> Result<Cli, ExitCode> {
             ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
                 refuse(&"a command is missing (photofinish --help lists them)")
             }
-            _ => {
-                let text = e.render().to_string();
-                let first = text.lines().next().unwrap_or("invalid arguments");
-                refuse(&format!("{} (photofinish --help)", first.trim()))
-            }
+            _ => refuse(&refusal::command_line(&e)),
         }
     })
 }

@@ -23,3 +23,120 @@ pub fn refuse(what: &dyn Display) -> ExitCode {
     eprintln!("{}", one_line(&what.to_string()));
     ExitCode::from(2)
 }
+
+/// The sentence for a command line clap refused, naming flags and commands but never a
+/// value typed on it: a mistyped line may hold a database URL with its password.
+pub fn command_line(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let context = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.clone()),
+        Some(ContextValue::Strings(v)) => Some(v.join(", ")),
+        _ => None,
+    };
+    let flag = context(ContextKind::InvalidArg).filter(|a| a.starts_with('-'));
+    let valid = context(ContextKind::ValidValue);
+    let what = match e.kind() {
+        ErrorKind::UnknownArgument => match context(ContextKind::InvalidArg) {
+            Some(a) if is_plain_flag(&a) => format!("`{a}` is not an option here"),
+            _ => "an argument was given that this command does not take".into(),
+        },
+        ErrorKind::InvalidSubcommand => match context(ContextKind::InvalidSubcommand) {
+            Some(c) if c.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') => {
+                format!("`{c}` is not a command")
+            }
+            _ => "that is not a command".into(),
+        },
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation => match (flag, valid) {
+            (Some(f), Some(v)) => format!("the value of {f} is not one of: {v}"),
+            (Some(f), None) => format!("the value of {f} is not valid"),
+            _ => "a value on the command line is not valid".into(),
+        },
+        ErrorKind::MissingRequiredArgument => match context(ContextKind::InvalidArg) {
+            Some(a) => format!("{a} is required"),
+            None => "a required argument is missing".into(),
+        },
+        ErrorKind::ArgumentConflict => "two options were given that cannot go together".into(),
+        ErrorKind::TooManyValues | ErrorKind::WrongNumberOfValues => match flag {
+            Some(f) => format!("{f} was given the wrong number of values"),
+            None => "an option was given the wrong number of values".into(),
+        },
+        ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            "a command is missing".into()
+        }
+        _ => "the command line is not valid".into(),
+    };
+    format!("{what} (photofinish --help)")
+}
+
+/// `--name` or `-n`, with nothing that could be a value (no `=`, no `:`, no `/`).
+fn is_plain_flag(arg: &str) -> bool {
+    arg.starts_with('-')
+        && arg.len() <= 40
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{Parser, Subcommand};
+
+    #[derive(Debug, Parser)]
+    struct Cli {
+        #[command(subcommand)]
+        command: Command,
+    }
+
+    #[derive(Debug, Subcommand)]
+    enum Command {
+        Health {
+            #[arg(long)]
+            database: Option<String>,
+            #[arg(long, value_enum, default_value = "auto")]
+            gateway: Gateway,
+        },
+    }
+
+    #[derive(Clone, Debug, clap::ValueEnum)]
+    enum Gateway {
+        Auto,
+        Skip,
+    }
+
+    fn refused(args: &[&str]) -> String {
+        let e = Cli::try_parse_from(args).unwrap_err();
+        command_line(&e)
+    }
+
+    const URL: &str = "postgres://u:hunter2@db/x?sslpassword=hunter3";
+
+    #[test]
+    fn a_mistyped_line_never_echoes_what_was_typed() {
+        for args in [
+            vec!["pf", "health", URL],
+            vec!["pf", URL],
+            vec!["pf", "health", "--databse", URL],
+            vec!["pf", "health", &format!("--databse={URL}")],
+            vec!["pf", "health", "--gateway", URL],
+            vec!["pf", "health", "--database", URL, "--database", URL],
+        ] {
+            let line = refused(&args);
+            assert!(!line.contains("hunter"), "{args:?}: {line}");
+            assert!(line.ends_with("(photofinish --help)"), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_mistyped_line_names_the_flag_or_command() {
+        assert_eq!(
+            refused(&["pf", "health", "--databse"]),
+            "`--databse` is not an option here (photofinish --help)"
+        );
+        assert_eq!(
+            refused(&["pf", "helth"]),
+            "`helth` is not a command (photofinish --help)"
+        );
+        assert!(refused(&["pf", "health", "--gateway", "x"]).contains("--gateway"));
+    }
+}

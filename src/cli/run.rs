@@ -53,13 +53,32 @@ impl Clock for FastClock {
     }
 }
 
-/// True for `http://127.0.0.1:...`, `http://localhost:...` and `http://[::1]:...`.
+/// True when the URL's host is loopback: `localhost` itself, or an address such as
+/// `127.0.0.1` or `[::1]`. The host is parsed out whole, so `localhost.example.com` and
+/// `127.0.0.1@example.com` are not loopback.
 fn is_loopback(url: &str) -> bool {
-    let rest = url
-        .trim()
-        .trim_start_matches("http://")
-        .trim_start_matches("https://");
-    rest.starts_with("127.") || rest.starts_with("localhost") || rest.starts_with("[::1]")
+    let rest = url.trim();
+    let Some(rest) = rest
+        .strip_prefix("http://")
+        .or_else(|| rest.strip_prefix("https://"))
+    else {
+        return false;
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if authority.contains('@') {
+        return false;
+    }
+    let host = match authority.strip_prefix('[') {
+        Some(v6) => match v6.split_once(']') {
+            Some((host, port)) if port.is_empty() || port.starts_with(':') => host,
+            _ => return false,
+        },
+        None => authority.split(':').next().unwrap_or_default(),
+    };
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// The clock `photofinish run` uses: the system's, or the tests' fast clock.
@@ -180,5 +199,18 @@ mod tests {
         assert!(is_loopback("http://localhost:3000"));
         assert!(!is_loopback("https://discord.com"));
         assert!(!is_loopback("http://proxy.internal:3000"));
+        assert!(is_loopback("http://[::1]:3000/api"));
+        assert!(is_loopback("http://127.0.0.2"));
+        for hostile in [
+            "http://localhost.attacker.example",
+            "http://localhost.attacker.example:3000",
+            "http://127.0.0.1.attacker.example/",
+            "http://127.0.0.1@attacker.example/",
+            "http://localhost:3000@attacker.example/",
+            "http://[::1].attacker.example/",
+            "ftp://127.0.0.1/",
+        ] {
+            assert!(!is_loopback(hostile), "{hostile}");
+        }
     }
 }
