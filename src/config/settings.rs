@@ -170,17 +170,23 @@ pub fn with_password(url: &str, password: &str) -> Result<String, &'static str> 
     if user.is_empty() {
         return Err("needs a user in `database` (postgres://USER@HOST/DATABASE)");
     }
-    if user.contains(':') || lower.contains("password=") {
+    let query = url.split_once('?').map(|(_, q)| q).unwrap_or("");
+    let query_password = query.split('&').any(|pair| {
+        let name = pair.split('=').next().unwrap_or("");
+        percent_encoding::percent_decode_str(name)
+            .decode_utf8_lossy()
+            .eq_ignore_ascii_case("password")
+    });
+    if user.contains(':') || query_password {
         return Err("is set, but `database` holds a password already: give it in one place");
     }
-    let mut encoded = String::with_capacity(password.len() * 3);
-    for b in password.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            encoded.push(char::from(b));
-        } else {
-            encoded.push_str(&format!("%{b:02X}"));
-        }
-    }
+    // Everything but RFC 3986's unreserved characters is encoded.
+    const USERINFO: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+        .remove(b'-')
+        .remove(b'.')
+        .remove(b'_')
+        .remove(b'~');
+    let encoded = percent_encoding::utf8_percent_encode(password, USERINFO);
     let head = url.get(..start + at).unwrap_or("");
     let tail = url.get(start + at..).unwrap_or("");
     Ok(format!("{head}:{encoded}{tail}"))

@@ -32,6 +32,15 @@ pub enum StoreError {
     AlreadyFired,
     #[error("`{0}` is not a database URL: use sqlite:PATH, a file path, or postgres://...")]
     BadUrl(String),
+    /// sqlx would ignore the parameter, and log its value (which may be a secret).
+    #[error(
+        "`{url}`: {name} is not a PostgreSQL connection parameter photofinish knows (it takes {known})"
+    )]
+    UnknownParameter {
+        url: String,
+        name: String,
+        known: &'static str,
+    },
     /// A stored row of a format this binary does not know (written by a newer version).
     #[error(
         "stored row of {table} ({key}) has format {found}; this version reads format {known}: upgrade the bot, or migrate the row"

@@ -43,6 +43,7 @@ impl SqlStore<Postgres> {
 
     /// Connects without migrating (to inspect the database).
     pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
+        known_parameters(url)?;
         let options = PgConnectOptions::from_str(url)
             .map_err(|_| StoreError::BadUrl(redact(url)))?
             .application_name("photofinish");
@@ -58,10 +59,64 @@ impl SqlStore<Postgres> {
     }
 }
 
+/// The URL parameters sqlx reads (`sqlx-postgres`'s `options/parse.rs`); it ignores any
+/// other with a warning that quotes its value.
+const KNOWN_PARAMETERS: &[&str] = &[
+    "sslmode",
+    "ssl-mode",
+    "sslrootcert",
+    "ssl-root-cert",
+    "ssl-ca",
+    "sslcert",
+    "ssl-cert",
+    "sslkey",
+    "ssl-key",
+    "statement-cache-capacity",
+    "host",
+    "hostaddr",
+    "port",
+    "dbname",
+    "user",
+    "password",
+    "application_name",
+    "options",
+];
+
+/// Refuses a parameter sqlx does not know, naming it but never its value.
+fn known_parameters(url: &str) -> Result<(), StoreError> {
+    let query = url.split_once('?').map(|(_, q)| q).unwrap_or("");
+    let query = query.split('#').next().unwrap_or("");
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let raw = pair.split('=').next().unwrap_or("");
+        let name = percent_encoding::percent_decode_str(raw).decode_utf8_lossy();
+        let known = KNOWN_PARAMETERS.contains(&name.as_ref())
+            || (name.starts_with("options[") && name.ends_with(']'));
+        if !known {
+            let plain = name.len() <= 40
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            let without_query = url.split('?').next().unwrap_or("");
+            return Err(StoreError::UnknownParameter {
+                url: redact(without_query),
+                name: if plain {
+                    format!("`{name}`")
+                } else {
+                    "a parameter".into()
+                },
+                known: "sslmode, sslrootcert, sslcert, sslkey, host, hostaddr, port, dbname, \
+                        user, password, application_name, options",
+            });
+        }
+    }
+    Ok(())
+}
+
 /// A database URL with its secrets blanked, for messages and logs: the password of
-/// `user:password@`, and the value of any parameter whose name says pass, secret or token
-/// (`?password=`, `&sslpassword=`, and `password=...` in a key=value string). When the
-/// text is odd (an `@` in the query), it blanks more rather than less.
+/// `user:password@`, and the value of any parameter whose name, percent-decoded and in any
+/// case, names a credential (`?password=`, `&sslpassword=`, `p%61ssword=`, `passfile=`,
+/// and `password=...` in a key=value string). When the text is odd (an `@` in the query),
+/// it blanks more rather than less.
 pub fn redact(url: &str) -> String {
     let Some(start) = url.find("://").map(|i| i + 3) else {
         return mask_pairs(url);
@@ -82,15 +137,30 @@ pub fn redact(url: &str) -> String {
     format!("{head}{userinfo}{tail}")
 }
 
+/// True for a parameter name that may carry a secret, however it is spelt or encoded.
+pub fn is_credential(name: &str) -> bool {
+    let decoded = percent_encoding::percent_decode_str(name)
+        .decode_utf8_lossy()
+        .replace('+', " ");
+    let folded: String = decoded
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    ["pass", "pwd", "secret", "token", "key", "auth", "cred"]
+        .iter()
+        .any(|s| folded.contains(s))
+}
+
 /// Blanks the value of every `key=value` (separated by `&` or blanks) whose key names a
-/// secret.
+/// credential.
 fn mask_pairs(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     // The key so far, or `None` once in a value; `masking` while in a secret's value.
     let mut key = Some(String::new());
     let mut masking = false;
     for c in text.chars() {
-        if c == '&' || c.is_whitespace() {
+        if c == '&' || c == ';' || c.is_whitespace() {
             key = Some(String::new());
             masking = false;
             out.push(c);
@@ -102,11 +172,7 @@ fn mask_pairs(text: &str) -> String {
         out.push(c);
         match (&mut key, c) {
             (Some(k), '=') => {
-                let k = k.to_ascii_lowercase();
-                if ["pass", "pwd", "secret", "token"]
-                    .iter()
-                    .any(|s| k.contains(s))
-                {
+                if is_credential(k) {
                     out.push_str("***");
                     masking = true;
                 }
@@ -155,5 +221,56 @@ impl Dialect for Postgres {
 
     fn migrator() -> &'static Migrator {
         &MIGRATOR
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_spelling_of_a_credential_survives_redaction() {
+        for url in [
+            "postgres://bot:hunter2@db/pf",
+            "postgres://bot@db/pf?password=hunter2",
+            "postgres://bot@db/pf?sslmode=require&sslpassword=hunter2",
+            "postgres://bot@db/pf?p%61ssword=hunter2",
+            "postgres://bot@db/pf?PassWord=hunter2",
+            "postgres://bot@db/pf?pass%77ord=hunter2&x=1",
+            "postgres://bot@db/pf?passfile=/home/bot/hunter2",
+            "postgres://bot@db/pf?ssl%2Dpassword=hunter2",
+            "host=db user=bot password=hunter2",
+            "postgres://bot:hunter2@db/pf?x=@",
+        ] {
+            let shown = redact(url);
+            assert!(!shown.contains("hunter2"), "{url} -> {shown}");
+            assert!(shown.contains("***"), "{url} -> {shown}");
+        }
+    }
+
+    #[test]
+    fn a_parameter_sqlx_would_ignore_is_refused_by_name_only() {
+        let err = known_parameters("postgres://bot@db/pf?sslmode=require&sslpassword=hunter2")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("`sslpassword` is not"), "{err}");
+        assert!(!err.contains("hunter2"), "{err}");
+        let err = known_parameters("postgres://bot@db/pf?hunter%2F2=x").unwrap_err();
+        assert!(!err.to_string().contains("hunter"), "{err}");
+        assert!(
+            known_parameters("postgres://bot@db/pf?sslmode=verify-full&sslrootcert=/ca").is_ok()
+        );
+        assert!(
+            known_parameters("postgres://bot@db/pf?p%61ssword=pw&options[search_path]=x").is_ok()
+        );
+        assert!(known_parameters("postgres://bot@db/pf").is_ok());
+    }
+
+    #[test]
+    fn redaction_keeps_what_an_operator_needs() {
+        assert_eq!(
+            redact("postgres://bot:pw@db:5432/pf?sslmode=verify-full&application_name=x"),
+            "postgres://bot:***@db:5432/pf?sslmode=verify-full&application_name=x"
+        );
     }
 }
