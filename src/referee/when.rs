@@ -1,8 +1,9 @@
-//! Reading time as people write it, pure (no clock, no I/O): durations (`1h30m`,
-//! `1h 30m`, `90 min`, `2 hours`, `1.5h`, `3d`), moments (`2026-12-01 18:00`,
-//! `tomorrow 18:00`, `<t:UNIX>`) read in a zone, zones (IANA names with daylight saving
-//! from the database [`zones`](super::zones) loads, or fixed offsets such as `+02:00`), quiet hours (`23:00-07:00`) and
-//! days of the week (`mon-fri`). Every refusal is one sentence with an example.
+//! Reading time as people write it: durations (`1h30m`, `1h 30m`, `90 min`, `2 hours`,
+//! `1.5h`, `3d`), moments (`2026-12-01 18:00`, `tomorrow 18:00`, `<t:UNIX>`) read in a
+//! zone, zones (IANA names with daylight saving, or fixed offsets such as `+02:00`), quiet
+//! hours (`23:00-07:00`) and days of the week (`mon-fri`). No clock and no I/O of its own:
+//! the zones' rules are the database [`zones`](super::zones) loads once. Every refusal is
+//! one sentence with an example.
 
 use std::fmt;
 
