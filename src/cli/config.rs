@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::config::{ConfigError, KEYS, Key, Raw, Settings, Source, Values, read_file};
+use crate::referee::zones::tzdb;
 use crate::store::postgres::redact;
 
 /// The environment variable naming the config file.
@@ -153,12 +154,15 @@ fn shown(key: &Key, text: &str) -> String {
 }
 
 /// The lines of `photofinish config check`: each key, its effective value (masked), and
-/// where it came from.
+/// where it came from; first the file and the time-zone database `time_zone` is read in.
 pub fn describe(loaded: &Loaded) -> Vec<String> {
-    let mut lines = vec![match &loaded.file {
-        Some((path, why)) => format!("# file: {} ({why})", path.display()),
-        None => "# file: none (no --config, no PHOTOFINISH_CONFIG, no ./config.toml)".into(),
-    }];
+    let mut lines = vec![
+        match &loaded.file {
+            Some((path, why)) => format!("# file: {} ({why})", path.display()),
+            None => "# file: none (no --config, no PHOTOFINISH_CONFIG, no ./config.toml)".into(),
+        },
+        format!("# time zones: {}", tzdb()),
+    ];
     for key in KEYS {
         let (text, from) = match loaded.values.get(key.name) {
             Some(raw) if !raw.text.trim().is_empty() => (raw.text.as_str(), raw.source.to_string()),
@@ -339,5 +343,7 @@ mod tests {
         assert!(text.contains("# from PHOTOFINISH_DATABASE"), "{text}");
         assert!(text.contains("turns.length = \"2h\"  # in "), "{text}");
         assert!(text.contains("time_zone = \"UTC\"  # default"), "{text}");
+        let zones = format!("\n# time zones: tzdb {} (", tzdb().version);
+        assert!(text.contains(&zones), "{text}");
     }
 }

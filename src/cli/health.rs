@@ -21,6 +21,7 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
+use crate::referee::zones::{TzdbInfo, tzdb};
 use crate::store::{self, Backlog, Heartbeat, Quarantine, SchemaStatus, Store, WorkerStatus};
 
 /// An announcement undelivered this long means delivery is stuck (or Discord is down).
@@ -67,6 +68,8 @@ struct Report {
     oldest_overdue_secs: Option<i64>,
     workers: Vec<WorkerStatus>,
     quarantined: Vec<Quarantine>,
+    /// The time-zone database deadlines are read in.
+    tzdb: TzdbInfo,
     problems: Vec<String>,
 }
 
@@ -147,6 +150,7 @@ async fn check(args: &HealthArgs) -> Report {
         oldest_overdue_secs: None,
         workers: Vec::new(),
         quarantined: Vec::new(),
+        tzdb: tzdb(),
         problems: Vec::new(),
     };
     let db = match tokio::time::timeout(
@@ -356,6 +360,7 @@ fn print_report(r: &Report) {
             w.worker, w.instance, w.state, w.restarts
         );
     }
+    println!("time zones: {}", r.tzdb);
     for p in &r.problems {
         println!("problem: {p}");
     }

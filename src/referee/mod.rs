@@ -48,6 +48,7 @@ mod transaction;
 pub mod verify;
 pub mod when;
 pub mod work;
+pub mod zones;
 
 pub use clock::{Clock, SystemClock, TestClock};
 pub use deadlines::DEADLINE_CLAIM_MS;

@@ -1,17 +1,20 @@
-//! Reading time as people write it, pure (no clock, no I/O): durations (`1h30m`,
-//! `1h 30m`, `90 min`, `2 hours`, `1.5h`, `3d`), moments (`2026-12-01 18:00`,
-//! `tomorrow 18:00`, `<t:UNIX>`) read in a zone, zones (IANA names with daylight saving
-//! through chrono-tz, or fixed offsets such as `+02:00`), quiet hours (`23:00-07:00`) and
-//! days of the week (`mon-fri`). Every refusal is one sentence with an example.
+//! Reading time as people write it: durations (`1h30m`, `1h 30m`, `90 min`, `2 hours`,
+//! `1.5h`, `3d`), moments (`2026-12-01 18:00`, `tomorrow 18:00`, `<t:UNIX>`) read in a
+//! zone, zones (IANA names with daylight saving, or fixed offsets such as `+02:00`), quiet
+//! hours (`23:00-07:00`) and days of the week (`mon-fri`). No clock and no I/O of its own:
+//! the zones' rules are the database [`zones`](super::zones) loads once. Every refusal is
+//! one sentence with an example.
 
 use std::fmt;
 
 use chrono::{
-    DateTime, Datelike, Duration, FixedOffset, LocalResult, NaiveDate, NaiveDateTime, NaiveTime,
-    Offset, TimeZone, Timelike, Utc, Weekday,
+    DateTime, Datelike, Duration, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc,
+    Weekday,
 };
-use chrono_tz::Tz;
+use jiff::tz::AmbiguousOffset;
 use thiserror::Error;
+
+use super::zones::{self, NamedZone};
 
 /// The longest duration accepted anywhere: a year.
 pub const MAX_DURATION_SECS: u64 = 365 * 86_400;
@@ -197,13 +200,13 @@ pub fn format_duration(secs: u64) -> String {
 /// A time zone: an IANA zone (with daylight saving) or a fixed offset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Zone {
-    Named(Tz),
+    Named(&'static NamedZone),
     Fixed(FixedOffset),
 }
 
 impl Default for Zone {
     fn default() -> Self {
-        Zone::Named(Tz::UTC)
+        Zone::UTC
     }
 }
 
@@ -211,7 +214,7 @@ impl fmt::Display for Zone {
     /// The name a reader recognises: `Europe/London`, `UTC`, `UTC+02:00`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Zone::Named(tz) => f.write_str(tz.name()),
+            Zone::Named(z) => f.write_str(z.name()),
             Zone::Fixed(o) if o.local_minus_utc() == 0 => f.write_str("UTC"),
             Zone::Fixed(o) => write!(f, "UTC{o}"),
         }
@@ -229,7 +232,7 @@ impl From<FixedOffset> for Zone {
 }
 
 impl Zone {
-    pub const UTC: Zone = Zone::Named(Tz::UTC);
+    pub const UTC: Zone = Zone::Named(&zones::UTC);
 
     /// The wall-clock time at `at` in this zone.
     /// At the calendar's very ends, where the local time cannot be written, the UTC time.
@@ -242,30 +245,42 @@ impl Zone {
     /// The offset from UTC at `at`, in seconds.
     pub fn offset_secs(&self, at: DateTime<Utc>) -> i32 {
         match self {
-            Zone::Named(tz) => tz.offset_from_utc_datetime(&at.naive_utc()).fix(),
-            Zone::Fixed(o) => *o,
+            Zone::Named(z) => {
+                // jiff's calendar is years -9999..=9999, chrono's wider: clamp to its ends.
+                let ts =
+                    jiff::Timestamp::from_second(at.timestamp()).unwrap_or(if at.timestamp() < 0 {
+                        jiff::Timestamp::MIN
+                    } else {
+                        jiff::Timestamp::MAX
+                    });
+                z.tz().to_offset(ts).seconds()
+            }
+            Zone::Fixed(o) => o.local_minus_utc(),
         }
-        .local_minus_utc()
     }
 
     /// The instant a wall-clock time names. A time repeated when clocks go back is the
     /// first of the two; a time skipped when clocks go forward is read with the offset
     /// before the change (02:30 on a spring-forward night is 03:30), as calendars do.
     pub fn instant(&self, local: NaiveDateTime) -> Option<DateTime<Utc>> {
-        let result = match self {
-            Zone::Named(tz) => map_utc(tz.from_local_datetime(&local)),
-            Zone::Fixed(o) => map_utc(o.from_local_datetime(&local)),
-        };
-        match result {
-            LocalResult::Single(t) | LocalResult::Ambiguous(t, _) => Some(t),
-            LocalResult::None => {
-                let probe = local.checked_sub_signed(Duration::days(1))?.and_utc();
-                let before = i64::from(self.offset_secs(probe));
-                local
-                    .checked_sub_signed(Duration::seconds(before))
-                    .map(|n| n.and_utc())
+        let offset = match self {
+            Zone::Named(z) => {
+                let civil = civil(local)?;
+                match z.tz().to_ambiguous_timestamp(civil).offset() {
+                    AmbiguousOffset::Unambiguous { offset } => offset,
+                    // The earlier instant of a fold has the offset before it; a gap is read
+                    // with the offset before it too.
+                    AmbiguousOffset::Fold { before, .. } | AmbiguousOffset::Gap { before, .. } => {
+                        before
+                    }
+                }
+                .seconds()
             }
-        }
+            Zone::Fixed(o) => o.local_minus_utc(),
+        };
+        local
+            .checked_sub_signed(Duration::seconds(i64::from(offset)))
+            .map(|n| n.and_utc())
     }
 
     /// `at` as plain text in this zone, naming it: `Tue 1 Dec 18:00 (Europe/London)`.
@@ -274,14 +289,20 @@ impl Zone {
     }
 }
 
-fn map_utc<T: TimeZone>(r: LocalResult<DateTime<T>>) -> LocalResult<DateTime<Utc>> {
-    match r {
-        LocalResult::Single(t) => LocalResult::Single(t.with_timezone(&Utc)),
-        LocalResult::Ambiguous(a, b) => {
-            LocalResult::Ambiguous(a.with_timezone(&Utc), b.with_timezone(&Utc))
-        }
-        LocalResult::None => LocalResult::None,
-    }
+/// chrono's wall-clock time as jiff's; `None` outside jiff's years -9999..=9999.
+fn civil(local: NaiveDateTime) -> Option<jiff::civil::DateTime> {
+    let small = |n: u32| i8::try_from(n).ok();
+    jiff::civil::DateTime::new(
+        i16::try_from(local.year()).ok()?,
+        small(local.month())?,
+        small(local.day())?,
+        small(local.hour())?,
+        small(local.minute())?,
+        // A leap second (chrono's 60th) is read as the 59th.
+        small(local.second().min(59))?,
+        i32::try_from(local.nanosecond() % 1_000_000_000).ok()?,
+    )
+    .ok()
 }
 
 /// Reads a zone: an IANA name in any case (`europe/london`), `UTC`, or an offset
@@ -291,11 +312,8 @@ pub fn parse_zone(text: &str) -> Result<Zone, TimeError> {
     if t.len() > 64 {
         return Err(TimeError::Zone(shorten(text)));
     }
-    if let Some(tz) = chrono_tz::TZ_VARIANTS
-        .iter()
-        .find(|tz| tz.name().eq_ignore_ascii_case(t))
-    {
-        return Ok(Zone::Named(*tz));
+    if let Some(z) = zones::find(t) {
+        return Ok(Zone::Named(z));
     }
     parse_offset(t)
         .map(Zone::Fixed)
@@ -645,10 +663,11 @@ mod tests {
     #[test]
     fn zones_by_name_or_offset() {
         assert_eq!(
-            parse_zone("europe/london"),
-            Ok(Zone::Named(Tz::Europe__London))
+            parse_zone("europe/london").unwrap().to_string(),
+            "Europe/London"
         );
-        assert_eq!(parse_zone("UTC"), Ok(Zone::Named(Tz::UTC)));
+        assert_eq!(parse_zone("UTC"), Ok(Zone::UTC));
+        assert_eq!(parse_zone("utc").unwrap().to_string(), "UTC");
         assert_eq!(
             parse_zone("+02:00"),
             Ok(Zone::Fixed(FixedOffset::east_opt(7200).unwrap()))
@@ -714,6 +733,47 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn folds_read_as_the_first_instant() {
+        let london = parse_zone("Europe/London").unwrap();
+        let now = at("2026-10-20T12:00:00Z");
+        // 01:30 on 25 Oct 2026 happens twice in London: the BST one is first.
+        assert_eq!(
+            parse_when("2026-10-25 01:30", now, london),
+            Ok(at("2026-10-25T00:30:00Z"))
+        );
+        assert_eq!(
+            parse_when("2026-10-25 02:30", now, london),
+            Ok(at("2026-10-25T02:30:00Z"))
+        );
+    }
+
+    /// British Columbia, Alberta and Manitoba keep summer time from November 2026
+    /// (tzdb 2026f; 2025b had them fall back on 1 Nov).
+    #[test]
+    fn a_rule_newer_than_2025b_is_applied() {
+        let vancouver = parse_zone("america/vancouver").unwrap();
+        assert_eq!(vancouver.to_string(), "America/Vancouver");
+        assert_eq!(vancouver.offset_secs(at("2026-07-01T12:00:00Z")), -7 * 3600);
+        assert_eq!(vancouver.offset_secs(at("2026-12-15T12:00:00Z")), -7 * 3600);
+        assert_eq!(
+            vancouver.describe(at("2026-12-15T12:00:00Z")),
+            "Tue 15 Dec 05:00 (America/Vancouver)"
+        );
+        let now = at("2026-12-10T12:00:00Z");
+        assert_eq!(
+            parse_when("2026-12-15 18:00", now, vancouver),
+            Ok(at("2026-12-16T01:00:00Z"))
+        );
+        // No longer a fold: 01:30 on 1 Nov happens once.
+        assert_eq!(
+            parse_when("2026-11-01 01:30", now, vancouver),
+            Ok(at("2026-11-01T08:30:00Z"))
+        );
+        let winnipeg = parse_zone("America/Winnipeg").unwrap();
+        assert_eq!(winnipeg.offset_secs(at("2026-12-15T12:00:00Z")), -5 * 3600);
     }
 
     #[test]
