@@ -72,9 +72,15 @@ impl Bot {
         assert!(sent.success(), "kill -{name} {}", self.pid);
     }
 
-    async fn wait_log(&self, what: &str) {
+    async fn wait_log(&mut self, what: &str) {
         let deadline = Instant::now() + PATIENCE;
         while !self.log().contains(what) {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                panic!(
+                    "the bot ended ({status}) before its log said {what:?}:\n{}",
+                    self.log()
+                );
+            }
             assert!(
                 Instant::now() < deadline,
                 "the log never said {what:?}:\n{}",
