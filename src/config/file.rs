@@ -122,7 +122,7 @@ pub fn read_file(text: &str, path: &str) -> Result<Values, ConfigError> {
     };
     for (name, value) in &table {
         match (name.as_str(), value) {
-            ("turns" | "log" | "limits" | "retention", toml::Value::Table(inner)) => {
+            ("turns" | "log" | "limits" | "retention" | "shutdown", toml::Value::Table(inner)) => {
                 for (k, v) in inner {
                     put(&format!("{name}.{k}"), v)?;
                 }

@@ -94,6 +94,8 @@ pub const KEYS: &[Key] = &[
     key("limits.preferences_per_seat", Kind::Number, "100"),
     // Retention (docs/reliability.md, "Retention"); 0 keeps everything.
     key("retention.after", Kind::Text, "30d"),
+    // How long a stopping bot (SIGTERM, SIGINT) lets work in progress finish (docs/deploy.md).
+    key("shutdown.drain_secs", Kind::Number, "10"),
 ];
 
 /// The key called `name`.

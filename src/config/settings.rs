@@ -247,6 +247,13 @@ impl Settings {
         if let Some(r) = get("outage_after") {
             discord.outage_after_secs = duration("outage_after", r, &r.text)?.max(1);
         }
+        if let Some(r) = get("shutdown.drain_secs") {
+            discord.drain_secs = r
+                .text
+                .trim()
+                .parse()
+                .map_err(|_| bad("shutdown.drain_secs", r, "not a whole number of seconds"))?;
+        }
         if let Some(r) = get("animation") {
             discord.animation = boolean("animation", r)?;
         }

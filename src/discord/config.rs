@@ -100,6 +100,8 @@ pub struct Settings {
     pub outage_after_secs: u64,
     /// Whether a finished race's final post carries its animated replay (a GIF).
     pub animation: bool,
+    /// Seconds a stopping bot lets work in progress finish before handing it back.
+    pub drain_secs: u64,
 }
 
 impl Default for Settings {
@@ -112,6 +114,7 @@ impl Default for Settings {
             shards: Shards::Auto,
             outage_after_secs: 180,
             animation: true,
+            drain_secs: 10,
         }
     }
 }

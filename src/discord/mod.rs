@@ -14,12 +14,16 @@
 //! of any change, and every [`HEARTBEAT_SECS`] seconds, for `photofinish health`.
 //!
 //! [`start`] runs it all and hands back a [`Running`] bot that tests can wake and stop;
-//! [`run`] is `photofinish run`.
+//! [`run`] is `photofinish run`, which stops on SIGTERM or SIGINT (`drain.rs`): no new
+//! interaction is taken, work in progress gets `drain_secs` to finish, the gateway is
+//! closed, this process's outbox leases and deadline claims are given back, and the
+//! heartbeat says `stopped`.
 
 pub mod commands;
 pub mod config;
 pub mod courier;
 mod dm;
+mod drain;
 pub mod dress;
 mod final_post;
 pub mod handlers;
@@ -46,6 +50,7 @@ pub use crate::store::HEARTBEAT_SECS;
 use crate::store::{Heartbeat, StoreError};
 pub use config::{Settings, Shards, Token};
 use courier::DiscordCourier;
+use drain::{Gate, Gated, Signals};
 use shared::Seen;
 pub use shared::{Ctx, Error, Shared};
 
@@ -57,6 +62,8 @@ const DEADLINE_POLL_MS: i64 = 60_000;
 const OUTAGE_POLL_MS: i64 = 5_000;
 /// How often the heartbeat worker looks at the shards' stages (cheap: in memory).
 const GATEWAY_POLL: Duration = Duration::from_secs(1);
+/// How long a stopping bot waits for a worker cut short to let go of its task.
+const ABORT_WAIT: Duration = Duration::from_secs(1);
 
 /// Why the bot could not start.
 #[derive(Debug, Error)]
@@ -67,6 +74,9 @@ pub enum StartError {
     Referee(#[from] RefereeError),
     #[error("cannot connect to Discord: {0}")]
     Discord(#[from] serenity::Error),
+    /// A second signal while stopping: work in progress was not waited for.
+    #[error("stopped at once by a second {0}: work in progress was not waited for")]
+    Interrupted(&'static str),
 }
 
 /// How the shards of this process stand, for the heartbeat: the state and the detail.
@@ -112,6 +122,7 @@ pub struct Running {
     client: JoinHandle<Result<(), serenity::Error>>,
     workers: Vec<JoinHandle<()>>,
     stop: watch::Sender<bool>,
+    gate: Arc<Gate>,
 }
 
 impl Running {
@@ -124,42 +135,116 @@ impl Running {
         self.shared.poke();
     }
 
-    /// Disconnects from the gateway and stops the workers.
+    /// Stops as on SIGTERM: takes no new event, lets the work in progress finish within
+    /// `drain_secs`, disconnects, gives back this process's claims, reports `stopped`.
     pub async fn stop(self) {
-        let _ = self.stop.send(true);
-        self.shard_manager.shutdown_all().await;
-        for w in self.workers {
-            let _ = w.await;
-        }
-        let _ = self.client.await;
-        report(&self.shared, "stopped", String::new()).await;
-        tracing::info!("stopped");
+        self.shut_down(String::new()).await;
     }
 
-    /// Runs until the gateway connection ends for good, or Ctrl-C.
-    pub async fn wait(mut self) -> Result<(), StartError> {
-        let outcome = tokio::select! {
+    /// Runs until the gateway connection ends for good, or SIGTERM or SIGINT.
+    pub async fn wait(self) -> Result<(), StartError> {
+        self.wait_for(Signals::new()).await
+    }
+
+    /// [`Running::wait`] on signals listened for since before the bot started. A second
+    /// signal while stopping ends it at once.
+    async fn wait_for(mut self, mut signals: Signals) -> Result<(), StartError> {
+        let ended = tokio::select! {
             r = &mut self.client => match r {
                 Ok(Ok(())) => Ok(()),
                 Ok(Err(e)) => Err(StartError::Discord(e)),
                 Err(e) => Err(StartError::Referee(RefereeError::Invalid(e.to_string()))),
             },
-            _ = tokio::signal::ctrl_c() => {
-                tracing::info!("Ctrl-C: shutting down");
-                Ok(())
+            name = signals.next() => {
+                tracing::info!(
+                    signal = name,
+                    drain_secs = self.shared.settings.drain_secs,
+                    "{name}: shutting down; no new interactions, work in progress may finish"
+                );
+                tokio::select! {
+                    () = self.shut_down(String::new()) => return Ok(()),
+                    again = signals.next() => {
+                        tracing::warn!(
+                            signal = again,
+                            "{again} again while shutting down: stopping at once"
+                        );
+                        return Err(StartError::Interrupted(again));
+                    }
+                }
             }
         };
-        let _ = self.stop.send(true);
-        self.shard_manager.shutdown_all().await;
-        for w in self.workers {
-            let _ = w.await;
-        }
-        let detail = match &outcome {
+        let detail = match &ended {
             Ok(()) => String::new(),
             Err(e) => e.to_string(),
         };
+        tokio::select! {
+            () = self.shut_down(detail) => {}
+            again = signals.next() => {
+                tracing::warn!(signal = again, "{again} while shutting down: stopping at once");
+                return Err(StartError::Interrupted(again));
+            }
+        }
+        ended
+    }
+
+    /// The way every stop goes: the gate closes (no new command, button or DM starts
+    /// work), the workers finish what they are doing and the events let in are handled,
+    /// within `drain_secs`, while the gateway closes; what still runs then is cut short
+    /// (a commit is atomic; a post under way was recorded as attempted, so the next
+    /// process looks before posting it again). Then the claims are given back and the
+    /// heartbeat says `stopped`.
+    async fn shut_down(mut self, detail: String) {
+        self.gate.close();
+        let _ = self.stop.send(true);
+        let drain = Duration::from_secs(self.shared.settings.drain_secs);
+        let deadline = tokio::time::Instant::now() + drain;
+        let mut pending: std::collections::VecDeque<JoinHandle<()>> =
+            std::mem::take(&mut self.workers).into();
+        let gate = self.gate.clone();
+        let drained = async {
+            while let Some(mut w) = pending.pop_front() {
+                if tokio::time::timeout_at(deadline, &mut w).await.is_err() {
+                    pending.push_front(w);
+                    return false;
+                }
+            }
+            tokio::time::timeout_at(deadline, gate.idle()).await.is_ok()
+        };
+        let closed = async {
+            if tokio::time::timeout_at(deadline, self.shard_manager.shutdown_all())
+                .await
+                .is_err()
+            {
+                tracing::warn!("the gateway did not close in time");
+            }
+        };
+        let (drained, ()) = tokio::join!(drained, closed);
+        if drained {
+            tracing::info!("work in progress finished");
+        } else {
+            tracing::warn!(
+                drain_secs = drain.as_secs(),
+                "work still in progress after the drain: cut short, handed back"
+            );
+        }
+        for w in &pending {
+            w.abort();
+        }
+        for w in pending {
+            let _ = tokio::time::timeout(ABORT_WAIT, w).await;
+        }
+        self.client.abort();
+        let referee = &self.shared.referee;
+        match referee.store().release_claims(referee.instance()).await {
+            Ok((leases, claims)) => tracing::info!(
+                outbox_leases = leases,
+                deadline_claims = claims,
+                "gave back this process's outbox leases and deadline claims"
+            ),
+            Err(e) => tracing::warn!("cannot give back the outbox leases and claims: {e}"),
+        }
         report(&self.shared, "stopped", detail).await;
-        outcome
+        tracing::info!("stopped");
     }
 }
 
@@ -203,7 +288,11 @@ pub async fn start_scaled(
     // The courier needs the client's Http, which exists only once the client is built;
     // the shared state is filled in right after.
     let slot: Arc<std::sync::OnceLock<Arc<Shared>>> = Arc::new(std::sync::OnceLock::new());
-    let framework = framework(settings.guild, slot.clone());
+    let gate = Arc::new(Gate::default());
+    let framework = Gated {
+        inner: framework(settings.guild, slot.clone()),
+        gate: gate.clone(),
+    };
     let client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
         .await?;
@@ -244,6 +333,7 @@ pub async fn start_scaled(
         client,
         workers,
         stop,
+        gate,
     })
 }
 
@@ -442,8 +532,10 @@ pub async fn run(
     clock: Arc<dyn Clock>,
     time_scale: f64,
 ) -> Result<(), StartError> {
+    // Listened for from the start: a signal while starting stops the bot once started.
+    let signals = Signals::new();
     let running = start_scaled(settings, database, referee, clock, time_scale).await?;
-    running.wait().await
+    running.wait_for(signals).await
 }
 
 /// Discord's recommended shard count (`GET /gateway/bot`), asked until it answers or the

@@ -81,6 +81,11 @@ pub trait Store: Send + Sync {
         holder: &str,
         campaigns: &[CampaignId],
     ) -> Result<(), StoreError>;
+    /// Gives back everything `holder` still holds, as a process does when it stops: its
+    /// outbox leases, and its claims on deadlines not yet fired. A deadline deferred after
+    /// a failure keeps its retry time (held by nobody), so stopping does not make it retried
+    /// at once. Returns how many leases and how many claims it gave back.
+    async fn release_claims(&self, holder: &str) -> Result<(u64, u64), StoreError>;
     async fn outbox_delivered(
         &self,
         id: i64,

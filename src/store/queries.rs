@@ -546,6 +546,24 @@ impl<DB: Dialect> Store for SqlStore<DB> {
         Ok(())
     }
 
+    async fn release_claims(&self, holder: &str) -> Result<(u64, u64), StoreError> {
+        let leases = self
+            .run(Stmt::new("DELETE FROM outbox_leases WHERE holder = $1").bind(holder))
+            .await?;
+        // `failures > 0`: a deferred deadline, whose claim_until is its retry time.
+        let deadlines = self
+            .run(
+                Stmt::new(
+                    "UPDATE deadlines SET claimed_by = NULL,
+                         claim_until = CASE WHEN failures > 0 THEN claim_until ELSE NULL END
+                     WHERE claimed_by = $1 AND fired_at IS NULL",
+                )
+                .bind(holder),
+            )
+            .await?;
+        Ok((leases, deadlines))
+    }
+
     async fn outbox_delivered(
         &self,
         id: i64,

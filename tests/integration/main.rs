@@ -49,6 +49,7 @@ mod referee;
 mod reliability;
 mod rematch_seats;
 mod security_config;
+mod shutdown;
 mod soak;
 mod store;
 mod time;

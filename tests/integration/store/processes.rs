@@ -360,4 +360,64 @@ on_both!(
     a_claim_returns_only_the_campaigns_it_won,
     a_locked_deadline_is_skipped_not_waited_for,
     an_interaction_is_claimed_once_across_processes,
+    a_stopping_process_gives_back_its_leases_and_claims,
 );
+
+/// A stopping process gives back everything it holds: its outbox leases and its claims
+/// on unfired deadlines (a deferred one keeps its retry time, held by nobody); another
+/// process's are left alone.
+async fn a_stopping_process_gives_back_its_leases_and_claims(kind: Kind) {
+    let db = Db::new(kind).await;
+    let (a, b) = (db.open().await, db.open().await);
+    let one = running(&a, "one").await;
+    let two = running(&a, "two").await;
+    let now = T0 + 3_600_000;
+    let claimed = a
+        .claim_due_deadlines(now, 1, "A", now + 120_000)
+        .await
+        .unwrap();
+    assert_eq!(claimed.len(), 1);
+    // One of A's deadlines failed and waits a minute before its retry.
+    let deferred = a
+        .claim_due_deadlines(now, 1, "A", now + 120_000)
+        .await
+        .unwrap();
+    a.defer_deadline(deferred[0].id, "A", now + 60_000)
+        .await
+        .unwrap();
+    let bs = b
+        .claim_due_deadlines(now, 1, "B", now + 120_000)
+        .await
+        .unwrap();
+    assert_eq!(bs.len(), 1);
+    let rows = a.claim_outbox(now, 100, "A", now + 60_000).await.unwrap();
+    assert!(rows.iter().any(|r| r.campaign == one) && rows.iter().any(|r| r.campaign == two));
+    assert!(b.outbox_ready(now, 10).await.unwrap().is_empty());
+
+    assert_eq!(a.release_claims("A").await.unwrap(), (2, 2));
+    // B may deliver both campaigns at once, and take A's plain claim...
+    assert_eq!(b.outbox_ready(now, 10).await.unwrap().len(), rows.len());
+    let taken: Vec<i64> = b
+        .claim_due_deadlines(now, 10, "B", now + 120_000)
+        .await
+        .unwrap()
+        .iter()
+        .map(|d| d.id)
+        .collect();
+    assert!(taken.contains(&claimed[0].id), "{taken:?}");
+    assert!(!taken.contains(&deferred[0].id), "{taken:?}");
+    // ...and the deferred one at its retry time, not before.
+    let retried = b
+        .claim_due_deadlines(now + 60_000, 10, "B", now + 180_000)
+        .await
+        .unwrap();
+    assert_eq!(
+        retried.iter().map(|d| d.id).collect::<Vec<_>>(),
+        vec![deferred[0].id]
+    );
+    // Nothing of A's is left; B's own claims are untouched by A's stop.
+    assert_eq!(a.release_claims("A").await.unwrap(), (0, 0));
+    assert_eq!(b.release_claims("B").await.unwrap(), (0, 4));
+    a.close().await;
+    b.close().await;
+}

@@ -220,6 +220,8 @@ impl FakeDiscord {
             next_id: AtomicU64::new(1_000_000_000_000_000_000),
             addr: Mutex::new(None),
             clock_ms: AtomicU64::new(0),
+            stall: tokio::sync::watch::channel(false).0,
+            stalled: AtomicU64::new(0),
         });
         let app = Router::new()
             .route("/gateway", get(gateway::gateway))
@@ -390,6 +392,30 @@ impl FakeDiscord {
     /// The next `n` message posts are created, but answered with 500.
     pub fn lose_next_answers(&self, n: usize) {
         self.shared.inner.lock().unwrap().lose_answers = n;
+    }
+
+    /// From now on a message post waits, unanswered, until [`FakeDiscord::unstall_posts`],
+    /// and is then refused with 503 (it never lands): a delivery caught in flight.
+    pub fn stall_posts(&self) {
+        self.shared.stall.send_replace(true);
+    }
+
+    /// Lets stalled message posts go (refused) and new ones through.
+    pub fn unstall_posts(&self) {
+        self.shared.stall.send_replace(false);
+    }
+
+    /// Waits until a message post is stalled.
+    pub async fn wait_stalled(&self) {
+        self.until("a message post to stall", |_| {
+            (self
+                .shared
+                .stalled
+                .load(std::sync::atomic::Ordering::SeqCst)
+                > 0)
+            .then_some(())
+        })
+        .await;
     }
 
     /// Every message, in posting order (edits applied).

@@ -148,6 +148,23 @@ pub(super) async fn rest(AxState(shared): AxState<Arc<Shared>>, req: Request) ->
         .to_string();
     let query = req.uri().query().unwrap_or("").to_string();
     let (body, uploads) = read_body(req, &shared).await;
+    if method == Method::POST
+        && path.starts_with("/channels/")
+        && path.ends_with("/messages")
+        && *shared.stall.borrow()
+    {
+        let mut stall = shared.stall.subscribe();
+        shared
+            .stalled
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        shared.changed.notify_waiters();
+        let _ = stall.wait_for(|on| !*on).await;
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            0,
+            "503: stalled, then refused",
+        );
+    }
     let files: Vec<(String, String, usize)> = uploads
         .iter()
         .map(|u| (u.field.clone(), u.filename.clone(), u.bytes.len()))

@@ -135,6 +135,10 @@ pub(super) struct Shared {
     /// ([`super::FakeDiscord::advance`]), so Discord's 3-second window never depends on
     /// how fast the machine is.
     pub(super) clock_ms: AtomicU64,
+    /// While true, message posts wait unanswered ([`super::FakeDiscord::stall_posts`]).
+    pub(super) stall: tokio::sync::watch::Sender<bool>,
+    /// Message posts that have waited on the stall.
+    pub(super) stalled: AtomicU64,
 }
 
 impl Shared {
