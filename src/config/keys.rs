@@ -94,6 +94,8 @@ pub const KEYS: &[Key] = &[
     key("limits.preferences_per_seat", Kind::Number, "100"),
     // Retention (docs/reliability.md, "Retention"); 0 keeps everything.
     key("retention.after", Kind::Text, "30d"),
+    // The metrics and health listener of `photofinish run`; off when empty.
+    key("metrics.listen", Kind::Text, ""),
 ];
 
 /// The key called `name`.
