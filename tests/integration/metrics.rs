@@ -87,7 +87,14 @@ async fn metrics_and_health_report_what_waits(kind: Kind) {
     referee.start(id, &host).await.unwrap();
     clock.set(T0 + 7_200_000);
     let raw = db.raw().await;
-    let queued = raw.scalar("SELECT COUNT(*) FROM outbox", vec![]).await;
+    // Undelivered: neither delivered nor given up (a lobby message superseded by a newer
+    // edit is given up).
+    let queued = raw
+        .scalar(
+            "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL AND failed IS NULL",
+            vec![],
+        )
+        .await;
     assert!(queued > 0);
 
     let probe = Probe {
