@@ -241,7 +241,10 @@ async fn metrics(State(app): State<Arc<App>>) -> Response {
     let mut text = app.handle.render();
     text.push_str(&figures(&report));
     (
-        [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
         text,
     )
         .into_response()

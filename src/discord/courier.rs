@@ -27,9 +27,9 @@ use poise::serenity_prelude as serenity;
 use serenity::{ChannelId, Http, MessageId};
 
 use super::dm::DmChannels;
-use super::rest::timed;
 use super::dress;
 use super::layout::{self, Layout};
+use super::rest::timed;
 use crate::referee::announce::{Announcement, Target};
 use crate::referee::delivery::{Courier, Delivered, DeliveryError, Parcel};
 use crate::render::post;
@@ -542,7 +542,7 @@ impl Courier for DiscordCourier {
 mod tests {
     use super::*;
     use crate::discord::layout::{EmbedSpec, limits};
-    use serenity::http::{DiscordJsonError, ErrorResponse, HttpError};
+    use ::serenity::http::{ErrorResponse, HttpError};
 
     fn one(description: usize, footer: Option<&str>) -> Layout {
         Layout {
@@ -585,34 +585,34 @@ mod tests {
         assert_eq!(l.embeds[0].footer, None);
     }
 
-    fn refused(status: u16, code: isize) -> serenity::Error {
-        serenity::Error::Http(HttpError::UnsuccessfulRequest(ErrorResponse {
-            status_code: serenity::http::StatusCode::from_u16(status).unwrap(),
-            url: "https://discord.com/api/v10/channels/1/messages".into(),
-            method: serenity::http::LightMethod::Post.reqwest_method(),
-            error: DiscordJsonError {
-                code,
-                message: "Cannot send messages to this user".into(),
-                errors: Vec::new(),
-            },
-        }))
+    /// Discord's answer as serenity reads it off the wire.
+    async fn refused(status: u16, code: isize) -> serenity::Error {
+        let body = serde_json::json!({ "code": code, "message": "refused" }).to_string();
+        let answer = axum::http::Response::builder()
+            .status(status)
+            .body(body)
+            .unwrap();
+        let method = ::serenity::http::LightMethod::Post.reqwest_method();
+        let read = ErrorResponse::from_response(reqwest::Response::from(answer), method).await;
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(read))
     }
 
-    #[test]
-    fn a_discord_error_is_counted_under_its_status_and_code() {
-        let closed = refused(403, 50007);
+    #[tokio::test]
+    async fn a_discord_error_is_counted_under_its_status_and_code() {
+        let closed = refused(403, 50007).await;
         // The same error the outbox classifies as a closed DM.
+        assert_eq!(classify(&closed), DeliveryError::DmClosed);
         assert_eq!(
-            classify(&closed),
-            DeliveryError::DmClosed
+            crate::discord::rest::error_labels(&closed),
+            ("403".into(), "50007".into())
         );
-        assert_eq!(crate::discord::rest::error_labels(&closed), ("403".into(), "50007".into()));
+        let busy = refused(429, 0).await;
         let recorder = metrics_exporter_prometheus::PrometheusBuilder::new().build_recorder();
         let handle = recorder.handle();
         metrics::with_local_recorder(&recorder, || {
             crate::discord::rest::count_error(&closed);
             crate::discord::rest::count_error(&closed);
-            crate::discord::rest::count_error(&refused(429, 0));
+            crate::discord::rest::count_error(&busy);
         });
         let text = handle.render();
         assert!(

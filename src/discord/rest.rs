@@ -47,4 +47,3 @@ pub async fn timed<T>(
     }
     result
 }
-

@@ -112,15 +112,20 @@ async fn metrics_and_health_report_what_waits(kind: Kind) {
     let (status, text) = get(addr, "/metrics").await;
     assert_eq!(status, 200, "{text}");
     let m = samples(&text);
-    assert_eq!(m["photofinish_undelivered_announcements"], queued as f64, "{text}");
-    assert_eq!(m["photofinish_oldest_undelivered_seconds"], 7_200.0, "{text}");
+    assert_eq!(
+        m["photofinish_undelivered_announcements"], queued as f64,
+        "{text}"
+    );
+    assert_eq!(
+        m["photofinish_oldest_undelivered_seconds"], 7_200.0,
+        "{text}"
+    );
     assert_eq!(m["photofinish_overdue_deadlines"], 1.0, "{text}");
     assert_eq!(m["photofinish_most_overdue_seconds"], 7_140.0, "{text}");
     assert_eq!(m["photofinish_healthy"], 0.0, "{text}");
     assert_eq!(m["photofinish_database_reachable"], 1.0, "{text}");
     assert_eq!(
-        m[r#"photofinish_gateway_connected{instance="bot-1"}"#],
-        1.0,
+        m[r#"photofinish_gateway_connected{instance="bot-1"}"#], 1.0,
         "{text}"
     );
     assert_eq!(
