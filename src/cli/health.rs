@@ -16,6 +16,9 @@
 //! deadline is overdue by more than `PHOTOFINISH_HEALTH_OVERDUE_SECS` (default
 //! [`MAX_OVERDUE_SECS`]). `--json` gives the figures: counts, ages, the workers and the
 //! quarantined races.
+//!
+//! The report itself is [`assess`], over a store already open: the metrics listener
+//! (`serve.rs`) computes the same report on each scrape.
 
 use std::process::ExitCode;
 
@@ -23,6 +26,7 @@ use serde::Serialize;
 
 use crate::referee::zones::{TzdbInfo, tzdb};
 use crate::store::{self, Backlog, Heartbeat, Quarantine, SchemaStatus, Store, WorkerStatus};
+use crate::vocab::Millis;
 
 /// An announcement undelivered this long means delivery is stuck (or Discord is down).
 pub const MAX_UNDELIVERED_SECS: i64 = 900;
@@ -52,25 +56,67 @@ pub struct HealthArgs {
     pub json: bool,
 }
 
-#[derive(Debug, Serialize)]
-struct Report {
-    healthy: bool,
-    database: String,
-    reachable: bool,
-    schema: Option<SchemaStatus>,
-    instance: String,
-    gateway: Option<Heartbeat>,
-    gateway_age_secs: Option<i64>,
-    others: Vec<Heartbeat>,
+/// What a check asks of a store: whose gateway and workers, and how strictly.
+#[derive(Clone, Debug)]
+pub struct Probe {
+    pub instance: String,
+    pub gateway: GatewayCheck,
+    pub max_age_secs: u64,
+}
+
+impl HealthArgs {
+    fn probe(&self) -> Probe {
+        Probe {
+            instance: self.instance.clone(),
+            gateway: self.gateway,
+            max_age_secs: self.max_age_secs,
+        }
+    }
+}
+
+/// The health report, as `health --json` prints it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub healthy: bool,
+    pub database: String,
+    pub reachable: bool,
+    pub schema: Option<SchemaStatus>,
+    pub instance: String,
+    pub gateway: Option<Heartbeat>,
+    pub gateway_age_secs: Option<i64>,
+    pub others: Vec<Heartbeat>,
     /// What waits: undelivered announcements and overdue deadlines.
-    backlog: Option<Backlog>,
-    oldest_undelivered_secs: Option<i64>,
-    oldest_overdue_secs: Option<i64>,
-    workers: Vec<WorkerStatus>,
-    quarantined: Vec<Quarantine>,
+    pub backlog: Option<Backlog>,
+    pub oldest_undelivered_secs: Option<i64>,
+    pub oldest_overdue_secs: Option<i64>,
+    pub workers: Vec<WorkerStatus>,
+    pub quarantined: Vec<Quarantine>,
     /// The time-zone database deadlines are read in.
-    tzdb: TzdbInfo,
-    problems: Vec<String>,
+    pub tzdb: TzdbInfo,
+    pub problems: Vec<String>,
+}
+
+impl Report {
+    /// Nothing known yet: unhealthy, unreachable.
+    fn empty(database: String, instance: String) -> Report {
+        Report {
+            healthy: false,
+            database,
+            reachable: false,
+            schema: None,
+            instance,
+            gateway: None,
+            gateway_age_secs: None,
+            others: Vec::new(),
+            backlog: None,
+            oldest_undelivered_secs: None,
+            oldest_overdue_secs: None,
+            workers: Vec::new(),
+            quarantined: Vec::new(),
+            tzdb: tzdb(),
+            problems: Vec::new(),
+        }
+    }
 }
 
 /// A threshold from the environment, else its default.
@@ -119,6 +165,13 @@ pub fn health(args: HealthArgs) -> ExitCode {
     }
 }
 
+/// The report of a database that could not be opened: unhealthy, with `problem`.
+pub fn unreachable(database: String, instance: String, problem: String) -> Report {
+    let mut report = Report::empty(database, instance);
+    report.problems.push(problem);
+    report
+}
+
 /// A configuration health cannot use: one line (or the JSON report) and exit 1.
 pub fn unusable_config(error: &dyn std::fmt::Display, json: bool) -> ExitCode {
     let problem = super::refusal::one_line(&format!("the configuration cannot be used: {error}"));
@@ -136,23 +189,8 @@ pub fn unusable_config(error: &dyn std::fmt::Display, json: bool) -> ExitCode {
 }
 
 async fn check(args: &HealthArgs) -> Report {
-    let mut report = Report {
-        healthy: false,
-        database: store::postgres::redact(&args.database),
-        reachable: false,
-        schema: None,
-        instance: args.instance.clone(),
-        gateway: None,
-        gateway_age_secs: None,
-        others: Vec::new(),
-        backlog: None,
-        oldest_undelivered_secs: None,
-        oldest_overdue_secs: None,
-        workers: Vec::new(),
-        quarantined: Vec::new(),
-        tzdb: tzdb(),
-        problems: Vec::new(),
-    };
+    let database = store::postgres::redact(&args.database);
+    let mut report = Report::empty(database.clone(), args.instance.clone());
     let db = match tokio::time::timeout(
         std::time::Duration::from_secs(10),
         store::connect(&args.database),
@@ -173,6 +211,16 @@ async fn check(args: &HealthArgs) -> Report {
             return report;
         }
     };
+    let report = assess(&*db, database, &args.probe(), now_ms()).await;
+    db.close().await;
+    report
+}
+
+/// The health of an open store (`database` only names it in the report). `now` is the
+/// referee's time, which deadlines and queued announcements are on; the gateway's report
+/// is compared with the system clock, which the bot writes it on.
+pub async fn assess(db: &dyn Store, database: String, probe: &Probe, now: Millis) -> Report {
+    let mut report = Report::empty(database, probe.instance.clone());
     report.reachable = true;
     match db.schema_status().await {
         Ok(status) => {
@@ -197,9 +245,9 @@ async fn check(args: &HealthArgs) -> Report {
             let current = status.is_current();
             report.schema = Some(status);
             if current {
-                gateway(&*db, args, &mut report).await;
-                if args.gateway != GatewayCheck::Skip {
-                    work(&*db, args, &mut report).await;
+                gateway(db, probe, &mut report).await;
+                if probe.gateway != GatewayCheck::Skip {
+                    work(db, probe, now, &mut report).await;
                 }
             }
         }
@@ -207,12 +255,11 @@ async fn check(args: &HealthArgs) -> Report {
             .problems
             .push(format!("cannot read the migrations: {e}")),
     }
-    db.close().await;
     report.healthy = report.problems.is_empty();
     report
 }
 
-async fn gateway(db: &dyn Store, args: &HealthArgs, report: &mut Report) {
+async fn gateway(db: &dyn Store, args: &Probe, report: &mut Report) {
     if args.gateway == GatewayCheck::Skip {
         return;
     }
@@ -259,8 +306,7 @@ async fn gateway(db: &dyn Store, args: &HealthArgs, report: &mut Report) {
 }
 
 /// The workers of this instance, and what waits in the database.
-async fn work(db: &dyn Store, args: &HealthArgs, report: &mut Report) {
-    let now = now_ms();
+async fn work(db: &dyn Store, args: &Probe, now: Millis, report: &mut Report) {
     match db.workers().await {
         Ok(workers) => {
             for w in workers

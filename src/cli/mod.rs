@@ -19,6 +19,7 @@ mod render;
 mod replay;
 mod run;
 mod script;
+pub mod serve;
 mod sim;
 mod verify;
 

@@ -163,13 +163,28 @@ pub fn run(flags: &Flags) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(crate::discord::run(
+    // The metrics and health listener, when `metrics.listen` asks for one: up before the
+    // bot, stopped after it.
+    let listener = runtime.block_on(super::serve::start_for_run(
+        settings.metrics.listen,
+        &settings.database,
+        clock.clone(),
+    ));
+    let listener = match listener {
+        Ok(l) => l,
+        Err(e) => return refuse(&e),
+    };
+    let ran = runtime.block_on(crate::discord::run(
         settings.discord,
         &settings.database,
         settings.referee,
         clock,
         speed,
-    )) {
+    ));
+    if let Some(l) = listener {
+        runtime.block_on(l.stop());
+    }
+    match ran {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!("{e}");

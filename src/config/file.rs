@@ -50,6 +50,7 @@ fn sanitize(message: &str) -> String {
         let known = part.chars().count() <= 3
             || part == "turns"
             || part == "log"
+            || part == "metrics"
             || KEYS
                 .iter()
                 .any(|k| k.name == part || k.name.rsplit('.').next() == Some(part));
@@ -122,7 +123,10 @@ pub fn read_file(text: &str, path: &str) -> Result<Values, ConfigError> {
     };
     for (name, value) in &table {
         match (name.as_str(), value) {
-            ("turns" | "log" | "limits" | "retention" | "shutdown", toml::Value::Table(inner)) => {
+            (
+                "turns" | "log" | "limits" | "retention" | "shutdown" | "metrics",
+                toml::Value::Table(inner),
+            ) => {
                 for (k, v) in inner {
                     put(&format!("{name}.{k}"), v)?;
                 }

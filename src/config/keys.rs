@@ -96,6 +96,8 @@ pub const KEYS: &[Key] = &[
     key("retention.after", Kind::Text, "30d"),
     // How long a stopping bot (SIGTERM, SIGINT) lets work in progress finish (docs/deploy.md).
     key("shutdown.drain_secs", Kind::Number, "10"),
+    // The metrics and health listener of `photofinish run`; off when empty.
+    key("metrics.listen", Kind::Text, ""),
 ];
 
 /// The key called `name`.

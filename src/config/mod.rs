@@ -14,4 +14,4 @@ mod settings;
 pub use error::ConfigError;
 pub use file::read_file;
 pub use keys::{KEYS, Key, Kind, Raw, Source, Values, find_key};
-pub use settings::{LogFormat, Settings, parse_offset};
+pub use settings::{LogFormat, Metrics, Settings, parse_offset};

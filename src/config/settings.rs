@@ -84,6 +84,43 @@ pub struct Settings {
     pub referee: crate::referee::Config,
     /// The log's.
     pub log: Log,
+    /// The metrics and health listener's (`photofinish run` only).
+    pub metrics: Metrics,
+}
+
+/// Where `photofinish run` serves `/metrics` and `/health`, if anywhere.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Metrics {
+    /// Off when `None`.
+    pub listen: Option<std::net::SocketAddr>,
+}
+
+/// Reads `metrics.listen`: an IP address and port (`127.0.0.1:9464`, `[::1]:9464`,
+/// `0.0.0.0:9464`), `localhost:PORT`, or a port alone (loopback). A host name is refused:
+/// what it resolves to is not written down, and a listener off loopback must be chosen in
+/// so many words.
+fn listen(raw: &Raw) -> Result<std::net::SocketAddr, ConfigError> {
+    use std::net::{Ipv4Addr, SocketAddr};
+    let text = raw.text.trim();
+    let port = |p: &str| p.parse::<u16>().ok();
+    if let Some(p) = port(text) {
+        return Ok(SocketAddr::from((Ipv4Addr::LOCALHOST, p)));
+    }
+    if let Some(p) = text
+        .strip_prefix("localhost:")
+        .or_else(|| text.strip_prefix("LOCALHOST:"))
+        .and_then(port)
+    {
+        return Ok(SocketAddr::from((Ipv4Addr::LOCALHOST, p)));
+    }
+    text.parse::<SocketAddr>().map_err(|_| {
+        bad(
+            "metrics.listen",
+            raw,
+            "expected an IP address and port such as 127.0.0.1:9464 (a host name is not \
+             accepted: write the address)",
+        )
+    })
 }
 
 impl std::fmt::Debug for Settings {
@@ -93,6 +130,7 @@ impl std::fmt::Debug for Settings {
             .field("database", &crate::store::postgres::redact(&self.database))
             .field("referee", &self.referee)
             .field("log", &self.log)
+            .field("metrics", &self.metrics)
             .finish()
     }
 }
@@ -127,6 +165,7 @@ impl Default for Settings {
                 ansi: false,
                 format: LogFormat::Text,
             },
+            metrics: Metrics::default(),
         }
     }
 }
@@ -258,6 +297,9 @@ impl Settings {
             discord.animation = boolean("animation", r)?;
         }
         referee.limits = limits(&get)?;
+        if let Some(r) = get("metrics.listen") {
+            s.metrics.listen = Some(listen(r)?);
+        }
         if let Some(r) = get("retention.after") {
             referee.retention_after_secs = match r.text.trim() {
                 "0" => 0,
@@ -594,6 +636,41 @@ mod tests {
         assert_eq!(r.to_string(), "1-2 of 3");
         assert!(!r.has_dms());
         assert!(Shards::Auto.has_dms());
+    }
+
+    #[test]
+    fn the_metrics_listener_is_off_unless_an_address_is_written() {
+        let read = |t: &str| Settings::from_toml(t).map(|s| s.metrics.listen);
+        assert_eq!(read("").unwrap(), None);
+        let at = |t: &str| {
+            read(&format!("[metrics]\nlisten = \"{t}\"")).map(|a| a.map(|a| a.to_string()))
+        };
+        assert_eq!(
+            at("127.0.0.1:9464").unwrap().as_deref(),
+            Some("127.0.0.1:9464")
+        );
+        assert_eq!(at("9464").unwrap().as_deref(), Some("127.0.0.1:9464"));
+        assert_eq!(
+            at("localhost:9464").unwrap().as_deref(),
+            Some("127.0.0.1:9464")
+        );
+        assert_eq!(at("[::1]:9464").unwrap().as_deref(), Some("[::1]:9464"));
+        // Off loopback only as an address written out (the bot then warns).
+        assert_eq!(at("0.0.0.0:9464").unwrap().as_deref(), Some("0.0.0.0:9464"));
+        for bad in [
+            "metrics.example:9464",
+            "127.0.0.1",
+            "127.0.0.1:99999",
+            "localhost",
+        ] {
+            let err = at(bad).unwrap_err().to_string();
+            assert!(err.contains("`metrics.listen`"), "{bad}: {err}");
+            assert!(!err.contains("example"), "the value is not echoed: {err}");
+        }
+        assert_eq!(
+            find_key("metrics.listen").unwrap().env(),
+            "PHOTOFINISH_METRICS_LISTEN"
+        );
     }
 
     #[test]

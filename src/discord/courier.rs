@@ -15,6 +15,9 @@
 //! again, a channel that is gone (10003) or forbidden (50013) pauses the race, a post
 //! refused for its picture (50013 without Attach Files) goes again as text, and anything
 //! else is given up and logged.
+//!
+//! Each REST call goes through [`timed`] (`rest.rs`), which records its latency and
+//! errors.
 
 use std::sync::{Arc, Mutex};
 
@@ -26,6 +29,7 @@ use serenity::{ChannelId, Http, MessageId};
 use super::dm::DmChannels;
 use super::dress;
 use super::layout::{self, Layout};
+use super::rest::timed;
 use crate::referee::announce::{Announcement, Target};
 use crate::referee::delivery::{Courier, Delivered, DeliveryError, Parcel};
 use crate::render::post;
@@ -262,7 +266,10 @@ impl DiscordCourier {
         {
             return Ok(id);
         }
-        let id = self.http.get_current_user().await?.id.get();
+        let id = timed("get_current_user", self.http.get_current_user())
+            .await?
+            .id
+            .get();
         if let Ok(mut me) = self.me.lock() {
             *me = Some(id);
         }
@@ -272,7 +279,7 @@ impl DiscordCourier {
     /// True when Discord answers a cheap REST call: a sign of life for the outage hold
     /// when no shard is connected.
     pub async fn probe(&self) -> bool {
-        match self.http.get_current_user().await {
+        match timed("get_current_user", self.http.get_current_user()).await {
             Ok(user) => {
                 if let Ok(mut me) = self.me.lock() {
                     *me = Some(user.id.get());
@@ -320,7 +327,7 @@ impl DiscordCourier {
             if let Some(b) = before {
                 ask = ask.before(b);
             }
-            let page = channel.messages(&*self.http, ask).await?;
+            let page = timed("get_messages", channel.messages(&*self.http, ask)).await?;
             if let Some(found) = page
                 .iter()
                 .find(|m| m.author.id.get() == me && carries(m, outbox_id))
@@ -354,7 +361,12 @@ impl DiscordCourier {
                 .nonce(serenity::Nonce::Number(u64::try_from(nonce).unwrap_or(0)))
                 .enforce_nonce(true)
         };
-        let sent = match channel.send_message(&*self.http, dressed(layout)).await {
+        let sent = match timed(
+            "create_message",
+            channel.send_message(&*self.http, dressed(layout)),
+        )
+        .await
+        {
             Ok(sent) => sent,
             Err(e)
                 if !layout.files.is_empty() && code_of(&e) == Some(codes::MISSING_PERMISSIONS) =>
@@ -367,10 +379,12 @@ impl DiscordCourier {
                 );
                 let mut bare = layout.clone();
                 layout::drop_picture(&mut bare);
-                channel
-                    .send_message(&*self.http, dressed(&bare))
-                    .await
-                    .map_err(|e| classify(&e))?
+                timed(
+                    "create_message",
+                    channel.send_message(&*self.http, dressed(&bare)),
+                )
+                .await
+                .map_err(|e| classify(&e))?
             }
             Err(e) => return Err(classify(&e)),
         };
@@ -459,23 +473,28 @@ impl Courier for DiscordCourier {
                 {
                     Some(message) => {
                         let edit = || {
-                            channel.edit_message(
-                                &*self.http,
-                                MessageId::new(message),
-                                dress::edit_message(&layout),
+                            timed(
+                                "edit_message",
+                                channel.edit_message(
+                                    &*self.http,
+                                    MessageId::new(message),
+                                    dress::edit_message(&layout),
+                                ),
                             )
                         };
                         let edited = match edit().await {
                             Err(e) if code_of(&e) == Some(codes::THREAD_ARCHIVED) => {
                                 // A race thread Discord archived for inactivity: unarchive
                                 // it, then edit.
-                                channel
-                                    .edit_thread(
+                                timed(
+                                    "edit_thread",
+                                    channel.edit_thread(
                                         &*self.http,
                                         serenity::EditThread::new().archived(false),
-                                    )
-                                    .await
-                                    .map_err(|e| classify(&e))?;
+                                    ),
+                                )
+                                .await
+                                .map_err(|e| classify(&e))?;
                                 edit().await
                             }
                             other => other,
@@ -523,6 +542,7 @@ impl Courier for DiscordCourier {
 mod tests {
     use super::*;
     use crate::discord::layout::{EmbedSpec, limits};
+    use ::serenity::http::{ErrorResponse, HttpError};
 
     fn one(description: usize, footer: Option<&str>) -> Layout {
         Layout {
@@ -563,5 +583,45 @@ mod tests {
         let mut l = one(limits::EMBED_TOTAL - 1, None);
         mark(&mut l, 123);
         assert_eq!(l.embeds[0].footer, None);
+    }
+
+    /// Discord's answer as serenity reads it off the wire.
+    async fn refused(status: u16, code: isize) -> serenity::Error {
+        let body = serde_json::json!({ "code": code, "message": "refused" }).to_string();
+        let answer = axum::http::Response::builder()
+            .status(status)
+            .body(body)
+            .unwrap();
+        let method = ::serenity::http::LightMethod::Post.reqwest_method();
+        let read = ErrorResponse::from_response(reqwest::Response::from(answer), method).await;
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(read))
+    }
+
+    #[tokio::test]
+    async fn a_discord_error_is_counted_under_its_status_and_code() {
+        let closed = refused(403, 50007).await;
+        // The same error the outbox classifies as a closed DM.
+        assert_eq!(classify(&closed), DeliveryError::DmClosed);
+        assert_eq!(
+            crate::discord::rest::error_labels(&closed),
+            ("403".into(), "50007".into())
+        );
+        let busy = refused(429, 0).await;
+        let recorder = metrics_exporter_prometheus::PrometheusBuilder::new().build_recorder();
+        let handle = recorder.handle();
+        metrics::with_local_recorder(&recorder, || {
+            crate::discord::rest::count_error(&closed);
+            crate::discord::rest::count_error(&closed);
+            crate::discord::rest::count_error(&busy);
+        });
+        let text = handle.render();
+        assert!(
+            text.contains(r#"photofinish_discord_errors_total{status="403",code="50007"} 2"#),
+            "{text}"
+        );
+        assert!(
+            text.contains(r#"photofinish_discord_errors_total{status="429",code="none"} 1"#),
+            "{text}"
+        );
     }
 }

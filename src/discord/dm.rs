@@ -21,7 +21,11 @@ impl DmChannels {
         {
             return Ok(*c);
         }
-        let channel = serenity::UserId::new(user).create_dm_channel(http).await?;
+        let channel = super::rest::timed(
+            "create_dm",
+            serenity::UserId::new(user).create_dm_channel(http),
+        )
+        .await?;
         if let Ok(mut cache) = self.opened.lock() {
             cache.insert(user, channel.id);
         }

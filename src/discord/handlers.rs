@@ -279,15 +279,16 @@ pub async fn dm_text(ctx: &serenity::Context, shared: &Arc<Shared>, msg: &sereni
     // The receipt is not in the outbox: retry a 429 or 5xx here, under the player's
     // message id as nonce, so a retry after a lost answer does not post twice.
     for wait in [1, 2, 0] {
-        let sent = msg
-            .channel_id
-            .send_message(
+        let sent = super::rest::timed(
+            "create_message",
+            msg.channel_id.send_message(
                 &*ctx.http,
                 dress::create_message(&answer)
                     .nonce(serenity::Nonce::Number(msg.id.get()))
                     .enforce_nonce(true),
-            )
-            .await;
+            ),
+        )
+        .await;
         match sent {
             Ok(_) => return,
             Err(e) => {

@@ -33,6 +33,7 @@ pub mod missed;
 pub mod modal;
 mod order;
 pub mod reply;
+pub mod rest;
 mod shared;
 pub mod stale;
 

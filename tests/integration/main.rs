@@ -42,6 +42,7 @@ mod fuzz_orders;
 mod health;
 mod hostile_names;
 mod leaks;
+mod metrics;
 mod outage;
 mod pictures;
 mod quotas;
