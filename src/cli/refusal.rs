@@ -33,7 +33,9 @@ pub fn command_line(e: &clap::Error) -> String {
         Some(ContextValue::Strings(v)) => Some(v.join(", ")),
         _ => None,
     };
-    let flag = context(ContextKind::InvalidArg).filter(|a| a.starts_with('-'));
+    // For a bad value, InvalidArg is the argument's own name (`--players <PLAYERS>`,
+    // `<CAMPAIGN>`); for an unknown argument it is the text typed, which may be a secret.
+    let flag = context(ContextKind::InvalidArg);
     let valid = context(ContextKind::ValidValue);
     let what = match e.kind() {
         ErrorKind::UnknownArgument => match context(ContextKind::InvalidArg) {
@@ -56,10 +58,12 @@ pub fn command_line(e: &clap::Error) -> String {
             None => "a required argument is missing".into(),
         },
         ErrorKind::ArgumentConflict => "two options were given that cannot go together".into(),
-        ErrorKind::TooManyValues | ErrorKind::WrongNumberOfValues => match flag {
-            Some(f) => format!("{f} was given the wrong number of values"),
-            None => "an option was given the wrong number of values".into(),
-        },
+        ErrorKind::TooManyValues | ErrorKind::WrongNumberOfValues => {
+            match flag.filter(|f| f.starts_with('-')) {
+                Some(f) => format!("{f} was given the wrong number of values"),
+                None => "an option was given the wrong number of values".into(),
+            }
+        }
         ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             "a command is missing".into()
         }
@@ -138,5 +142,6 @@ mod tests {
             "`helth` is not a command (photofinish --help)"
         );
         assert!(refused(&["pf", "health", "--gateway", "x"]).contains("--gateway"));
+        assert!(refused(&["pf", "health", "--gateway", "x"]).contains("auto, skip"));
     }
 }

@@ -513,7 +513,10 @@ fn every_command_line_refusal_is_one_line_and_exit_2() {
         ),
         (vec!["play", "dream-mile", "--bots", "genius"], "--bots"),
         (vec!["play", "chess"], "unknown game `chess`"),
-        (vec!["verify", "one"], "one"),
+        (
+            vec!["verify", "one"],
+            "the value of [CAMPAIGN] is not valid",
+        ),
         (vec!["replay", "missing.json"], "missing.json"),
         (vec!["replay", &bad_json], "not valid JSON"),
         (vec!["replay", &no_game], "chess"),
