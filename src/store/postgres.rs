@@ -226,7 +226,9 @@ fn tls_failure(e: &sqlx::Error, mode: PgSslMode, root_cert: Option<&str>) -> Opt
                     root_cert.unwrap_or_default()
                 ));
             }
-            let inner = io.get_ref().filter(|_| kind == std::io::ErrorKind::InvalidData)?;
+            let inner = io
+                .get_ref()
+                .filter(|_| kind == std::io::ErrorKind::InvalidData)?;
             let text = inner.to_string();
             Some(if text.contains("UnknownIssuer") {
                 format!("the server's certificate is not signed by a CA in {roots}")
@@ -425,7 +427,10 @@ mod tests {
             "invalid peer certificate: UnknownIssuer",
         ));
         let cause = tls_failure(&refused, PgSslMode::VerifyFull, Some("/ca.crt")).unwrap();
-        assert!(cause.contains("not signed by a CA in sslrootcert (/ca.crt)"), "{cause}");
+        assert!(
+            cause.contains("not signed by a CA in sslrootcert (/ca.crt)"),
+            "{cause}"
+        );
         // The same error without TLS asked for is not a TLS failure.
         assert!(tls_failure(&refused, PgSslMode::Disable, None).is_none());
         let plain = sqlx::Error::Io(std::io::ErrorKind::ConnectionRefused.into());
