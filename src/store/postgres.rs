@@ -138,7 +138,7 @@ fn root_cert(url: &str) -> Option<String> {
         .filter_map(|pair| pair.split_once('='))
         .filter(|(key, _)| matches!(*key, "sslrootcert" | "ssl-root-cert" | "ssl-ca"))
         .map(|(_, value)| percent_decode(value))
-        .last()
+        .next_back()
         .or_else(|| std::env::var("PGSSLROOTCERT").ok())
         .filter(|path| !path.trim().is_empty())
 }

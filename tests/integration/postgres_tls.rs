@@ -178,9 +178,8 @@ async fn a_wrong_root_certificate_is_refused_clearly() {
             &with_pw,
             &format!("sslmode={mode}&sslrootcert={}", stranger.display()),
         );
-        let err = match store::open(&url).await {
-            Ok(_) => panic!("sslmode={mode} trusted a server the stranger CA never signed"),
-            Err(e) => e,
+        let Err(err) = store::open(&url).await else {
+            panic!("sslmode={mode} trusted a server the stranger CA never signed");
         };
         assert!(matches!(err, StoreError::Tls(_)), "{mode}: {err:?}");
         let text = err.to_string();
