@@ -137,38 +137,15 @@ fn root_cert(url: &str) -> Option<String> {
         .split('&')
         .filter_map(|pair| pair.split_once('='))
         .filter(|(key, _)| matches!(*key, "sslrootcert" | "ssl-root-cert" | "ssl-ca"))
-        .map(|(_, value)| percent_decode(value))
+        .map(|(_, value)| {
+            let value = value.replace('+', " ");
+            percent_encoding::percent_decode_str(&value)
+                .decode_utf8_lossy()
+                .into_owned()
+        })
         .next_back()
         .or_else(|| std::env::var("PGSSLROOTCERT").ok())
         .filter(|path| !path.trim().is_empty())
-}
-
-/// `%XX` escapes and `+` decoded, as in a URL's query; a malformed escape is kept as is.
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match (b, hex) {
-            (b'%', Some(decoded)) => {
-                out.push(decoded);
-                i += 3;
-            }
-            (b'+', _) => {
-                out.push(b' ');
-                i += 1;
-            }
-            _ => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn mode_name(mode: PgSslMode) -> &'static str {
