@@ -41,6 +41,10 @@ pub enum StoreError {
         name: String,
         known: &'static str,
     },
+    /// TLS to PostgreSQL failed: one sentence for the operator naming the cause (never the
+    /// password). Not transient: a certificate or a setting has to change.
+    #[error("{0}")]
+    Tls(String),
     /// A stored row of a format this binary does not know (written by a newer version).
     #[error(
         "stored row of {table} ({key}) has format {found}; this version reads format {known}: upgrade the bot, or migrate the row"

@@ -1,6 +1,7 @@
 //! The PostgreSQL store, for several bot processes sharing one database: the pool,
-//! migrations from `migrations/postgres`, PostgreSQL's [`Dialect`], and [`redact`] for
-//! URLs in messages. The queries, the commit sequence and the row decoding are shared with
+//! migrations from `migrations/postgres`, PostgreSQL's [`Dialect`], [`redact`] for
+//! URLs in messages, and TLS as the URL's `sslmode` and `sslrootcert` ask, with a failed
+//! handshake told as one sentence naming its cause. The queries, the commit sequence and the row decoding are shared with
 //! SQLite (`queries.rs`, `commit.rs`, `rows.rs`).
 //!
 //! Every commit first locks its campaign's row (`SELECT ... FOR UPDATE`), so writers of one
@@ -16,7 +17,7 @@ use sqlx::Postgres;
 use std::sync::LazyLock;
 
 use sqlx::migrate::Migrator;
-use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgSslMode};
 
 use super::backend::Backend;
 use super::dialect::Dialect;
@@ -44,14 +45,29 @@ impl SqlStore<Postgres> {
     /// Connects without migrating (to inspect the database).
     pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
         known_parameters(url)?;
-        let options = PgConnectOptions::from_str(url)
+        let mut options = PgConnectOptions::from_str(url)
             .map_err(|_| StoreError::BadUrl(redact(url)))?
             .application_name("photofinish");
+        let root_cert = root_cert(url);
+        // As libpq: given a root certificate, `require` checks the chain as verify-ca does
+        // (sqlx alone would accept any certificate and ignore the file).
+        if matches!(options.get_ssl_mode(), PgSslMode::Require) && root_cert.is_some() {
+            options = options.ssl_mode(PgSslMode::VerifyCa);
+        }
+        let server = format!("{}:{}", options.get_host(), options.get_port());
+        let mode = options.get_ssl_mode();
         let pool = PgPoolOptions::new()
             .max_connections(MAX_CONNECTIONS)
             .acquire_timeout(Duration::from_secs(10))
             .connect_with(options)
-            .await?;
+            .await
+            .map_err(|e| match tls_failure(&e, mode, root_cert.as_deref()) {
+                Some(cause) => StoreError::Tls(format!(
+                    "TLS to PostgreSQL at {server} failed (sslmode={}): {cause}",
+                    mode_name(mode)
+                )),
+                None => StoreError::Db(e),
+            })?;
         Ok(SqlStore {
             writer: pool.clone(),
             pool,
@@ -110,6 +126,100 @@ fn known_parameters(url: &str) -> Result<(), StoreError> {
         }
     }
     Ok(())
+}
+
+/// The root certificate file the connection is to trust beside the system's CA bundle:
+/// the URL's `sslrootcert` (or its sqlx spellings), else `PGSSLROOTCERT`, as sqlx reads them.
+fn root_cert(url: &str) -> Option<String> {
+    let query = url.split_once('?').map_or("", |(_, q)| q);
+    let query = query.split_once('#').map_or(query, |(q, _)| q);
+    query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .filter(|(key, _)| matches!(*key, "sslrootcert" | "ssl-root-cert" | "ssl-ca"))
+        .map(|(_, value)| {
+            let value = value.replace('+', " ");
+            percent_encoding::percent_decode_str(&value)
+                .decode_utf8_lossy()
+                .into_owned()
+        })
+        .next_back()
+        .or_else(|| std::env::var("PGSSLROOTCERT").ok())
+        .filter(|path| !path.trim().is_empty())
+}
+
+fn mode_name(mode: PgSslMode) -> &'static str {
+    match mode {
+        PgSslMode::Disable => "disable",
+        PgSslMode::Allow => "allow",
+        PgSslMode::Prefer => "prefer",
+        PgSslMode::Require => "require",
+        PgSslMode::VerifyCa => "verify-ca",
+        PgSslMode::VerifyFull => "verify-full",
+    }
+}
+
+/// The cause of a failed connection, in words for the operator, when TLS is what failed.
+/// sqlx reports rustls's verdicts on the server's certificate as I/O errors of kind
+/// `InvalidData` (rustls's own error inside), and its own TLS complaints as `Error::Tls`.
+fn tls_failure(e: &sqlx::Error, mode: PgSslMode, root_cert: Option<&str>) -> Option<String> {
+    if matches!(mode, PgSslMode::Disable | PgSslMode::Allow) {
+        return None;
+    }
+    let verifies = matches!(mode, PgSslMode::VerifyCa | PgSslMode::VerifyFull);
+    let roots = match root_cert {
+        Some(path) => format!("sslrootcert ({path}) or the system's CA bundle"),
+        None => "the system's CA bundle (name the server's CA with sslrootcert=FILE)".to_string(),
+    };
+    match e {
+        sqlx::Error::Tls(inner) => {
+            let text = inner.to_string();
+            Some(if text.contains("does not support TLS") {
+                format!(
+                    "the server does not offer TLS, and sslmode={} requires it",
+                    mode_name(mode)
+                )
+            } else if text.starts_with("Invalid certificate") {
+                // sqlx's text repeats the whole input; the file's name is enough.
+                format!(
+                    "sslrootcert ({}) holds no readable PEM certificate",
+                    root_cert.unwrap_or("PGSSLROOTCERT")
+                )
+            } else {
+                text
+            })
+        }
+        sqlx::Error::Io(io) => {
+            let kind = io.kind();
+            if verifies
+                && root_cert.is_some()
+                && matches!(
+                    kind,
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied
+                )
+            {
+                return Some(format!(
+                    "sslrootcert ({}) cannot be read: {io}",
+                    root_cert.unwrap_or_default()
+                ));
+            }
+            let inner = io
+                .get_ref()
+                .filter(|_| kind == std::io::ErrorKind::InvalidData)?;
+            let text = inner.to_string();
+            Some(if text.contains("UnknownIssuer") {
+                format!("the server's certificate is not signed by a CA in {roots}")
+            } else if text.contains("NotValidForName") || text.contains("not valid for name") {
+                "the server's certificate does not name the host connected to                  (verify-full checks it; connect by a name the certificate carries)"
+                    .to_string()
+            } else if text.contains("xpired") || text.contains("NotValidYet") {
+                format!("the server's certificate is out of its validity period ({text})")
+            } else {
+                text
+            })
+        }
+        _ => None,
+    }
 }
 
 /// A database URL with its secrets blanked, for messages and logs: the password of
@@ -272,5 +382,35 @@ mod tests {
             redact("postgres://bot:pw@db:5432/pf?sslmode=verify-full&application_name=x"),
             "postgres://bot:***@db:5432/pf?sslmode=verify-full&application_name=x"
         );
+    }
+
+    #[test]
+    fn the_root_certificate_is_read_from_the_url_decoded() {
+        assert_eq!(
+            root_cert("postgres://u@h/db?sslmode=verify-full&sslrootcert=%2Fetc%2Fca%20x.crt")
+                .as_deref(),
+            Some("/etc/ca x.crt")
+        );
+        assert_eq!(
+            root_cert("postgres://u@h/db?ssl-ca=/ca.pem#x").as_deref(),
+            Some("/ca.pem")
+        );
+    }
+
+    #[test]
+    fn a_refused_certificate_names_its_cause() {
+        let refused = sqlx::Error::Io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "invalid peer certificate: UnknownIssuer",
+        ));
+        let cause = tls_failure(&refused, PgSslMode::VerifyFull, Some("/ca.crt")).unwrap();
+        assert!(
+            cause.contains("not signed by a CA in sslrootcert (/ca.crt)"),
+            "{cause}"
+        );
+        // The same error without TLS asked for is not a TLS failure.
+        assert!(tls_failure(&refused, PgSslMode::Disable, None).is_none());
+        let plain = sqlx::Error::Io(std::io::ErrorKind::ConnectionRefused.into());
+        assert!(tls_failure(&plain, PgSslMode::VerifyFull, None).is_none());
     }
 }

@@ -45,6 +45,7 @@ mod leaks;
 mod metrics;
 mod outage;
 mod pictures;
+mod postgres_tls;
 mod quotas;
 mod referee;
 mod reliability;
