@@ -52,3 +52,4 @@ mod security_config;
 mod soak;
 mod store;
 mod time;
+mod upgrade;
