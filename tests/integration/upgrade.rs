@@ -43,7 +43,7 @@ fn folder() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/upgrade")
 }
 
-/// Every fixture in the folder, by release, oldest first by name.
+/// Every fixture in the folder, oldest release first (those not in [`RELEASES`] last).
 fn fixtures() -> Vec<(String, PathBuf)> {
     let mut found: Vec<(String, PathBuf)> = std::fs::read_dir(folder())
         .unwrap()
@@ -57,7 +57,10 @@ fn fixtures() -> Vec<(String, PathBuf)> {
             Some((name, p))
         })
         .collect();
-    found.sort();
+    found.sort_by_key(|(name, _)| {
+        let age = RELEASES.iter().position(|(r, _)| r == name);
+        (age.unwrap_or(RELEASES.len()), name.clone())
+    });
     found
 }
 
