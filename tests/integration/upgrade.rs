@@ -14,7 +14,7 @@ use std::sync::Arc;
 use crate::support::courier::Recorder;
 use photofinish::referee::verify::verify_export;
 use photofinish::referee::{Config, Referee, TestClock};
-use photofinish::store::{self, Store};
+use photofinish::store;
 use photofinish::vocab::{CampaignId, Phase};
 use serde_json::Value;
 use sqlx::{ConnectOptions, Connection};
