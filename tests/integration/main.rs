@@ -55,3 +55,4 @@ mod shutdown;
 mod soak;
 mod store;
 mod time;
+mod upgrade;
