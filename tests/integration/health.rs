@@ -8,9 +8,8 @@ use std::process::{Command, Output};
 
 use std::sync::Arc;
 
-use backend::{Arg, Db, Kind};
-use photofinish::games::GameKind;
-use photofinish::referee::{Actor, Config, NewRace, Referee, TestClock};
+use backend::{Arg, Db, Kind, dream_mile_started};
+use photofinish::referee::{Config, Referee, TestClock};
 use photofinish::store::{Heartbeat, WorkerStatus};
 
 fn photofinish(args: &[&str]) -> Output {
@@ -232,23 +231,7 @@ async fn a_worker_down_or_work_left_waiting_is_unhealthy(kind: Kind) {
     // announcements wait and its deadline is overdue.
     let clock = Arc::new(TestClock::new(now_ms() - 2 * 3_600_000));
     let referee = Referee::new(store.clone(), clock, Config::default());
-    let host = Actor::new("100", "Alice");
-    let id = referee
-        .create(NewRace {
-            kind: GameKind::DreamMile,
-            options: "turn=1m".into(),
-            channel: "chan-1".into(),
-            guild: None,
-            host: host.clone(),
-        })
-        .await
-        .unwrap();
-    referee.join(id, &host, None, None).await.unwrap();
-    referee
-        .join(id, &Actor::new("200", "Bob"), None, None)
-        .await
-        .unwrap();
-    referee.start(id, &host).await.unwrap();
+    dream_mile_started(&referee, "turn=1m").await;
     let out = check();
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -8,11 +8,10 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use backend::{Arg, Db, Kind};
+use backend::{Arg, Db, Kind, dream_mile_started};
 use photofinish::cli::health::{GatewayCheck, Probe};
 use photofinish::cli::serve::{self, Target};
-use photofinish::games::GameKind;
-use photofinish::referee::{Actor, Config, NewRace, Referee, TestClock};
+use photofinish::referee::{Config, Referee, TestClock};
 use photofinish::store::Heartbeat;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -68,23 +67,7 @@ async fn metrics_and_health_report_what_waits(kind: Kind) {
     // overdue.
     let clock = Arc::new(TestClock::new(T0));
     let referee = Referee::new(store.clone(), clock.clone(), Config::default());
-    let host = Actor::new("100", "Alice");
-    let id = referee
-        .create(NewRace {
-            kind: GameKind::DreamMile,
-            options: "turn=1m".into(),
-            channel: "chan-1".into(),
-            guild: None,
-            host: host.clone(),
-        })
-        .await
-        .unwrap();
-    referee.join(id, &host, None, None).await.unwrap();
-    referee
-        .join(id, &Actor::new("200", "Bob"), None, None)
-        .await
-        .unwrap();
-    referee.start(id, &host).await.unwrap();
+    dream_mile_started(&referee, "turn=1m").await;
     clock.set(T0 + 7_200_000);
     let raw = db.raw().await;
     // Undelivered: neither delivered nor given up (a lobby message superseded by a newer

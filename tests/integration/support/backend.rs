@@ -422,3 +422,29 @@ pub fn sqlite_disk_full(campaign: i64) -> String {
          BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
     )
 }
+
+/// A Dream Mile race under way on `referee`: Alice (user 100) hosts in `chan-1`, Bob (200)
+/// joins, and it starts with `options`.
+pub async fn dream_mile_started(referee: &Referee, options: &str) -> CampaignId {
+    let host = Actor::new("100", "Alice");
+    let id = referee
+        .create(NewRace {
+            kind: GameKind::DreamMile,
+            options: options.into(),
+            channel: "chan-1".into(),
+            guild: None,
+            host: host.clone(),
+        })
+        .await
+        .expect("create race");
+    referee
+        .join(id, &host, None, None)
+        .await
+        .expect("host joins");
+    referee
+        .join(id, &Actor::new("200", "Bob"), None, None)
+        .await
+        .expect("Bob joins");
+    referee.start(id, &host).await.expect("start");
+    id
+}
