@@ -19,7 +19,7 @@ use crate::support::backend;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Output};
 use std::time::{Duration, Instant};
 
 use crate::support::discord::*;
@@ -71,17 +71,7 @@ impl Bot {
         std::fs::write(&path, config).unwrap();
         let log = dir.join(format!("{instance}.log"));
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_photofinish"));
-        cmd.arg("run")
-            .arg("--config")
-            .arg(&path)
-            .env_remove("DISCORD_TOKEN")
-            .env_remove("RUST_LOG")
-            .env_remove("PHOTOFINISH_DATABASE")
-            .env_remove("PHOTOFINISH_TEST_CLOCK")
-            .env("PHOTOFINISH_INSTANCE", instance)
-            .current_dir(dir)
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&log).unwrap());
+        crate::support::process::run_bot(&mut cmd, &path, instance, dir, &log);
         if let Some(c) = clock {
             cmd.env("PHOTOFINISH_TEST_CLOCK", c);
         }

@@ -40,17 +40,7 @@ impl Bot {
             }
             None => Command::new(bin),
         };
-        cmd.arg("run")
-            .arg("--config")
-            .arg(&path)
-            .env_remove("DISCORD_TOKEN")
-            .env_remove("RUST_LOG")
-            .env_remove("PHOTOFINISH_DATABASE")
-            .env_remove("PHOTOFINISH_TEST_CLOCK")
-            .env("PHOTOFINISH_INSTANCE", instance)
-            .current_dir(dir)
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&log).unwrap());
+        crate::support::process::run_bot(&mut cmd, &path, instance, dir, &log);
         let child = cmd.spawn().unwrap();
         let pid = if wrapper.is_empty() {
             child.id()
@@ -261,12 +251,7 @@ async fn left_by(db: &Path, instance: &str) -> Left {
         .fetch_one(&pool)
         .await
         .unwrap();
-    let undelivered: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM outbox WHERE delivered_at IS NULL AND failed IS NULL",
-    )
-    .fetch_one(&pool)
-    .await
-    .unwrap();
+    let undelivered: i64 = count_undelivered(&pool).await;
     pool.close().await;
     let store = photofinish::store::open(&db.display().to_string())
         .await
@@ -365,12 +350,7 @@ async fn sigterm_drains_gives_back_its_claims_and_loses_nothing() {
     let deadline = Instant::now() + PATIENCE;
     loop {
         let pool = sqlite(&db).await;
-        let undelivered: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM outbox WHERE delivered_at IS NULL AND failed IS NULL",
-        )
-        .fetch_one(&pool)
-        .await
-        .unwrap();
+        let undelivered: i64 = count_undelivered(&pool).await;
         pool.close().await;
         if undelivered == 0 {
             break;
@@ -417,4 +397,12 @@ async fn sigterm_stops_it_cleanly_as_pid_1() {
     let dir = tempfile::tempdir().unwrap();
     // `unshare --fork` exits as its child did: 0 is the bot's own status.
     stopped_mid_delivery(&fake, dir.path(), "pid1-bot", &wrapper).await;
+}
+
+/// Announcements neither delivered nor given up.
+async fn count_undelivered(pool: &sqlx::SqlitePool) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM outbox WHERE delivered_at IS NULL AND failed IS NULL")
+        .fetch_one(pool)
+        .await
+        .unwrap()
 }
