@@ -219,6 +219,13 @@ pub trait Game: Data {
     /// default order, and orders from seats that are not pending are ignored.
     fn apply(&mut self, orders: &[Submitted<Self::Order>]) -> Vec<Self::Event>;
 
+    /// A recorded event in the form `apply` gives it today, for a log an older release
+    /// wrote: a replay compares its events with these. Only the record's form may change
+    /// (a field since derived otherwise, words since reworded), never what happened.
+    fn upgrade_event(event: Self::Event) -> Self::Event {
+        event
+    }
+
     fn public_view(&self) -> Self::PublicView;
 
     fn private_view(&self, seat: Seat) -> Self::PrivateView;

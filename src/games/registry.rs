@@ -325,6 +325,13 @@ macro_rules! registry {
         #[allow(clippy::large_enum_variant)]
         pub enum AnyEvent { $($variant(<$ty as Game>::Event)),+ }
 
+        impl AnyEvent {
+            /// The event in today's recorded form ([`Game::upgrade_event`]).
+            pub fn upgraded(self) -> AnyEvent {
+                match self { $(AnyEvent::$variant(e) => AnyEvent::$variant(<$ty as Game>::upgrade_event(e))),+ }
+            }
+        }
+
         /// Any game's public view.
         #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
         #[serde(tag = "engine", content = "view", rename_all = "kebab-case")]

@@ -225,10 +225,16 @@ fn replay(
         let events = game.apply(&orders);
         steps += 1;
         events_checked += events.len();
-        if events != step.events {
+        let recorded: Vec<AnyEvent> = step
+            .events
+            .iter()
+            .cloned()
+            .map(AnyEvent::upgraded)
+            .collect();
+        if events != recorded {
             let first = events
                 .iter()
-                .zip(&step.events)
+                .zip(&recorded)
                 .position(|(a, b)| a != b)
                 .unwrap_or(events.len().min(step.events.len()));
             problems.push(format!(

@@ -81,16 +81,10 @@ impl CardRace {
                 "you have no seat in this game".into(),
             ));
         }
-        // A state saved before standing plays has none: give every seat its slot.
-        if self.standing.len() < n {
-            self.standing.resize(n, StandingPlays::none());
-        }
         let plays = match parsed {
             StandingText::Show => self.standing(seat),
             StandingText::Set(p) => {
-                if let Some(slot) = self.standing.get_mut(seat.index()) {
-                    *slot = p.clone();
-                }
+                self.standing.set(seat.index(), p.clone());
                 p
             }
         };

@@ -326,7 +326,9 @@ pub struct Options {
     /// How long a player set to `dirty-trick ask` has to answer an attack: `turn` (the
     /// race's turn length, the default) or a shorter number of seconds.
     pub counter_timeout: DecisionWindow,
-    /// New seats start with the conservative standing plays (`standing default`).
+    /// New seats start with the conservative standing plays (`standing default`). Off
+    /// where stored options lack it: those races began before standing plays existed.
+    #[serde(default)]
     pub standing_plays: bool,
 }
 

@@ -130,6 +130,45 @@ pub enum StandingText {
 #[serde(transparent)]
 pub struct StandingPlays(pub Vec<Rule>);
 
+/// Every seat's standing plays, by seat. A seat the list does not reach has none: a state
+/// saved before standing plays existed holds an empty list, and means the same as one
+/// holding an empty set for each seat, so the two compare equal.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Standings(Vec<StandingPlays>);
+
+impl Standings {
+    /// `n` seats, each starting with `plays`.
+    pub fn every(n: usize, plays: StandingPlays) -> Standings {
+        Standings(vec![plays; n])
+    }
+
+    /// The seat's plays (none past the end of the list).
+    pub fn of(&self, index: usize) -> StandingPlays {
+        self.0.get(index).cloned().unwrap_or_default()
+    }
+
+    /// Sets the seat's plays, giving every seat before it its slot.
+    pub fn set(&mut self, index: usize, plays: StandingPlays) {
+        if self.0.len() <= index {
+            self.0
+                .resize(index.saturating_add(1), StandingPlays::none());
+        }
+        if let Some(slot) = self.0.get_mut(index) {
+            *slot = plays;
+        }
+    }
+}
+
+impl PartialEq for Standings {
+    fn eq(&self, other: &Standings) -> bool {
+        let n = self.0.len().max(other.0.len());
+        (0..n).all(|i| self.of(i) == other.of(i))
+    }
+}
+
+impl Eq for Standings {}
+
 impl StandingPlays {
     /// The set a new seat starts with (race option `standing-plays`, on by default).
     pub fn conservative() -> StandingPlays {

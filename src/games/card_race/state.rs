@@ -7,7 +7,7 @@ use thiserror::Error;
 
 use super::cards::{self, Card};
 use super::rules::{self, CounterPref, Options};
-use super::standing::StandingPlays;
+use super::standing::{StandingPlays, Standings};
 use crate::engine::{DecisionWindow, GameRng, Seat, SeatSetup, Seed, SetupError};
 
 /// Cards in a full hand, just before playing.
@@ -341,7 +341,7 @@ pub struct CardRace {
     pub(super) table_turn: u32,
     /// Each seat's standing plays (`standing`); a state saved before them has none.
     #[serde(default)]
-    pub(super) standing: Vec<StandingPlays>,
+    pub(super) standing: Standings,
     pub(super) rng: GameRng,
 }
 
@@ -459,14 +459,14 @@ impl CardRace {
             stacked_junk: Vec::new(),
             marks: Vec::new(),
             table_turn: 0,
-            standing: vec![
+            standing: Standings::every(
+                n,
                 if options.standing_plays {
                     StandingPlays::conservative()
                 } else {
                     StandingPlays::none()
-                };
-                n
-            ],
+                },
+            ),
             rng: GameRng::from_seed(seed),
         })
     }
@@ -552,7 +552,7 @@ impl CardRace {
 
     /// The seat's standing plays (none for a seat of a state saved before them).
     pub fn standing(&self, seat: Seat) -> StandingPlays {
-        self.standing.get(seat.index()).cloned().unwrap_or_default()
+        self.standing.of(seat.index())
     }
 
     pub fn pref(&self, seat: Seat) -> CounterPref {

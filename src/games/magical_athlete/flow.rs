@@ -2,7 +2,7 @@
 //! record, policies and defaults), scored, and the next race's first player rolled off.
 
 use super::decide::{Given, How, Question};
-use super::race::{Decider, Halt, Race, Racer, Rid};
+use super::race::{Decider, Halt, Race, RaceEvent, Racer, Rid, TURN_QUESTION};
 use super::racers::Kind;
 use super::{Event, GOLD, MagicalAthlete, Options, Phase, Player, RACES, SILVER, Waiting};
 use crate::engine::{DecisionWindow, GameRng, Seat, Seed};
@@ -283,10 +283,7 @@ impl MagicalAthlete {
         }
         for _ in 0..1000 {
             let rolls: Vec<(Seat, u8)> = seats.iter().map(|&s| (s, self.rng.die(6))).collect();
-            let winner = (1..=6u8)
-                .rev()
-                .find(|v| rolls.iter().filter(|(_, r)| r == v).count() == 1)
-                .and_then(|v| rolls.iter().find(|(_, r)| *r == v).map(|(s, _)| *s));
+            let winner = roll_off_winner(&rolls);
             events.push(Event::RollOff {
                 purpose: purpose.to_string(),
                 rolls,
@@ -310,6 +307,49 @@ impl MagicalAthlete {
         Given {
             answer: race.policy_answer(&w.question, policy),
             how,
+        }
+    }
+}
+
+/// The highest roll nobody else rolled, and who rolled it; `None`: every roll was shared.
+fn roll_off_winner(rolls: &[(Seat, u8)]) -> Option<Seat> {
+    (1..=6u8)
+        .rev()
+        .find(|v| rolls.iter().filter(|(_, r)| r == v).count() == 1)
+        .and_then(|v| rolls.iter().find(|(_, r)| *r == v).map(|(s, _)| *s))
+}
+
+/// The turn prompt's question as the first release recorded it.
+const OLD_TURN_QUESTION: &str = "the turn";
+
+impl Event {
+    /// This event as the log records it today, from the form an older release wrote: a
+    /// tied roll-off once named a winner, and the turn prompt was once "the turn". Only
+    /// the record's form changes here, never what happened.
+    pub(super) fn in_todays_form(self) -> Event {
+        match self {
+            Event::RollOff { purpose, rolls, .. } => Event::RollOff {
+                winner: roll_off_winner(&rolls),
+                purpose,
+                rolls,
+            },
+            Event::Race {
+                event:
+                    RaceEvent::Decided {
+                        racer,
+                        question,
+                        answer,
+                        how,
+                    },
+            } if question == OLD_TURN_QUESTION => Event::Race {
+                event: RaceEvent::Decided {
+                    racer,
+                    question: TURN_QUESTION.into(),
+                    answer,
+                    how,
+                },
+            },
+            other => other,
         }
     }
 }

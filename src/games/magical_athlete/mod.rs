@@ -762,6 +762,10 @@ impl Game for MagicalAthlete {
         }
     }
 
+    fn upgrade_event(event: Event) -> Event {
+        event.in_todays_form()
+    }
+
     fn apply(&mut self, orders: &[Submitted<Order>]) -> Vec<Event> {
         let mut events = Vec::new();
         let pending = self.pending_seats();

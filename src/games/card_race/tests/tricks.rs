@@ -385,3 +385,27 @@ fn a_window_after_the_last_card_of_a_hand_ends_the_round_when_it_closes() {
     assert!(lines(&g, 0, "Bob").contains(&(Line::DirtyTricks, 300)));
     assert_eq!(g.round(), 2);
 }
+
+#[test]
+fn a_race_stored_before_standing_plays_keeps_none_and_equals_its_replay() {
+    // Options and state as the first release stored them: no `standing_plays`, no list.
+    let mut stored = serde_json::to_value(opts(Ruleset::Playroom)).unwrap();
+    stored.as_object_mut().unwrap().remove("standing_plays");
+    let o: Options = serde_json::from_value(stored).unwrap();
+    assert!(
+        !o.standing_plays,
+        "a race begun before standing plays has none"
+    );
+    let seats = [SeatSetup::named("Alice"), SeatSetup::named("Bob")];
+    let replayed = CardRace::setup(&o, &seats, Seed::from_u64(7)).unwrap();
+    let mut json = serde_json::to_value(&replayed).unwrap();
+    json["standing"] = serde_json::json!([]);
+    let old: CardRace = serde_json::from_value(json).unwrap();
+    assert_eq!(old, replayed, "an empty list is every seat with none");
+    assert_eq!(old.standing(Seat(1)), StandingPlays::none());
+    // A seat that sets plays differs from one that has none.
+    let mut set = old.clone();
+    set.set_preference(Seat(1), "standing default").unwrap();
+    assert_ne!(set, replayed);
+    assert_eq!(set.standing(Seat(1)), StandingPlays::conservative());
+}

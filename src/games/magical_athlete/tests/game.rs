@@ -154,3 +154,28 @@ fn one_race_drafts_one_round_and_ends_after_the_race() {
         }
     }
 }
+
+#[test]
+fn events_the_first_release_recorded_are_read_in_today_s_form() {
+    let tied = Event::RollOff {
+        purpose: "who goes first in race 1".into(),
+        rolls: vec![(Seat(0), 3), (Seat(1), 3)],
+        winner: Some(Seat(0)),
+    };
+    let Event::RollOff { winner, .. } = MagicalAthlete::upgrade_event(tied) else {
+        panic!("still a roll-off");
+    };
+    assert_eq!(winner, None, "a tied roll-off names no winner");
+    let won = Event::RollOff {
+        purpose: "p".into(),
+        rolls: vec![(Seat(0), 2), (Seat(1), 5)],
+        winner: Some(Seat(1)),
+    };
+    assert_eq!(MagicalAthlete::upgrade_event(won.clone()), won);
+    let old: Event = serde_json::from_value(serde_json::json!({"type": "race", "event": {
+        "type": "decided", "racer": {"kind": "heckler", "seat": 1},
+        "question": "the turn", "answer": "roll", "how": "default"}}))
+    .unwrap();
+    let today = serde_json::to_value(MagicalAthlete::upgrade_event(old)).unwrap();
+    assert_eq!(today["event"]["question"], "roll, or use its power");
+}
