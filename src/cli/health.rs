@@ -309,16 +309,21 @@ async fn gateway(db: &dyn Store, args: &Probe, report: &mut Report) {
 async fn work(db: &dyn Store, args: &Probe, now: Millis, report: &mut Report) {
     match db.workers().await {
         Ok(workers) => {
-            for w in workers
-                .iter()
-                .filter(|w| w.instance == args.instance && w.state == "down")
-            {
-                report.problems.push(format!(
-                    "the {} worker is down (restarted {} times; last panic: {})",
-                    w.worker,
-                    w.restarts,
-                    w.last_panic.as_deref().unwrap_or("unknown")
-                ));
+            for w in workers.iter().filter(|w| w.instance == args.instance) {
+                match w.state.as_str() {
+                    "down" => report.problems.push(format!(
+                        "the {} worker is down (restarted {} times; last panic: {})",
+                        w.worker,
+                        w.restarts,
+                        w.last_panic.as_deref().unwrap_or("unknown")
+                    )),
+                    "failing" => report.problems.push(format!(
+                        "the {} worker is failing and backing off: {}",
+                        w.worker,
+                        w.trouble.as_deref().unwrap_or("cause unknown")
+                    )),
+                    _ => {}
+                }
             }
             report.workers = workers;
         }

@@ -45,6 +45,7 @@ use thiserror::Error;
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
+use crate::referee::backoff::Backoff;
 use crate::referee::supervise::supervise;
 use crate::referee::{Clock, Referee, RefereeError};
 pub use crate::store::HEARTBEAT_SECS;
@@ -648,33 +649,32 @@ async fn deadline_worker(
     mut stop: watch::Receiver<bool>,
 ) {
     let referee = shared.referee.clone();
+    let mut backoff = Backoff::new("deadlines", crate::store::default_instance());
     loop {
         sense_reach(&shared, &manager).await;
-        match referee.tick().await {
-            Ok(0) => {}
-            Ok(n) => {
-                tracing::debug!(handled = n, "deadlines handled");
-                shared.delivery.notify_one();
-            }
-            Err(e) => tracing::warn!("deadline tick failed: {e}"),
-        }
-        let wait_ms = match referee.next_due().await {
-            // Held by an outage: look again soon, not at the overdue deadline.
-            _ if referee.reach().held() => OUTAGE_POLL_MS,
-            Ok(Some(due)) => (due - referee.clock().now()).clamp(0, DEADLINE_POLL_MS),
-            Ok(None) => DEADLINE_POLL_MS,
-            Err(e) => {
-                tracing::warn!("cannot read the next deadline: {e}");
-                5_000
-            }
+        let wait_ms = referee.deadline_pass(&mut backoff, DEADLINE_POLL_MS).await;
+        // Held by an outage: look again soon, not at the overdue deadline.
+        let wait_ms = if referee.reach().held() && !backoff.failing() {
+            OUTAGE_POLL_MS
+        } else {
+            wait_ms
         };
+        shared.delivery.notify_one();
         // In real time: a test's fast clock reaches the deadline sooner.
         let wait =
             Duration::from_millis(u64::try_from(wait_ms).unwrap_or(0)).div_f64(shared.time_scale);
-        tokio::select! {
-            () = shared.deadlines.notified() => {}
-            () = tokio::time::sleep(wait) => {}
-            _ = stop.changed() => return,
+        if backoff.failing() {
+            // A poke must not cut a back-off short: that is how it spun.
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                _ = stop.changed() => return,
+            }
+        } else {
+            tokio::select! {
+                () = shared.deadlines.notified() => {}
+                () = tokio::time::sleep(wait) => {}
+                _ = stop.changed() => return,
+            }
         }
         if *stop.borrow() {
             return;
@@ -685,15 +685,17 @@ async fn deadline_worker(
 async fn delivery_worker(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
     let referee = shared.referee.clone();
     let courier = shared.courier.clone();
+    let mut backoff = Backoff::new("delivery", crate::store::default_instance());
     loop {
         // Deliver until nothing ready is left (a closed DM queues a channel notice, a
         // deleted status message is posted again), within reason.
+        let mut trouble = None;
         for _ in 0..20 {
             if *stop.borrow() {
                 return;
             }
             if let Err(e) = referee.deliver(&*courier).await {
-                tracing::warn!("delivery failed: {e}");
+                trouble = Some(e.operator_detail());
                 break;
             }
             let now = referee.clock().now();
@@ -701,15 +703,39 @@ async fn delivery_worker(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
                 Ok(rows) if rows.is_empty() => break,
                 Ok(_) => continue,
                 Err(e) => {
-                    tracing::warn!("cannot read the outbox: {e}");
+                    trouble = Some(format!("cannot read the outbox: {e}"));
                     break;
                 }
             }
         }
-        tokio::select! {
-            () = shared.delivery.notified() => {}
-            () = tokio::time::sleep(DELIVERY_POLL) => {}
-            _ = stop.changed() => return,
+        let now = referee.clock().now();
+        let wait = match trouble {
+            Some(cause) => {
+                let (wait_ms, started) = backoff.failed(now, &cause);
+                if started {
+                    referee.report_trouble(&backoff, Some(&cause)).await;
+                }
+                Duration::from_millis(u64::try_from(wait_ms).unwrap_or(0))
+                    .div_f64(shared.time_scale)
+            }
+            None => {
+                if backoff.succeeded(now) {
+                    referee.report_trouble(&backoff, None).await;
+                }
+                DELIVERY_POLL
+            }
+        };
+        if backoff.failing() {
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                _ = stop.changed() => return,
+            }
+        } else {
+            tokio::select! {
+                () = shared.delivery.notified() => {}
+                () = tokio::time::sleep(wait) => {}
+                _ = stop.changed() => return,
+            }
         }
     }
 }

@@ -19,6 +19,7 @@ pub mod announce;
 pub mod archive;
 pub mod autopilot;
 pub mod away;
+pub mod backoff;
 pub mod bank;
 pub mod calendar;
 pub mod clock;

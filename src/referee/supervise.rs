@@ -82,6 +82,7 @@ where
             state: "running".into(),
             restarts: 0,
             last_panic: None,
+            trouble: None,
             at: chrono::Utc::now().timestamp_millis(),
         };
         let mut restarts: u32 = 0;

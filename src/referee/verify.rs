@@ -14,9 +14,10 @@ use serde::Serialize;
 
 use super::export::{self, Export, ExportPlacing, ExportStep};
 use super::work::receipt_for;
-use crate::engine::{SeatSetup, Seed, Submitted, commitment_matches};
+use crate::engine::{Mode, Seat, SeatSetup, Seed, Submitted, commitment_matches};
 use crate::games::{AnyEvent, AnyGame};
 use crate::store::{CampaignRow, OrderSource, PreferenceRow, SeatRow, StepLog};
+use crate::vocab::Phase;
 
 /// What verification found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -72,6 +73,14 @@ pub fn verify_export(export: &Export) -> VerifyReport {
         return report;
     };
     let replayed = result_of(export, &game);
+    let finished = export.phase == Phase::Finished;
+    if finished != replayed.is_some() {
+        report.problems.push(if finished {
+            "the file says the race finished, yet the replayed race does not finish".into()
+        } else {
+            "the file says the race was cancelled, yet the replayed race finishes".into()
+        });
+    }
     report.final_state_matches = replayed == export.result;
     if !report.final_state_matches {
         report.problems.push(match (&export.result, &replayed) {
@@ -166,6 +175,60 @@ pub fn replay_export(export: &Export, each: impl FnMut(&ExportStep, &AnyGame, &[
     let _ = replay(export, seed, &mut ignored, each);
 }
 
+/// Checks a step's orders against the state they were played in, as the referee took
+/// them: each from a seat that exists and was to order, at most one per seat, legal
+/// there; every seat asked has one (a missed one is its default), and where the first
+/// order decides ([`Mode::Any`]) there is exactly one. A step after the end has none.
+fn check_orders(
+    export: &Export,
+    game: &AnyGame,
+    step: &ExportStep,
+    at: &str,
+    problems: &mut Vec<String>,
+) {
+    if game.outcome().is_some() {
+        problems.push(format!("{at}: a step recorded after the race was over"));
+        return;
+    }
+    let pending = game.pending();
+    let mut seen: Vec<Seat> = Vec::new();
+    for o in &step.orders {
+        if !export.seats.iter().any(|s| s.seat == o.seat) {
+            problems.push(format!(
+                "{at}: an order for seat {}, which the race does not have",
+                o.seat.0
+            ));
+            continue;
+        }
+        let who = name_of(export, o.seat);
+        if seen.contains(&o.seat) {
+            problems.push(format!("{at}: {who} has more than one order"));
+            continue;
+        }
+        seen.push(o.seat);
+        if !pending.seats.contains(&o.seat) {
+            problems.push(format!("{at}: {who} had nothing to order in this step"));
+        } else if let Err(e) = game.validate(o.seat, &o.order) {
+            problems.push(format!(
+                "{at}: {who}'s order `{}` was not allowed: {e}",
+                o.text
+            ));
+        }
+    }
+    match pending.mode {
+        Mode::All => {
+            for seat in pending.seats.iter().filter(|s| !seen.contains(s)) {
+                problems.push(format!("{at}: {} has no order", name_of(export, *seat)));
+            }
+        }
+        Mode::Any if step.orders.len() != 1 => problems.push(format!(
+            "{at}: {} orders where the first one decides",
+            step.orders.len()
+        )),
+        Mode::Any => {}
+    }
+}
+
 /// The one replay loop: returns the steps, events and receipts checked, and the final game.
 fn replay(
     export: &Export,
@@ -196,6 +259,7 @@ fn replay(
             let _ = game.set_preference(p.seat, &p.text);
         }
         let at = format!("{} (step {})", step.label, u64::from(step.step) + 1);
+        check_orders(export, &game, step, &at, problems);
         for o in &step.orders {
             let who = name_of(export, o.seat);
             receipts += 1;

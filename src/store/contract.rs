@@ -168,6 +168,15 @@ pub trait Store: Send + Sync {
     async fn backlog(&self, now: Millis) -> Result<Backlog, StoreError>;
     /// Records a supervised worker's state (upserted by instance and worker).
     async fn worker_status(&self, status: &WorkerStatus) -> Result<(), StoreError>;
+    /// Marks a running worker `failing` with the cause of its failures, or (`None`)
+    /// `running` again.
+    async fn worker_trouble(
+        &self,
+        instance: &str,
+        worker: &str,
+        trouble: Option<&str>,
+        at: Millis,
+    ) -> Result<(), StoreError>;
     /// Every process's workers.
     async fn workers(&self) -> Result<Vec<WorkerStatus>, StoreError>;
     /// Claims an interaction id until `expires`: true for the first process to claim it,

@@ -23,7 +23,7 @@ pub enum StoreError {
         reason: String,
     },
     #[error("database error: {0}")]
-    Db(#[from] sqlx::Error),
+    Db(sqlx::Error),
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     /// The deadline a commit says it handled was handled (or replaced) already: another
@@ -73,6 +73,30 @@ impl StoreError {
     }
 }
 
+/// A database's error, where a damaged database (SQLite's SQLITE_CORRUPT and
+/// SQLITE_NOTADB, with their extended codes; PostgreSQL's XX001 and XX002) is
+/// [`StoreError::Corrupt`]: its race is quarantined rather than retried for ever.
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> Self {
+        if let sqlx::Error::Database(d) = &e
+            && is_damage(d.code().as_deref())
+        {
+            return StoreError::Corrupt(format!("the database is damaged: {e}"));
+        }
+        StoreError::Db(e)
+    }
+}
+
+fn is_damage(code: Option<&str>) -> bool {
+    match code {
+        Some("XX001" | "XX002") => true,
+        Some(code) => code
+            .parse::<i32>()
+            .is_ok_and(|n| matches!(n & 0xff, 11 | 26)),
+        None => false,
+    }
+}
+
 /// Serialisation failures and deadlocks (PostgreSQL's 40001 and 40P01) mean "someone else
 /// changed it first": the referee decides again, as for a version conflict. SQLite never
 /// reports these codes.
@@ -82,5 +106,22 @@ pub(super) fn db_err(e: sqlx::Error) -> StoreError {
     {
         return StoreError::Conflict;
     }
-    StoreError::Db(e)
+    StoreError::from(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_damage;
+
+    #[test]
+    fn damage_is_told_from_passing_trouble_by_its_code() {
+        for code in ["11", "267", "523", "779", "26", "XX001", "XX002"] {
+            assert!(is_damage(Some(code)), "{code}");
+        }
+        // Busy, locked, full, I/O, a constraint; PostgreSQL's serialisation failure.
+        for code in ["5", "6", "13", "10", "2067", "40001", "23505"] {
+            assert!(!is_damage(Some(code)), "{code}");
+        }
+        assert!(!is_damage(None));
+    }
 }

@@ -86,6 +86,11 @@ pub(super) const SQLITE: &[Embedded] = &[
         "lean writes",
         include_str!("../../migrations/sqlite/0021_lean_writes.sql"),
     ),
+    (
+        22,
+        "worker trouble",
+        include_str!("../../migrations/sqlite/0022_worker_trouble.sql"),
+    ),
 ];
 
 pub(super) const POSTGRES: &[Embedded] = &[
@@ -164,6 +169,11 @@ pub(super) const POSTGRES: &[Embedded] = &[
         "lean writes",
         include_str!("../../migrations/postgres/0021_lean_writes.sql"),
     ),
+    (
+        22,
+        "worker trouble",
+        include_str!("../../migrations/postgres/0022_worker_trouble.sql"),
+    ),
 ];
 
 /// A migrator over `files`, with the same versions, descriptions and checksums that
@@ -224,7 +234,7 @@ mod tests {
         let versions: Vec<i64> = m.iter().map(|m| m.version).collect();
         assert_eq!(
             versions,
-            vec![1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14, 16, 19, 20, 21]
+            vec![1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14, 16, 19, 20, 21, 22]
         );
     }
 }

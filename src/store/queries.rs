@@ -814,6 +814,16 @@ impl<DB: Dialect> Store for SqlStore<DB> {
         self.put_worker(status).await
     }
 
+    async fn worker_trouble(
+        &self,
+        instance: &str,
+        worker: &str,
+        trouble: Option<&str>,
+        at: Millis,
+    ) -> Result<(), StoreError> {
+        self.put_worker_trouble(instance, worker, trouble, at).await
+    }
+
     async fn workers(&self) -> Result<Vec<WorkerStatus>, StoreError> {
         self.worker_list().await
     }

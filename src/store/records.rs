@@ -234,10 +234,13 @@ pub struct WorkerStatus {
     pub instance: String,
     /// `deadlines`, `delivery`, `heartbeat`, ...
     pub worker: String,
-    /// `running`, `down` (panicked, waiting to restart) or `stopped`.
+    /// `running`, `failing` (its work keeps failing; it backs off), `down` (panicked,
+    /// waiting to restart) or `stopped`.
     pub state: String,
     pub restarts: i64,
     pub last_panic: Option<String>,
+    /// While `failing`: the cause, as the store gave it.
+    pub trouble: Option<String>,
     /// When the state last changed (system clock).
     pub at: Millis,
 }

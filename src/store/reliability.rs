@@ -181,18 +181,48 @@ impl<DB: Dialect> SqlStore<DB> {
     pub(super) async fn put_worker(&self, w: &WorkerStatus) -> Result<(), StoreError> {
         self.run(
             Stmt::new(
-                "INSERT INTO workers (instance, worker, state, restarts, last_panic, at)
-                 VALUES ($1, $2, $3, $4, $5, $6)
+                "INSERT INTO workers (instance, worker, state, restarts, last_panic, trouble, at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)
                  ON CONFLICT (instance, worker) DO UPDATE SET state = excluded.state,
                      restarts = excluded.restarts, last_panic = excluded.last_panic,
-                     at = excluded.at",
+                     trouble = excluded.trouble, at = excluded.at",
             )
             .bind(w.instance.as_str())
             .bind(w.worker.as_str())
             .bind(w.state.as_str())
             .bind(w.restarts)
             .bind(w.last_panic.clone())
+            .bind(w.trouble.clone())
             .bind(w.at),
+        )
+        .await?;
+        Ok(())
+    }
+
+    /// Marks a running worker `failing` with its cause, or `running` again (`None`).
+    /// A worker that is down or stopped keeps that state.
+    pub(super) async fn put_worker_trouble(
+        &self,
+        instance: &str,
+        worker: &str,
+        trouble: Option<&str>,
+        at: Millis,
+    ) -> Result<(), StoreError> {
+        let state = if trouble.is_some() {
+            "failing"
+        } else {
+            "running"
+        };
+        self.run(
+            Stmt::new(
+                "UPDATE workers SET state = $1, trouble = $2, at = $3
+                 WHERE instance = $4 AND worker = $5 AND state IN ('running', 'failing')",
+            )
+            .bind(state)
+            .bind(trouble.map(str::to_string))
+            .bind(at)
+            .bind(instance)
+            .bind(worker),
         )
         .await?;
         Ok(())

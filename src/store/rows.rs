@@ -308,6 +308,7 @@ pub(super) fn worker<R: Get>(r: &R) -> Result<WorkerStatus, StoreError> {
             state: r.text("state")?,
             restarts: r.int("restarts")?,
             last_panic: r.opt_text("last_panic")?,
+            trouble: r.opt_text("trouble")?,
             at: r.int("at")?,
         })
     })

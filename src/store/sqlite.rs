@@ -137,10 +137,13 @@ impl Dialect for Sqlite {
         ORDER BY id";
     const SUPERSEDE_ORDER: &'static str = "UPDATE orders SET superseded = 1
         WHERE campaign_id = $1 AND step = $2 AND seat = $3 AND superseded = 0";
+    // `due_at >= ''` is a damaged row: text sorts after every number. Claimed, it fails to
+    // decode and quarantines its race, instead of never falling due.
     const CLAIM_DEADLINES: &'static str = "UPDATE deadlines SET claimed_by = $1, claim_until = $2
         WHERE id IN (
             SELECT id FROM deadlines
-            WHERE fired_at IS NULL AND due_at <= $3 AND (claim_until IS NULL OR claim_until <= $3)
+            WHERE fired_at IS NULL AND (due_at <= $3 OR due_at >= '')
+              AND (claim_until IS NULL OR claim_until <= $3)
               AND NOT EXISTS (SELECT 1 FROM quarantine q WHERE q.campaign_id = deadlines.campaign_id)
             ORDER BY due_at, id LIMIT $4)
         RETURNING *";

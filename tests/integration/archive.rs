@@ -170,6 +170,106 @@ async fn a_tampered_order_receipt_or_seed_is_named(kind: Kind) {
     );
 }
 
+/// The first number in `v`, replaced by `n`.
+fn renumber(v: &mut Value, n: u64) -> bool {
+    match v {
+        Value::Number(_) => {
+            *v = Value::from(n);
+            true
+        }
+        Value::Array(a) => a.iter_mut().any(|x| renumber(x, n)),
+        Value::Object(o) => o.values_mut().any(|x| renumber(x, n)),
+        _ => false,
+    }
+}
+
+/// Each problem verify finds, as one line, for the assertion's message.
+fn has(r: &photofinish::referee::verify::VerifyReport, words: &str) -> bool {
+    r.problems.iter().any(|p| p.contains(words))
+}
+
+/// Tampering the log can still determine: verify replays the orders against the state
+/// they were played in, as the referee took them, and the phase against the replay.
+/// Before, each of these files passed: the second half of the steps cut off with no
+/// result; the phase made `cancelled`; an order for a seat the race does not have, or a
+/// second order of one seat, each with its receipt recomputed; an order above the
+/// runner's maximum, its receipt recomputed; a step after the race ended.
+async fn orders_and_the_phase_are_checked_against_the_replay(kind: Kind) {
+    use photofinish::engine::Seat;
+    use photofinish::referee::work::receipt_for;
+    let b = Bench::new(kind).await;
+    let id = a_race_of_three(&b).await;
+    let x = round_trip(&b.referee.export(id).await.unwrap());
+    assert!(verify_export(&x).ok());
+    let rehash = |t: &mut Export, step: usize, i: usize| {
+        let (race, n) = (t.race, t.steps[step].step);
+        let o = &mut t.steps[step].orders[i];
+        o.receipt = receipt_for(race, n, o.seat, &o.text, &o.nonce);
+    };
+
+    // Half the steps cut off, the result removed: the file says finished.
+    let mut t = x.clone();
+    t.steps.truncate(t.steps.len() / 2);
+    t.result = None;
+    let r = verify_export(&t);
+    assert!(has(&r, "says the race finished, yet"), "{r:?}");
+
+    // The phase made `cancelled`.
+    let mut t = x.clone();
+    t.phase = Phase::Cancelled;
+    let r = verify_export(&t);
+    assert!(has(&r, "says the race was cancelled, yet"), "{r:?}");
+
+    // An order for a seat the race does not have, its receipt recomputed.
+    let mut t = x.clone();
+    let mut extra = t.steps[0].orders[0].clone();
+    extra.seat = Seat(7);
+    t.steps[0].orders.push(extra);
+    rehash(&mut t, 0, 3);
+    let r = verify_export(&t);
+    assert!(
+        has(
+            &r,
+            "step 1): an order for seat 7, which the race does not have"
+        ),
+        "{r:?}"
+    );
+
+    // The same order twice.
+    let mut t = x.clone();
+    let twice = t.steps[0].orders[1].clone();
+    t.steps[0].orders.push(twice);
+    let r = verify_export(&t);
+    assert!(has(&r, "step 1): Bob has more than one order"), "{r:?}");
+
+    // A seat's order left out.
+    let mut t = x.clone();
+    t.steps[3].orders.remove(2);
+    let r = verify_export(&t);
+    assert!(has(&r, "step 4): Carol has no order"), "{r:?}");
+
+    // An order above the runner's maximum, its text and receipt made to match.
+    let mut t = x.clone();
+    let mut order = serde_json::to_value(&t.steps[0].orders[0].order).unwrap();
+    assert!(renumber(&mut order, 99), "{order}");
+    t.steps[0].orders[0].order = serde_json::from_value(order).unwrap();
+    t.steps[0].orders[0].text = "99".into();
+    rehash(&mut t, 0, 0);
+    let r = verify_export(&t);
+    assert!(
+        has(&r, "step 1): Alice's order `99` was not allowed"),
+        "{r:?}"
+    );
+
+    // A step after the end.
+    let mut t = x.clone();
+    let mut after = t.steps.last().unwrap().clone();
+    after.step += 1;
+    t.steps.push(after);
+    let r = verify_export(&t);
+    assert!(has(&r, "a step recorded after the race was over"), "{r:?}");
+}
+
 async fn a_race_that_is_not_over_is_refused(kind: Kind) {
     let b = Bench::new(kind).await;
     let lobby = b.race(GameKind::DreamMile, &alice(), "").await;
@@ -325,6 +425,7 @@ on_both!(
     ratings_recomputed_from_scratch_are_the_same,
     every_game_exports_and_its_file_verifies,
     a_tampered_order_receipt_or_seed_is_named,
+    orders_and_the_phase_are_checked_against_the_replay,
     a_race_that_is_not_over_is_refused,
     a_server_archive_lists_its_races_and_refuses_another_servers,
 );

@@ -68,8 +68,9 @@ async fn a_database_is_healthy_once_migrated(kind: Kind) {
     let out = photofinish(&["migrate", "--database", url]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(
-        text(&out)
-            .contains("migrations [1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14, 16, 19, 20, 21] applied"),
+        text(&out).contains(
+            "migrations [1, 2, 3, 4, 5, 8, 9, 11, 12, 13, 14, 16, 19, 20, 21, 22] applied"
+        ),
         "{}",
         text(&out)
     );
@@ -212,6 +213,7 @@ async fn a_worker_down_or_work_left_waiting_is_unhealthy(kind: Kind) {
         state: "down".into(),
         restarts: 3,
         last_panic: Some("index out of bounds".into()),
+        trouble: None,
         at: now_ms(),
     };
     store.worker_status(&w).await.unwrap();
@@ -226,6 +228,30 @@ async fn a_worker_down_or_work_left_waiting_is_unhealthy(kind: Kind) {
     );
     w.state = "running".into();
     store.worker_status(&w).await.unwrap();
+    assert!(check().status.success());
+    // A worker whose work keeps failing says why, and is healthy again once it works.
+    store
+        .worker_trouble(
+            "bot-1",
+            "delivery",
+            Some("storage: database or disk is full"),
+            now_ms(),
+        )
+        .await
+        .unwrap();
+    let out = check();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(
+            "the delivery worker is failing and backing off: storage: database or disk is full"
+        ),
+        "{}",
+        text(&out)
+    );
+    store
+        .worker_trouble("bot-1", "delivery", None, now_ms())
+        .await
+        .unwrap();
     assert!(check().status.success());
     // A race started two hours ago with a one-minute turn, nothing delivered since: its
     // announcements wait and its deadline is overdue.

@@ -13,6 +13,7 @@ mod support;
 
 mod archive;
 mod autopilot;
+mod backoff;
 mod backup;
 mod cli;
 mod cli_presets;
