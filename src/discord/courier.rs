@@ -41,6 +41,8 @@ pub mod codes {
     pub const UNKNOWN_WEBHOOK: isize = 10015;
     pub const INVALID_WEBHOOK_TOKEN: isize = 50027;
     pub const CANNOT_DM: isize = 50007;
+    pub const REQUEST_TOO_LARGE: isize = 40005;
+    pub const MISSING_ACCESS: isize = 50001;
     pub const MISSING_PERMISSIONS: isize = 50013;
     pub const THREAD_ARCHIVED: isize = 50083;
 }
@@ -135,7 +137,7 @@ pub fn classify(error: &serenity::Error) -> DeliveryError {
             let reason = format!("{status} {code}: {}", resp.error.message);
             if code == codes::CANNOT_DM {
                 DeliveryError::DmClosed
-            } else if status == 429 || status >= 500 {
+            } else if status == 429 || status >= 500 || status == 408 {
                 // serenity's error keeps neither the retry-after header nor the body's
                 // `retry_after`; the outbox's backoff (1 s, doubling) stands in for it.
                 DeliveryError::Retry {
@@ -144,15 +146,30 @@ pub fn classify(error: &serenity::Error) -> DeliveryError {
                 }
             } else if code == codes::UNKNOWN_MESSAGE {
                 DeliveryError::Gone
-            } else if code == codes::UNKNOWN_CHANNEL || code == codes::MISSING_PERMISSIONS {
+            } else if matches!(
+                code,
+                codes::UNKNOWN_CHANNEL | codes::MISSING_PERMISSIONS | codes::MISSING_ACCESS
+            ) {
                 DeliveryError::ChannelLost {
                     gone: code == codes::UNKNOWN_CHANNEL,
                     reason,
                 }
+            } else if status == 401 || (matches!(status, 403 | 404) && code == 0) {
+                // The bot's own token or route, not this post: it may heal, so nothing is
+                // given up. A 403 or 404 with Discord's code is about the post.
+                DeliveryError::Refused(format!(
+                    "Discord refused the bot itself ({reason}): check its token, and any proxy in front of Discord"
+                ))
             } else {
                 DeliveryError::Permanent(reason)
             }
         }
+        // An answer that cannot be read may still have landed: the next attempt looks for
+        // it by its marker before posting again.
+        serenity::Error::Json(e) => DeliveryError::Retry {
+            after_ms: 0,
+            reason: format!("Discord's answer could not be read: {e}"),
+        },
         serenity::Error::Http(HttpError::Request(e)) => DeliveryError::Retry {
             after_ms: 0,
             reason: format!("no answer from Discord: {e}"),
@@ -162,6 +179,22 @@ pub fn classify(error: &serenity::Error) -> DeliveryError {
             reason: e.to_string(),
         },
         other => DeliveryError::Permanent(other.to_string()),
+    }
+}
+
+/// True when Discord refused a post for its attachment: no Attach Files permission, or
+/// an upload over the limit (413, code 40005).
+fn too_much_to_attach(error: &serenity::Error) -> bool {
+    use serenity::http::HttpError;
+    match error {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(resp)) => {
+            resp.status_code.as_u16() == 413
+                || matches!(
+                    resp.error.code,
+                    codes::MISSING_PERMISSIONS | codes::REQUEST_TOO_LARGE
+                )
+        }
+        _ => false,
     }
 }
 
@@ -287,7 +320,10 @@ impl DiscordCourier {
                 true
             }
             // Any answer but a server error or none is Discord answering.
-            Err(e) => !matches!(classify(&e), DeliveryError::Retry { .. }),
+            Err(e) => !matches!(
+                classify(&e),
+                DeliveryError::Retry { .. } | DeliveryError::Refused(_)
+            ),
         }
     }
 
@@ -368,14 +404,13 @@ impl DiscordCourier {
         .await
         {
             Ok(sent) => sent,
-            Err(e)
-                if !layout.files.is_empty() && code_of(&e) == Some(codes::MISSING_PERMISSIONS) =>
-            {
-                // The bot may not attach files here (a moderator took Attach Files): the
-                // post goes as text, its picture dropped, rather than not at all.
+            Err(e) if !layout.files.is_empty() && too_much_to_attach(&e) => {
+                // The bot may not attach files here (a moderator took Attach Files), or
+                // the upload is over the channel's limit: the post goes as text, its
+                // picture dropped, rather than not at all.
                 tracing::warn!(
                     channel = channel.get(),
-                    "missing permission to attach the picture here; posting the text alone"
+                    "cannot attach the picture here ({e}); posting the text alone"
                 );
                 let mut bare = layout.clone();
                 layout::drop_picture(&mut bare);
@@ -595,6 +630,44 @@ mod tests {
         let method = ::serenity::http::LightMethod::Post.reqwest_method();
         let read = ErrorResponse::from_response(reqwest::Response::from(answer), method).await;
         serenity::Error::Http(HttpError::UnsuccessfulRequest(read))
+    }
+
+    /// Only what can never land is given up: the bot's own token or route (401, or a 403
+    /// or 404 that carries no Discord code, as from a misrouted proxy) is refused and
+    /// kept; a timeout (408) is tried again; a 403 or 404 with Discord's code is the post's
+    /// own.
+    #[tokio::test]
+    async fn a_failure_is_judged_by_discord_s_code_and_only_the_hopeless_given_up() {
+        let class = |e: &serenity::Error| match classify(e) {
+            DeliveryError::Retry { .. } => "retry",
+            DeliveryError::Refused(_) => "refused",
+            DeliveryError::DmClosed => "dm closed",
+            DeliveryError::Gone => "gone",
+            DeliveryError::ChannelLost { gone: true, .. } => "channel gone",
+            DeliveryError::ChannelLost { gone: false, .. } => "channel barred",
+            DeliveryError::Permanent(_) => "given up",
+        };
+        for (status, code, expected) in [
+            (401, 0, "refused"),
+            (403, 0, "refused"),
+            (404, 0, "refused"),
+            (408, 0, "retry"),
+            (429, 0, "retry"),
+            (500, 0, "retry"),
+            (503, 0, "retry"),
+            (403, 50007, "dm closed"),
+            (404, 10008, "gone"),
+            (404, 10003, "channel gone"),
+            (403, 50013, "channel barred"),
+            (403, 50001, "channel barred"),
+            (400, 50035, "given up"),
+            (413, 40005, "given up"),
+        ] {
+            let e = refused(status, code).await;
+            assert_eq!(class(&e), expected, "{status} {code}");
+        }
+        let unreadable = serde_json::from_str::<serde_json::Value>("<html>").unwrap_err();
+        assert_eq!(class(&serenity::Error::Json(unreadable)), "retry");
     }
 
     #[tokio::test]

@@ -708,6 +708,8 @@ async fn delivery_worker(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
                 }
             }
         }
+        // Discord refusing the bot itself fails the work as a full disk does.
+        let trouble = trouble.or_else(|| referee.delivery_refused());
         let now = referee.clock().now();
         let wait = match trouble {
             Some(cause) => {

@@ -72,10 +72,19 @@ pub enum DeliveryError {
     /// race pauses and its host is told.
     #[error("the race's channel is lost: {reason}")]
     ChannelLost { gone: bool, reason: String },
+    /// The adapter itself is refused (a rotated token, a route that leads nowhere): it
+    /// may heal, so nothing is given up. Tried again after [`REFUSED_RETRY_MS`] or later,
+    /// and the delivery worker shows `failing` with the cause meanwhile
+    /// ([`Referee::delivery_refused`]).
+    #[error("refused: {0}")]
+    Refused(String),
     /// It will never land.
     #[error("{0}")]
     Permanent(String),
 }
+
+/// The least wait before a refused delivery is tried again.
+pub const REFUSED_RETRY_MS: Millis = 60_000;
 
 /// An adapter's way of saying things.
 #[async_trait]
@@ -157,6 +166,12 @@ enum Outcome {
 }
 
 impl Referee {
+    /// While the adapter refuses deliveries ([`DeliveryError::Refused`]): the cause, until
+    /// a delivery lands.
+    pub fn delivery_refused(&self) -> Option<String> {
+        self.refused.lock().ok().and_then(|r| r.clone())
+    }
+
     /// Delivers every ready announcement of the campaigns no other process is delivering;
     /// returns how many landed.
     pub async fn deliver(&self, courier: &dyn Courier) -> Result<usize, RefereeError> {
@@ -371,6 +386,9 @@ impl Referee {
             Err(DeliveryError::Retry { after_ms, reason }) => {
                 self.retry_later(row, after_ms, &reason, now).await
             }
+            Err(DeliveryError::Refused(reason)) => {
+                self.retry_later(row, REFUSED_RETRY_MS, &reason, now).await
+            }
             Ok(None) | Err(_) => {
                 tracing::debug!(race = row.campaign.0, outbox = row.id, reason);
                 store.outbox_failed(row.id, reason).await?;
@@ -446,7 +464,10 @@ impl Referee {
         since: Millis,
     ) -> Result<Option<Delivered>, DeliveryError> {
         let found = courier.find(parcel, since).await;
-        self.reached(!matches!(found, Err(DeliveryError::Retry { .. })));
+        self.reached(!matches!(
+            found,
+            Err(DeliveryError::Retry { .. } | DeliveryError::Refused(_))
+        ));
         found
     }
 
@@ -458,7 +479,18 @@ impl Referee {
         parcel: Parcel<'_>,
     ) -> Result<Delivered, DeliveryError> {
         let sent = courier.deliver(parcel).await;
-        self.reached(!matches!(sent, Err(DeliveryError::Retry { .. })));
+        // Refused is an answer, but not a way to reach players: deadlines are held.
+        self.reached(!matches!(
+            sent,
+            Err(DeliveryError::Retry { .. } | DeliveryError::Refused(_))
+        ));
+        if let Ok(mut refused) = self.refused.lock() {
+            match &sent {
+                Ok(_) => *refused = None,
+                Err(DeliveryError::Refused(reason)) => *refused = Some(reason.clone()),
+                Err(_) => {}
+            }
+        }
         sent
     }
 
@@ -514,6 +546,9 @@ impl Referee {
             }
             Err(DeliveryError::Retry { after_ms, reason }) => {
                 self.retry_later(row, after_ms, &reason, now).await
+            }
+            Err(DeliveryError::Refused(reason)) => {
+                self.retry_later(row, REFUSED_RETRY_MS, &reason, now).await
             }
             Err(DeliveryError::Gone) => {
                 // Forget the deleted message; the retry posts a fresh one.

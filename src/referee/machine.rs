@@ -107,6 +107,8 @@ pub struct Referee {
     pub(super) reach: outage::Reach,
     /// When this referee last compacted ended races (`retention.rs`).
     pub(super) last_compaction: std::sync::Mutex<Option<crate::vocab::Millis>>,
+    /// Why the last delivery that reached the adapter was refused, until one lands.
+    pub(super) refused: std::sync::Mutex<Option<String>>,
 }
 
 /// A name no other referee has: host, process and a random tag (two referees in one
@@ -185,6 +187,7 @@ impl Referee {
             last_tick: std::sync::Mutex::new(None),
             reach: outage::Reach::default(),
             last_compaction: std::sync::Mutex::new(None),
+            refused: std::sync::Mutex::new(None),
         }
     }
 

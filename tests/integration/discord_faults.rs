@@ -627,3 +627,64 @@ async fn requests_per_resolved_turn_in_1500m() {
     }
     assert!(turns >= 3, "several turns counted: {turns}");
 }
+
+/// Discord refuses the bot itself for a while, as after a token rotation: every request
+/// is answered 401 when the turn resolves at its deadline. Before, this marked each post
+/// `failed` for good. Now nothing is given up: the delivery worker shows `failing` with the
+/// cause meanwhile, and once Discord answers again the turn posts once and the worker is
+/// `running` again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_bot_loses_nothing_and_says_so_until_discord_answers() {
+    let h = Harness::start().await;
+    let alice = User::new(1301, "Alice");
+    let bob = User::new(1302, "Bob");
+    h.open_race("dream-mile", "turn=1h reminders=none", &alice, &[&bob])
+        .await;
+    h.fake.dm(&alice, "7");
+    let receipt = h.fake.wait_dm(alice.id, 3).await;
+    assert!(text_of(&receipt).contains("Order received"), "{receipt}");
+    h.settle().await;
+    for method in ["GET", "POST", "PATCH", "PUT", "DELETE"] {
+        h.fake.inject(method, "/", Fault::Status(401), 10_000);
+    }
+    // Bob misses the deadline: the turn resolves with his default order.
+    h.advance(3_601);
+    h.settle().await;
+    let store = h.referee().store().clone();
+    let delivery = || async {
+        store
+            .workers()
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|w| w.worker == "delivery")
+            .unwrap()
+    };
+    let w = delivery().await;
+    assert_eq!(w.state, "failing", "{w:?}");
+    assert!(
+        w.trouble
+            .as_deref()
+            .is_some_and(|t| t.contains("Discord refused the bot itself")),
+        "{w:?}"
+    );
+    let refused = matching(&h, "POST", &channel_posts())
+        .iter()
+        .filter(|r| r.status == 401)
+        .count();
+    assert!(refused >= 1, "the turn's post was tried");
+    h.fake.clear_faults();
+    for _ in 0..6 {
+        h.advance(300);
+        h.settle().await;
+    }
+    let turn_posts = h
+        .fake
+        .messages_in(CHANNEL)
+        .iter()
+        .filter(|m| text_of(m).contains("Orders and receipts"))
+        .count();
+    assert_eq!(turn_posts, 1, "the turn posted once, after the refusals");
+    let w = delivery().await;
+    assert_eq!((w.state.as_str(), w.trouble), ("running", None));
+}
