@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use super::config::{self, Flags};
 use super::refusal::refuse;
-use crate::store::postgres::redact;
+use crate::store::redact;
 
 /// Exit 0 when the copy is written, 1 when it failed, 2 when it was refused.
 pub fn run(file: &Path, force: bool, flags: &Flags) -> ExitCode {

@@ -157,7 +157,7 @@ fn refusal(args: &BenchArgs) -> Option<String> {
     match args.database.as_deref() {
         Some(url) if Backend::of(url) != Backend::Postgres => Some(format!(
             "--database takes a postgres:// URL (SQLite runs on scratch files), not {}",
-            crate::store::postgres::redact(url)
+            crate::store::redact(url)
         )),
         None if args.processes > 1 => {
             Some("--processes needs a PostgreSQL --database: SQLite serves one process".into())
@@ -267,7 +267,7 @@ async fn bench(args: BenchArgs) -> Result<Report, String> {
         Some(other) => {
             return Err(format!(
                 "--database takes a postgres:// URL (SQLite runs on scratch files), not {}",
-                crate::store::postgres::redact(other)
+                crate::store::redact(other)
             ));
         }
         None => {

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 
 use crate::config::{ConfigError, KEYS, Key, Raw, Settings, Source, Values, read_file};
 use crate::referee::zones::tzdb;
-use crate::store::postgres::redact;
+use crate::store::redact;
 
 /// The environment variable naming the config file.
 pub const CONFIG_ENV: &str = "PHOTOFINISH_CONFIG";
@@ -116,8 +116,9 @@ fn read_text(path: &Path, required: bool) -> Result<Option<String>, ConfigError>
     match std::fs::read_to_string(path) {
         Ok(text) => Ok(Some(text)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && !required => Ok(None),
+        // A URL given as the file by mistake is shown as every URL is.
         Err(e) => Err(ConfigError::Read {
-            path: path.display().to_string(),
+            path: redact(&path.display().to_string()),
             reason: match e.kind() {
                 std::io::ErrorKind::NotFound => "no such file".into(),
                 std::io::ErrorKind::PermissionDenied => "permission denied".into(),

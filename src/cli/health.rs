@@ -189,7 +189,7 @@ pub fn unusable_config(error: &dyn std::fmt::Display, json: bool) -> ExitCode {
 }
 
 async fn check(args: &HealthArgs) -> Report {
-    let database = store::postgres::redact(&args.database);
+    let database = store::redact(&args.database);
     let mut report = Report::empty(database.clone(), args.instance.clone());
     let db = match tokio::time::timeout(
         std::time::Duration::from_secs(10),
@@ -431,16 +431,13 @@ pub fn migrate(database: &str) -> ExitCode {
         Ok(status) => {
             println!(
                 "{}: migrations {:?} applied; the schema is current",
-                store::postgres::redact(database),
+                store::redact(database),
                 status.applied
             );
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!(
-                "migrating {} failed: {e}",
-                store::postgres::redact(database)
-            );
+            eprintln!("migrating {} failed: {e}", store::redact(database));
             ExitCode::FAILURE
         }
     }

@@ -37,17 +37,34 @@ pub fn command_line(e: &clap::Error) -> String {
     // `<CAMPAIGN>`); for an unknown argument it is the text typed, which may be a secret.
     let flag = context(ContextKind::InvalidArg);
     let valid = context(ContextKind::ValidValue);
+    // What clap suggests is one of our own names, never what was typed; `help` is
+    // suggested for anything short.
+    let did_you_mean = |kind| {
+        let names: Vec<String> = match e.get(kind) {
+            Some(ContextValue::String(s)) => vec![s.clone()],
+            Some(ContextValue::Strings(v)) => v.clone(),
+            _ => vec![],
+        };
+        let names: Vec<String> = names
+            .into_iter()
+            .filter(|n| is_our_name(n) && n != "help")
+            .map(|n| format!("`{n}`"))
+            .collect();
+        if names.is_empty() {
+            String::new()
+        } else {
+            format!(" (did you mean {}?)", names.join(" or "))
+        }
+    };
     let what = match e.kind() {
-        ErrorKind::UnknownArgument => match context(ContextKind::InvalidArg) {
-            Some(a) if is_plain_flag(&a) => format!("`{a}` is not an option here"),
-            _ => "an argument was given that this command does not take".into(),
-        },
-        ErrorKind::InvalidSubcommand => match context(ContextKind::InvalidSubcommand) {
-            Some(c) if c.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') => {
-                format!("`{c}` is not a command")
-            }
-            _ => "that is not a command".into(),
-        },
+        ErrorKind::UnknownArgument => format!(
+            "an argument was given that this command does not take{}",
+            did_you_mean(ContextKind::SuggestedArg)
+        ),
+        ErrorKind::InvalidSubcommand => format!(
+            "that is not a command{}",
+            did_you_mean(ContextKind::SuggestedSubcommand)
+        ),
         ErrorKind::InvalidValue | ErrorKind::ValueValidation => match (flag, valid) {
             (Some(f), Some(v)) => format!("the value of {f} is not one of: {v}"),
             (Some(f), None) => format!("the value of {f} is not valid"),
@@ -72,11 +89,10 @@ pub fn command_line(e: &clap::Error) -> String {
     format!("{what} (photofinish --help)")
 }
 
-/// `--name` or `-n`, with nothing that could be a value (no `=`, no `:`, no `/`).
-fn is_plain_flag(arg: &str) -> bool {
-    arg.starts_with('-')
-        && arg.len() <= 40
-        && arg
+/// A flag or command name as this program spells them (`--database`, `health`).
+fn is_our_name(text: &str) -> bool {
+    text.len() <= 40
+        && text
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
@@ -124,6 +140,10 @@ mod tests {
             vec!["pf", "health", &format!("--databse={URL}")],
             vec!["pf", "health", "--gateway", URL],
             vec!["pf", "health", "--database", URL, "--database", URL],
+            vec!["pf", "health", "--database", URL, URL],
+            vec!["pf", "health", "--database", URL, "--json", "hunter2"],
+            vec!["pf", "hunter2"],
+            vec!["pf", "health", "--hunter2"],
         ] {
             let line = refused(&args);
             assert!(!line.contains("hunter"), "{args:?}: {line}");
@@ -132,15 +152,21 @@ mod tests {
     }
 
     #[test]
-    fn a_mistyped_line_names_the_flag_or_command() {
+    fn a_mistyped_line_names_what_was_meant_never_what_was_typed() {
         assert_eq!(
             refused(&["pf", "health", "--databse"]),
-            "`--databse` is not an option here (photofinish --help)"
+            "an argument was given that this command does not take (did you mean \
+             `--database`?) (photofinish --help)"
         );
         assert_eq!(
             refused(&["pf", "helth"]),
-            "`helth` is not a command (photofinish --help)"
+            "that is not a command (did you mean `health`?) (photofinish --help)"
         );
+        assert_eq!(
+            refused(&["pf", "hunter2"]),
+            "that is not a command (photofinish --help)"
+        );
+        assert!(!refused(&["pf", "health", "--hunter2"]).contains("hunter"));
         assert!(refused(&["pf", "health", "--gateway", "x"]).contains("--gateway"));
         assert!(refused(&["pf", "health", "--gateway", "x"]).contains("auto, skip"));
     }

@@ -53,32 +53,26 @@ impl Clock for FastClock {
     }
 }
 
-/// True when the URL's host is loopback: `localhost` itself, or an address such as
-/// `127.0.0.1` or `[::1]`. The host is parsed out whole, so `localhost.example.com` and
-/// `127.0.0.1@example.com` are not loopback.
+/// True when the URL is `http://` or `https://` to a loopback host: exactly `localhost`,
+/// an address in 127.0.0.0/8, or `[::1]`. The URL is parsed as the HTTP client parses it,
+/// so `localhost.example.com`, `127.0.0.1.example.com` and `127.0.0.1@example.com` (a user
+/// name, then the real host) are not loopback, and neither is any URL with userinfo.
 fn is_loopback(url: &str) -> bool {
-    let rest = url.trim();
-    let Some(rest) = rest
-        .strip_prefix("http://")
-        .or_else(|| rest.strip_prefix("https://"))
-    else {
+    let Ok(url) = url::Url::parse(url.trim()) else {
         return false;
     };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    if authority.contains('@') {
+    if !matches!(url.scheme(), "http" | "https")
+        || !url.username().is_empty()
+        || url.password().is_some()
+    {
         return false;
     }
-    let host = match authority.strip_prefix('[') {
-        Some(v6) => match v6.split_once(']') {
-            Some((host, port)) if port.is_empty() || port.starts_with(':') => host,
-            _ => return false,
-        },
-        None => authority.split(':').next().unwrap_or_default(),
-    };
-    host.eq_ignore_ascii_case("localhost")
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
+    match url.host() {
+        Some(url::Host::Domain(name)) => name == "localhost",
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip == std::net::Ipv6Addr::LOCALHOST,
+        None => false,
+    }
 }
 
 /// The clock `photofinish run` uses: the system's, or the tests' fast clock.
@@ -109,7 +103,7 @@ pub fn run(flags: &Flags) -> ExitCode {
     if settings.discord.token.is_empty() {
         return refuse(&ConfigError::NoToken);
     }
-    let Ok(filter) = tracing_subscriber::EnvFilter::try_new(&settings.log.level) else {
+    let Ok(mut filter) = tracing_subscriber::EnvFilter::try_new(&settings.log.level) else {
         let source = loaded
             .values
             .get("log.level")
@@ -118,6 +112,11 @@ pub fn run(flags: &Flags) -> ExitCode {
             "`log.level` {source}: not a tracing filter such as info or photofinish=debug"
         ));
     };
+    // sqlx warns of a URL parameter it ignores with the parameter's value; the store
+    // refuses those first, and this keeps any it missed out of the log at every level.
+    if let Ok(quiet) = "sqlx_postgres::options::parse=off".parse() {
+        filter = filter.add_directive(quiet);
+    }
     match settings.log.format {
         LogFormat::Text => tracing_subscriber::fmt()
             .with_env_filter(filter)
@@ -142,7 +141,7 @@ pub fn run(flags: &Flags) -> ExitCode {
         .map_or_else(|| "none".to_string(), |(p, _)| p.display().to_string());
     tracing::info!(
         config = %file,
-        database = %crate::store::postgres::redact(&settings.database),
+        database = %crate::store::redact(&settings.database),
         token = ?settings.discord.token,
         shards = %settings.discord.shards,
         "starting photofinish"
@@ -216,6 +215,8 @@ mod tests {
         assert!(!is_loopback("http://proxy.internal:3000"));
         assert!(is_loopback("http://[::1]:3000/api"));
         assert!(is_loopback("http://127.0.0.2"));
+        assert!(is_loopback("http://LOCALHOST:3000"));
+        assert!(is_loopback("https://127.255.255.254/"));
         for hostile in [
             "http://localhost.attacker.example",
             "http://localhost.attacker.example:3000",
@@ -223,7 +224,13 @@ mod tests {
             "http://127.0.0.1@attacker.example/",
             "http://localhost:3000@attacker.example/",
             "http://[::1].attacker.example/",
+            "http://localhost./",
+            "http://localhostx/",
+            "http://user@127.0.0.1/",
+            "http://[::ffff:127.0.0.1]/",
+            "http://10.0.0.1/",
             "ftp://127.0.0.1/",
+            "127.0.0.1:3000",
         ] {
             assert!(!is_loopback(hostile), "{hostile}");
         }

@@ -91,7 +91,7 @@ impl Target {
         Target {
             source: Source::Open(store),
             opened: Mutex::new(None),
-            database: store::postgres::redact(name),
+            database: store::redact(name),
             probe,
             clock,
         }
@@ -102,7 +102,7 @@ impl Target {
         Target {
             source: Source::Url(url.to_string()),
             opened: Mutex::new(None),
-            database: store::postgres::redact(url),
+            database: store::redact(url),
             probe,
             clock,
         }

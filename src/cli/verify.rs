@@ -17,7 +17,7 @@ use super::refusal::refuse;
 use crate::referee::export::{Export, MAX_EXPORT_BYTES, read_export};
 use crate::referee::verify::{VerifyReport, verify_export};
 use crate::referee::{Config, Referee, SystemClock};
-use crate::store::postgres::redact;
+use crate::store::redact;
 use crate::vocab::CampaignId;
 
 /// Exit 0 when every random outcome matches the seed, 1 when one does not, 2 when the

@@ -127,7 +127,7 @@ impl std::fmt::Debug for Settings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Settings")
             .field("discord", &self.discord)
-            .field("database", &crate::store::postgres::redact(&self.database))
+            .field("database", &crate::store::redact(&self.database))
             .field("referee", &self.referee)
             .field("log", &self.log)
             .field("metrics", &self.metrics)

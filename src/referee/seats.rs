@@ -1,5 +1,6 @@
 //! Seats: joining and leaving, bots, handing a seat over, removing a player, and a
-//! seat whose DMs are closed.
+//! seat whose DMs are closed; and which names a runner may take (one that shows, never
+//! a bot's).
 
 use super::announce::{Announcement, Target};
 use super::error::RefereeError;
@@ -26,6 +27,41 @@ fn unique_name(seats: &[SeatRow], wanted: &str) -> String {
         .unwrap_or_else(|| wanted.to_string())
 }
 
+/// Characters that are letters or symbols to Unicode but draw nothing: the Hangul fillers
+/// and the blank braille pattern (favourites for a name that cannot be seen), and the soft
+/// hyphen, which shows only where a line breaks.
+const BLANK_GLYPHS: &[char] = &[
+    '\u{00AD}', '\u{115F}', '\u{1160}', '\u{3164}', '\u{FFA0}', '\u{2800}',
+];
+
+/// True when the character draws nothing: a blank, a zero-width character (combining
+/// marks, joiners and format characters: width 0 in the Unicode tables), or a blank glyph.
+fn is_invisible(c: char) -> bool {
+    use unicode_width::UnicodeWidthChar;
+    c.is_whitespace()
+        || c.width().is_none_or(|w| w == 0)
+        || BLANK_GLYPHS.contains(&c)
+        || ('\u{E0000}'..='\u{E007F}').contains(&c)
+}
+
+/// True when the name is how the referee names its bots (`Bot`, `Bot 3`): in any case,
+/// spacing or punctuation, and in full-width letters and digits.
+fn is_bot_name(name: &str) -> bool {
+    let folded: String = name
+        .chars()
+        .map(|c| match c {
+            // Full-width ASCII (`Ｂｏｔ １`) as the letters it looks like.
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(u32::from(c) - 0xFEE0).unwrap_or(c),
+            _ => c,
+        })
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    folded
+        .strip_prefix("bot")
+        .is_some_and(|rest| rest.chars().all(char::is_numeric))
+}
+
 fn clean_name(name: &str) -> Result<String, RefereeError> {
     let name: String = clean_text(name)
         .chars()
@@ -37,9 +73,21 @@ fn clean_name(name: &str) -> Result<String, RefereeError> {
             "a runner's name can't be empty".into(),
         ));
     }
+    if name.chars().all(is_invisible) {
+        return Err(RefereeError::Invalid(
+            "a runner's name needs a letter, digit or sign that shows: this one shows as \
+             nothing"
+                .into(),
+        ));
+    }
     if name.chars().count() > 32 {
         return Err(RefereeError::Invalid(
             "a runner's name can be 32 characters at most".into(),
+        ));
+    }
+    if is_bot_name(&name) {
+        return Err(RefereeError::Invalid(
+            "names like `Bot 1` are the bots': choose another name for your runner".into(),
         ));
     }
     Ok(name)
@@ -371,5 +419,100 @@ impl Referee {
             Ok(())
         })
         .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::games::GameKind;
+    use crate::referee::{Config, NewRace, TestClock};
+    use crate::store::SqliteStore;
+
+    #[test]
+    fn a_name_that_shows_as_nothing_is_refused() {
+        for blank in [
+            "\u{3164}",
+            "\u{3164}\u{3164}",
+            "\u{2800}",
+            "\u{115F}\u{1160}",
+            "\u{FFA0}",
+            "\u{0301}\u{0308}",
+            " \u{0301} ",
+            "\u{200B}\u{3164}\u{200D}",
+            "\u{2003}\u{3000}",
+            "\u{00AD}",
+            "\u{034F}",
+            "\u{E0041}\u{E0042}",
+        ] {
+            let err = clean_name(blank).unwrap_err().to_string();
+            assert!(
+                err.contains("can't be empty") || err.contains("shows as nothing"),
+                "{blank:?}: {err}"
+            );
+        }
+        // A visible letter with marks, or a blank glyph beside one, is a name.
+        assert_eq!(clean_name("e\u{0301}").unwrap(), "e\u{0301}");
+        assert_eq!(clean_name("Ann\u{3164}").unwrap(), "Ann\u{3164}");
+        assert_eq!(clean_name("\u{2800}\u{28FF}").unwrap(), "\u{2800}\u{28FF}");
+        assert_eq!(clean_name("李").unwrap(), "李");
+    }
+
+    #[test]
+    fn a_bot_name_is_refused_in_any_spelling() {
+        for taken in [
+            "Bot 1",
+            "bot 1",
+            "BOT1",
+            "Bot  2",
+            " bot-3 ",
+            "Bot",
+            "b.o.t 12",
+            "Ｂｏｔ １",
+            "Bot 1 2",
+        ] {
+            let err = clean_name(taken).unwrap_err().to_string();
+            assert!(err.contains("are the bots'"), "{taken:?}: {err}");
+        }
+        for fine in ["Botticelli", "Robot 1", "Bot One", "Abbot", "Bo 1"] {
+            assert_eq!(clean_name(fine).unwrap(), fine);
+        }
+    }
+
+    #[tokio::test]
+    async fn a_human_cannot_take_a_bots_name() {
+        let store = Arc::new(SqliteStore::in_memory().await.unwrap());
+        let r = Referee::new(store, Arc::new(TestClock::at_epoch()), Config::default());
+        let host = Actor::new("1", "Alice");
+        let race = r
+            .create(NewRace {
+                kind: GameKind::DreamMile,
+                options: String::new(),
+                channel: "names".into(),
+                guild: None,
+                host: host.clone(),
+            })
+            .await
+            .unwrap();
+        r.join(race, &host, None, None).await.unwrap();
+        let mallory = Actor::new("2", "Mallory");
+        let err = r.join(race, &mallory, Some("bot 1"), None).await;
+        assert!(matches!(err, Err(RefereeError::Invalid(_))), "{err:?}");
+        // A display name is a name too.
+        let err = r.join(race, &Actor::new("3", "Bot 1"), None, None).await;
+        assert!(matches!(err, Err(RefereeError::Invalid(_))), "{err:?}");
+        let err = r.join(race, &mallory, Some("\u{3164}"), None).await;
+        assert!(matches!(err, Err(RefereeError::Invalid(_))), "{err:?}");
+        // Nothing changed: the first bot is still Bot 1, in the second seat.
+        let bots = r
+            .add_bots(race, &host, 1, BotLevel::Heuristic)
+            .await
+            .unwrap();
+        assert_eq!(bots, ["Bot 1"]);
+        let loaded = r.store().load(race).await.unwrap().unwrap();
+        let names: Vec<&str> = loaded.seats.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["Alice", "Bot 1"]);
     }
 }

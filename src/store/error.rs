@@ -30,7 +30,10 @@ pub enum StoreError {
     /// process got there first, so there is nothing left to do.
     #[error("that deadline was already handled")]
     AlreadyFired,
-    #[error("`{0}` is not a database URL: use sqlite:PATH, a file path, or postgres://...")]
+    #[error(
+        "`{0}` is not a database URL: use sqlite:PATH, a file path, or postgres://... (a \
+         password holding @, #, / or ? must be percent-encoded, or given as database_password)"
+    )]
     BadUrl(String),
     /// sqlx would ignore the parameter, and log its value (which may be a secret).
     #[error(

@@ -10,7 +10,8 @@
 //! also open the pools, and `open.rs` picks one by URL. Below them all: the [`Store`] trait
 //! (`contract.rs`), the records it reads and writes (`records.rs`), `sql.rs` (the sqlx
 //! bounds that let the SQL be written once), `codec.rs` (encoding), `backend.rs` and
-//! `error.rs`. `backup.rs` copies a live SQLite database (`photofinish backup`). This file only names the files and re-exports what other layers use;
+//! `error.rs`. `backup.rs` copies a live SQLite database (`photofinish backup`); `redact.rs`
+//! blanks a URL's secrets for display ([`redact`]). This file only names the files and re-exports what other layers use;
 //! inside, imports run one way. Speed: docs/performance.md.
 //!
 //! The referee loads a campaign, decides everything in memory, and hands the store one
@@ -43,6 +44,7 @@ mod prefs;
 mod queries;
 mod records;
 mod recovery;
+mod redact;
 mod reliability;
 mod retention;
 mod rows;
@@ -63,4 +65,5 @@ pub use records::{
     OrderRow, OrderSource, OutboxRow, Owing, PreferenceRow, Quarantine, RematchClaim, STATE_FORMAT,
     SchemaStatus, SeatAway, SeatRow, SeriesDef, StepLog, TurnRow, WorkerStatus, default_instance,
 };
+pub use redact::redact;
 pub use sqlite::SqliteStore;

@@ -1,6 +1,6 @@
 //! The PostgreSQL store, for several bot processes sharing one database: the pool,
-//! migrations from `migrations/postgres`, PostgreSQL's [`Dialect`], [`redact`] for
-//! URLs in messages, and TLS as the URL's `sslmode` and `sslrootcert` ask, with a failed
+//! migrations from `migrations/postgres`, PostgreSQL's [`Dialect`], the refusal of URL
+//! parameters the driver would ignore, and TLS as the URL's `sslmode` and `sslrootcert` ask, with a failed
 //! handshake told as one sentence naming its cause. The queries, the commit sequence and the row decoding are shared with
 //! SQLite (`queries.rs`, `commit.rs`, `rows.rs`).
 //!
@@ -24,6 +24,7 @@ use super::dialect::Dialect;
 use super::error::StoreError;
 use super::migrations;
 use super::queries::SqlStore;
+use super::redact::redact;
 
 static MIGRATOR: LazyLock<Migrator> = LazyLock::new(|| migrations::migrator(migrations::POSTGRES));
 
@@ -222,79 +223,6 @@ fn tls_failure(e: &sqlx::Error, mode: PgSslMode, root_cert: Option<&str>) -> Opt
     }
 }
 
-/// A database URL with its secrets blanked, for messages and logs: the password of
-/// `user:password@`, and the value of any parameter whose name, percent-decoded and in any
-/// case, names a credential (`?password=`, `&sslpassword=`, `p%61ssword=`, `passfile=`,
-/// and `password=...` in a key=value string). When the text is odd (an `@` in the query),
-/// it blanks more rather than less.
-pub fn redact(url: &str) -> String {
-    let Some(start) = url.find("://").map(|i| i + 3) else {
-        return mask_pairs(url);
-    };
-    let (head, rest) = url.split_at(start);
-    let (userinfo, tail) = match rest.rfind('@') {
-        Some(at) => rest.split_at(at),
-        None => ("", rest),
-    };
-    let userinfo = match userinfo.split_once(':') {
-        Some((user, _)) => format!("{user}:***"),
-        None => userinfo.to_string(),
-    };
-    let tail = match tail.split_once('?') {
-        Some((path, query)) => format!("{path}?{}", mask_pairs(query)),
-        None => tail.to_string(),
-    };
-    format!("{head}{userinfo}{tail}")
-}
-
-/// True for a parameter name that may carry a secret, however it is spelt or encoded.
-pub fn is_credential(name: &str) -> bool {
-    let decoded = percent_encoding::percent_decode_str(name)
-        .decode_utf8_lossy()
-        .replace('+', " ");
-    let folded: String = decoded
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect();
-    ["pass", "pwd", "secret", "token", "key", "auth", "cred"]
-        .iter()
-        .any(|s| folded.contains(s))
-}
-
-/// Blanks the value of every `key=value` (separated by `&` or blanks) whose key names a
-/// credential.
-fn mask_pairs(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    // The key so far, or `None` once in a value; `masking` while in a secret's value.
-    let mut key = Some(String::new());
-    let mut masking = false;
-    for c in text.chars() {
-        if c == '&' || c == ';' || c.is_whitespace() {
-            key = Some(String::new());
-            masking = false;
-            out.push(c);
-            continue;
-        }
-        if masking {
-            continue;
-        }
-        out.push(c);
-        match (&mut key, c) {
-            (Some(k), '=') => {
-                if is_credential(k) {
-                    out.push_str("***");
-                    masking = true;
-                }
-                key = None;
-            }
-            (Some(k), _) => k.push(c),
-            (None, _) => {}
-        }
-    }
-    out
-}
-
 impl Dialect for Postgres {
     const BACKEND: Backend = Backend::Postgres;
     const BEGIN_WRITE: &'static str = "BEGIN";
@@ -339,26 +267,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn no_spelling_of_a_credential_survives_redaction() {
-        for url in [
-            "postgres://bot:hunter2@db/pf",
-            "postgres://bot@db/pf?password=hunter2",
-            "postgres://bot@db/pf?sslmode=require&sslpassword=hunter2",
-            "postgres://bot@db/pf?p%61ssword=hunter2",
-            "postgres://bot@db/pf?PassWord=hunter2",
-            "postgres://bot@db/pf?pass%77ord=hunter2&x=1",
-            "postgres://bot@db/pf?passfile=/home/bot/hunter2",
-            "postgres://bot@db/pf?ssl%2Dpassword=hunter2",
-            "host=db user=bot password=hunter2",
-            "postgres://bot:hunter2@db/pf?x=@",
-        ] {
-            let shown = redact(url);
-            assert!(!shown.contains("hunter2"), "{url} -> {shown}");
-            assert!(shown.contains("***"), "{url} -> {shown}");
-        }
-    }
-
-    #[test]
     fn a_parameter_sqlx_would_ignore_is_refused_by_name_only() {
         let err = known_parameters("postgres://bot@db/pf?sslmode=require&sslpassword=hunter2")
             .unwrap_err()
@@ -374,14 +282,6 @@ mod tests {
             known_parameters("postgres://bot@db/pf?p%61ssword=pw&options[search_path]=x").is_ok()
         );
         assert!(known_parameters("postgres://bot@db/pf").is_ok());
-    }
-
-    #[test]
-    fn redaction_keeps_what_an_operator_needs() {
-        assert_eq!(
-            redact("postgres://bot:pw@db:5432/pf?sslmode=verify-full&application_name=x"),
-            "postgres://bot:***@db:5432/pf?sslmode=verify-full&application_name=x"
-        );
     }
 
     #[test]

@@ -155,7 +155,7 @@ fn json_logs_are_one_object_a_line_without_the_token() {
 
 /// A database password given apart (`PHOTOFINISH_DATABASE_PASSWORD`, with `/`, `@` and
 /// `#` in it) reaches no output of any command, raw or percent-encoded; the URL shows as
-/// `bot:***@`, and `config check` shows the key as hidden.
+/// `***@`, and `config check` shows the key as hidden.
 #[test]
 fn the_database_password_never_reaches_the_log() {
     const PW: &str = "se/cr@t#1-planted";
@@ -180,7 +180,7 @@ fn the_database_password_never_reaches_the_log() {
     // Nothing listens on port 9: run logs its start, fails to open the database, exits.
     let log = with_pw(&["run"]);
     assert!(
-        log.contains("database=postgres://bot:***@127.0.0.1:9/pf"),
+        log.contains("database=postgres://***@127.0.0.1:9/pf"),
         "{log}"
     );
     assert!(!leaked(&log), "run leaked the password: {log}");

@@ -314,7 +314,11 @@ fn the_database_comes_from_the_flag_the_environment_or_the_config_file() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(!text(&out).contains("s3cret"), "{}", text(&out));
-    assert!(text(&out).contains("bot:***@"), "{}", text(&out));
+    assert!(
+        text(&out).contains("postgres://***@127.0.0.1:1"),
+        "{}",
+        text(&out)
+    );
 }
 
 /// Health's exit codes, as an orchestrator reads them: 0 healthy, 1 unhealthy (whatever the

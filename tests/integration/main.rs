@@ -51,6 +51,7 @@ mod quotas;
 mod referee;
 mod reliability;
 mod rematch_seats;
+mod secrets;
 mod security_config;
 mod shutdown;
 mod soak;

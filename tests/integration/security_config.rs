@@ -167,7 +167,7 @@ async fn run_health_and_migrate_open_the_same_database(kind: Kind) {
     assert_clean("run's log", &log);
     if kind == Kind::Postgres {
         assert!(
-            log.contains(":***@"),
+            log.contains("://***@"),
             "the start log names the database: {log}"
         );
     }
@@ -505,7 +505,7 @@ fn every_command_line_refusal_is_one_line_and_exit_2() {
     let empty_config = write("empty.toml", "");
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec![], "a command is missing"),
-        (vec!["frobnicate"], "frobnicate"),
+        (vec!["frobnicate"], "that is not a command"),
         (vec!["play", "dream-mile", "--players", "many"], "--players"),
         (
             vec!["play", "dream-mile", "--deadline", "soon"],

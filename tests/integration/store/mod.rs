@@ -656,12 +656,12 @@ fn urls_choose_the_backend() {
         Backend::Sqlite
     );
     assert_eq!(
-        store::postgres::redact("postgres://bot:s3cret@db:5432/pf"),
-        "postgres://bot:***@db:5432/pf"
+        store::redact("postgres://bot:s3cret@db:5432/pf"),
+        "postgres://***@db:5432/pf"
     );
     assert_eq!(
-        store::postgres::redact("postgres://bot@db/pf"),
-        "postgres://bot@db/pf"
+        store::redact("postgres://bot@db/pf"),
+        "postgres://***@db/pf"
     );
 }
 
