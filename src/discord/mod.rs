@@ -339,8 +339,32 @@ pub async fn start_scaled(
     })
 }
 
+/// The bot's own downtime is an outage too: when every process was silent for longer
+/// than `outage_after`, players could not reach the bot, so the deadlines that fell due
+/// meanwhile are held until Discord answers, and then every open deadline moves on by
+/// the downtime, each race told once (referee::outage).
+async fn hold_after_downtime(referee: &Referee, outage_after: i64) {
+    let last = match referee.store().last_alive().await {
+        Ok(Some(last)) => last,
+        Ok(None) => return,
+        Err(e) => {
+            tracing::warn!("cannot tell how long the bot was down: {e}");
+            return;
+        }
+    };
+    let down = referee.clock().now().saturating_sub(last);
+    if down > outage_after {
+        tracing::warn!(
+            down_secs = down / 1000,
+            "the bot was down; deadlines are held until Discord answers, then move on by the downtime"
+        );
+        referee.reach().down_since(last, outage_after);
+    }
+}
+
 /// Opens the database, reports a starting bot, and resumes every open race: a tick
-/// handles the deadlines that passed while the bot was down.
+/// handles the deadlines that passed while the bot was down, unless it was down longer
+/// than an outage ([`hold_after_downtime`]).
 async fn open_and_resume(
     settings: &Settings,
     database: &str,
@@ -362,13 +386,10 @@ async fn open_and_resume(
         tracing::warn!("cannot report the gateway state: {e}");
     }
     let referee = Arc::new(Referee::new(store.clone(), clock, config));
+    hold_after_downtime(&referee, settings.outage_after_ms()).await;
     let open = crate::store::Store::open_campaigns(&*store).await?;
     let late = referee.tick().await?;
-    tracing::info!(
-        open = open.len(),
-        handled = late,
-        "resumed open races; deadlines that passed while down were handled"
-    );
+    tracing::info!(open = open.len(), handled = late, "resumed open races");
     Ok((referee, first_beat))
 }
 

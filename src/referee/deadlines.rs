@@ -20,6 +20,9 @@ use crate::vocab::{CampaignId, Millis, Phase};
 /// How long a claimed deadline is ours before another process may take it over.
 pub const DEADLINE_CLAIM_MS: Millis = 120_000;
 
+/// How often a ticking process records itself alive.
+pub const ALIVE_EVERY_MS: Millis = 60_000;
+
 /// Deadlines claimed per tick.
 const TICK_BATCH: u32 = 200;
 
@@ -48,6 +51,7 @@ impl Referee {
     /// at all: one race's trouble never fails the tick.
     pub async fn tick(&self) -> Result<usize, RefereeError> {
         let now = self.clock.now();
+        self.note_alive(now).await;
         self.hold_after_jump(now).await;
         match self.reach.standing(now) {
             Standing::Held => {
@@ -56,7 +60,7 @@ impl Referee {
                 self.tell_quarantines().await;
                 return Ok(0);
             }
-            Standing::Back { lost, back } => self.hold_after_outage(lost, back).await,
+            Standing::Back { lost, back, ours } => self.hold_after_outage(lost, back, ours).await,
             Standing::Normal => {}
         }
         let due = self
@@ -79,6 +83,26 @@ impl Referee {
         self.tell_quarantines().await;
         self.compact_when_due(now).await;
         Ok(handled)
+    }
+
+    /// Records this process alive, at most once every [`ALIVE_EVERY_MS`]: a process that
+    /// starts after all were silent holds what fell due meanwhile (`discord::start`).
+    async fn note_alive(&self, now: Millis) {
+        let due = self.alive_noted.lock().is_ok_and(|at| {
+            at.is_none_or(|at| now.saturating_sub(at) >= ALIVE_EVERY_MS || now < at)
+        });
+        if !due {
+            return;
+        }
+        match self.store.alive(&self.instance, now).await {
+            Ok(()) => {
+                if let Ok(mut at) = self.alive_noted.lock() {
+                    *at = Some(now);
+                }
+            }
+            // The failing work itself says why (`backoff.rs`).
+            Err(e) => tracing::debug!("cannot record this process alive: {e}"),
+        }
     }
 
     /// A deadline that failed for a passing reason waits before it is tried again.
@@ -205,10 +229,11 @@ impl Referee {
 
     /// Discord came back after an outage from `lost` (the last answer before it) to
     /// `back`: every open deadline moves on by its length, and each race is told once.
-    async fn hold_after_outage(&self, lost: Millis, back: Millis) {
+    async fn hold_after_outage(&self, lost: Millis, back: Millis, ours: bool) {
         let length = back.saturating_sub(lost);
         tracing::warn!(
             outage_ms = length,
+            bot_down = ours,
             "Discord can be reached again; open deadlines move on by the outage"
         );
         let open = match self.store.open_campaigns().await {
@@ -218,10 +243,17 @@ impl Referee {
                 return;
             }
         };
-        let why = format!(
-            "Discord could not be reached for {}; that time does not count.",
-            about(length)
-        );
+        let why = if ours {
+            format!(
+                "The bot was down for {}; that time does not count.",
+                about(length)
+            )
+        } else {
+            format!(
+                "Discord could not be reached for {}; that time does not count.",
+                about(length)
+            )
+        };
         for race in open {
             if let Err(e) = self.hold_race(race, length, &why).await {
                 tracing::warn!(race = race.0, error = %e.operator_detail(), "cannot hold a deadline");

@@ -109,6 +109,8 @@ pub struct Referee {
     pub(super) last_compaction: std::sync::Mutex<Option<crate::vocab::Millis>>,
     /// Why the last delivery that reached the adapter was refused, until one lands.
     pub(super) refused: std::sync::Mutex<Option<String>>,
+    /// When this referee last recorded itself alive (`deadlines.rs`).
+    pub(super) alive_noted: std::sync::Mutex<Option<crate::vocab::Millis>>,
 }
 
 /// A name no other referee has: host, process and a random tag (two referees in one
@@ -188,6 +190,7 @@ impl Referee {
             reach: outage::Reach::default(),
             last_compaction: std::sync::Mutex::new(None),
             refused: std::sync::Mutex::new(None),
+            alive_noted: std::sync::Mutex::new(None),
         }
     }
 

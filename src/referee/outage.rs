@@ -25,6 +25,8 @@ struct State {
     out_since: Option<Millis>,
     /// An outage that ended and is not yet made up for: (last sign before, first after).
     ended: Option<(Millis, Millis)>,
+    /// The outage under way (or ended) is the bot's own downtime, not Discord's.
+    ours: bool,
 }
 
 /// Whether Discord answers, as the adapter sees it.
@@ -41,7 +43,12 @@ pub enum Standing {
     /// An outage under way: nothing fires.
     Held,
     /// An outage ended: deadlines move on by `back - lost` before anything fires.
-    Back { lost: Millis, back: Millis },
+    /// `ours`: it was the bot's own downtime.
+    Back {
+        lost: Millis,
+        back: Millis,
+        ours: bool,
+    },
 }
 
 impl Reach {
@@ -55,6 +62,18 @@ impl Reach {
     /// The time without a sign of life that makes an outage, when watched.
     pub fn outage_after(&self) -> Option<Millis> {
         self.state.lock().ok().and_then(|s| s.threshold)
+    }
+
+    /// The bot itself was down from `last` (the last time any process was alive): an
+    /// outage under way from then, which the first sign of life ends. Watches Discord's
+    /// reach from now on.
+    pub fn down_since(&self, last: Millis, outage_after: Millis) {
+        let Ok(mut s) = self.state.lock() else {
+            return;
+        };
+        s.threshold = Some(outage_after.max(1));
+        s.out_since = Some(last);
+        s.ours = true;
     }
 
     /// Discord answered at `now`: ends an outage under way.
@@ -96,7 +115,11 @@ impl Reach {
             return Standing::Held;
         }
         match s.ended.take() {
-            Some((lost, back)) => Standing::Back { lost, back },
+            Some((lost, back)) => Standing::Back {
+                lost,
+                back,
+                ours: std::mem::take(&mut s.ours),
+            },
             None => Standing::Normal,
         }
     }
@@ -142,10 +165,28 @@ mod tests {
             r.standing(11_800_000),
             Standing::Back {
                 lost: 1_000_000,
-                back: 11_800_000
+                back: 11_800_000,
+                ours: false
             }
         );
         assert_eq!(r.standing(11_800_000), Standing::Normal);
+    }
+
+    #[test]
+    fn the_bot_s_own_downtime_holds_until_the_first_sign_of_life() {
+        let r = Reach::default();
+        r.down_since(1_000_000, 180_000);
+        assert_eq!(r.standing(12_000_000), Standing::Held, "before any answer");
+        r.contact(12_500_000);
+        assert_eq!(
+            r.standing(12_500_000),
+            Standing::Back {
+                lost: 1_000_000,
+                back: 12_500_000,
+                ours: true
+            }
+        );
+        assert_eq!(r.standing(12_600_000), Standing::Normal);
     }
 
     #[test]

@@ -168,6 +168,10 @@ pub trait Store: Send + Sync {
     async fn backlog(&self, now: Millis) -> Result<Backlog, StoreError>;
     /// Records a supervised worker's state (upserted by instance and worker).
     async fn worker_status(&self, status: &WorkerStatus) -> Result<(), StoreError>;
+    /// Records that `instance` is alive at `at` (the referee's clock).
+    async fn alive(&self, instance: &str, at: Millis) -> Result<(), StoreError>;
+    /// The latest time any process was recorded alive.
+    async fn last_alive(&self) -> Result<Option<Millis>, StoreError>;
     /// Marks a running worker `failing` with the cause of its failures, or (`None`)
     /// `running` again.
     async fn worker_trouble(

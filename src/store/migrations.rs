@@ -88,8 +88,8 @@ pub(super) const SQLITE: &[Embedded] = &[
     ),
     (
         22,
-        "worker trouble",
-        include_str!("../../migrations/sqlite/0022_worker_trouble.sql"),
+        "liveness",
+        include_str!("../../migrations/sqlite/0022_liveness.sql"),
     ),
 ];
 
@@ -171,8 +171,8 @@ pub(super) const POSTGRES: &[Embedded] = &[
     ),
     (
         22,
-        "worker trouble",
-        include_str!("../../migrations/postgres/0022_worker_trouble.sql"),
+        "liveness",
+        include_str!("../../migrations/postgres/0022_liveness.sql"),
     ),
 ];
 

@@ -814,6 +814,34 @@ impl<DB: Dialect> Store for SqlStore<DB> {
         self.put_worker(status).await
     }
 
+    async fn alive(&self, instance: &str, at: Millis) -> Result<(), StoreError> {
+        self.run(
+            Stmt::new(
+                "INSERT INTO alive (instance, at) VALUES ($1, $2)
+                 ON CONFLICT (instance) DO UPDATE SET at = excluded.at",
+            )
+            .bind(instance)
+            .bind(at),
+        )
+        .await?;
+        // Each start is a new instance: a week on, a silent one is forgotten.
+        self.run(
+            Stmt::new("DELETE FROM alive WHERE at < $1").bind(at.saturating_sub(7 * 86_400_000)),
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn last_alive(&self) -> Result<Option<Millis>, StoreError> {
+        let row = self
+            .row(Stmt::new("SELECT MAX(at) AS at FROM alive"))
+            .await?;
+        Ok(match row {
+            Some(r) => r.opt_int("at")?,
+            None => None,
+        })
+    }
+
     async fn worker_trouble(
         &self,
         instance: &str,

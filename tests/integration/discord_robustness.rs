@@ -85,8 +85,12 @@ async fn an_order_for_another_seat_is_refused() {
     assert!(text_of(&o).contains("Still to order: Alice, Bob"), "{o}");
 }
 
+/// The bot is down for three hours, past the turn's deadline. Players could not reach
+/// it, so the downtime is an outage: at the restart the deadline is held, not fired, and
+/// the channel is told once; three hours later the turn resolves, once, with the order
+/// sent before the restart. Before, the restart fired the deadline at once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_restart_in_the_middle_of_a_turn_resolves_it_once_and_late() {
+async fn a_restart_after_hours_down_holds_the_turn_then_resolves_it_once() {
     let mut h = Harness::start().await;
     let alice = User::new(401, "Alice");
     let bob = User::new(402, "Bob");
@@ -104,21 +108,49 @@ async fn a_restart_in_the_middle_of_a_turn_resolves_it_once_and_late() {
     h.clock.advance_secs(3 * 3600);
     h.start_bot().await;
     assert_eq!(h.fake.identifies(), 2);
+    let notice = h
+        .fake
+        .wait_message("the downtime notice", |m| {
+            in_channel(m) && text_of(m).contains("The bot was down for about 3 hours")
+        })
+        .await;
+    assert!(
+        text_of(&notice).contains("The deadline is held"),
+        "{notice}"
+    );
+    h.settle().await;
+    let turn1 = |h: &Harness| {
+        h.fake
+            .messages_in(CHANNEL)
+            .iter()
+            .filter(|m| {
+                text_of(m).contains("Turn 1 of 8") && text_of(m).contains("Orders and receipts")
+            })
+            .count()
+    };
+    assert_eq!(turn1(&h), 0, "not fired at the restart");
+    h.advance(3 * 3600 + 60);
     let post = h
         .fake
-        .wait_message("turn 1, resolved on restart", |m| {
+        .wait_message("turn 1, resolved at its held deadline", |m| {
             in_channel(m)
                 && text_of(m).contains("Turn 1 of 8")
                 && text_of(m).contains("Orders and receipts")
         })
         .await;
     let t = text_of(&post);
-    assert!(t.contains("Resolved late"), "{t}");
     assert!(
         t.contains("Alice `7`"),
         "the order sent before the restart counts: {t}"
     );
     assert!(t.contains("Missed orders: Bob"), "{t}");
+    let notices = h
+        .fake
+        .messages_in(CHANNEL)
+        .iter()
+        .filter(|m| text_of(m).contains("The bot was down"))
+        .count();
+    assert_eq!(notices, 1, "told once");
     // Turn 2's prompts arrive, and the race goes on.
     let prompt = h.fake.wait_dm(bob.id, 3).await;
     assert!(text_of(&prompt).contains("Turn 2 of 8"), "{prompt}");
