@@ -153,6 +153,45 @@ fn finished_scores_are_not_counted_twice() {
     assert_eq!(score(&view, &view.teams[0]), 1200);
 }
 
+/// A one-round game is won on score, bonuses and all: the chart's last column ranks by it
+/// (it said "1st" of the team with more yards, which lost 675 to 850).
+#[test]
+fn a_one_round_chart_ends_ranked_by_score() {
+    use crate::games::card_race::TurnMark;
+    let mut view = game(&["Alice", "Bot 1"], "rounds=1").public_view();
+    view.turns = vec![
+        TurnMark {
+            turn: 1,
+            distances: vec![100, 200],
+        },
+        TurnMark {
+            turn: 2,
+            distances: vec![600, 675],
+        },
+    ];
+    view.teams[0].distance = 600;
+    view.teams[1].distance = 675;
+    view.teams[0].total = 850;
+    view.teams[1].total = 675;
+    let unfinished = chart_columns(&view);
+    assert_eq!(
+        unfinished.len(),
+        2,
+        "no score column while the round is played"
+    );
+    view.finished = true;
+    let columns = chart_columns(&view);
+    let last = columns.last().unwrap();
+    assert_eq!(last.head, "score");
+    let order: Vec<(usize, u32, Option<&str>)> = last
+        .entries
+        .iter()
+        .map(|e| (e.who, e.rank, e.figure.as_deref()))
+        .collect();
+    assert_eq!(order, [(0, 1, Some("850")), (1, 2, Some("675"))]);
+    assert!(race_chart(&view).is_ok());
+}
+
 #[test]
 fn ranks_share_ties() {
     assert_eq!(ranks(&[300u32, 500, 300, 0]), [2, 1, 2, 4]);
