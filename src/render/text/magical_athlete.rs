@@ -300,7 +300,7 @@ mod tests {
         assert!(t.contains("    5 rock"), "{t}");
         assert!(t.contains("    1 star"), "{t}");
         assert!(t.contains("FINISH (30)"), "{t}");
-        assert!(t.contains("Waiting: Alice decides: Legs's turn."), "{t}");
+        assert!(t.contains("Waiting: Alice decides: Legs' turn."), "{t}");
     }
 
     /// The chips table pads a Chinese or emoji name by its display width.
