@@ -40,8 +40,6 @@ pub mod sim;
 pub mod track;
 mod views;
 
-#[cfg(test)]
-pub(crate) use scenario::played_views;
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};

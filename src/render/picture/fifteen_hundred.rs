@@ -711,7 +711,6 @@ mod tests {
         assert_eq!(c.name(3), "Robot 2");
     }
 
-    #[test]
     /// No player's token reads as a medal's number: Bot 1 was "2", beside its gold "1".
     #[test]
     fn players_are_labelled_from_their_names() {

@@ -801,9 +801,8 @@ mod tests {
     #[test]
     fn one_race_pictures_say_one_race() {
         use crate::engine::apply_option_text;
-        use crate::games::magical_athlete::played_views;
         let o = apply_option_text(&Options::default(), "races=1").unwrap();
-        let views = played_views(&o, &["Ann", "Ben", "Cat"], 4);
+        let views = MagicalAthlete::played_views(&o, &["Ann", "Ben", "Cat"], 4);
         let mut words = Vec::new();
         for v in &views {
             let (title, sub) = infield_heads(v);
@@ -828,7 +827,7 @@ mod tests {
             assert_eq!(p.used.len(), 1);
             assert_eq!(row.doing, p.used[0].name(), "{} raced one racer", p.name);
         }
-        let four = played_views(&Options::default(), &["Ann", "Ben"], 4);
+        let four = MagicalAthlete::played_views(&Options::default(), &["Ann", "Ben"], 4);
         let last = four.last().unwrap();
         assert_eq!(infield_heads(last).1, "four races run");
         assert_eq!(chart_status(last, 4), "Final scores, 4 races");

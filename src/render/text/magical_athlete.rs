@@ -265,9 +265,8 @@ mod tests {
     #[test]
     fn one_race_is_not_called_race_1_of_4() {
         use crate::engine::apply_option_text;
-        use crate::games::magical_athlete::played_views;
         let o = apply_option_text(&Options::default(), "races=1").unwrap();
-        let views = played_views(&o, &["Ann", "Ben", "Cat"], 4);
+        let views = MagicalAthlete::played_views(&o, &["Ann", "Ben", "Cat"], 4);
         let headings: Vec<String> = views.iter().map(heading).collect();
         assert!(headings.contains(&"Magical Athlete: choosing racers for the race".into()));
         assert!(
@@ -279,7 +278,7 @@ mod tests {
             let (t, a) = (track(v), alt(v));
             assert!(!t.contains(" of 4") && !a.contains(" of 4"), "{t}\n{a}");
         }
-        let four = played_views(&Options::default(), &["Ann", "Ben"], 4);
+        let four = MagicalAthlete::played_views(&Options::default(), &["Ann", "Ben"], 4);
         assert!(
             four.iter()
                 .any(|v| heading(v) == "Magical Athlete: choosing racers for race 2 of 4")
