@@ -1,6 +1,6 @@
 //! Words every game's narration and every rendering share: below both, so a game can tell
 //! its events, and quote back what a player typed ([`bounded`]), without importing the
-//! renderers.
+//! renderers; and the grammar of names in sentences ([`possessive`], [`agree`], [`count`]).
 
 /// 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st...
 pub fn ordinal(n: u32) -> String {
