@@ -1,6 +1,6 @@
 //! Words every game's narration and every rendering share: below both, so a game can tell
 //! its events, and quote back what a player typed ([`bounded`]), without importing the
-//! renderers.
+//! renderers; and the grammar of names in sentences ([`possessive`], [`agree`], [`count`]).
 
 /// 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st...
 pub fn ordinal(n: u32) -> String {
@@ -42,6 +42,60 @@ pub(crate) fn join_units(units: &[String]) -> String {
     }
 }
 
+/// Whether a name is the terminal seat's "You", which takes "win", not "wins".
+fn is_you(name: &str) -> bool {
+    name == "You"
+}
+
+/// Names that are plural nouns, which take a bare apostrophe ("Legs' turn"); a singular
+/// name ending in s keeps the house style's "'s" ("Genius's", "Chris's").
+const PLURAL_NAMES: &[&str] = &["Legs"];
+
+/// `name` owning something: "Ann's", "Your" (the terminal seat), "Ann's Legs'".
+pub fn possessive(name: &str) -> String {
+    let last = name.rsplit(' ').next().unwrap_or(name);
+    if is_you(name) {
+        "Your".into()
+    } else if PLURAL_NAMES.contains(&last) {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
+    }
+}
+
+/// The verb `third` ("wins", "drafts", "has", "is") as `subject` takes it: "You win".
+pub fn agree<'a>(subject: &str, third: &'a str) -> std::borrow::Cow<'a, str> {
+    if !is_you(subject) {
+        return third.into();
+    }
+    match third {
+        "has" => "have".into(),
+        "is" => "are".into(),
+        "was" => "were".into(),
+        "does" => "do".into(),
+        "goes" => "go".into(),
+        t => {
+            let sibilant = ["ses", "shes", "ches", "xes", "zes"]
+                .iter()
+                .any(|e| t.ends_with(e));
+            let cut = if sibilant { 2 } else { 1 };
+            match t.strip_suffix('s') {
+                Some(_) => t.get(..t.len() - cut).unwrap_or(t).to_string().into(),
+                None => t.into(),
+            }
+        }
+    }
+}
+
+/// "1 point", "2 points", "-1 points" is "-1 point" too.
+pub fn count(n: i64, one: &str) -> String {
+    if n.unsigned_abs() == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {one}s")
+    }
+}
+
 /// The most characters of what a player typed that a message shows back.
 pub const TYPED_MAX: usize = 100;
 
@@ -58,6 +112,27 @@ pub fn bounded(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The terminal's seat is "You": "You win", "Your Twin", and names ending in s.
+    #[test]
+    fn you_and_names_agree() {
+        assert_eq!(agree("You", "wins"), "win");
+        assert_eq!(agree("You", "drafts"), "draft");
+        assert_eq!(agree("You", "finishes"), "finish");
+        assert_eq!(agree("You", "passes"), "pass");
+        assert_eq!(agree("You", "has"), "have");
+        assert_eq!(agree("You", "is"), "are");
+        assert_eq!(agree("Ann", "wins"), "wins");
+        assert_eq!(possessive("You"), "Your");
+        assert_eq!(possessive("Ann"), "Ann's");
+        assert_eq!(possessive("Ann's Legs"), "Ann's Legs'");
+        assert_eq!(possessive("Legs"), "Legs'");
+        assert_eq!(possessive("Ann's Genius"), "Ann's Genius's");
+        assert_eq!(count(1, "point"), "1 point");
+        assert_eq!(count(0, "point"), "0 points");
+        assert_eq!(count(-1, "point"), "-1 point");
+        assert_eq!(count(7, "point"), "7 points");
+    }
 
     #[test]
     fn ordinals() {

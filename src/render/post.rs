@@ -11,6 +11,7 @@ use super::picture::{RenderError, race_chart_png, track_png};
 use super::text::{alt_text, ordinal, private_text_as, track_text};
 use super::turn::{Turn, turn_resolved};
 use crate::engine::Prompt;
+use crate::games::words::{agree, count};
 use crate::games::{AnyPrivateView, AnyPublicView, GameKind};
 use crate::referee::announce::{Announcement, FinalPlace, LobbySeat, SeatState, StatusSeat};
 use crate::vocab::{CampaignId, Millis, Phase, UserId};
@@ -397,7 +398,9 @@ fn finished(
     let lines: Vec<String> = sides
         .iter()
         .map(|(rank, name, score)| {
-            let score = score.map(|s| format!(" ({s} points)")).unwrap_or_default();
+            let score = score
+                .map(|s| format!(" ({})", count(s, "point")))
+                .unwrap_or_default();
             format!("{} {}{score}", ordinal(*rank), style.user(name))
         })
         .collect();
@@ -407,17 +410,22 @@ fn finished(
         .map(|(_, name, _)| style.user(name))
         .collect();
     let winners: Vec<&str> = winners.iter().map(String::as_str).collect();
+    // Agreement reads the name itself, not its mention: the terminal's "You" win.
+    let first = sides
+        .iter()
+        .find(|(rank, _, _)| *rank == 1)
+        .map_or("", |(_, name, _)| name.as_str());
     let mut p = Post::new(
         format!("{head}: final result"),
         format!(
             "{} {}!",
             crate::games::dream_mile::join_and(&winners),
             if winners.len() > 1 {
-                "share the win"
+                "share the win".into()
             } else if team_game {
-                "win"
+                "win".into()
             } else {
-                "wins"
+                agree(first, "wins")
             }
         ),
     );
@@ -738,6 +746,29 @@ mod tests {
                 "1st Alice & Carol (5100 points)\n2nd Bob & Dave (4200 points)".to_string()
             )
         );
+    }
+
+    /// The terminal's seat is "You": "You win!", and one point is "1 point".
+    #[test]
+    fn you_win_with_1_point() {
+        use crate::games::GameKind;
+        let view = setup(GameKind::MagicalAthlete, &["You", "Ann"]);
+        let place = |rank, name: &str, score| FinalPlace {
+            rank,
+            name: name.into(),
+            score: Some(score),
+        };
+        let a = Announcement::Finished {
+            race: CampaignId(1),
+            game: GameKind::MagicalAthlete,
+            view,
+            placings: vec![place(1, "You", 1), place(2, "Ann", 0)],
+            seed: "5e".into(),
+            commitment: "c0".into(),
+        };
+        let p = present(&a, &plain());
+        assert_eq!(p.body, "You win!");
+        assert_eq!(p.fields[0].1, "1st You (1 point)\n2nd Ann (0 points)");
     }
 
     #[test]

@@ -223,7 +223,9 @@ async fn a_game_of_magical_athlete_with_a_draft_and_every_way_of_answering() {
     let r = text_of(&result);
     for p in &outcome.placings {
         let name = NAMES[p.seat.index()];
-        let line = format!("{name} ({} points)", p.score.unwrap_or(0));
+        let score = p.score.unwrap_or(0);
+        let unit = if score.abs() == 1 { "point" } else { "points" };
+        let line = format!("{name} ({score} {unit})");
         assert!(r.contains(&line), "`{line}` in {r}");
     }
     assert!(in_channel(&result));

@@ -4,6 +4,7 @@
 use super::cards::{Card, Kind};
 use super::state::{CardRace, Event, Line, RoundEnd, RoundResult, RoundScore};
 use crate::engine::{DecisionWindow, Narration, Seat};
+use crate::games::words::{agree, count};
 
 impl CardRace {
     /// Tells an event (the `Presentation::narrate` contract); the longer stories have a step each.
@@ -221,6 +222,9 @@ impl CardRace {
     fn verb(&self, team: u8, one: &'static str, many: &'static str) -> &'static str {
         if self.team(team).is_some_and(|t| t.members.len() > 1) {
             many
+        } else if agree(&self.team_label(team), one) != one {
+            // The terminal's "You" takes the plural form too.
+            many
         } else {
             one
         }
@@ -235,11 +239,16 @@ impl CardRace {
             .unwrap_or(0);
         match winners {
             [one] => format!(
-                "{} {} with {best} points!",
+                "{} {} with {}!",
                 self.team_label(*one),
-                self.verb(*one, "wins", "win")
+                self.verb(*one, "wins", "win"),
+                count(best, "point")
             ),
-            _ => format!("{} share the win with {best} points!", names.join(" and ")),
+            _ => format!(
+                "{} share the win with {}!",
+                names.join(" and "),
+                count(best, "point")
+            ),
         }
     }
 

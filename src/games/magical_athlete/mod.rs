@@ -120,8 +120,11 @@ impl Options {
         }
     }
 
+    /// The tracks of the races this game runs (one, or four).
     fn schedule(&self) -> Vec<Track> {
-        (1..=RACES).map(|n| self.track_of(n)).collect()
+        (1..=self.races.clamp(1, RACES))
+            .map(|n| self.track_of(n))
+            .collect()
     }
 }
 
@@ -370,6 +373,7 @@ pub struct PublicView {
     pub phase: String,
     /// The race being run or picked (1-4), 0 during the draft.
     pub race: u8,
+    /// The track of each race the game runs: four, or one for a one-race game.
     pub schedule: Vec<Track>,
     pub track: Option<Track>,
     pub specials: Vec<(u8, Special)>,
@@ -413,6 +417,16 @@ pub struct PrivateView {
     /// Cards your Egg set aside (or is choosing from).
     pub egg_cards: Vec<Kind>,
     pub score: i64,
+}
+
+impl PublicView {
+    /// The races this game runs: four, or one (a view without a schedule is of four).
+    pub fn races(&self) -> usize {
+        match self.schedule.len() {
+            0 => usize::from(RACES),
+            n => n,
+        }
+    }
 }
 
 impl MagicalAthlete {

@@ -3,6 +3,7 @@
 use super::MagicalAthlete;
 use super::race::{Rid, Who};
 use crate::engine::Seat;
+use crate::games::words::possessive;
 
 impl MagicalAthlete {
     pub(super) fn name(&self, seat: Seat) -> &str {
@@ -24,13 +25,13 @@ impl MagicalAthlete {
         Seat::all(self.players.len()).collect()
     }
 
-    /// "Alice's Legs", "Alice's Skipper".
+    /// "Alice's Legs", "Alice's Skipper", "Your Twin".
     pub fn who_text(&self, w: &Who) -> String {
         // "Ann's Skipper", not "Ann's The Skipper".
         let name = w.kind.name();
         format!(
-            "{}'s {}",
-            self.name(w.seat),
+            "{} {}",
+            possessive(self.name(w.seat)),
             name.strip_prefix("The ").unwrap_or(name)
         )
     }

@@ -7,6 +7,7 @@ use super::race::{RaceEvent, TURN_QUESTION, TripWhy, Who, Why};
 use super::racers::Kind;
 use super::{Event, MagicalAthlete};
 use crate::engine::{Narration, Seat};
+use crate::games::words::{agree, possessive};
 
 impl MagicalAthlete {
     /// Tells one event in words.
@@ -32,9 +33,10 @@ fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
                 .collect();
             Narration::public(match winner {
                 Some(w) => format!(
-                    "Roll-off for {purpose}: {}. {} wins.",
+                    "Roll-off for {purpose}: {}. {} {}.",
                     parts.join(", "),
-                    name(w)
+                    name(w),
+                    agree(&name(w), "wins")
                 ),
                 None => format!(
                     "Roll-off for {purpose}: {}. A tie: everyone rolls again.",
@@ -54,8 +56,9 @@ fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
             racer,
             missed,
         } => Narration::public(format!(
-            "{} drafts {}{}.",
+            "{} {} {}{}.",
             name(seat),
+            agree(&name(seat), "drafts"),
             racer.name(),
             if *missed {
                 " (no pick in time: the first in line)"
@@ -83,10 +86,11 @@ fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
                 })
                 .collect();
             Narration::public(format!(
-                "Race {race} on {}: {}. {} goes first.",
+                "Race {race} on {}: {}. {} {} first.",
                 track.name(),
                 parts.join("; "),
-                name(first)
+                name(first),
+                agree(&name(first), "goes")
             ))
         }
         Event::Race { event } => narrate_race(game, event),
@@ -122,7 +126,8 @@ fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
             let verdict = if best.len() > 1 {
                 format!("{} tie for the win!", and_list(&best))
             } else {
-                format!("{} wins!", best.join(""))
+                let one = best.join("");
+                format!("{one} {}!", agree(&one, "wins"))
             };
             Narration::public(format!("Final scores: {}. {verdict}", parts.join(", ")))
         }
@@ -138,13 +143,16 @@ fn narrate_race(game: &MagicalAthlete, e: &RaceEvent) -> Narration {
             extra,
         } => match extra {
             Some(Kind::Genius) => {
-                format!("{}'s extra turn (Genius), from space {space}.", who(racer))
+                format!(
+                    "{} extra turn (Genius), from space {space}.",
+                    possessive(&who(racer))
+                )
             }
             Some(Kind::Skipper) => format!(
                 "{} goes next (The Skipper), from space {space}.",
                 who(racer)
             ),
-            _ => format!("{}'s turn, from space {space}.", who(racer)),
+            _ => format!("{} turn, from space {space}.", possessive(&who(racer))),
         },
         RaceEvent::Recovered { racer } => {
             format!(
@@ -278,9 +286,9 @@ fn why_text(w: &Why) -> String {
         Why::Arrow => "arrow".to_string(),
         Why::Power { racer, power } => {
             if racer.kind == *power {
-                format!("{}'s power", racer.kind.name())
+                format!("{} power", possessive(racer.kind.name()))
             } else {
-                format!("{}'s power ({})", racer.kind.name(), power.name())
+                format!("{} power ({})", possessive(racer.kind.name()), power.name())
             }
         }
         Why::Baby { racer } => baby_text(racer.kind.name(), racer.kind),

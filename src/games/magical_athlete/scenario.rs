@@ -133,3 +133,35 @@ impl MagicalAthlete {
         events
     }
 }
+
+#[cfg(test)]
+impl MagicalAthlete {
+    /// Every public view of a game `names` play on default orders, from setup to the end:
+    /// what the renderers' tests draw.
+    pub(crate) fn played_views(
+        options: &Options,
+        names: &[&str],
+        seed: u64,
+    ) -> Vec<super::PublicView> {
+        use crate::engine::{Game, SeatSetup, Seed, Submitted};
+        let seats: Vec<SeatSetup> = names.iter().map(|n| SeatSetup::named(*n)).collect();
+        let Ok(mut g) = MagicalAthlete::setup(options, &seats, Seed::from_u64(seed)) else {
+            return Vec::new();
+        };
+        let mut views = vec![g.public_view()];
+        for _ in 0..20_000 {
+            if g.outcome().is_some() {
+                break;
+            }
+            let orders: Vec<_> = g
+                .pending()
+                .seats
+                .iter()
+                .map(|&s| Submitted::new(s, g.default_order(s)))
+                .collect();
+            g.apply(&orders);
+            views.push(g.public_view());
+        }
+        views
+    }
+}

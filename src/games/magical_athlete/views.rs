@@ -7,6 +7,7 @@ use super::racers::Kind;
 use super::track;
 use super::{MagicalAthlete, Phase, PlayerView, PrivateView, PublicView, QuestionView, RacerView};
 use crate::engine::Seat;
+use crate::games::words::{agree, possessive};
 
 impl MagicalAthlete {
     pub(super) fn racer_views(&self) -> Vec<RacerView> {
@@ -41,10 +42,11 @@ impl MagicalAthlete {
         match &self.phase {
             Phase::Draft(d) => d.current().map(|s| match self.draft_roll_off(d) {
                 Some(rolls) => format!(
-                    "{} drafts first, after the roll-off ({rolls})",
-                    self.name(s)
+                    "{} {} first, after the roll-off ({rolls})",
+                    self.name(s),
+                    agree(self.name(s), "drafts")
                 ),
-                None => format!("{} drafts a racer", self.name(s)),
+                None => format!("{} {} a racer", self.name(s), agree(self.name(s), "drafts")),
             }),
             Phase::Pick { race, .. } => Some(format!("everyone picks a racer for race {race}")),
             Phase::Racing => {
@@ -56,7 +58,7 @@ impl MagicalAthlete {
                     .map(|r| self.racer_name(r))
                     .unwrap_or_default();
                 let what = match &w.question {
-                    Question::Turn { .. } => format!("{racer}'s turn"),
+                    Question::Turn { .. } => format!("{} turn", possessive(&racer)),
                     Question::Order { .. } => "which racer goes first".into(),
                     Question::Egg { .. } => "Egg's pick".into(),
                     q => self

@@ -15,7 +15,7 @@ use super::error::RenderError;
 use super::font::{Fonts, Weight, fonts};
 use super::frame::{HEADER, MARGIN, WIDTH, header};
 use super::oval::Oval;
-use super::palette::{CARD, INK, MUTED, PAGE, RULE, Rgb};
+use super::palette::{CARD, INK, MUTED, PAGE, RULE, Rgb, own_number};
 use crate::games::fifteen_hundred::board::{Board, Course, Distance, Spot};
 use crate::games::fifteen_hundred::{PublicView, RunnerView};
 use crate::render::ordinal;
@@ -34,9 +34,9 @@ const ROW_H: f32 = 40.0;
 const TABLE_HEAD: f32 = 30.0;
 
 /// Every runner's token style, label and name, by runner index: players are labelled by
-/// their number 1, 2, ... (the table beside the tokens names them), robots come after
-/// them and are labelled R1, R2, ... Short labels read at a phone's width, where a
-/// token is 6 to 9 pixels across.
+/// their initial, and its number if the name has one or the initial is shared ("Bot 1"
+/// is B1; a bare digit would read as the medal beside it), robots come after them and are labelled R1,
+/// R2, ... Short labels read at a phone's width, where a token is 6 to 9 pixels across.
 fn cast(fonts: &Fonts, view: &PublicView) -> Cast {
     let n = view
         .runners
@@ -55,11 +55,22 @@ fn cast(fonts: &Fonts, view: &PublicView) -> Cast {
                 let digits: String = r.name.chars().filter(char::is_ascii_digit).collect();
                 format!("R{digits}")
             } else {
-                (r.runner + 1).to_string()
+                short_label(&r.name)
             };
         }
     }
     Cast::labelled(fonts, &names, &sources)
+}
+
+/// A player's label source: the initial, with the name's number if it has one (two
+/// letters are too wide for the smallest token; clashing initials take a number).
+fn short_label(name: &str) -> String {
+    let initial = name.chars().find(|c| c.is_alphanumeric());
+    match (initial, own_number(name)) {
+        (Some(c), Some(n)) if !c.is_ascii_digit() => format!("{c}{n}"),
+        (Some(c), _) => c.to_string(),
+        (None, _) => String::new(),
+    }
 }
 
 /// The board the view was raced on: its own, or the standard one for a view from before
@@ -693,11 +704,23 @@ mod tests {
     fn robots_are_labelled_by_their_number() {
         let g = race(&["Purple", "Yellow"], 2);
         let c = cast(fonts().unwrap(), &g.public_view());
-        assert_eq!(c.label(0), "1");
-        assert_eq!(c.label(1), "2");
+        assert_eq!(c.label(0), "P");
+        assert_eq!(c.label(1), "Y");
         assert_eq!(c.label(2), "R1");
         assert_eq!(c.label(3), "R2");
         assert_eq!(c.name(3), "Robot 2");
+    }
+
+    /// No player's token reads as a medal's number: Bot 1 was "2", beside its gold "1".
+    #[test]
+    fn players_are_labelled_from_their_names() {
+        let g = race(&["Alice", "Bot 1", "Bot 2", "Al"], 1);
+        let c = cast(fonts().unwrap(), &g.public_view());
+        let labels: Vec<&str> = (0..5).map(|i| c.label(i)).collect();
+        assert_eq!(labels, ["A1", "B1", "B2", "A4", "R1"]);
+        for l in labels {
+            assert!(l.parse::<u32>().is_err(), "{l} reads as a place");
+        }
     }
 
     #[test]

@@ -178,10 +178,17 @@ fn racer_cast(view: &PublicView) -> Cast {
 fn status(view: &PublicView) -> String {
     match view.phase.as_str() {
         "draft" => format!("The draft, round {}", view.draft_round),
-        "pick" => format!("Picking racers for race {} of 4", view.race),
-        "race" => format!("Race {} of 4", view.race),
+        "pick" if view.races() == 1 => "Picking racers".into(),
+        "pick" => format!("Picking racers for race {}", of_races(view)),
+        "race" if view.races() == 1 => "The race".into(),
+        "race" => format!("Race {}", of_races(view)),
         _ => "Final scores".into(),
     }
+}
+
+/// "2 of 4": the race being run or picked, of the game's races.
+fn of_races(view: &PublicView) -> String {
+    format!("{} of {}", view.race.max(1), view.races())
 }
 
 /// The track being raced, or the next on the schedule.
@@ -440,6 +447,23 @@ fn lying_token(c: &mut Canvas, cx: f32, cy: f32, style: &SeatStyle, label: &str)
     c.text_centred(cx, cy - 4.0, label, size, Weight::Bold, style.ink);
 }
 
+/// "RACE 2 OF 4", or "THE RACE" when the game is one race.
+fn race_title(view: &PublicView) -> String {
+    if view.races() == 1 {
+        "THE RACE".into()
+    } else {
+        format!("RACE {}", of_races(view)).to_uppercase()
+    }
+}
+
+fn count_word(n: usize) -> String {
+    match n {
+        1 => "one".into(),
+        4 => "four".into(),
+        n => n.to_string(),
+    }
+}
+
 /// The word `TRIPPED` under a tripped racer's token, drawn over everything near it.
 fn tripped_tag(c: &mut Canvas, cx: f32, cy: f32) {
     let word = "TRIPPED";
@@ -454,16 +478,10 @@ fn tripped_tag(c: &mut Canvas, cx: f32, cy: f32) {
 const TAG_TEXT: f32 = 14.0;
 const TAG_HEIGHT: f32 = 19.0;
 
-/// The infield: the race and track, who is waited on, and the finish order so far.
-fn infield(c: &mut Canvas, o: &Oval, view: &PublicView, cast: &Cast) {
-    let cx = (o.left + o.right) / 2.0;
-    let top = o.cy - o.r + BAND / 2.0 + 56.0;
-    let width = o.straight() + o.r;
-    let (title, sub) = match view.phase.as_str() {
-        "race" => (
-            format!("RACE {} OF 4", view.race.max(1)),
-            track_of(view).name().to_string(),
-        ),
+/// The infield's title and the line under it.
+fn infield_heads(view: &PublicView) -> (String, String) {
+    match view.phase.as_str() {
+        "race" => (race_title(view), track_of(view).name().to_string()),
         "draft" => (
             "THE DRAFT".to_string(),
             format!(
@@ -472,11 +490,23 @@ fn infield(c: &mut Canvas, o: &Oval, view: &PublicView, cast: &Cast) {
             ),
         ),
         "pick" => (
-            format!("RACE {} OF 4", view.race.max(1)),
+            race_title(view),
             format!("picking racers · {}", track_of(view).name()),
         ),
-        _ => ("SEASON OVER".to_string(), "four races run".to_string()),
-    };
+        _ if view.races() == 1 => ("RACE OVER".to_string(), "one race run".to_string()),
+        _ => (
+            "SEASON OVER".to_string(),
+            format!("{} races run", count_word(view.races())),
+        ),
+    }
+}
+
+/// The infield: the race and track, who is waited on, and the finish order so far.
+fn infield(c: &mut Canvas, o: &Oval, view: &PublicView, cast: &Cast) {
+    let cx = (o.left + o.right) / 2.0;
+    let top = o.cy - o.r + BAND / 2.0 + 56.0;
+    let width = o.straight() + o.r;
+    let (title, sub) = infield_heads(view);
     c.text_centred(cx, top, &title, 28.0, Weight::Bold, INK);
     let sub = c.fit(Weight::Regular, 17.0, &sub, width);
     c.text_centred(cx, top + 28.0, &sub, 17.0, Weight::Regular, MUTED);
@@ -562,6 +592,11 @@ fn table_rows(view: &PublicView) -> Vec<RowData> {
                     Status::Racing if r.space == 0 => format!("{} at the Start", r.name),
                     Status::Racing => format!("{} on {}", r.name, r.space),
                 },
+                // At the end, the racers each player raced; none left over.
+                None if view.phase == "over" => {
+                    let raced: Vec<&str> = p.used.iter().map(|k| k.name()).collect();
+                    raced.join(", ")
+                }
                 None if !racing && !p.hand.is_empty() => {
                     let hand: Vec<&str> = p
                         .hand
@@ -728,12 +763,7 @@ pub fn race_chart(view: &PublicView) -> Result<Picture, RenderError> {
             Column::new(format!("R{}", i + 1), entries)
         })
         .collect();
-    let races = columns.len();
-    let status = if view.finished {
-        "Final scores, 4 races".to_string()
-    } else {
-        format!("After race {races} of 4")
-    };
+    let status = chart_status(view, columns.len());
     chart::draw(
         LapChart {
             title: "Magical Athlete",
@@ -749,12 +779,60 @@ pub fn race_chart(view: &PublicView) -> Result<Picture, RenderError> {
     )
 }
 
+/// The race chart's status line, after `races` races.
+fn chart_status(view: &PublicView, races: usize) -> String {
+    match (view.finished, view.races()) {
+        (true, 1) => "Final scores, one race".to_string(),
+        (false, 1) => "One race, not yet run".to_string(),
+        (true, n) => format!("Final scores, {n} races"),
+        (false, n) => format!("After race {races} of {n}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::{Game, Seat};
     use crate::games::magical_athlete::racers::Kind;
     use crate::games::magical_athlete::{MagicalAthlete, Options};
+
+    /// A one-race game's pictures follow its one race: no "of 4", no season, and the final
+    /// table names only the racers each player raced.
+    #[test]
+    fn one_race_pictures_say_one_race() {
+        use crate::engine::apply_option_text;
+        let o = apply_option_text(&Options::default(), "races=1").unwrap();
+        let views = MagicalAthlete::played_views(&o, &["Ann", "Ben", "Cat"], 4);
+        let mut words = Vec::new();
+        for v in &views {
+            let (title, sub) = infield_heads(v);
+            words.extend([status(v), title, sub, chart_status(v, v.season.len())]);
+        }
+        for w in &words {
+            let season = ["of ", "OF ", "SEASON", "races"];
+            assert!(!season.iter().any(|s| w.contains(s)), "{w}");
+        }
+        for w in [
+            "Picking racers",
+            "The race",
+            "THE RACE",
+            "RACE OVER",
+            "one race run",
+        ] {
+            assert!(words.iter().any(|x| x == w), "{w} in {words:?}");
+        }
+        let last = views.last().unwrap();
+        assert_eq!(chart_status(last, 1), "Final scores, one race");
+        for (row, p) in table_rows(last).iter().zip(&last.players) {
+            assert_eq!(p.used.len(), 1);
+            assert_eq!(row.doing, p.used[0].name(), "{} raced one racer", p.name);
+        }
+        let four = MagicalAthlete::played_views(&Options::default(), &["Ann", "Ben"], 4);
+        let last = four.last().unwrap();
+        assert_eq!(infield_heads(last).1, "four races run");
+        assert_eq!(chart_status(last, 4), "Final scores, 4 races");
+        assert!(four.iter().any(|v| status(v) == "Race 3 of 4"));
+    }
 
     /// Three racers on one space of the bottom straight stand in two columns: the word
     /// under the tripped one stays whole, no neighbour's token over it (it read "RIPPED").

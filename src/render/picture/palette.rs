@@ -166,8 +166,8 @@ fn style(colour: usize, seat: usize) -> SeatStyle {
 }
 
 /// Short labels for tokens, in the motor-racing style ("ALI", "BIL"), one per name and
-/// all different. Clashing names fall back to an initial and the seat number ("A3"),
-/// then to the seat number alone ("#3").
+/// all different. Clashing names fall back to an initial and the name's own number
+/// ("Bot 2" is "B2") or else the seat number ("A3"), then to the seat number alone ("#3").
 pub fn token_labels(fonts: &Fonts, names: &[&str]) -> Vec<String> {
     let first = |name: &str| -> String {
         name.chars()
@@ -186,9 +186,10 @@ pub fn token_labels(fonts: &Fonts, names: &[&str]) -> Vec<String> {
                 let f = first(name);
                 match level.get(i).copied().unwrap_or(2) {
                     0 if !f.is_empty() => f,
-                    0 | 1 => match f.chars().next() {
-                        Some(c) => format!("{c}{}", i + 1),
-                        None => format!("#{}", i + 1),
+                    0 | 1 => match (f.chars().next(), own_number(name)) {
+                        (Some(c), Some(n)) => format!("{c}{n}"),
+                        (Some(c), None) => format!("{c}{}", i + 1),
+                        (None, _) => format!("#{}", i + 1),
                     },
                     _ => format!("#{}", i + 1),
                 }
@@ -212,6 +213,15 @@ pub fn token_labels(fonts: &Fonts, names: &[&str]) -> Vec<String> {
             return labels;
         }
     }
+}
+
+/// The number a name ends in, of one or two digits ("Bot 2" is 2): a label made from the
+/// seat instead would call Bot 1, in the second seat, "B2".
+pub(super) fn own_number(name: &str) -> Option<&str> {
+    let body = name.trim_end();
+    let digits = body.len() - body.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let n = body.get(body.len() - digits..)?;
+    (1..=2).contains(&n.len()).then_some(n)
 }
 
 #[cfg(test)]
@@ -309,6 +319,16 @@ mod tests {
         assert_eq!(sorted.len(), got.len());
         // A clash with a fallback label is pushed to the seat number.
         let got = token_labels(f, &["A2", "Anna", "Anne"]);
-        assert_eq!(got, ["A1", "#2", "A3"]);
+        assert_eq!(got, ["A2", "#2", "A3"]);
+    }
+
+    /// Bots are named by their own count, not their seat: Bot 1 sits second.
+    #[test]
+    fn numbered_names_keep_their_number() {
+        let f = fonts().unwrap();
+        let got = token_labels(f, &["Alice", "Bot 1", "Bot 2", "Bot 12", "Robot 345"]);
+        assert_eq!(got, ["ALI", "B1", "B2", "B12", "ROB"]);
+        let got = token_labels(f, &["Bob 1", "Bobby 1", "Bot"]);
+        assert_eq!(got, ["#1", "#2", "BOT"]);
     }
 }

@@ -140,12 +140,32 @@ fn team_lines(v: &PublicView, t: &TeamView) -> Vec<String> {
         immunities_word(yards),
         immunities(yards, t)
     ));
-    lines.push(format!(
-        "  score: {} this round, {} in all",
-        t.round_score,
-        points(v, t)
-    ));
+    lines.push(format!("  score: {}", score_words(v, t)));
     lines
+}
+
+/// A team's score in words. A one-round game has one figure: while it is played, the points
+/// so far (the bonuses for the round's end come at its end); after it, the final score.
+/// Over several rounds, this round's part and the total: once the game is over, the last
+/// round's part as scored, with its bonuses (the tableau's figure has none of them).
+fn score_words(v: &PublicView, t: &TeamView) -> String {
+    let one_round = v.rounds == 1 || (v.finished && v.round <= 1);
+    match (one_round, v.finished) {
+        (true, false) => format!("{} so far", t.round_score),
+        (true, true) => points(v, t).to_string(),
+        (false, false) => format!("{} this round, {} in all", t.round_score, points(v, t)),
+        (false, true) => {
+            let last = v
+                .history
+                .last()
+                .and_then(|r| r.scores.iter().find(|s| s.team == t.team))
+                .map(|s| s.total);
+            match last {
+                Some(p) => format!("{p} in the last round, {} in all", points(v, t)),
+                None => format!("{} in all", points(v, t)),
+            }
+        }
+    }
 }
 
 /// The channel's text track.
@@ -308,12 +328,46 @@ mod tests {
         assert!(
             alt(&v).contains("Alice & Carol 0 miles (stopped: needs a green light), 1900 points")
         );
+        assert!(track(&v).contains("  score: 700 this round, 1900 in all"));
         v.finished = true;
         v.round = 1;
         let a = alt(&v);
         assert!(a.contains("final scores after 1 round:"), "{a}");
         assert!(a.contains("1200 points"), "{a}");
-        assert!(track(&v).contains("700 this round, 1200 in all"));
+        assert!(track(&v).contains("  score: 1200\n"), "{}", track(&v));
+    }
+
+    /// One round has one score: "1500 this round, 2100 in all" set the round's points
+    /// before its bonuses beside the final score.
+    #[test]
+    fn one_round_says_one_score() {
+        let mut v = game().public_view();
+        v.rounds = 1;
+        v.teams[0].round_score = 1500;
+        let t = track(&v);
+        assert!(t.contains("  score: 1500 so far\n"), "{t}");
+        v.finished = true;
+        v.teams[0].total = 2100;
+        let t = track(&v);
+        assert!(t.contains("  score: 2100\n"), "{t}");
+        assert!(!t.contains("this round") && !t.contains("in all"), "{t}");
+        // Over several rounds the last round is told as scored, bonuses and all.
+        v.rounds = 3;
+        v.round = 3;
+        v.history = vec![crate::games::card_race::RoundResult {
+            round: 3,
+            ended: crate::games::card_race::RoundEnd::NoCards,
+            scores: vec![crate::games::card_race::RoundScore {
+                team: 0,
+                lines: Vec::new(),
+                total: 1900,
+            }],
+        }];
+        let t = track(&v);
+        assert!(
+            t.contains("  score: 1900 in the last round, 2100 in all"),
+            "{t}"
+        );
     }
 
     #[test]

@@ -33,12 +33,20 @@ fn racer_tag(r: &RacerView) -> String {
 fn heading(v: &PublicView) -> String {
     match v.phase.as_str() {
         "draft" => format!("Magical Athlete: the draft, round {}", v.draft_round),
-        "pick" => format!("Magical Athlete: choosing racers for race {} of 4", v.race),
-        "race" => format!(
-            "Magical Athlete: race {} of 4 on {}",
+        "pick" if v.races() == 1 => "Magical Athlete: choosing racers for the race".into(),
+        "pick" => format!(
+            "Magical Athlete: choosing racers for race {} of {}",
             v.race,
-            v.track.map(Track::name).unwrap_or("the track")
+            v.races()
         ),
+        "race" => {
+            let on = v.track.map(Track::name).unwrap_or("the track");
+            if v.races() == 1 {
+                format!("Magical Athlete: the race on {on}")
+            } else {
+                format!("Magical Athlete: race {} of {} on {on}", v.race, v.races())
+            }
+        }
         _ => "Magical Athlete: final scores".into(),
     }
 }
@@ -253,6 +261,30 @@ mod tests {
         g
     }
 
+    /// A one-race game never speaks of a season: no "of 4" in any heading.
+    #[test]
+    fn one_race_is_not_called_race_1_of_4() {
+        use crate::engine::apply_option_text;
+        let o = apply_option_text(&Options::default(), "races=1").unwrap();
+        let views = MagicalAthlete::played_views(&o, &["Ann", "Ben", "Cat"], 4);
+        let headings: Vec<String> = views.iter().map(heading).collect();
+        assert!(headings.contains(&"Magical Athlete: choosing racers for the race".into()));
+        assert!(
+            headings
+                .iter()
+                .any(|h| h.starts_with("Magical Athlete: the race on "))
+        );
+        for v in &views {
+            let (t, a) = (track(v), alt(v));
+            assert!(!t.contains(" of 4") && !a.contains(" of 4"), "{t}\n{a}");
+        }
+        let four = MagicalAthlete::played_views(&Options::default(), &["Ann", "Ben"], 4);
+        assert!(
+            four.iter()
+                .any(|v| heading(v) == "Magical Athlete: choosing racers for race 2 of 4")
+        );
+    }
+
     #[test]
     fn the_track_shows_spaces_racers_owners_trips_and_chips() {
         let t = track(&game().public_view());
@@ -267,7 +299,7 @@ mod tests {
         assert!(t.contains("    5 rock"), "{t}");
         assert!(t.contains("    1 star"), "{t}");
         assert!(t.contains("FINISH (30)"), "{t}");
-        assert!(t.contains("Waiting: Alice decides: Legs's turn."), "{t}");
+        assert!(t.contains("Waiting: Alice decides: Legs' turn."), "{t}");
     }
 
     /// The chips table pads a Chinese or emoji name by its display width.

@@ -224,3 +224,17 @@ fn a_single_winner_wins() {
         .text;
     assert_eq!(text, "Alice wins with 5100 points!");
 }
+
+/// The terminal's seat is "You": "You win with 1 point!", not "You wins with 1 points!".
+#[test]
+fn a_player_called_you_wins_in_the_second_person() {
+    let seats: Vec<SeatSetup> = ["You", "Ann"]
+        .iter()
+        .map(|n| SeatSetup::named(*n))
+        .collect();
+    let g = CardRace::setup(&Options::default(), &seats, Seed::from_u64(1)).unwrap();
+    let said =
+        |winners: Vec<u8>, totals: Vec<i64>| g.narrate(&Event::GameEnded { winners, totals }).text;
+    assert_eq!(said(vec![0], vec![1, 0]), "You win with 1 point!");
+    assert_eq!(said(vec![1], vec![0, 700]), "Ann wins with 700 points!");
+}

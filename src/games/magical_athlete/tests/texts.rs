@@ -199,3 +199,65 @@ fn the_draft_and_the_pick_show_each_offered_racer_s_printed_power() {
         }
     }
 }
+
+/// The terminal's seat is called "You": "You draft", "Your Legs' turn", never "You drafts",
+/// "You's Legs" or "Legs's" (a plural; "Genius's" stays).
+#[test]
+fn a_seat_called_you_reads_right() {
+    let seats: Vec<SeatSetup> = ["You", "Ann"]
+        .iter()
+        .map(|n| SeatSetup::named(*n))
+        .collect();
+    let mut g = MagicalAthlete::setup(&Options::default(), &seats, Seed::from_u64(2)).unwrap();
+    let mut texts = vec![g.pending().label];
+    for _ in 0..20_000 {
+        if g.outcome().is_some() {
+            break;
+        }
+        let orders: Vec<_> = g
+            .pending()
+            .seats
+            .iter()
+            .map(|&s| Submitted::new(s, g.default_order(s)))
+            .collect();
+        for e in g.apply(&orders) {
+            texts.push(g.narrate(&e).text);
+        }
+        texts.push(g.pending().label);
+    }
+    let all = texts.join("\n");
+    for wrong in [
+        "You wins",
+        "You drafts",
+        "You goes",
+        "You's",
+        "You has",
+        "You is",
+        "Legs's",
+    ] {
+        assert!(!all.contains(wrong), "{wrong:?} in:\n{all}");
+    }
+    assert!(all.contains("You draft"), "{all}");
+    assert!(all.contains("Your "), "{all}");
+    // A racer whose name ends in s takes a bare apostrophe.
+    let legs = MagicalAthlete::scenario(
+        &["Ann", "You"],
+        Track::Mild,
+        &[(Kind::Legs, Seat(0), 0), (Kind::Banana, Seat(1), 0)],
+        Seat(0),
+        Options::default(),
+    );
+    let race = legs.race().unwrap();
+    assert_eq!(legs.who_text(&race.who(0)), "Ann's Legs");
+    assert_eq!(legs.who_text(&race.who(1)), "Your Banana");
+    for (r, said) in [(0, "Ann's Legs' turn"), (1, "Your Banana's turn")] {
+        let turn = legs.narrate(&Event::Race {
+            event: RaceEvent::TurnStarted {
+                racer: race.who(r),
+                space: 0,
+                extra: None,
+            },
+        });
+        assert!(turn.text.starts_with(said), "{}", turn.text);
+    }
+}

@@ -155,6 +155,14 @@ pub(super) fn tick_step(target: u32) -> u32 {
 }
 
 /// One team's lane, and what drawing it reads.
+/// Written before a team's score in a game of several rounds while it is played: this
+/// round's part of it. A one-round game, and a finished one, show the one total alone
+/// (the tableau's part lacks the round's end bonuses the total has).
+pub(super) fn round_part(view: &PublicView, t: &TeamView) -> Option<String> {
+    (!view.finished && view.rounds != 1 && t.total != 0)
+        .then(|| format!("this round {} · ", t.round_score))
+}
+
 pub(super) struct Lane<'a> {
     pub(super) view: &'a PublicView,
     pub(super) casts: &'a Casts,
@@ -238,7 +246,7 @@ impl Lane<'_> {
         tx - 17.0 + 4.0
     }
 
-    /// The score at the right; returns its width.
+    /// The score at the right, with [`round_part`] before it; returns its width.
     fn score(&self, c: &mut Canvas) -> f32 {
         let (view, row, right) = (self.view, self.row(), self.right());
         let total = score(view, self.team);
@@ -264,9 +272,7 @@ impl Lane<'_> {
             Align::Right,
         );
         let mut score_w = pts_w + num_w;
-        // In a game of several rounds, this round's part of it.
-        if !view.finished && view.rounds != 1 && self.team.total != 0 {
-            let part = format!("this round {} · ", self.team.round_score);
+        if let Some(part) = round_part(view, self.team) {
             score_w += c.text(
                 right - score_w,
                 row + 9.0,

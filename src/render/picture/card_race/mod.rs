@@ -340,15 +340,12 @@ fn ranks<T: Ord + Copy>(values: &[T]) -> Vec<u32> {
         .collect()
 }
 
-/// The race chart: round by round by total score once there are two rounds or more, else
-/// turn by turn by distance through the round.
-pub fn race_chart(view: &PublicView) -> Result<Picture, RenderError> {
-    if view.teams.is_empty() {
-        return Err(RenderError::NoRunners);
-    }
-    let casts = casts(fonts()?, view);
+/// The chart's columns: round by round by total score once there are two rounds or more,
+/// else turn by turn by distance, and at the end of a one-round game a last column by
+/// score, since the score (with its bonuses) and not the distance decides.
+fn chart_columns(view: &PublicView) -> Vec<Column> {
     let by_rounds = view.history.len() >= 2;
-    let columns: Vec<Column> = if by_rounds {
+    let mut columns: Vec<Column> = if by_rounds {
         let mut totals = vec![0i64; view.teams.len().min(MAX_TEAMS)];
         view.history
             .iter()
@@ -391,6 +388,38 @@ pub fn race_chart(view: &PublicView) -> Result<Picture, RenderError> {
             })
             .collect()
     };
+    if !by_rounds && view.finished && !columns.is_empty() {
+        let scores: Vec<i64> = view
+            .teams
+            .iter()
+            .take(MAX_TEAMS)
+            .map(|t| geometry::score(view, t))
+            .collect();
+        let entries = scores
+            .iter()
+            .zip(ranks(&scores))
+            .enumerate()
+            .map(|(who, (points, rank))| Entry {
+                who,
+                rank,
+                figure: Some(points.to_string()),
+            })
+            .collect();
+        columns.push(Column::new("score".into(), entries));
+    }
+    columns
+}
+
+/// The race chart: round by round by total score once there are two rounds or more, else
+/// turn by turn by distance through the round (see [`chart_columns`]).
+pub fn race_chart(view: &PublicView) -> Result<Picture, RenderError> {
+    if view.teams.is_empty() {
+        return Err(RenderError::NoRunners);
+    }
+    let casts = casts(fonts()?, view);
+    let by_rounds = view.history.len() >= 2;
+    let columns = chart_columns(view);
+    let scored = !by_rounds && view.finished && !columns.is_empty();
     let (unit, legend) = if by_rounds {
         (
             "round",
@@ -400,8 +429,13 @@ pub fn race_chart(view: &PublicView) -> Result<Picture, RenderError> {
         (
             "turn",
             format!(
-                "Each box: team, and its {} after the turn of the table. Shaded: tied.",
-                view.unit
+                "Each box: team, and its {} after the turn of the table{}. Shaded: tied.",
+                view.unit,
+                if scored {
+                    "; last, its score, which decides"
+                } else {
+                    ""
+                }
             ),
         )
     };

@@ -1,7 +1,7 @@
 //! The 1000 miles pictures: casts, signs, the ruler and the car, and odd views.
 
 use super::geometry::{BAR, ruler_x, score};
-use super::lane::{GROOVE, Sign, signs, tick_step};
+use super::lane::{GROOVE, Sign, round_part, signs, tick_step};
 use super::*;
 use crate::engine::{Game, SeatSetup, Seed};
 use crate::games::card_race::{Card, CardRace, Options, SafetyPlay};
@@ -151,6 +151,65 @@ fn finished_scores_are_not_counted_twice() {
     assert_eq!(score(&view, &view.teams[0]), 1900);
     view.finished = true;
     assert_eq!(score(&view, &view.teams[0]), 1200);
+}
+
+/// The lane shows one score in a one-round game (1500 before the round's bonuses beside
+/// 2100 with them disagreed), and this round's part only while several are played.
+#[test]
+fn one_round_shows_one_score() {
+    let mut view = game(&["Alice", "Bob"], "rounds=1").public_view();
+    view.teams[0].round_score = 1500;
+    view.teams[0].total = 600;
+    assert_eq!(round_part(&view, &view.teams[0]), None);
+    view.finished = true;
+    view.teams[0].total = 2100;
+    assert_eq!(round_part(&view, &view.teams[0]), None);
+    assert_eq!(score(&view, &view.teams[0]), 2100);
+    view.finished = false;
+    view.rounds = 0;
+    assert_eq!(
+        round_part(&view, &view.teams[0]).as_deref(),
+        Some("this round 1500 · ")
+    );
+}
+
+/// A one-round game is won on score, bonuses and all: the chart's last column ranks by it
+/// (it said "1st" of the team with more yards, which lost 675 to 850).
+#[test]
+fn a_one_round_chart_ends_ranked_by_score() {
+    use crate::games::card_race::TurnMark;
+    let mut view = game(&["Alice", "Bot 1"], "rounds=1").public_view();
+    view.turns = vec![
+        TurnMark {
+            turn: 1,
+            distances: vec![100, 200],
+        },
+        TurnMark {
+            turn: 2,
+            distances: vec![600, 675],
+        },
+    ];
+    view.teams[0].distance = 600;
+    view.teams[1].distance = 675;
+    view.teams[0].total = 850;
+    view.teams[1].total = 675;
+    let unfinished = chart_columns(&view);
+    assert_eq!(
+        unfinished.len(),
+        2,
+        "no score column while the round is played"
+    );
+    view.finished = true;
+    let columns = chart_columns(&view);
+    let last = columns.last().unwrap();
+    assert_eq!(last.head, "score");
+    let order: Vec<(usize, u32, Option<&str>)> = last
+        .entries
+        .iter()
+        .map(|e| (e.who, e.rank, e.figure.as_deref()))
+        .collect();
+    assert_eq!(order, [(0, 1, Some("850")), (1, 2, Some("675"))]);
+    assert!(race_chart(&view).is_ok());
 }
 
 #[test]
