@@ -145,6 +145,10 @@ fn print(report: &VerifyReport) {
         println!("problem: {p}");
     }
     println!(
+        "proof {} (compare it with the one posted with the result)",
+        report.proof
+    );
+    println!(
         "{}",
         if report.ok() {
             "verified: every random outcome matches the seed"

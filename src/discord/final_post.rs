@@ -1,5 +1,5 @@
 //! The final post's extras, added as the courier delivers it ([`dress_final`]): the
-//! series standings ([`series_text`], also what `/race series` and `/race archive series:`
+//! record's proof, the series standings ([`series_text`], also what `/race series` and `/race archive series:`
 //! show), the complete series' chart, and the race as an animated GIF.
 
 use super::layout::{self, Layout, limits};
@@ -76,16 +76,39 @@ pub fn series_text(t: &SeriesTable) -> (String, String) {
 /// The most lines of a series' standings shown.
 const SERIES_LINES: usize = 10;
 
-/// The final post's extras, added as it is delivered: the series standings (a field) and
-/// the race as an animated GIF (a second embed showing it). Each is left out, and logged,
-/// if it cannot be had; the post goes regardless. `animate_it` false (configuration
-/// `animation = false`) leaves the animation out.
+/// The record's proof (`referee::chain`), so that a player can hold an export to it.
+async fn add_proof(layout: &mut Layout, referee: &Referee, race: CampaignId) {
+    let proof = match referee.export(race).await {
+        Ok(x) => crate::referee::chain::proof(&x),
+        Err(e) => {
+            tracing::warn!(race = race.0, "final post: no proof: {e}");
+            return;
+        }
+    };
+    let name = "Proof of this record".to_string();
+    let value = format!(
+        "`{proof}`\nThe race's export (/race export), when verified, gives the same proof."
+    );
+    let total: usize = layout.embeds.iter().map(layout::EmbedSpec::size).sum();
+    if let Some(first) = layout.embeds.first_mut()
+        && first.fields.len() < limits::FIELDS
+        && total + layout::chars(&name) + layout::chars(&value) + 40 <= limits::EMBED_TOTAL
+    {
+        first.fields.push((name, value));
+    }
+}
+
+/// The final post's extras, added as it is delivered: the record's proof and the series
+/// standings (fields) and the race as an animated GIF (a second embed showing it). Each
+/// is left out, and logged, if it cannot be had; the post goes regardless. `animate_it`
+/// false (configuration `animation = false`) leaves the animation out.
 pub async fn dress_final(
     layout: &mut Layout,
     referee: &Referee,
     race: CampaignId,
     animate_it: bool,
 ) {
+    add_proof(layout, referee, race).await;
     match referee.series_of_race(race).await {
         Ok(Some(t)) => {
             if t.complete() {

@@ -22,6 +22,7 @@ pub mod away;
 pub mod backoff;
 pub mod bank;
 pub mod calendar;
+pub mod chain;
 pub mod clock;
 mod deadlines;
 pub mod delivery;

@@ -12,6 +12,7 @@
 
 use serde::Serialize;
 
+use super::chain;
 use super::export::{self, Export, ExportPlacing, ExportStep};
 use super::work::receipt_for;
 use crate::engine::{Mode, Seat, SeatSetup, Seed, Submitted, commitment_matches};
@@ -35,6 +36,9 @@ pub struct VerifyReport {
     pub final_state_matches: bool,
     /// Each difference found, in words.
     pub problems: Vec<String>,
+    /// The record's proof ([`chain::proof`]), to compare with the one the bot posted
+    /// with the result.
+    pub proof: String,
 }
 
 impl VerifyReport {
@@ -132,6 +136,7 @@ fn check(export: &Export) -> (VerifyReport, Option<AnyGame>) {
         receipts_checked: 0,
         final_state_matches: false,
         problems: Vec::new(),
+        proof: chain::proof(export),
     };
     let Some(seed) = Seed::from_hex(&export.seed) else {
         report

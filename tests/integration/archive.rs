@@ -270,6 +270,61 @@ async fn orders_and_the_phase_are_checked_against_the_replay(kind: Kind) {
     assert!(has(&r, "a step recorded after the race was over"), "{r:?}");
 }
 
+/// What the replay cannot determine is held by the record's proof, which the bot posts
+/// with the result: renaming the winner (seat and result alike), making a bot a person,
+/// changing an order's source or a time each changes it, and each of those files
+/// otherwise verifies. The writer's own fields do not count, and the database and the
+/// file give the same proof.
+async fn the_proof_holds_what_the_replay_cannot(kind: Kind) {
+    use photofinish::referee::chain::proof;
+    use photofinish::store::OrderSource;
+    let b = Bench::new(kind).await;
+    let id = a_race_of_three(&b).await;
+    let x = round_trip(&b.referee.export(id).await.unwrap());
+    let p = proof(&x);
+    assert_eq!(p.len(), 64);
+    assert_eq!(
+        b.referee.verify(id).await.unwrap().proof,
+        p,
+        "the database agrees"
+    );
+    assert_eq!(verify_export(&x).proof, p);
+    let mut same = x.clone();
+    same.generator = "photofinish 9.9.9".into();
+    assert_eq!(proof(&same), p, "the writer's own fields do not count");
+
+    let winner = x.result.as_ref().unwrap()[0].seat;
+    let mut renamed = x.clone();
+    for s in renamed.seats.iter_mut().filter(|s| s.seat == winner) {
+        s.name = "Mallory".into();
+    }
+    for r in renamed
+        .result
+        .iter_mut()
+        .flatten()
+        .filter(|r| r.seat == winner)
+    {
+        r.name = "Mallory".into();
+    }
+    let mut bot = x.clone();
+    bot.seats[1].human = false;
+    bot.seats[1].bot = Some(BotLevel::Heuristic);
+    let mut source = x.clone();
+    source.steps[0].orders[0].source = OrderSource::Bot;
+    let mut time = x.clone();
+    time.steps[2].resolved_at = time.steps[2].resolved_at.map(|t| t + 60_000);
+    for (what, t) in [
+        ("renamed", renamed),
+        ("bot", bot),
+        ("source", source),
+        ("time", time),
+    ] {
+        let r = verify_export(&t);
+        assert!(r.ok(), "{what}: the replay cannot tell: {r:?}");
+        assert_ne!(r.proof, p, "{what}: the proof tells");
+    }
+}
+
 async fn a_race_that_is_not_over_is_refused(kind: Kind) {
     let b = Bench::new(kind).await;
     let lobby = b.race(GameKind::DreamMile, &alice(), "").await;
@@ -426,6 +481,7 @@ on_both!(
     every_game_exports_and_its_file_verifies,
     a_tampered_order_receipt_or_seed_is_named,
     orders_and_the_phase_are_checked_against_the_replay,
+    the_proof_holds_what_the_replay_cannot,
     a_race_that_is_not_over_is_refused,
     a_server_archive_lists_its_races_and_refuses_another_servers,
 );
@@ -486,6 +542,14 @@ async fn the_command_line_exports_and_checks_a_file_offline() {
         "{text}"
     );
     assert!(text.contains("verified: every random outcome"), "{text}");
+    let file_proof = {
+        let x = read_export(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        photofinish::referee::chain::proof(&x)
+    };
+    assert!(
+        text.contains(&format!("proof {file_proof} (compare")),
+        "{text}"
+    );
 
     // `replay` prints every step and the result; `render` draws every turn and the chart.
     let out = photofinish().arg("replay").arg(&file).output().unwrap();

@@ -169,6 +169,16 @@ async fn an_eight_runner_1500m_race_with_two_robots_to_the_medals() {
             .unwrap_or_else(|| panic!("{} {medal} in the final post: {r}", podium[place]));
         assert!(line.starts_with(&ordinal(place + 1)), "{line}");
     }
+    // The record's proof in the final post is the one its export gives.
+    let races = h.referee().store().open_campaigns().await.unwrap();
+    assert!(races.is_empty(), "{races:?}");
+    let x = h
+        .referee()
+        .export(photofinish::vocab::CampaignId(1))
+        .await
+        .unwrap();
+    let proof = photofinish::referee::chain::proof(&x);
+    assert!(r.contains(&format!("`{proof}`")), "{proof}: {r}");
     dump_posts(&h, &users.values().collect::<Vec<_>>());
     assert_discord_was_happy(&h);
 }

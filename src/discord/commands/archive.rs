@@ -272,6 +272,10 @@ pub(super) async fn verify(
                 for p in r.problems.iter().take(10) {
                     text.push_str(&format!("\nProblem: {}", escape_markdown(p)));
                 }
+                text.push_str(&format!(
+                    "\nProof `{}`: the final post shows the same.",
+                    r.proof
+                ));
                 text.push_str(if r.ok() {
                     "\n**Verified:** every random outcome matches the seed."
                 } else {
