@@ -301,7 +301,7 @@ fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
                 .iter()
                 .map(|(s, v)| {
                     let n = name(s);
-                    format!("{n} {} {}", agree(&n, "has"), count(i64::from(*v), "point"))
+                    format!("{n} {} {}", agree(&n, "has"), count(*v, "point"))
                 })
                 .collect();
             let top = sorted.first().map(|(_, v)| *v).unwrap_or(0);

@@ -51,7 +51,7 @@ fn the_drafts_roll_off_is_shown_with_the_first_pick() {
     let rolls = d.roll_off.last().expect("the roll-off is kept").clone();
     let words: Vec<String> = rolls
         .iter()
-        .map(|(s, r)| format!("P{} {r}", s.index() + 1))
+        .map(|(s, r)| format!("P{} rolled {r}", s.index() + 1))
         .collect();
     let label = g.pending().label;
     assert!(
