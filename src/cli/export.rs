@@ -110,10 +110,9 @@ pub(super) fn replay_output(export: &Export, steps: &[(ExportStep, AnyGame)]) ->
     let steps: Vec<Value> = steps
         .iter()
         .map(|(step, game)| {
-            let narration: Vec<String> = step
-                .events
-                .iter()
-                .map(|e| game.narrate(e))
+            let narration: Vec<String> = game
+                .narrate_all(&step.events)
+                .into_iter()
                 .filter(|n| n.audience == Audience::Public && !n.text.is_empty())
                 .map(|n| n.text)
                 .collect();

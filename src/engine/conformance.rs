@@ -129,9 +129,7 @@ fn one_game<G: Bots + Presentation>(
             check_resampled_step(&game, &orders, &mut rng).map_err(|p| fail(step, p))?;
         }
         let new_events = game.apply(&orders);
-        for e in &new_events {
-            let _ = game.narrate(e);
-        }
+        let _ = game.narrate_all(&new_events);
         events.extend(new_events);
         log.push(orders);
         step += 1;

@@ -330,6 +330,12 @@ pub trait Presentation: Game {
     /// Tells one event in words, with who may read it.
     fn narrate(&self, event: &Self::Event) -> Narration;
 
+    /// Tells one step's events in words, in order: a game may tell two events that say one
+    /// thing in one line, or say nothing of an event the next one tells.
+    fn narrate_all(&self, events: &[Self::Event]) -> Vec<Narration> {
+        events.iter().map(|e| self.narrate(e)).collect()
+    }
+
     /// A one-paragraph reminder of how to play, for `/race help`.
     fn rules_summary(options: &Self::Options) -> &'static str;
 

@@ -468,6 +468,22 @@ macro_rules! registry {
                     _ => Narration::nobody(),
                 }
             }
+            /// One step's events in words; events of another game's type are not told.
+            #[allow(unreachable_patterns)]
+            pub fn narrate_all(&self, events: &[AnyEvent]) -> Vec<Narration> {
+                match self {
+                    $(AnyGame::$variant(g) => {
+                        let typed: Vec<<$ty as Game>::Event> = events
+                            .iter()
+                            .filter_map(|e| match e {
+                                AnyEvent::$variant(e) => Some(e.clone()),
+                                _ => None,
+                            })
+                            .collect();
+                        g.narrate_all(&typed)
+                    }),+
+                }
+            }
             pub fn public_view(&self) -> AnyPublicView {
                 match self { $(AnyGame::$variant(g) => AnyPublicView::$variant(g.public_view())),+ }
             }

@@ -145,9 +145,9 @@ impl Referee {
             .next()
             .ok_or(RefereeError::NoSuchTurn)?;
         let game = w.game()?;
-        let narration = events
-            .iter()
-            .map(|e| game.narrate(e))
+        let narration = game
+            .narrate_all(&events)
+            .into_iter()
             .filter(|n| n.audience == crate::engine::Audience::Public && !n.text.is_empty())
             .map(|n| n.text)
             .collect();

@@ -587,8 +587,7 @@ impl Work {
         };
         let game = self.game()?.clone();
         let mut lines = Vec::new();
-        for e in &events {
-            let n = game.narrate(e);
+        for n in game.narrate_all(&events) {
             match n.audience {
                 Audience::Public if !n.text.is_empty() => lines.push(n.text),
                 Audience::Seat(s) if !n.text.is_empty() => {

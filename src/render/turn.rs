@@ -35,7 +35,10 @@ pub(super) fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
     let mut body = if turn.steps.is_empty() {
         style.user(&turn.narration.join("\n"))
     } else {
-        round_lines(turn.steps, style)
+        // A Magical Athlete step is a chain of powers: one event a line reads, a
+        // paragraph does not.
+        let per_event = matches!(turn.view, AnyPublicView::MagicalAthlete(_));
+        round_lines(turn.steps, style, per_event)
     };
     if turn.late {
         body.push_str("\n(Resolved late: the bot was offline when the deadline passed.)");
@@ -86,16 +89,17 @@ pub(super) fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
     p
 }
 
-/// A round's steps, one line each: what the game told of it, or its label when it told
-/// nothing.
-fn round_lines(steps: &[RoundStep], style: &Style) -> String {
+/// A round's steps, one line each (or one line an event, `per_event`, under the step's
+/// bullet): what the game told of it, or its label when it told nothing.
+fn round_lines(steps: &[RoundStep], style: &Style, per_event: bool) -> String {
+    let sep = if per_event { "\n  " } else { " " };
     steps
         .iter()
         .map(|s| {
             let said = if s.lines.is_empty() {
                 s.label.clone()
             } else {
-                s.lines.join(" ")
+                s.lines.join(sep)
             };
             format!("• {}", style.user(&said))
         })
@@ -121,9 +125,15 @@ mod tests {
                 lines: vec![],
             },
         ];
+        let plain = Style::plain(crate::referee::when::Zone::UTC);
         assert_eq!(
-            round_lines(&steps, &Style::plain(crate::referee::when::Zone::UTC)),
+            round_lines(&steps, &plain, false),
             "• Ann plays 100 km. Ann reaches 300 km.\n• Round 1: Bo to play"
+        );
+        // Magical Athlete: one event a line, under the step's bullet.
+        assert_eq!(
+            round_lines(&steps, &plain, true),
+            "• Ann plays 100 km.\n  Ann reaches 300 km.\n• Round 1: Bo to play"
         );
     }
 }

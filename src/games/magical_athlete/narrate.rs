@@ -7,7 +7,7 @@ use super::race::{RaceEvent, TURN_QUESTION, TripWhy, Who, Why};
 use super::racers::Kind;
 use super::{Event, MagicalAthlete};
 use crate::engine::{Narration, Seat};
-use crate::games::words::{agree, possessive};
+use crate::games::words::{agree, count, possessive};
 
 impl MagicalAthlete {
     /// Tells one event in words.
@@ -16,6 +16,190 @@ impl MagicalAthlete {
         n.text = tidy(&n.text);
         n
     }
+
+    /// Tells one step's events, each thing once: a power's line that the move, warp or
+    /// trip after it tells again is dropped, and so is a move a Stickler then forbids; a
+    /// Leaptoad's jumps are one line; a racer that takes 2nd after 1st is told so.
+    pub(super) fn narrations(&self, events: &[Event]) -> Vec<Narration> {
+        let race = |e: &Event| match e {
+            Event::Race { event } => Some(event.clone()),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        let mut i = 0;
+        while let Some(e) = events.get(i) {
+            i += 1;
+            let Some(re) = race(e) else {
+                out.push(self.narration(e));
+                continue;
+            };
+            match &re {
+                RaceEvent::Power {
+                    racer,
+                    power: Kind::Leaptoad,
+                    ..
+                } => {
+                    let mut n: i64 = 1;
+                    while events.get(i).and_then(race).as_ref() == Some(&re) {
+                        n += 1;
+                        i += 1;
+                    }
+                    let spaces = if n == 1 {
+                        "a space with a racer on it".to_string()
+                    } else {
+                        format!("{} with racers on them", count(n, "space"))
+                    };
+                    let who = possessive_power(&self.who_text(racer), racer.kind, Kind::Leaptoad);
+                    out.push(Narration::public(tidy(&format!(
+                        "{who} jumps over {spaces}."
+                    ))));
+                    continue;
+                }
+                RaceEvent::Power {
+                    racer,
+                    power,
+                    detail,
+                } if told_again(events.get(i..).unwrap_or_default(), racer, *power, detail) => {
+                    continue;
+                }
+                // A main move cut to nothing leaves the racer where it was: say so.
+                RaceEvent::Power { detail, .. }
+                    if detail.starts_with('-')
+                        && detail.ends_with("main move")
+                        && !main_move_follows(events.get(i..).unwrap_or_default()) =>
+                {
+                    let mut n = self.narration(e);
+                    if let Some(mover) = roller(events.get(..i).unwrap_or_default()) {
+                        n.text = format!(
+                            "{}, so {} {} not move.",
+                            n.text.trim_end_matches('.'),
+                            self.who_text(&mover),
+                            agree(&self.who_text(&mover), "does")
+                        );
+                    }
+                    out.push(n);
+                    continue;
+                }
+                RaceEvent::Finished { racer, place } => {
+                    let before = events.get(..i - 1).unwrap_or_default();
+                    let again = before.iter().any(|b| {
+                        matches!(race(b), Some(RaceEvent::Finished { racer: r, .. }) if r == *racer)
+                    });
+                    if again {
+                        out.push(Narration::public(tidy(&format!(
+                            "{} takes {} place too.",
+                            self.who_text(racer),
+                            crate::games::words::ordinal(u32::from(*place))
+                        ))));
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            out.push(self.narration(e));
+        }
+        out
+    }
+}
+
+/// Whether what a power did (`detail`) is told again by the events after it, so its own
+/// line would say it twice: a move, warp or trip it causes names the power; a move that a
+/// Stickler then forbids never happened; a Legs or Alchemist move was told by the choice.
+fn told_again(after: &[Event], racer: &Who, power: Kind, detail: &str) -> bool {
+    let is_move = detail.starts_with("moves ") || detail.contains(" moves ");
+    let caused = [
+        "trips ",
+        "scooches ",
+        "warps ",
+        "swaps spaces",
+        "puts ",
+        "rides with ",
+    ]
+    .iter()
+    .any(|p| detail.starts_with(p))
+        || is_move;
+    if !caused {
+        return false;
+    }
+    let ours =
+        |w: &Why| matches!(w, Why::Power { racer: r, power: p } if r == racer && *p == power);
+    for e in after {
+        let Event::Race { event } = e else { continue };
+        match event {
+            RaceEvent::TurnStarted { .. } => return false,
+            RaceEvent::Moved { why, .. } | RaceEvent::Warped { why, .. } if ours(why) => {
+                return true;
+            }
+            RaceEvent::Warped {
+                why: Why::Baby { racer: b },
+                ..
+            } if power == Kind::HugeBaby && b == racer => return true,
+            RaceEvent::Tripped {
+                why: TripWhy::Power { racer: r, power: p },
+                ..
+            } if r == racer && *p == power => return true,
+            RaceEvent::Power {
+                power: Kind::Stickler,
+                ..
+            } if is_move => return true,
+            // The move Legs or Alchemist makes is the main move, told next.
+            RaceEvent::Moved {
+                why: Why::MainMove,
+                racer: m,
+                ..
+            } if is_move && m == racer && detail.contains(" instead of ") => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether a main move (or a Stickler's veto of it) follows, before the next turn.
+fn main_move_follows(after: &[Event]) -> bool {
+    for e in after {
+        match e {
+            Event::Race {
+                event: RaceEvent::TurnStarted { .. },
+            } => return false,
+            Event::Race {
+                event:
+                    RaceEvent::Moved {
+                        why: Why::MainMove, ..
+                    }
+                    | RaceEvent::Power {
+                        power: Kind::Stickler,
+                        ..
+                    },
+            } => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The racer whose roll is being moved: the last to roll.
+fn roller(before: &[Event]) -> Option<Who> {
+    before.iter().rev().find_map(|e| match e {
+        Event::Race {
+            event: RaceEvent::Rolled { racer, .. },
+        } => Some(*racer),
+        _ => None,
+    })
+}
+
+/// "Ann's Copycat" with its own power, or "Ann's Copycat, with Legs' power,".
+fn possessive_power(who: &str, card: Kind, power: Kind) -> String {
+    if card == power {
+        who.to_string()
+    } else {
+        format!("{who}, with {} power,", possessive(called(power)))
+    }
+}
+
+/// A racer's name inside a sentence: "Skipper", as in "Ann's Skipper", never "The Skipper".
+fn called(k: Kind) -> &'static str {
+    let name = k.name();
+    name.strip_prefix("The ").unwrap_or(name)
 }
 
 /// Tells one event in words.
@@ -29,7 +213,7 @@ fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
         } => {
             let parts: Vec<String> = rolls
                 .iter()
-                .map(|(s, r)| format!("{} {r}", name(s)))
+                .map(|(s, r)| format!("{} {} {r}", name(s), agree(&name(s), "rolls")))
                 .collect();
             Narration::public(match winner {
                 Some(w) => format!(
@@ -115,7 +299,10 @@ fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
             sorted.sort_by_key(|(s, v)| (std::cmp::Reverse(*v), *s));
             let parts: Vec<String> = sorted
                 .iter()
-                .map(|(s, v)| format!("{} {v}", name(s)))
+                .map(|(s, v)| {
+                    let n = name(s);
+                    format!("{n} {} {}", agree(&n, "has"), count(*v, "point"))
+                })
                 .collect();
             let top = sorted.first().map(|(_, v)| *v).unwrap_or(0);
             let best: Vec<String> = sorted
@@ -148,9 +335,13 @@ fn narrate_race(game: &MagicalAthlete, e: &RaceEvent) -> Narration {
                     possessive(&who(racer))
                 )
             }
+            // The Skipper's own line ("goes next") came just before.
+            Some(Kind::Skipper) if racer.kind == Kind::Skipper => {
+                format!("{} turn, from space {space}.", possessive(&who(racer)))
+            }
             Some(Kind::Skipper) => format!(
-                "{} goes next (The Skipper), from space {space}.",
-                who(racer)
+                "{} turn (Skipper's power), from space {space}.",
+                possessive(&who(racer))
             ),
             _ => format!("{} turn, from space {space}.", possessive(&who(racer))),
         },
@@ -166,7 +357,7 @@ fn narrate_race(game: &MagicalAthlete, e: &RaceEvent) -> Narration {
             reroll,
         } => match reroll {
             Some(p) if *p == racer.kind => format!("{} rerolls: {value}.", who(racer)),
-            Some(p) => format!("{} rerolls ({}): {value}.", who(racer), p.name()),
+            Some(p) => format!("{} rerolls ({}): {value}.", who(racer), called(*p)),
             None => format!("{} rolls {value}.", who(racer)),
         },
         RaceEvent::Decided {
@@ -188,7 +379,11 @@ fn narrate_race(game: &MagicalAthlete, e: &RaceEvent) -> Narration {
             from,
             to,
             why,
-        } => format!("{} moves {from} → {to} ({}).", who(racer), why_text(why)),
+        } => format!(
+            "{} moves {from} → {to} ({}).",
+            who(racer),
+            why_text(racer, why)
+        ),
         RaceEvent::Warped {
             racer,
             from,
@@ -202,9 +397,13 @@ fn narrate_race(game: &MagicalAthlete, e: &RaceEvent) -> Narration {
                     baby_text(&who(baby), baby.kind)
                 )
             }
-            _ => format!("{} warps {from} → {to} ({}).", who(racer), why_text(why)),
+            _ => format!(
+                "{} warps {from} → {to} ({}).",
+                who(racer),
+                why_text(racer, why)
+            ),
         },
-        RaceEvent::Tripped { racer, why } => tripped_text(&who(racer), why),
+        RaceEvent::Tripped { racer, why } => tripped_text(&who(racer), racer, why),
         RaceEvent::Chips {
             racer,
             points,
@@ -239,7 +438,13 @@ fn narrate_race(game: &MagicalAthlete, e: &RaceEvent) -> Narration {
         }
         RaceEvent::LoopEnded { task } => format!("That's a loop: it ends here ({task})."),
         RaceEvent::RaceOver { placings, capped } => {
-            let names: Vec<String> = placings.iter().map(who).collect();
+            let mut names: Vec<String> = placings.iter().map(who).collect();
+            // A Mastermind that predicted its own win is 1st and 2nd.
+            if let [a, b] = placings.as_slice()
+                && a == b
+            {
+                names = vec![format!("{} (1st and 2nd)", who(a))];
+            }
             race_over_text(&names, *capped)
         }
     };
@@ -266,43 +471,76 @@ fn decided_text(who: &str, question: &str, answer: &str, how: How) -> Option<Str
 
 /// A power at work; a borrowed power (Copycat, Egg, Twin) is named.
 fn power_text(who: &str, own: bool, power: Kind, detail: &str) -> String {
-    // "+1 to Legs's main move" reads as a label, not a verb.
-    let sep = if detail.starts_with(['+', '-']) {
-        ": "
+    // The stored detail may start with a name or a number ("Legs rolled a 1", "+1 to
+    // ..."): a label after a colon, not a verb.
+    let label = detail.starts_with(['+', '-']) || detail.starts_with(char::is_uppercase);
+    let detail = copied_text(detail).unwrap_or_else(|| {
+        detail
+            .replace(": that move is skipped", ", so that move is skipped")
+            .replace("The Skipper", "Skipper")
+    });
+    let who = if own {
+        who.to_string()
     } else {
-        " "
+        format!("{who}, with {} power,", possessive(called(power)))
     };
-    if own {
-        format!("{who}{sep}{detail}.")
+    if label {
+        format!("{}: {detail}.", who.trim_end_matches(','))
     } else {
-        format!("{who} ({}){sep}{detail}.", power.name())
+        format!("{who} {detail}.")
     }
 }
 
-/// Why a racer moved, in words.
-fn why_text(w: &Why) -> String {
+/// "copies Twin (Legs's power)" told without a possessive in brackets: "copies Twin,
+/// which races with Legs' power".
+fn copied_text(detail: &str) -> Option<String> {
+    let rest = detail.strip_prefix("copies ")?;
+    let (card, power) = rest.split_once(" (")?;
+    let power = power.strip_suffix("'s power)")?;
+    Some(format!(
+        "copies {}, which races with {} power",
+        card.strip_prefix("The ").unwrap_or(card),
+        possessive(power.strip_prefix("The ").unwrap_or(power))
+    ))
+}
+
+/// Why `mover` moved, in words: "main move", "Lackey's power", "Copycat, with Lackey's
+/// power" (a borrowed power, said once).
+fn why_text(mover: &Who, w: &Why) -> String {
     match w {
         Why::MainMove => "main move".to_string(),
         Why::Arrow => "arrow".to_string(),
         Why::Power { racer, power } => {
             if racer.kind == *power {
-                format!("{} power", possessive(racer.kind.name()))
+                format!("{} power", possessive(called(*power)))
+            } else if racer == mover {
+                format!("with {} power", possessive(called(*power)))
             } else {
-                format!("{} power ({})", possessive(racer.kind.name()), power.name())
+                format!(
+                    "{}, with {} power",
+                    called(racer.kind),
+                    possessive(called(*power))
+                )
             }
         }
-        Why::Baby { racer } => baby_text(racer.kind.name(), racer.kind),
+        Why::Baby { racer } => baby_text(called(racer.kind), racer.kind),
     }
 }
 
-fn tripped_text(who: &str, why: &TripWhy) -> String {
+fn tripped_text(who: &str, tripped: &Who, why: &TripWhy) -> String {
     match why {
         TripWhy::Rock => format!("{who} trips on a rock."),
         TripWhy::Power { racer: by, power } => {
             if by.kind == *power {
-                format!("{who} trips ({}).", power.name())
+                format!("{who} trips ({}).", called(*power))
+            } else if by == tripped {
+                format!("{who} trips (with {} power).", possessive(called(*power)))
             } else {
-                format!("{who} trips ({} as {}).", by.kind.name(), power.name())
+                format!(
+                    "{who} trips ({}, with {} power).",
+                    called(by.kind),
+                    possessive(called(*power))
+                )
             }
         }
     }
@@ -343,6 +581,8 @@ fn and_list(names: &[String]) -> String {
 /// One period at the end of a name that ends in one (M.O.U.T.H.): "by M.O.U.T.H.." reads
 /// "by M.O.U.T.H.". Runs of three (an ellipsis) stay.
 pub(super) fn tidy(text: &str) -> String {
+    // A stored detail may say "Legs's"; the plural takes a bare apostrophe.
+    let text = text.replace("Legs's", "Legs'");
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     for (i, &c) in chars.iter().enumerate() {

@@ -12,6 +12,10 @@ impl Presentation for MagicalAthlete {
         self.narration(event)
     }
 
+    fn narrate_all(&self, events: &[Event]) -> Vec<Narration> {
+        self.narrations(events)
+    }
+
     fn rules_summary(_: &Options) -> &'static str {
         "Magical Athlete: draft a team of racers, then run four races (Mild, Wild, Mild, Wild). \
          Each race, everyone picks a racer in secret; on your turn roll a die and move (your \

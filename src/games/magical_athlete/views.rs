@@ -85,7 +85,10 @@ impl MagicalAthlete {
             .map(|(i, rolls)| {
                 let parts: Vec<String> = rolls
                     .iter()
-                    .map(|(s, r)| format!("{} {r}", self.name(*s)))
+                    .map(|(s, r)| {
+                        let n = self.name(*s);
+                        format!("{n} {} {r}", agree(n, "rolled"))
+                    })
                     .collect();
                 let tie = if i + 1 < d.roll_off.len() {
                     ", a tie"

@@ -41,13 +41,15 @@ fn flip_flop_and_a_copycat_of_it_swap_once_each_then_roll() {
         .expect("somebody rolls");
     let before: Vec<&&str> = lines[..first_roll]
         .iter()
-        .filter(|l| l.contains("swaps spaces") || l.contains("loop"))
+        .filter(|l| l.contains("warps") || l.contains("loop"))
         .collect();
     assert_eq!(
         before,
         [
-            &"P1's Flip Flop swaps spaces with Copycat.",
-            &"P2's Copycat (Flip Flop) swaps spaces with Flip Flop.",
+            &"P1's Flip Flop warps 5 → 10 (Flip Flop's power).",
+            &"P2's Copycat warps 10 → 5 (Flip Flop's power).",
+            &"P2's Copycat warps 5 → 10 (with Flip Flop's power).",
+            &"P1's Flip Flop warps 10 → 5 (Copycat, with Flip Flop's power).",
             &"That's a loop: it ends here (Flip Flop swapping with Copycat again).",
         ],
         "{text}"

@@ -87,10 +87,10 @@ fn choices(g: &MagicalAthlete) -> Vec<String> {
         .collect()
 }
 
+/// A step's public narration, as the channel reads it.
 fn told(g: &MagicalAthlete, events: &[Event]) -> String {
-    events
-        .iter()
-        .map(|e| g.narrate(e))
+    g.narrate_all(events)
+        .into_iter()
         .filter(|n| n.audience == crate::engine::Audience::Public)
         .map(|n| n.text)
         .collect::<Vec<_>>()

@@ -51,7 +51,7 @@ fn the_drafts_roll_off_is_shown_with_the_first_pick() {
     let rolls = d.roll_off.last().expect("the roll-off is kept").clone();
     let words: Vec<String> = rolls
         .iter()
-        .map(|(s, r)| format!("P{} {r}", s.index() + 1))
+        .map(|(s, r)| format!("P{} rolled {r}", s.index() + 1))
         .collect();
     let label = g.pending().label;
     assert!(
@@ -260,4 +260,174 @@ fn a_seat_called_you_reads_right() {
         });
         assert!(turn.text.starts_with(said), "{}", turn.text);
     }
+}
+
+/// Plays `dice`, then each answer, and tells it all as one step.
+fn play(g: &mut MagicalAthlete, dice: &[u8], answers: &[&str]) -> String {
+    let mut events = go(g, dice);
+    for a in answers {
+        events.extend(say(g, a));
+    }
+    told(g, &events)
+}
+
+#[test]
+fn a_power_s_move_is_told_once() {
+    let mut g = mild(&[(Kind::Legs, 0), (Kind::Lackey, 4)]);
+    let text = play(&mut g, &[6], &["roll"]);
+    assert!(
+        text.contains("\nP2's Lackey moves 4 → 6 (Lackey's power).\nP1's Legs moves 0 → 6"),
+        "{text}"
+    );
+    assert!(!text.contains("Lackey moves 2"), "{text}");
+    // Legs' choice already says it moves 5: the move follows, not the power again.
+    let mut g = mild(&[(Kind::Legs, 0), (Kind::Banana, 9)]);
+    let text = play(&mut g, &[], &["legs"]);
+    assert_eq!(text.matches("instead of rolling").count(), 1, "{text}");
+    // A trip by a power is one line.
+    let mut g = mild(&[(Kind::Legs, 0), (Kind::Banana, 4)]);
+    let text = play(&mut g, &[], &["legs"]);
+    assert!(text.contains("P1's Legs trips (Banana)."), "{text}");
+    assert!(!text.contains("Banana trips"), "{text}");
+}
+
+#[test]
+fn a_move_the_stickler_forbids_is_not_announced() {
+    let mut g = mild(&[(Kind::Legs, 27), (Kind::Stickler, 0), (Kind::Banana, 0)]);
+    let text = play(&mut g, &[], &["legs"]);
+    assert!(
+        text.contains(
+            "P1's Legs chooses: move 5 instead of rolling.\n\
+             P2's Stickler: Legs overshoots the finish and does not move.\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("Legs moves"), "{text}");
+}
+
+#[test]
+fn a_borrowed_power_is_named_once_without_nested_brackets() {
+    let mut g = mild(&[(Kind::Copycat, 0), (Kind::Lackey, 10), (Kind::Legs, 3)]);
+    let text = play(&mut g, &[], &[]);
+    assert!(text.contains("P1's Copycat copies Lackey."), "{text}");
+    // Copycat copying a Twin that races as Legs.
+    let g = mild(&[(Kind::Copycat, 0), (Kind::Twin, 10)]);
+    let race = g.race().unwrap();
+    let copy = g.narrate_all(&[Event::Race {
+        event: RaceEvent::Power {
+            racer: race.who(0),
+            power: Kind::Copycat,
+            detail: "copies Twin (Legs's power)".into(),
+        },
+    }]);
+    assert_eq!(
+        copy[0].text,
+        "P1's Copycat copies Twin, which races with Legs' power."
+    );
+    let moved = g.narrate(&Event::Race {
+        event: RaceEvent::Moved {
+            racer: race.who(0),
+            from: 0,
+            to: 2,
+            why: race::Why::Power {
+                racer: race.who(0),
+                power: Kind::Lackey,
+            },
+        },
+    });
+    assert_eq!(
+        moved.text,
+        "P1's Copycat moves 0 → 2 (with Lackey's power)."
+    );
+}
+
+#[test]
+fn names_and_numbers_are_kept_apart() {
+    let seats: Vec<SeatSetup> = ["Bot 1", "Bot 2"]
+        .iter()
+        .map(|n| SeatSetup::named(*n))
+        .collect();
+    let g = MagicalAthlete::setup(&Options::default(), &seats, Seed::from_u64(5)).unwrap();
+    let roll_off = g.narrate(&Event::RollOff {
+        purpose: "the draft".into(),
+        rolls: vec![(Seat(0), 1), (Seat(1), 4)],
+        winner: Some(Seat(1)),
+    });
+    assert_eq!(
+        roll_off.text,
+        "Roll-off for the draft: Bot 1 rolls 1, Bot 2 rolls 4. Bot 2 wins."
+    );
+    let scores = g.narrate(&Event::GameOver {
+        scores: vec![(Seat(0), 1), (Seat(1), 7)],
+    });
+    assert_eq!(
+        scores.text,
+        "Final scores: Bot 2 has 7 points, Bot 1 has 1 point. Bot 2 wins!"
+    );
+    // The Inchworm's line names the racer that rolled after a colon.
+    let mut g = mild(&[(Kind::Legs, 0), (Kind::Inchworm, 3)]);
+    let text = play(&mut g, &[1], &["roll"]);
+    assert!(
+        text.contains("P2's Inchworm: Legs rolled a 1, so that move is skipped.\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_mastermind_that_wins_its_own_prediction_is_named_once_in_the_order() {
+    let mut g = mild(&[(Kind::Mastermind, 27), (Kind::Legs, 0)]);
+    let text = play(&mut g, &[3], &["mastermind", "roll"]);
+    assert!(
+        text.contains("The race ends: P1's Mastermind (1st and 2nd)."),
+        "{text}"
+    );
+    assert!(
+        text.contains("P1's Mastermind takes 2nd place too."),
+        "{text}"
+    );
+    assert!(!text.contains("Mastermind, then"), "{text}");
+}
+
+#[test]
+fn the_skipper_has_one_name() {
+    let mut g = mild(&[
+        (Kind::Legs, 0),
+        (Kind::Banana, 0),
+        (Kind::Inchworm, 3),
+        (Kind::Skipper, 0),
+    ]);
+    let text = play(&mut g, &[1, 4], &["roll", "roll"]);
+    assert!(
+        text.contains("P4's Skipper's turn, from space 0."),
+        "{text}"
+    );
+    assert!(!text.contains("The Skipper"), "{text}");
+}
+
+#[test]
+fn a_leaptoad_s_jump_is_one_line() {
+    let mut g = mild(&[(Kind::Leaptoad, 0), (Kind::Legs, 1), (Kind::Banana, 2)]);
+    let text = play(&mut g, &[3], &["roll"]);
+    assert_eq!(text.matches("jumps over").count(), 1, "{text}");
+    assert!(
+        text.contains("P1's Leaptoad jumps over 2 spaces with racers on them."),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_gunk_that_stops_a_move_says_the_racer_stays() {
+    let mut g = mild(&[(Kind::Legs, 0), (Kind::Gunk, 10)]);
+    let text = play(&mut g, &[1], &["roll"]);
+    assert!(
+        text.contains("P2's Gunk: -1 to Legs' main move, so P1's Legs does not move.\n"),
+        "{text}"
+    );
+    // A move that still happens is told as before.
+    let mut g = mild(&[(Kind::Legs, 0), (Kind::Gunk, 10)]);
+    let text = play(&mut g, &[3], &["roll"]);
+    assert!(
+        text.contains("P2's Gunk: -1 to Legs' main move.\nP1's Legs moves 0 → 2"),
+        "{text}"
+    );
 }
