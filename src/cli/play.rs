@@ -102,11 +102,10 @@ async fn open(db: &Path) -> Result<SqliteStore, String> {
 
 async fn play(args: PlayArgs) -> Result<(), String> {
     let kind = GameKind::from_slug(&args.game).ok_or_else(|| {
-        let known: Vec<&str> = GameKind::all().map(GameKind::slug).collect();
         format!(
             "unknown game `{}`; the games are: {}",
             args.game,
-            known.join(", ")
+            GameKind::slugs()
         )
     })?;
     let options = match &args.length {

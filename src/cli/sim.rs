@@ -40,10 +40,9 @@ pub fn run(
         return ExitCode::SUCCESS;
     }
     let Some(kind) = GameKind::from_slug(game) else {
-        let known: Vec<&str> = GameKind::all().map(GameKind::slug).collect();
         eprintln!(
             "unknown game `{game}`; the games are: {} (or balance, for every table)",
-            known.join(", ")
+            GameKind::slugs()
         );
         return ExitCode::from(2);
     };

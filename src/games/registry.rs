@@ -97,6 +97,11 @@ impl GameKind {
         self.spec().slug
     }
 
+    /// Every game's command name, comma-separated, as refusals list them.
+    pub fn slugs() -> String {
+        KINDS.iter().map(|s| s.slug).collect::<Vec<_>>().join(", ")
+    }
+
     /// The display name, e.g. `Dream Mile`.
     pub fn title(self) -> &'static str {
         self.spec().title

@@ -151,3 +151,17 @@ fn play_runs_a_whole_race_in_the_terminal_then_verifies_it() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_missing_game_is_named_with_the_games_listed() {
+    for command in ["play", "sim"] {
+        let out = photofinish().arg(command).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("<GAME> is required"), "{err}");
+        for game in photofinish::games::GameKind::all() {
+            assert!(err.contains(game.slug()), "{command}: {err}");
+        }
+    }
+}
