@@ -182,7 +182,7 @@ pub fn check(flags: &Flags) -> ExitCode {
         Err(e) => return super::refusal::refuse(&e),
     };
     for line in describe(&loaded) {
-        println!("{line}");
+        outln!("{line}");
     }
     if loaded.settings.discord.token.is_empty() {
         return super::refusal::refuse(&ConfigError::NoToken);

@@ -41,7 +41,7 @@ pub fn run(race: i64, out: Option<&Path>, flags: &Flags) -> ExitCode {
     };
     match out {
         None => {
-            println!("{text}");
+            outln!("{text}");
             ExitCode::SUCCESS
         }
         Some(path) => match std::fs::write(path, format!("{text}\n")) {

@@ -6,6 +6,9 @@
 //! `health` is the exception for a bad config: 0 healthy, 1 not (a config it cannot run on
 //! included), 2 only for a bad command line.
 
+#[macro_use]
+mod output;
+
 mod backup;
 mod bench;
 pub mod config;
@@ -58,8 +61,9 @@ pub enum Command {
         /// Game options as key=value text.
         #[arg(long, default_value = "")]
         options: String,
-        /// How the bots play: heuristic or random.
-        #[arg(long, default_value = "heuristic")]
+        /// How the bots play: heuristic (also smart, normal), random (also easy) or expert
+        /// (also hard).
+        #[arg(long, default_value = "heuristic", ignore_case = true, value_parser = bot_levels())]
         bots: String,
         /// The race's length: round, race or game (each game's presets; `/race help`).
         #[arg(long)]
@@ -227,6 +231,15 @@ pub enum ConfigAction {
     },
 }
 
+/// The bot levels `play --bots` takes, with their other words as aliases, so that clap
+/// refuses any other with the list.
+fn bot_levels() -> clap::builder::PossibleValuesParser {
+    use crate::engine::BotLevel;
+    clap::builder::PossibleValuesParser::new(
+        BotLevel::ALL.map(|l| clap::builder::PossibleValue::new(l.name()).aliases(l.aliases())),
+    )
+}
+
 /// Parses the command line; a refusal is one line and exit 2 (help and version print as
 /// usual).
 fn parse() -> Result<Cli, ExitCode> {
@@ -266,8 +279,9 @@ pub fn main() -> ExitCode {
             let Some(deadline_secs) = crate::referee::timing::parse_duration(&deadline) else {
                 return refuse(&"--deadline takes a duration such as 30s, 5m or 1h");
             };
+            // clap already refused any other word; this only keeps the match total.
             let Some(bots) = crate::engine::BotLevel::parse(&bots) else {
-                return refuse(&"--bots takes heuristic or random");
+                return refuse(&"--bots takes heuristic, random or expert");
             };
             play::run(play::PlayArgs {
                 game,

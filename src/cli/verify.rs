@@ -77,7 +77,7 @@ pub(super) fn read_file(path: &Path) -> Result<Export, String> {
 /// Prints a report as text or JSON and turns it into the exit code.
 fn show(report: &VerifyReport, json: bool) -> ExitCode {
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(report).unwrap_or_default()
         );
@@ -127,8 +127,8 @@ pub(super) async fn open_referee(database: &str) -> Result<Referee, String> {
 }
 
 fn print(report: &VerifyReport) {
-    println!("race #{}: seed {}", report.race, report.seed);
-    println!(
+    outln!("race #{}: seed {}", report.race, report.seed);
+    outln!(
         "commitment {} {}",
         report.commitment,
         if report.commitment_matches {
@@ -137,14 +137,14 @@ fn print(report: &VerifyReport) {
             "DOES NOT MATCH"
         }
     );
-    println!(
+    outln!(
         "{} steps and {} events replayed, {} receipts checked",
         report.steps_checked, report.events_checked, report.receipts_checked
     );
     for p in &report.problems {
-        println!("problem: {p}");
+        outln!("problem: {p}");
     }
-    println!(
+    outln!(
         "{}",
         if report.ok() {
             "verified: every random outcome matches the seed"

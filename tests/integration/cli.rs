@@ -165,3 +165,56 @@ fn a_missing_game_is_named_with_the_games_listed() {
         }
     }
 }
+
+#[test]
+fn an_unknown_bot_level_is_refused_with_the_levels_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("play.db");
+    let out = photofinish()
+        .args(["play", "dream-mile", "--bots", "genius", "--db"])
+        .arg(&db)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--bots"), "{err}");
+    assert!(err.contains("heuristic, random, expert"), "{err}");
+    assert!(!err.contains("genius"), "never echoes what was typed: {err}");
+    assert!(!db.exists(), "a refusal starts no race");
+    let help = photofinish().args(["play", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("heuristic, random, expert"), "{help}");
+}
+
+/// Runs `args` with standard output closed before the first write, as `| head` does.
+fn with_stdout_closed(args: &[&str]) -> std::process::Output {
+    let mut child = photofinish()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_closed_stdout_ends_each_command_quietly_without_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    for args in [
+        vec!["render", "tests/scripts/dream-mile-rulebook.json", "--out", out],
+        vec!["replay", "tests/scripts/dream-mile-rulebook.json"],
+        vec!["sim", "dream-mile", "--races", "5"],
+        vec!["sim", "dream-mile", "--races", "5", "--json"],
+    ] {
+        let run = with_stdout_closed(&args);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_ne!(run.status.code(), Some(101), "{args:?}: {stderr}");
+        assert_eq!(run.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}
