@@ -771,7 +771,9 @@ fn print_report(r: &Report) {
     if r.processes > 1 {
         outln!(
             "{} processes at once: {} orders in {:.2} s",
-            r.processes, r.orders_done, r.orders_secs
+            r.processes,
+            r.orders_done,
+            r.orders_secs
         );
     }
     outln!(
@@ -779,11 +781,14 @@ fn print_report(r: &Report) {
     );
     outln!(
         "ceiling, single-row BEGIN; INSERT; COMMIT through sqlx on {}: {:.0}/s",
-        r.backend, r.ceiling_inserts_per_sec
+        r.backend,
+        r.ceiling_inserts_per_sec
     );
     outln!(
         "referee durable orders: {:.0}/s; ack p50 {:.2} ms, p99 {:.2} ms",
-        r.orders_per_sec, r.order_ack.p50_ms, r.order_ack.p99_ms
+        r.orders_per_sec,
+        r.order_ack.p50_ms,
+        r.order_ack.p99_ms
     );
     if r.wal_pages_per_commit > 0.0 {
         outln!(
@@ -793,19 +798,28 @@ fn print_report(r: &Report) {
     }
     outln!(
         "last order to resolved outbox: p50 {:.2} ms, p99 {:.2} ms ({} turns)",
-        r.last_order_to_outbox.p50_ms, r.last_order_to_outbox.p99_ms, r.last_order_to_outbox.count
+        r.last_order_to_outbox.p50_ms,
+        r.last_order_to_outbox.p99_ms,
+        r.last_order_to_outbox.count
     );
     outln!(
         "campaigns: {} ({:?}) populated in {:.1} s, database {:.1} MB",
-        r.campaigns, r.campaigns_by_game, r.populate_secs, r.database_mb
+        r.campaigns,
+        r.campaigns_by_game,
+        r.populate_secs,
+        r.database_mb
     );
     outln!(
         "RSS idle {:.1} MB, busy {:.1} MB",
-        r.rss_idle_mb, r.rss_busy_mb
+        r.rss_idle_mb,
+        r.rss_busy_mb
     );
     outln!(
         "restart (open, migrate, fire what is due, find who owes an order): {:.3} s for {} open races, {} players owing; loading every race whole: {:.3} s",
-        r.restart_recover_secs, r.restart_open, r.restart_owing, r.load_every_race_secs
+        r.restart_recover_secs,
+        r.restart_open,
+        r.restart_owing,
+        r.load_every_race_secs
     );
     outln!(
         "deadline worker with nothing due: {:.0} µs per wake",

@@ -36,7 +36,7 @@ pub struct Flags {
     pub config: Option<PathBuf>,
     /// The database: a SQLite file or a postgres:// URL; wins over the file and
     /// $PHOTOFINISH_DATABASE.
-    #[arg(long, alias = "db")]
+    #[arg(long, visible_alias = "db")]
     pub database: Option<String>,
 }
 

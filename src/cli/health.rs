@@ -385,14 +385,19 @@ fn print_report(r: &Report) {
     match (&r.gateway, r.gateway_age_secs) {
         (Some(b), Some(age)) => outln!(
             "gateway: {} (instance {}, shards {}), reported {age} s ago",
-            b.gateway, b.instance, b.shards
+            b.gateway,
+            b.instance,
+            b.shards
         ),
         _ => outln!("gateway: no report from instance {}", r.instance),
     }
     for b in &r.others {
         outln!(
             "  other process {}: {} (shards {}), at {}",
-            b.instance, b.gateway, b.shards, b.beat_at
+            b.instance,
+            b.gateway,
+            b.shards,
+            b.beat_at
         );
     }
     if let Some(b) = &r.backlog {
@@ -408,7 +413,10 @@ fn print_report(r: &Report) {
     for w in &r.workers {
         outln!(
             "  worker {} of {}: {} (restarts {})",
-            w.worker, w.instance, w.state, w.restarts
+            w.worker,
+            w.instance,
+            w.state,
+            w.restarts
         );
     }
     outln!("time zones: {}", r.tzdb);

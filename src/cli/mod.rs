@@ -53,7 +53,12 @@ pub enum Command {
         #[arg(long, default_value = "5m")]
         deadline: String,
         /// The SQLite database file.
-        #[arg(long, default_value = "photofinish.db")]
+        #[arg(
+            long = "database",
+            value_name = "DATABASE",
+            visible_alias = "db",
+            default_value = "photofinish.db"
+        )]
         db: std::path::PathBuf,
         /// Your runner's name.
         #[arg(long, default_value = "You")]
@@ -91,7 +96,7 @@ pub enum Command {
         dir: Option<std::path::PathBuf>,
         /// Measure on this PostgreSQL database (postgres://...) instead of SQLite files.
         /// Its tables get scratch races on uniquely named channels.
-        #[arg(long)]
+        #[arg(long, visible_alias = "db")]
         database: Option<String>,
         /// Raw single-row inserts to time.
         #[arg(long, default_value_t = 2000)]

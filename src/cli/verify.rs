@@ -97,9 +97,18 @@ async fn verify(database: &str, race: i64) -> Result<VerifyReport, String> {
     let report = referee
         .verify(CampaignId(race))
         .await
-        .map_err(|e| e.to_string());
+        .map_err(|e| refused(e, race));
     referee.store().close().await;
     report
+}
+
+/// A referee's refusal for `verify` and `export`, in the one wording each shares: the
+/// referee's own sentence for a missing race speaks of a Discord channel.
+pub(super) fn refused(e: crate::referee::RefereeError, race: i64) -> String {
+    match e {
+        crate::referee::RefereeError::NoRace => format!("there is no race #{race} in the database"),
+        other => other.to_string(),
+    }
 }
 
 /// A referee over the database as it is: never created, never migrated, and refused
@@ -139,7 +148,9 @@ fn print(report: &VerifyReport) {
     );
     outln!(
         "{} steps and {} events replayed, {} receipts checked",
-        report.steps_checked, report.events_checked, report.receipts_checked
+        report.steps_checked,
+        report.events_checked,
+        report.receipts_checked
     );
     for p in &report.problems {
         outln!("problem: {p}");

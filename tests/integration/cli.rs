@@ -181,7 +181,10 @@ fn an_unknown_bot_level_is_refused_with_the_levels_listed() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("--bots"), "{err}");
     assert!(err.contains("heuristic, random, expert"), "{err}");
-    assert!(!err.contains("genius"), "never echoes what was typed: {err}");
+    assert!(
+        !err.contains("genius"),
+        "never echoes what was typed: {err}"
+    );
     assert!(!db.exists(), "a refusal starts no race");
     let help = photofinish().args(["play", "--help"]).output().unwrap();
     let help = String::from_utf8_lossy(&help.stdout);
@@ -206,7 +209,12 @@ fn a_closed_stdout_ends_each_command_quietly_without_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().to_str().unwrap();
     for args in [
-        vec!["render", "tests/scripts/dream-mile-rulebook.json", "--out", out],
+        vec![
+            "render",
+            "tests/scripts/dream-mile-rulebook.json",
+            "--out",
+            out,
+        ],
         vec!["replay", "tests/scripts/dream-mile-rulebook.json"],
         vec!["sim", "dream-mile", "--races", "5"],
         vec!["sim", "dream-mile", "--races", "5", "--json"],
@@ -216,5 +224,60 @@ fn a_closed_stdout_ends_each_command_quietly_without_a_panic() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
         assert_ne!(run.status.code(), Some(101), "{args:?}: {stderr}");
         assert_eq!(run.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn verify_and_export_word_a_missing_race_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("empty.db");
+    let out = photofinish()
+        .args(["migrate", "--database"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let refusal = |command: &str| {
+        let out = photofinish()
+            .args([command, "99", "--database"])
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert!(out.stdout.is_empty(), "{command}");
+        String::from_utf8_lossy(&out.stderr).trim().to_string()
+    };
+    assert_eq!(refusal("verify"), "there is no race #99 in the database");
+    assert_eq!(refusal("export"), "there is no race #99 in the database");
+}
+
+#[test]
+fn the_database_flag_has_one_spelling_in_help_and_keeps_its_alias() {
+    for command in [
+        "play", "verify", "export", "health", "backup", "migrate", "run", "bench",
+    ] {
+        let out = photofinish().args([command, "--help"]).output().unwrap();
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(help.contains("--database <"), "{command}: {help}");
+        assert!(help.contains("[alias: --db]"), "{command}: {help}");
+        assert!(help.contains("--database <DATABASE>"), "{command}: {help}");
+    }
+    // The alias still works: `--db` and `--database` name the same file.
+    let dir = tempfile::tempdir().unwrap();
+    for flag in ["--db", "--database"] {
+        let db = dir
+            .path()
+            .join(format!("{}.db", flag.trim_start_matches('-')));
+        let out = photofinish()
+            .args(["migrate", flag])
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{flag}");
+        assert!(db.exists(), "{flag}");
     }
 }
