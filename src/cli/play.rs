@@ -219,8 +219,9 @@ async fn command(referee: &Referee, race: CampaignId, you: &Actor, line: &str) -
         "" => {}
         "help" | "?" => outln!("{}", help_text(rest)),
         "quit" | "exit" => {
-            if let Err(e) = referee.cancel(race, you).await {
-                eprintln!("{e}");
+            match referee.cancel(race, you).await {
+                Ok(_) => outln!("You quit: race #{} is cancelled.", race.0),
+                Err(e) => eprintln!("{e}"),
             }
             return false;
         }
@@ -330,7 +331,7 @@ fn help_text(rest: &str) -> String {
     use crate::games::magical_athlete::racers::Kind;
     let rest = rest.trim();
     if rest.is_empty() {
-        return "Type an order as you would DM it (e.g. `7`). Commands: status, prompt, history N, pref TEXT, autopilot [ask|auto|bot], away DAYS (or a date), back, pause, resume, quit; `help RACER` shows a Magical Athlete racer's power.".into();
+        return "Type an order as you would DM it (e.g. `7`). Commands: status, prompt, history N, pref TEXT, autopilot [ask|auto|bot], away DAYS (or a date), back, pause, resume, quit (cancels the race); `help RACER` shows a Magical Athlete racer's power.".into();
     }
     match Kind::parse(rest) {
         Some(k) => format!("{}: {}", k.name(), k.power_text()),

@@ -49,9 +49,10 @@ const KINDS: &[KindSpec] = &[
     },
     KindSpec {
         kind: GameKind::MilleBornes,
-        slug: "mille-bornes",
+        slug: "1000-miles",
         title: "1000 miles",
-        aliases: &["1000-miles", "1000miles", "mille"],
+        // `mille-bornes` was the slug once: stored races, exports and scripts keep it.
+        aliases: &["mille-bornes", "1000miles", "mille"],
         engine: Engine::CardRace,
         preset: r#"{"ruleset":"playroom","target_score":5000,"rounds":0}"#,
     },
@@ -507,6 +508,20 @@ registry! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_game_has_one_name_in_commands_and_in_words() {
+        for k in GameKind::all() {
+            let spelled = k.title().to_lowercase().replace(' ', "-");
+            assert_eq!(k.slug(), spelled, "{k:?}");
+        }
+        // The old command name still reads.
+        assert_eq!(
+            GameKind::from_slug("mille-bornes"),
+            Some(GameKind::MilleBornes)
+        );
+        assert!(!GameKind::slugs().contains("mille-bornes"));
+    }
 
     #[test]
     fn every_kind_has_a_unique_slug_and_reads_back() {

@@ -281,3 +281,46 @@ fn the_database_flag_has_one_spelling_in_help_and_keeps_its_alias() {
         assert!(db.exists(), "{flag}");
     }
 }
+
+#[test]
+fn each_game_goes_by_one_name_and_the_old_one_still_reads() {
+    let out = photofinish().args(["sim", "chess"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("1000-miles"), "{err}");
+    assert!(!err.contains("mille-bornes"), "{err}");
+    let out = photofinish()
+        .args(["replay", "tests/scripts/1000-miles-rounds.json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["game"], "1000-miles", "the script says mille-bornes");
+}
+
+#[test]
+fn quit_in_play_says_the_race_is_cancelled() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("play.db");
+    let mut child = photofinish()
+        .args(["play", "dream-mile", "--players", "2", "--database"])
+        .arg(&db)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    writeln!(child.stdin.take().unwrap(), "quit").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert_eq!(
+        stdout.lines().last(),
+        Some("You quit: race #1 is cancelled."),
+        "{stdout}"
+    );
+}
