@@ -220,7 +220,7 @@ async fn command(referee: &Referee, race: CampaignId, you: &Actor, line: &str) -
         "help" | "?" => outln!("{}", help_text(rest)),
         "quit" | "exit" => {
             match referee.cancel(race, you).await {
-                Ok(_) => outln!("You quit: race #{} is cancelled.", race.0),
+                Ok(()) => outln!("You quit: race #{} is cancelled.", race.0),
                 Err(e) => eprintln!("{e}"),
             }
             return false;
