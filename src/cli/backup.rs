@@ -27,7 +27,7 @@ pub fn run(file: &Path, force: bool, flags: &Flags) -> ExitCode {
     };
     match runtime.block_on(crate::store::backup(&database, file, force)) {
         Ok(done) => {
-            println!(
+            outln!(
                 "backed up {} to {} ({} bytes)",
                 redact(&database),
                 done.path.display(),

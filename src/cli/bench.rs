@@ -183,7 +183,7 @@ pub fn run(args: BenchArgs) -> ExitCode {
     match runtime.block_on(bench(args.clone())) {
         Ok(report) => {
             if args.json {
-                println!(
+                outln!(
                     "{}",
                     serde_json::to_string_pretty(&report).unwrap_or_default()
                 );
@@ -767,47 +767,61 @@ async fn pg_database_mb(url: &str) -> f64 {
 }
 
 fn print_report(r: &Report) {
-    println!("machine: {}", r.machine);
+    outln!("machine: {}", r.machine);
     if r.processes > 1 {
-        println!(
+        outln!(
             "{} processes at once: {} orders in {:.2} s",
-            r.processes, r.orders_done, r.orders_secs
+            r.processes,
+            r.orders_done,
+            r.orders_secs
         );
     }
-    println!(
+    outln!(
         "floors: {FLOOR_ORDERS_PER_SEC:.0} durable orders/s, ack p99 under {FLOOR_ACK_P99_MS:.0} ms, restart under {FLOOR_RESTART_SECS:.0} s at 10,000 races"
     );
-    println!(
+    outln!(
         "ceiling, single-row BEGIN; INSERT; COMMIT through sqlx on {}: {:.0}/s",
-        r.backend, r.ceiling_inserts_per_sec
+        r.backend,
+        r.ceiling_inserts_per_sec
     );
-    println!(
+    outln!(
         "referee durable orders: {:.0}/s; ack p50 {:.2} ms, p99 {:.2} ms",
-        r.orders_per_sec, r.order_ack.p50_ms, r.order_ack.p99_ms
+        r.orders_per_sec,
+        r.order_ack.p50_ms,
+        r.order_ack.p99_ms
     );
     if r.wal_pages_per_commit > 0.0 {
-        println!(
+        outln!(
             "write-ahead log: {:.0} pages per commit of an order, the median (a ceiling insert: 1)",
             r.wal_pages_per_commit
         );
     }
-    println!(
+    outln!(
         "last order to resolved outbox: p50 {:.2} ms, p99 {:.2} ms ({} turns)",
-        r.last_order_to_outbox.p50_ms, r.last_order_to_outbox.p99_ms, r.last_order_to_outbox.count
+        r.last_order_to_outbox.p50_ms,
+        r.last_order_to_outbox.p99_ms,
+        r.last_order_to_outbox.count
     );
-    println!(
+    outln!(
         "campaigns: {} ({:?}) populated in {:.1} s, database {:.1} MB",
-        r.campaigns, r.campaigns_by_game, r.populate_secs, r.database_mb
+        r.campaigns,
+        r.campaigns_by_game,
+        r.populate_secs,
+        r.database_mb
     );
-    println!(
+    outln!(
         "RSS idle {:.1} MB, busy {:.1} MB",
-        r.rss_idle_mb, r.rss_busy_mb
+        r.rss_idle_mb,
+        r.rss_busy_mb
     );
-    println!(
+    outln!(
         "restart (open, migrate, fire what is due, find who owes an order): {:.3} s for {} open races, {} players owing; loading every race whole: {:.3} s",
-        r.restart_recover_secs, r.restart_open, r.restart_owing, r.load_every_race_secs
+        r.restart_recover_secs,
+        r.restart_open,
+        r.restart_owing,
+        r.load_every_race_secs
     );
-    println!(
+    outln!(
         "deadline worker with nothing due: {:.0} µs per wake",
         r.idle_tick_micros
     );

@@ -36,7 +36,7 @@ pub struct Flags {
     pub config: Option<PathBuf>,
     /// The database: a SQLite file or a postgres:// URL; wins over the file and
     /// $PHOTOFINISH_DATABASE.
-    #[arg(long, alias = "db")]
+    #[arg(long, visible_alias = "db")]
     pub database: Option<String>,
 }
 
@@ -182,7 +182,7 @@ pub fn check(flags: &Flags) -> ExitCode {
         Err(e) => return super::refusal::refuse(&e),
     };
     for line in describe(&loaded) {
-        println!("{line}");
+        outln!("{line}");
     }
     if loaded.settings.discord.token.is_empty() {
         return super::refusal::refuse(&ConfigError::NoToken);

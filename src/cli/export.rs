@@ -13,7 +13,6 @@ use super::config::{self, Flags};
 use super::refusal::refuse;
 use crate::engine::Audience;
 use crate::games::AnyGame;
-use crate::referee::RefereeError;
 use crate::referee::export::{Export, ExportStep, MAX_EXPORT_BYTES, is_export, read_export};
 use crate::referee::verify::{replay_export, verify_export};
 use crate::render::alt_text;
@@ -41,7 +40,7 @@ pub fn run(race: i64, out: Option<&Path>, flags: &Flags) -> ExitCode {
     };
     match out {
         None => {
-            println!("{text}");
+            outln!("{text}");
             ExitCode::SUCCESS
         }
         Some(path) => match std::fs::write(path, format!("{text}\n")) {
@@ -56,10 +55,10 @@ pub fn run(race: i64, out: Option<&Path>, flags: &Flags) -> ExitCode {
 
 async fn export(database: &str, race: i64) -> Result<String, String> {
     let referee = super::verify::open_referee(database).await?;
-    let export = referee.export(CampaignId(race)).await.map_err(|e| match e {
-        RefereeError::NoRace => format!("there is no race #{race} in the database"),
-        other => other.to_string(),
-    });
+    let export = referee
+        .export(CampaignId(race))
+        .await
+        .map_err(|e| super::verify::refused(e, race));
     referee.store().close().await;
     serde_json::to_string_pretty(&export?).map_err(|e| format!("cannot write the export: {e}"))
 }

@@ -151,7 +151,7 @@ pub fn health(args: HealthArgs) -> ExitCode {
     };
     let report = rt.block_on(check(&args));
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&report).unwrap_or_default()
         );
@@ -177,13 +177,13 @@ pub fn unusable_config(error: &dyn std::fmt::Display, json: bool) -> ExitCode {
     let problem = super::refusal::one_line(&format!("the configuration cannot be used: {error}"));
     if json {
         let report = serde_json::json!({ "healthy": false, "problems": [problem] });
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&report).unwrap_or_default()
         );
     } else {
         eprintln!("{problem}");
-        println!("unhealthy");
+        outln!("unhealthy");
     }
     ExitCode::FAILURE
 }
@@ -373,7 +373,7 @@ fn print_report(r: &Report) {
         Some(_) => "migrations not current".into(),
         None => "migrations unknown".into(),
     };
-    println!(
+    outln!(
         "database: {} {}; {schema}",
         r.database,
         if r.reachable {
@@ -383,20 +383,25 @@ fn print_report(r: &Report) {
         }
     );
     match (&r.gateway, r.gateway_age_secs) {
-        (Some(b), Some(age)) => println!(
+        (Some(b), Some(age)) => outln!(
             "gateway: {} (instance {}, shards {}), reported {age} s ago",
-            b.gateway, b.instance, b.shards
+            b.gateway,
+            b.instance,
+            b.shards
         ),
-        _ => println!("gateway: no report from instance {}", r.instance),
+        _ => outln!("gateway: no report from instance {}", r.instance),
     }
     for b in &r.others {
-        println!(
+        outln!(
             "  other process {}: {} (shards {}), at {}",
-            b.instance, b.gateway, b.shards, b.beat_at
+            b.instance,
+            b.gateway,
+            b.shards,
+            b.beat_at
         );
     }
     if let Some(b) = &r.backlog {
-        println!(
+        outln!(
             "work: {} undelivered (oldest {} s), {} deadlines overdue (oldest {} s), {} races quarantined",
             b.undelivered,
             r.oldest_undelivered_secs.unwrap_or(0),
@@ -406,16 +411,19 @@ fn print_report(r: &Report) {
         );
     }
     for w in &r.workers {
-        println!(
+        outln!(
             "  worker {} of {}: {} (restarts {})",
-            w.worker, w.instance, w.state, w.restarts
+            w.worker,
+            w.instance,
+            w.state,
+            w.restarts
         );
     }
-    println!("time zones: {}", r.tzdb);
+    outln!("time zones: {}", r.tzdb);
     for p in &r.problems {
-        println!("problem: {p}");
+        outln!("problem: {p}");
     }
-    println!("{}", if r.healthy { "healthy" } else { "unhealthy" });
+    outln!("{}", if r.healthy { "healthy" } else { "unhealthy" });
 }
 
 /// `photofinish migrate`: applies this binary's migrations and prints the result.
@@ -429,7 +437,7 @@ pub fn migrate(database: &str) -> ExitCode {
     };
     match rt.block_on(store::migrate(database)) {
         Ok(status) => {
-            println!(
+            outln!(
                 "{}: migrations {:?} applied; the schema is current",
                 store::redact(database),
                 status.applied

@@ -6,6 +6,9 @@
 //! `health` is the exception for a bad config: 0 healthy, 1 not (a config it cannot run on
 //! included), 2 only for a bad command line.
 
+#[macro_use]
+mod output;
+
 mod backup;
 mod bench;
 pub mod config;
@@ -50,7 +53,12 @@ pub enum Command {
         #[arg(long, default_value = "5m")]
         deadline: String,
         /// The SQLite database file.
-        #[arg(long, default_value = "photofinish.db")]
+        #[arg(
+            long = "database",
+            value_name = "DATABASE",
+            visible_alias = "db",
+            default_value = "photofinish.db"
+        )]
         db: std::path::PathBuf,
         /// Your runner's name.
         #[arg(long, default_value = "You")]
@@ -58,8 +66,9 @@ pub enum Command {
         /// Game options as key=value text.
         #[arg(long, default_value = "")]
         options: String,
-        /// How the bots play: heuristic or random.
-        #[arg(long, default_value = "heuristic")]
+        /// How the bots play: heuristic (also smart, normal), random (also easy) or expert
+        /// (also hard).
+        #[arg(long, default_value = "heuristic", ignore_case = true, value_parser = bot_levels())]
         bots: String,
         /// The race's length: round, race or game (each game's presets; `/race help`).
         #[arg(long)]
@@ -87,7 +96,7 @@ pub enum Command {
         dir: Option<std::path::PathBuf>,
         /// Measure on this PostgreSQL database (postgres://...) instead of SQLite files.
         /// Its tables get scratch races on uniquely named channels.
-        #[arg(long)]
+        #[arg(long, visible_alias = "db")]
         database: Option<String>,
         /// Raw single-row inserts to time.
         #[arg(long, default_value_t = 2000)]
@@ -227,6 +236,15 @@ pub enum ConfigAction {
     },
 }
 
+/// The bot levels `play --bots` takes, with their other words as aliases, so that clap
+/// refuses any other with the list.
+fn bot_levels() -> clap::builder::PossibleValuesParser {
+    use crate::engine::BotLevel;
+    clap::builder::PossibleValuesParser::new(
+        BotLevel::ALL.map(|l| clap::builder::PossibleValue::new(l.name()).aliases(l.aliases())),
+    )
+}
+
 /// Parses the command line; a refusal is one line and exit 2 (help and version print as
 /// usual).
 fn parse() -> Result<Cli, ExitCode> {
@@ -266,8 +284,9 @@ pub fn main() -> ExitCode {
             let Some(deadline_secs) = crate::referee::timing::parse_duration(&deadline) else {
                 return refuse(&"--deadline takes a duration such as 30s, 5m or 1h");
             };
+            // clap already refused any other word; this only keeps the match total.
             let Some(bots) = crate::engine::BotLevel::parse(&bots) else {
-                return refuse(&"--bots takes heuristic or random");
+                return refuse(&"--bots takes heuristic, random or expert");
             };
             play::run(play::PlayArgs {
                 game,

@@ -4,7 +4,6 @@
 //! run (a missed one is played by the game's rule), and an outbox delivered by a terminal
 //! courier that prints the channel's posts and your DMs.
 
-use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -45,12 +44,7 @@ impl Courier for Terminal {
             _ => None,
         };
         if let Some(text) = text {
-            let mut out = std::io::stdout().lock();
-            writeln!(out, "{text}").map_err(|e| DeliveryError::Retry {
-                after_ms: 100,
-                reason: e.to_string(),
-            })?;
-            let _ = out.flush();
+            outln!("{text}");
         }
         Ok(Delivered {
             external_id: Some(format!("terminal-{}", parcel.outbox_id)),
@@ -102,11 +96,10 @@ async fn open(db: &Path) -> Result<SqliteStore, String> {
 
 async fn play(args: PlayArgs) -> Result<(), String> {
     let kind = GameKind::from_slug(&args.game).ok_or_else(|| {
-        let known: Vec<&str> = GameKind::all().map(GameKind::slug).collect();
         format!(
             "unknown game `{}`; the games are: {}",
             args.game,
-            known.join(", ")
+            GameKind::slugs()
         )
     })?;
     let options = match &args.length {
@@ -181,10 +174,10 @@ async fn play(args: PlayArgs) -> Result<(), String> {
     }
     let shown = referee.overview(race).await.map_err(|e| e.to_string())?;
     if let Some(line) = length::lobby_line(kind, &shown.options, shown.seats.len()) {
-        println!("Expected duration over Discord: {line}");
+        outln!("Expected duration over Discord: {line}");
     }
     referee.start(race, &you).await.map_err(|e| e.to_string())?;
-    println!(
+    outln!(
         "Race {race} ({kind}) has started in {}. Type your orders; `help` for commands.",
         args.db.display()
     );
@@ -224,17 +217,18 @@ async fn command(referee: &Referee, race: CampaignId, you: &Actor, line: &str) -
     let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
     match word.to_ascii_lowercase().as_str() {
         "" => {}
-        "help" | "?" => println!("{}", help_text(rest)),
+        "help" | "?" => outln!("{}", help_text(rest)),
         "quit" | "exit" => {
-            if let Err(e) = referee.cancel(race, you).await {
-                eprintln!("{e}");
+            match referee.cancel(race, you).await {
+                Ok(()) => outln!("You quit: race #{} is cancelled.", race.0),
+                Err(e) => eprintln!("{e}"),
             }
             return false;
         }
         "status" => match referee.overview(race).await {
             Ok(o) => {
                 if let Some(view) = &o.view {
-                    println!("{}", crate::render::track_text(view));
+                    outln!("{}", crate::render::track_text(view));
                 }
                 for s in &o.seats {
                     let mark = match s.state {
@@ -244,18 +238,18 @@ async fn command(referee: &Referee, race: CampaignId, you: &Actor, line: &str) -
                     };
                     let style = Style::plain(terminal_zone(std::env::var("TZ").ok().as_deref()));
                     let bank = s.bank.map(|b| crate::render::bank::bank_text(&b, &style));
-                    println!("{mark} {}{}", s.name, bank.unwrap_or_default());
+                    outln!("{mark} {}{}", s.name, bank.unwrap_or_default());
                 }
             }
             Err(e) => eprintln!("{e}"),
         },
         "prompt" => match referee.open_prompt(race, &you.user).await {
-            Ok(p) => println!("{}\n{}", p.prompt.text, p.prompt.hint),
+            Ok(p) => outln!("{}\n{}", p.prompt.text, p.prompt.hint),
             Err(e) => eprintln!("{e}"),
         },
         "history" => match rest.trim().parse::<u32>() {
             Ok(n) => match referee.history(race, n).await {
-                Ok(h) => println!(
+                Ok(h) => outln!(
                     "{}{}\n{}",
                     h.label,
                     if h.late { " (late)" } else { "" },
@@ -266,13 +260,13 @@ async fn command(referee: &Referee, race: CampaignId, you: &Actor, line: &str) -
             Err(_) => eprintln!("history takes a turn number, like `history 2`"),
         },
         "pref" => match referee.set_preference(race, &you.user, rest).await {
-            Ok(msg) => println!("{msg}"),
+            Ok(msg) => outln!("{msg}"),
             Err(e) => eprintln!("{e}"),
         },
         "autopilot" => {
             let setting = Some(rest.trim()).filter(|r| !r.is_empty());
             match referee.set_autopilot(race, &you.user, setting).await {
-                Ok(set) => println!("{}", crate::referee::autopilot::describe(set)),
+                Ok(set) => outln!("{}", crate::referee::autopilot::describe(set)),
                 Err(e) => eprintln!("{e}"),
             }
         }
@@ -283,12 +277,12 @@ async fn command(referee: &Referee, race: CampaignId, you: &Actor, line: &str) -
                 Err(_) => (Some(rest), None),
             };
             match referee.away(you, until, days).await {
-                Ok(report) => println!("{}", crate::referee::away::describe(&report)),
+                Ok(report) => outln!("{}", crate::referee::away::describe(&report)),
                 Err(e) => eprintln!("{e}"),
             }
         }
         "back" => match referee.back(you).await {
-            Ok(_) => println!("Welcome back: the next step asks you again."),
+            Ok(_) => outln!("Welcome back: the next step asks you again."),
             Err(e) => eprintln!("{e}"),
         },
         "pause" => {
@@ -302,8 +296,8 @@ async fn command(referee: &Referee, race: CampaignId, you: &Actor, line: &str) -
             }
         }
         _ => match referee.submit(race, &UserId::new(YOU), line).await {
-            Ok(r) if r.taken_back => println!("Taken back for {}: `{}`", r.label, r.order),
-            Ok(r) => println!(
+            Ok(r) if r.taken_back => outln!("Taken back for {}: `{}`", r.label, r.order),
+            Ok(r) => outln!(
                 "Order {} for {}: `{}` (receipt {}){}",
                 if r.changed { "changed" } else { "received" },
                 r.label,
@@ -323,12 +317,12 @@ async fn command(referee: &Referee, race: CampaignId, you: &Actor, line: &str) -
 
 async fn finish(referee: &Referee, race: CampaignId) {
     match referee.verify(race).await {
-        Ok(report) if report.ok() => println!(
+        Ok(report) if report.ok() => outln!(
             "\nVerified: the seed matches its commitment and all {} steps replay identically.",
             report.steps_checked
         ),
-        Ok(report) => println!("\nVerification FAILED: {}", report.problems.join("; ")),
-        Err(e) => println!("\n{e}"),
+        Ok(report) => outln!("\nVerification FAILED: {}", report.problems.join("; ")),
+        Err(e) => outln!("\n{e}"),
     }
 }
 
@@ -337,7 +331,7 @@ fn help_text(rest: &str) -> String {
     use crate::games::magical_athlete::racers::Kind;
     let rest = rest.trim();
     if rest.is_empty() {
-        return "Type an order as you would DM it (e.g. `7`). Commands: status, prompt, history N, pref TEXT, autopilot [ask|auto|bot], away DAYS (or a date), back, pause, resume, quit; `help RACER` shows a Magical Athlete racer's power.".into();
+        return "Type an order as you would DM it (e.g. `7`). Commands: status, prompt, history N, pref TEXT, autopilot [ask|auto|bot], away DAYS (or a date), back, pause, resume, quit (cancels the race); `help RACER` shows a Magical Athlete racer's power.".into();
     }
     match Kind::parse(rest) {
         Some(k) => format!("{}: {}", k.name(), k.power_text()),

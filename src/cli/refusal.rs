@@ -71,6 +71,11 @@ pub fn command_line(e: &clap::Error) -> String {
             _ => "a value on the command line is not valid".into(),
         },
         ErrorKind::MissingRequiredArgument => match context(ContextKind::InvalidArg) {
+            // The player cannot guess the games' names; they are ours, never typed.
+            Some(a) if a.contains("<GAME>") => format!(
+                "{a} is required: one of {}",
+                crate::games::GameKind::slugs()
+            ),
             Some(a) => format!("{a} is required"),
             None => "a required argument is missing".into(),
         },

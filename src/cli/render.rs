@@ -73,7 +73,7 @@ fn draw(views: &[AnyPublicView], finished: bool, out: &Path) -> ExitCode {
             eprintln!("cannot write {}: {e}", path.display());
             return ExitCode::FAILURE;
         }
-        println!(
+        outln!(
             "{} ({:.1} KB): {alt}",
             path.display(),
             png.len() as f64 / 1024.0

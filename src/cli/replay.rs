@@ -28,7 +28,7 @@ pub fn run(path: &Path) -> ExitCode {
 fn print(output: &serde_json::Value) -> ExitCode {
     match serde_json::to_string_pretty(output) {
         Ok(json) => {
-            println!("{json}");
+            outln!("{json}");
             ExitCode::SUCCESS
         }
         Err(e) => {

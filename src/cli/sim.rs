@@ -36,14 +36,13 @@ pub fn run(
             );
             return ExitCode::from(2);
         }
-        print!("{}", balance(count, seed));
+        out!("{}", balance(count, seed));
         return ExitCode::SUCCESS;
     }
     let Some(kind) = GameKind::from_slug(game) else {
-        let known: Vec<&str> = GameKind::all().map(GameKind::slug).collect();
         eprintln!(
             "unknown game `{game}`; the games are: {} (or balance, for every table)",
-            known.join(", ")
+            GameKind::slugs()
         );
         return ExitCode::from(2);
     };
@@ -131,12 +130,12 @@ fn print_report(result: Result<(String, Value), String>, json: bool) -> ExitCode
     match result {
         Ok((text, value)) => {
             if json {
-                println!(
+                outln!(
                     "{}",
                     serde_json::to_string_pretty(&value).unwrap_or_default()
                 );
             } else {
-                println!("{text}");
+                outln!("{text}");
             }
             ExitCode::SUCCESS
         }
@@ -176,7 +175,7 @@ fn pace_run(
                 "sim pace sets each table's players and options and prints Markdown: give only --races, --seed and --pace-median".into(),
             );
         }
-        print!("{}", pace::doc(count, seed, &model, median.trim()));
+        out!("{}", pace::doc(count, seed, &model, median.trim()));
         return ExitCode::SUCCESS;
     }
     let Some(kind) = GameKind::from_slug(game) else {

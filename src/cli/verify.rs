@@ -77,7 +77,7 @@ pub(super) fn read_file(path: &Path) -> Result<Export, String> {
 /// Prints a report as text or JSON and turns it into the exit code.
 fn show(report: &VerifyReport, json: bool) -> ExitCode {
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(report).unwrap_or_default()
         );
@@ -97,9 +97,18 @@ async fn verify(database: &str, race: i64) -> Result<VerifyReport, String> {
     let report = referee
         .verify(CampaignId(race))
         .await
-        .map_err(|e| e.to_string());
+        .map_err(|e| refused(e, race));
     referee.store().close().await;
     report
+}
+
+/// A referee's refusal for `verify` and `export`, in the one wording each shares: the
+/// referee's own sentence for a missing race speaks of a Discord channel.
+pub(super) fn refused(e: crate::referee::RefereeError, race: i64) -> String {
+    match e {
+        crate::referee::RefereeError::NoRace => format!("there is no race #{race} in the database"),
+        other => other.to_string(),
+    }
 }
 
 /// A referee over the database as it is: never created, never migrated, and refused
@@ -127,8 +136,8 @@ pub(super) async fn open_referee(database: &str) -> Result<Referee, String> {
 }
 
 fn print(report: &VerifyReport) {
-    println!("race #{}: seed {}", report.race, report.seed);
-    println!(
+    outln!("race #{}: seed {}", report.race, report.seed);
+    outln!(
         "commitment {} {}",
         report.commitment,
         if report.commitment_matches {
@@ -137,18 +146,20 @@ fn print(report: &VerifyReport) {
             "DOES NOT MATCH"
         }
     );
-    println!(
+    outln!(
         "{} steps and {} events replayed, {} receipts checked",
-        report.steps_checked, report.events_checked, report.receipts_checked
+        report.steps_checked,
+        report.events_checked,
+        report.receipts_checked
     );
     for p in &report.problems {
-        println!("problem: {p}");
+        outln!("problem: {p}");
     }
-    println!(
+    outln!(
         "proof {} (compare it with the one posted with the result)",
         report.proof
     );
-    println!(
+    outln!(
         "{}",
         if report.ok() {
             "verified: every random outcome matches the seed"

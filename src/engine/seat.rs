@@ -56,11 +56,21 @@ impl BotLevel {
     }
 
     pub fn parse(text: &str) -> Option<BotLevel> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "random" | "easy" => Some(BotLevel::Random),
-            "heuristic" | "smart" | "normal" => Some(BotLevel::Heuristic),
-            "expert" | "hard" => Some(BotLevel::Expert),
-            _ => None,
+        let t = text.trim().to_ascii_lowercase();
+        BotLevel::ALL
+            .into_iter()
+            .find(|l| l.name() == t || l.aliases().contains(&t.as_str()))
+    }
+
+    /// Every level, in the order help lists them.
+    pub const ALL: [BotLevel; 3] = [BotLevel::Heuristic, BotLevel::Random, BotLevel::Expert];
+
+    /// Other words [`BotLevel::parse`] reads as this level.
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            BotLevel::Random => &["easy"],
+            BotLevel::Heuristic => &["smart", "normal"],
+            BotLevel::Expert => &["hard"],
         }
     }
 }

@@ -49,9 +49,10 @@ const KINDS: &[KindSpec] = &[
     },
     KindSpec {
         kind: GameKind::MilleBornes,
-        slug: "mille-bornes",
+        slug: "1000-miles",
         title: "1000 miles",
-        aliases: &["1000-miles", "1000miles", "mille"],
+        // `mille-bornes` was the slug once: stored races, exports and scripts keep it.
+        aliases: &["mille-bornes", "1000miles", "mille"],
         engine: Engine::CardRace,
         preset: r#"{"ruleset":"playroom","target_score":5000,"rounds":0}"#,
     },
@@ -95,6 +96,11 @@ impl GameKind {
     /// The name used in commands and scripts, e.g. `dream-mile`.
     pub fn slug(self) -> &'static str {
         self.spec().slug
+    }
+
+    /// Every game's command name, comma-separated, as refusals list them.
+    pub fn slugs() -> String {
+        KINDS.iter().map(|s| s.slug).collect::<Vec<_>>().join(", ")
     }
 
     /// The display name, e.g. `Dream Mile`.
@@ -518,6 +524,20 @@ registry! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_game_has_one_name_in_commands_and_in_words() {
+        for k in GameKind::all() {
+            let spelled = k.title().to_lowercase().replace(' ', "-");
+            assert_eq!(k.slug(), spelled, "{k:?}");
+        }
+        // The old command name still reads.
+        assert_eq!(
+            GameKind::from_slug("mille-bornes"),
+            Some(GameKind::MilleBornes)
+        );
+        assert!(!GameKind::slugs().contains("mille-bornes"));
+    }
 
     #[test]
     fn every_kind_has_a_unique_slug_and_reads_back() {

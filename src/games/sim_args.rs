@@ -38,7 +38,8 @@ impl SimBots {
         for part in text.split(',') {
             let level = BotLevel::parse(part).ok_or_else(|| {
                 format!(
-                    "`{}` is not a bot level; write mixed, or levels such as heuristic,random",
+                    "`{}` is not a bot level; write mixed, or one of heuristic, random, expert \
+                     (a comma list for one per seat)",
                     part.trim()
                 )
             })?;

@@ -151,3 +151,176 @@ fn play_runs_a_whole_race_in_the_terminal_then_verifies_it() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_missing_game_is_named_with_the_games_listed() {
+    for command in ["play", "sim"] {
+        let out = photofinish().arg(command).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("<GAME> is required"), "{err}");
+        for game in photofinish::games::GameKind::all() {
+            assert!(err.contains(game.slug()), "{command}: {err}");
+        }
+    }
+}
+
+#[test]
+fn an_unknown_bot_level_is_refused_with_the_levels_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("play.db");
+    let out = photofinish()
+        .args(["play", "dream-mile", "--bots", "genius", "--db"])
+        .arg(&db)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--bots"), "{err}");
+    assert!(err.contains("heuristic, random, expert"), "{err}");
+    assert!(
+        !err.contains("genius"),
+        "never echoes what was typed: {err}"
+    );
+    assert!(!db.exists(), "a refusal starts no race");
+    let help = photofinish().args(["play", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("heuristic, random, expert"), "{help}");
+}
+
+/// Runs `args` with standard output closed before the first write, as `| head` does.
+fn with_stdout_closed(args: &[&str]) -> std::process::Output {
+    let mut child = photofinish()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_closed_stdout_ends_each_command_quietly_without_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    for args in [
+        vec![
+            "render",
+            "tests/scripts/dream-mile-rulebook.json",
+            "--out",
+            out,
+        ],
+        vec!["replay", "tests/scripts/dream-mile-rulebook.json"],
+        vec!["sim", "dream-mile", "--races", "5"],
+        vec!["sim", "dream-mile", "--races", "5", "--json"],
+    ] {
+        let run = with_stdout_closed(&args);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_ne!(run.status.code(), Some(101), "{args:?}: {stderr}");
+        assert_eq!(run.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn verify_and_export_word_a_missing_race_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("empty.db");
+    let out = photofinish()
+        .args(["migrate", "--database"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let refusal = |command: &str| {
+        let out = photofinish()
+            .args([command, "99", "--database"])
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert!(out.stdout.is_empty(), "{command}");
+        String::from_utf8_lossy(&out.stderr).trim().to_string()
+    };
+    assert_eq!(refusal("verify"), "there is no race #99 in the database");
+    assert_eq!(refusal("export"), "there is no race #99 in the database");
+}
+
+#[test]
+fn the_database_flag_has_one_spelling_in_help_and_keeps_its_alias() {
+    for command in [
+        "play", "verify", "export", "health", "backup", "migrate", "run", "bench",
+    ] {
+        let out = photofinish().args([command, "--help"]).output().unwrap();
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(help.contains("--database <"), "{command}: {help}");
+        assert!(help.contains("[alias: --db]"), "{command}: {help}");
+        assert!(help.contains("--database <DATABASE>"), "{command}: {help}");
+    }
+    // The alias still works: `--db` and `--database` name the same file.
+    let dir = tempfile::tempdir().unwrap();
+    for flag in ["--db", "--database"] {
+        let db = dir
+            .path()
+            .join(format!("{}.db", flag.trim_start_matches('-')));
+        let out = photofinish()
+            .args(["migrate", flag])
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{flag}");
+        assert!(db.exists(), "{flag}");
+    }
+}
+
+#[test]
+fn each_game_goes_by_one_name_and_the_old_one_still_reads() {
+    let out = photofinish().args(["sim", "chess"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("1000-miles"), "{err}");
+    assert!(!err.contains("mille-bornes"), "{err}");
+    let out = photofinish()
+        .args(["replay", "tests/scripts/1000-miles-rounds.json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["game"], "1000-miles", "the script says mille-bornes");
+}
+
+#[test]
+fn quit_in_play_says_the_race_is_cancelled() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("play.db");
+    let mut child = photofinish()
+        .args(["play", "dream-mile", "--players", "2", "--database"])
+        .arg(&db)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    writeln!(child.stdin.take().unwrap(), "quit").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert_eq!(
+        stdout.lines().last(),
+        Some("You quit: race #1 is cancelled."),
+        "{stdout}"
+    );
+}

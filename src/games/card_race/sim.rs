@@ -1,4 +1,4 @@
-//! `photofinish sim mille-bornes` and `sim 1000-yards`: bots play whole games; the
+//! `photofinish sim 1000-miles` and `sim 1000-yards`: bots play whole games; the
 //! summary gives win rates and mean scores by bot level and by seat, and the first
 //! player's advantage: rounds won by each team's place in the round's turn order.
 

@@ -30,7 +30,7 @@ fn replay_fixes_the_deal_and_prints_teams() {
     });
     let out = replay::run(crate::games::GameKind::MilleBornes, script).unwrap();
     let o = &out.output;
-    assert_eq!(o["game"], "mille-bornes");
+    assert_eq!(o["game"], "1000-miles");
     assert_eq!(o["rounds"][0]["ended_by"], "trip");
     assert_eq!(o["rounds"][0]["scores"][0]["breakdown"]["trip"], 300);
     assert_eq!(o["rounds"][0]["scores"][1]["breakdown"]["immunities"], 100);
