@@ -105,6 +105,20 @@ impl Referee {
         }
     }
 
+    /// The open races a hold moves on: a quarantined race is left as it is (its rows do
+    /// not read, and it was told once).
+    async fn holdable(&self) -> Result<Vec<CampaignId>, StoreError> {
+        let open = self.store.open_campaigns().await?;
+        let stopped: Vec<CampaignId> = self
+            .store
+            .quarantined()
+            .await?
+            .into_iter()
+            .map(|q| q.campaign)
+            .collect();
+        Ok(open.into_iter().filter(|c| !stopped.contains(c)).collect())
+    }
+
     /// A deadline that failed for a passing reason waits before it is tried again.
     async fn defer(&self, d: &DeadlineRow, e: &RefereeError, now: Millis) {
         // The claim is kept until the retry, so neither this process nor another spins
@@ -209,7 +223,7 @@ impl Referee {
             jump_ms = jump,
             "the wall clock jumped forward; open deadlines are held back by the jump"
         );
-        let open = match self.store.open_campaigns().await {
+        let open = match self.holdable().await {
             Ok(o) => o,
             Err(e) => {
                 tracing::warn!("cannot hold deadlines after a clock jump: {e}");
@@ -236,7 +250,7 @@ impl Referee {
             bot_down = ours,
             "Discord can be reached again; open deadlines move on by the outage"
         );
-        let open = match self.store.open_campaigns().await {
+        let open = match self.holdable().await {
             Ok(o) => o,
             Err(e) => {
                 tracing::warn!("cannot hold deadlines after an outage: {e}");
