@@ -681,26 +681,34 @@ async fn deadline_worker(
             wait_ms
         };
         shared.delivery.notify_one();
-        // In real time: a test's fast clock reaches the deadline sooner.
-        let wait =
-            Duration::from_millis(u64::try_from(wait_ms).unwrap_or(0)).div_f64(shared.time_scale);
-        if backoff.failing() {
-            // A poke must not cut a back-off short: that is how it spun.
-            tokio::select! {
-                () = tokio::time::sleep(wait) => {}
-                _ = stop.changed() => return,
-            }
-        } else {
-            tokio::select! {
-                () = shared.deadlines.notified() => {}
-                () = tokio::time::sleep(wait) => {}
-                _ = stop.changed() => return,
-            }
-        }
-        if *stop.borrow() {
+        let poke = (!backoff.failing()).then_some(&shared.deadlines);
+        if pause(real_time(wait_ms, &shared), poke, &mut stop).await {
             return;
         }
     }
+}
+
+/// A wait on the referee's clock in real time: a test's fast clock gets there sooner.
+fn real_time(ms: i64, shared: &Shared) -> Duration {
+    Duration::from_millis(u64::try_from(ms).unwrap_or(0)).div_f64(shared.time_scale)
+}
+
+/// Waits `wait`, or until `poke` (if any) is notified; true when the worker is told to
+/// stop. A failing worker passes no poke: a poke must not cut a back-off short, which is
+/// how a failing tick spun.
+async fn pause(wait: Duration, poke: Option<&Notify>, stop: &mut watch::Receiver<bool>) -> bool {
+    match poke {
+        Some(poke) => tokio::select! {
+            () = poke.notified() => {}
+            () = tokio::time::sleep(wait) => {}
+            _ = stop.changed() => return true,
+        },
+        None => tokio::select! {
+            () = tokio::time::sleep(wait) => {}
+            _ = stop.changed() => return true,
+        },
+    }
+    *stop.borrow()
 }
 
 async fn delivery_worker(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
@@ -731,34 +739,12 @@ async fn delivery_worker(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
         }
         // Discord refusing the bot itself fails the work as a full disk does.
         let trouble = trouble.or_else(|| referee.delivery_refused());
-        let now = referee.clock().now();
-        let wait = match trouble {
-            Some(cause) => {
-                let (wait_ms, started) = backoff.failed(now, &cause);
-                if started {
-                    referee.report_trouble(&backoff, Some(&cause)).await;
-                }
-                Duration::from_millis(u64::try_from(wait_ms).unwrap_or(0))
-                    .div_f64(shared.time_scale)
-            }
-            None => {
-                if backoff.succeeded(now) {
-                    referee.report_trouble(&backoff, None).await;
-                }
-                DELIVERY_POLL
-            }
+        let (wait, poke) = match referee.after_pass(&mut backoff, trouble).await {
+            Some(wait_ms) => (real_time(wait_ms, &shared), None),
+            None => (DELIVERY_POLL, Some(&shared.delivery)),
         };
-        if backoff.failing() {
-            tokio::select! {
-                () = tokio::time::sleep(wait) => {}
-                _ = stop.changed() => return,
-            }
-        } else {
-            tokio::select! {
-                () = shared.delivery.notified() => {}
-                () = tokio::time::sleep(wait) => {}
-                _ = stop.changed() => return,
-            }
+        if pause(wait, poke, &mut stop).await {
+            return;
         }
     }
 }

@@ -140,27 +140,45 @@ impl Referee {
             }),
             Err(e) => Err(e),
         };
+        let trouble = outcome
+            .as_ref()
+            .err()
+            .map(super::RefereeError::operator_detail);
+        match (self.after_pass(backoff, trouble).await, outcome) {
+            (Some(wait), _) => wait,
+            (None, Ok(wait)) => wait,
+            (None, Err(_)) => poll_ms,
+        }
+    }
+
+    /// Counts a worker's pass, failed with `trouble` or not: after a failure, the wait
+    /// before the next pass; the worker is reported `failing` when its failures start and
+    /// `running` when they end.
+    pub async fn after_pass(
+        &self,
+        backoff: &mut Backoff,
+        trouble: Option<String>,
+    ) -> Option<Millis> {
         let now = self.clock.now();
-        match outcome {
-            Ok(wait) => {
-                if backoff.succeeded(now) {
-                    self.report_trouble(backoff, None).await;
-                }
-                wait
-            }
-            Err(e) => {
-                let cause = e.operator_detail();
+        match trouble {
+            Some(cause) => {
                 let (wait, started) = backoff.failed(now, &cause);
                 if started {
                     self.report_trouble(backoff, Some(&cause)).await;
                 }
-                wait
+                Some(wait)
+            }
+            None => {
+                if backoff.succeeded(now) {
+                    self.report_trouble(backoff, None).await;
+                }
+                None
             }
         }
     }
 
     /// Records the worker as failing (with the cause) or running again, for `health`.
-    pub async fn report_trouble(&self, backoff: &Backoff, cause: Option<&str>) {
+    async fn report_trouble(&self, backoff: &Backoff, cause: Option<&str>) {
         let at = chrono::Utc::now().timestamp_millis();
         if let Err(e) = self
             .store
