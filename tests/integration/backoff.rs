@@ -8,36 +8,11 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use crate::support::backend::{Bench, Kind};
-use crate::support::courier::{alice, bob, carol};
-use photofinish::games::GameKind;
+use crate::support::courier::{alice, bob};
+use photofinish::referee::Referee;
 use photofinish::referee::backoff::Backoff;
-use photofinish::referee::{NewRace, Referee};
 use photofinish::store::WorkerStatus;
 use photofinish::vocab::CampaignId;
-
-/// A started Dream Mile race of Alice (host), Bob and Carol in `channel`, one hour a turn.
-async fn race_in(b: &Bench, channel: &str) -> CampaignId {
-    let id = b
-        .referee
-        .create(NewRace {
-            kind: GameKind::DreamMile,
-            options: "turn=1h".into(),
-            channel: channel.into(),
-            guild: None,
-            host: alice(),
-        })
-        .await
-        .unwrap();
-    for a in [alice(), bob(), carol()] {
-        b.referee.join(id, &a, None, None).await.unwrap();
-    }
-    b.referee.start(id, &alice()).await.unwrap();
-    id
-}
-
-async fn step_of(b: &Bench, id: CampaignId) -> i64 {
-    b.count("SELECT step FROM campaigns WHERE id = ?", id).await
-}
 
 /// Every log line written while it is the thread's subscriber (warnings and up).
 #[derive(Clone, Default)]
@@ -84,7 +59,7 @@ async fn a_failing_claim_backs_off_says_why_and_recovers() {
     let lines = Lines::default();
     let _log = tracing::subscriber::set_default(lines.subscriber());
     let b = Bench::new(Kind::Sqlite).await;
-    let id = race_in(&b, "chan-1").await;
+    let id = b.three_runners("chan-1", "turn=1h").await;
     b.store
         .worker_status(&WorkerStatus {
             instance: "bot-1".into(),
@@ -136,13 +111,13 @@ async fn a_failing_claim_backs_off_says_why_and_recovers() {
         !log.contains("went wrong"),
         "the cause, not the players' sentence: {log}"
     );
-    assert_eq!(step_of(&b, id).await, 0);
+    assert_eq!(b.step_of(id).await, 0);
 
     raw.execute("DROP TRIGGER disk_full", vec![]).await;
     raw.close().await;
     b.referee.deadline_pass(&mut backoff, 60_000).await;
     assert!(!backoff.failing());
-    assert_eq!(step_of(&b, id).await, 1, "resolved once the disk had room");
+    assert_eq!(b.step_of(id).await, 1, "resolved once the disk had room");
     let w = worker(&b).await;
     assert_eq!((w.state.as_str(), w.trouble), ("running", None));
     assert!(lines.text().contains("succeeds again"));
@@ -154,8 +129,8 @@ async fn a_failing_claim_backs_off_says_why_and_recovers() {
 #[tokio::test]
 async fn text_in_a_deadlines_due_at_quarantines_its_race() {
     let b = Bench::new(Kind::Sqlite).await;
-    let bad = race_in(&b, "chan-1").await;
-    let good = race_in(&b, "chan-2").await;
+    let bad = b.three_runners("chan-1", "turn=1h").await;
+    let good = b.three_runners("chan-2", "turn=1h").await;
     let raw = b.db.raw().await;
     raw.execute(
         &format!(
@@ -178,7 +153,7 @@ async fn text_in_a_deadlines_due_at_quarantines_its_race() {
         "{quarantined:?}"
     );
     assert_eq!(quarantined.len(), 1, "{quarantined:?}");
-    assert_eq!(step_of(&b, good).await, 1);
+    assert_eq!(b.step_of(good).await, 1);
 }
 
 /// Overwrites the header of the page at the root of `table`, as a failing disk would.
@@ -218,8 +193,8 @@ async fn damage(url: &str, table: &str) {
 #[tokio::test]
 async fn a_damaged_orders_page_quarantines_its_races() {
     let b = Bench::new(Kind::Sqlite).await;
-    let one = race_in(&b, "chan-1").await;
-    let two = race_in(&b, "chan-2").await;
+    let one = b.three_runners("chan-1", "turn=1h").await;
+    let two = b.three_runners("chan-2", "turn=1h").await;
     for id in [one, two] {
         b.referee.submit(id, &alice().user, "5").await.unwrap();
         b.referee.submit(id, &bob().user, "4").await.unwrap();

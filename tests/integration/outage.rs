@@ -5,37 +5,11 @@
 //! them (a shard connected, a REST call answered); deliveries count as signs too.
 
 use crate::support::backend::{Bench, Kind};
-use crate::support::courier::{Recorder, alice, bob, carol};
-use photofinish::games::GameKind;
-use photofinish::referee::NewRace;
+use crate::support::courier::Recorder;
 use photofinish::vocab::CampaignId;
 
 const HOUR: i64 = 3_600_000;
 const MINUTE: i64 = 60_000;
-
-/// A started Dream Mile race of Alice, Bob and Carol with a one-hour turn.
-async fn race(b: &Bench, channel: &str) -> CampaignId {
-    let id = b
-        .referee
-        .create(NewRace {
-            kind: GameKind::DreamMile,
-            options: "turn=1h resolve=deadline".into(),
-            channel: channel.into(),
-            guild: None,
-            host: alice(),
-        })
-        .await
-        .unwrap();
-    for a in [alice(), bob(), carol()] {
-        b.referee.join(id, &a, None, None).await.unwrap();
-    }
-    b.referee.start(id, &alice()).await.unwrap();
-    id
-}
-
-async fn step_of(b: &Bench, id: CampaignId) -> i64 {
-    b.count("SELECT step FROM campaigns WHERE id = ?", id).await
-}
 
 /// The outage notices queued for a race.
 async fn notices(b: &Bench, id: CampaignId) -> Vec<String> {
@@ -55,8 +29,8 @@ async fn notices(b: &Bench, id: CampaignId) -> Vec<String> {
 async fn a_three_hour_outage_holds_the_deadlines_and_tells_each_race_once(kind: Kind) {
     let b = Bench::new(kind).await;
     let courier = Recorder::default();
-    let one = race(&b, "chan-1").await;
-    let two = race(&b, "chan-2").await;
+    let one = b.three_runners("chan-1", "turn=1h resolve=deadline").await;
+    let two = b.three_runners("chan-2", "turn=1h resolve=deadline").await;
     let reach = b.referee.reach();
     reach.watch(3 * MINUTE);
     reach.contact(b.clock.now_ms());
@@ -77,7 +51,7 @@ async fn a_three_hour_outage_holds_the_deadlines_and_tells_each_race_once(kind: 
     assert!(b.clock.now_ms() > due_one && b.clock.now_ms() > due_two);
     for id in [one, two] {
         assert_eq!(
-            step_of(&b, id).await,
+            b.step_of(id).await,
             0,
             "no deadline fired during the outage"
         );
@@ -96,7 +70,7 @@ async fn a_three_hour_outage_holds_the_deadlines_and_tells_each_race_once(kind: 
         assert!(told[0].contains("about 3 hours"), "{}", told[0]);
         let now_due = b.referee.overview(id).await.unwrap().deadline.unwrap();
         assert_eq!(now_due, due + outage, "the deadline moved on by the outage");
-        assert_eq!(step_of(&b, id).await, 0);
+        assert_eq!(b.step_of(id).await, 0);
     }
     // Each held deadline fires once, when its new time comes.
     b.clock.advance_secs((due_one + outage - back) / 1000 + 1);
@@ -107,7 +81,7 @@ async fn a_three_hour_outage_holds_the_deadlines_and_tells_each_race_once(kind: 
     b.referee.tick().await.unwrap();
     b.referee.tick().await.unwrap();
     for id in [one, two] {
-        assert_eq!(step_of(&b, id).await, 1, "the held deadline fired, once");
+        assert_eq!(b.step_of(id).await, 1, "the held deadline fired, once");
         let log = b.store.log(id).await.unwrap();
         assert_eq!(log.len(), 1, "step 0 resolved once");
         assert_eq!(notices(&b, id).await.len(), 1, "told once");
@@ -118,11 +92,11 @@ async fn a_three_hour_outage_holds_the_deadlines_and_tells_each_race_once(kind: 
 /// deadline three hours late fires at once.
 async fn an_unwatched_referee_is_never_held(kind: Kind) {
     let b = Bench::new(kind).await;
-    let id = race(&b, "chan-1").await;
+    let id = b.three_runners("chan-1", "turn=1h resolve=deadline").await;
     b.referee.reach().contact(b.clock.now_ms());
     b.clock.advance_secs(3 * 3600);
     b.referee.tick().await.unwrap();
-    assert_eq!(step_of(&b, id).await, 1);
+    assert_eq!(b.step_of(id).await, 1);
 }
 
 on_both!(

@@ -17,33 +17,9 @@ use photofinish::referee::delivery::{Courier, Delivered, DeliveryError, MAX_BACK
 use photofinish::referee::work::MAX_DEADLINE_AHEAD_MS;
 use photofinish::referee::{NewRace, RefereeError, TestClock};
 use photofinish::store::StoreError;
-use photofinish::vocab::{CampaignId, Phase};
+use photofinish::vocab::Phase;
 
 const DM: GameKind = GameKind::DreamMile;
-
-/// A started Dream Mile race of Alice (host), Bob and Carol in `channel`.
-async fn three_runners(b: &Bench, channel: &str, options: &str) -> CampaignId {
-    let id = b
-        .referee
-        .create(NewRace {
-            kind: DM,
-            options: options.into(),
-            channel: channel.into(),
-            guild: None,
-            host: alice(),
-        })
-        .await
-        .unwrap();
-    for a in [alice(), bob(), carol()] {
-        b.referee.join(id, &a, None, None).await.unwrap();
-    }
-    b.referee.start(id, &alice()).await.unwrap();
-    id
-}
-
-async fn step_of(b: &Bench, id: CampaignId) -> i64 {
-    b.count("SELECT step FROM campaigns WHERE id = ?", id).await
-}
 
 /// A Discord that can be down: every attempt is recorded with the test clock's time.
 struct Outage {
@@ -91,7 +67,7 @@ async fn a_six_hour_outage_loses_nothing_and_keeps_the_order(kind: Kind) {
         landed: Mutex::new(Vec::new()),
         attempts: Mutex::new(Vec::new()),
     };
-    let id = three_runners(&b, "chan-1", "turn=2h reminders=none").await;
+    let id = b.three_runners("chan-1", "turn=2h reminders=none").await;
     b.referee.deliver(&c).await.unwrap();
     *c.down.lock().unwrap() = true;
     let start = b.clock.now_ms();
@@ -117,7 +93,7 @@ async fn a_six_hour_outage_loses_nothing_and_keeps_the_order(kind: Kind) {
         b.referee.deliver(&c).await.unwrap();
     }
     assert!(c.landed.lock().unwrap().len() > landed_before);
-    assert_eq!(step_of(&b, id).await, 3, "three turns resolved");
+    assert_eq!(b.step_of(id).await, 3, "three turns resolved");
     // Nothing given up but what is moot (superseded status edits, prompts of resolved
     // steps).
     let outbox = b.store.outbox_of(id).await.unwrap();
@@ -202,10 +178,10 @@ async fn a_long_chain_of_bot_steps_runs_to_its_end_through_ticks(kind: Kind) {
         assert!(
             ticks < 200,
             "stranded at step {} after {ticks} ticks",
-            step_of(&b, id).await
+            b.step_of(id).await
         );
     }
-    let steps = step_of(&b, id).await;
+    let steps = b.step_of(id).await;
     assert!(
         steps > 2_000,
         "a chain longer than the old cap: {steps} steps"
@@ -217,8 +193,8 @@ async fn a_long_chain_of_bot_steps_runs_to_its_end_through_ticks(kind: Kind) {
 /// the other race goes on; nothing spins on it.
 async fn a_state_that_does_not_decode_stops_only_its_race(kind: Kind) {
     let b = Bench::new(kind).await;
-    let bad = three_runners(&b, "chan-1", "turn=1h").await;
-    let good = three_runners(&b, "chan-2", "turn=1h").await;
+    let bad = b.three_runners("chan-1", "turn=1h").await;
+    let good = b.three_runners("chan-2", "turn=1h").await;
     let raw = b.db.raw().await;
     // The state has its own row (migration 20); the version bump makes the referee reload.
     raw.execute(
@@ -241,11 +217,7 @@ async fn a_state_that_does_not_decode_stops_only_its_race(kind: Kind) {
     );
     b.clock.advance_secs(3_601);
     b.referee.tick().await.unwrap();
-    assert_eq!(
-        step_of(&b, good).await,
-        1,
-        "the good race resolved its turn"
-    );
+    assert_eq!(b.step_of(good).await, 1, "the good race resolved its turn");
     let q = b.store.quarantined().await.unwrap();
     assert_eq!(q.len(), 1);
     assert_eq!(q[0].campaign, bad);
@@ -273,8 +245,8 @@ async fn a_state_that_does_not_decode_stops_only_its_race(kind: Kind) {
 /// clear reason, never a misreading.
 async fn an_unknown_format_quarantines_with_a_clear_reason(kind: Kind) {
     let b = Bench::new(kind).await;
-    let id = three_runners(&b, "chan-1", "turn=1h").await;
-    let other = three_runners(&b, "chan-2", "turn=1h").await;
+    let id = b.three_runners("chan-1", "turn=1h").await;
+    let other = b.three_runners("chan-2", "turn=1h").await;
     for a in [alice(), bob(), carol()] {
         b.referee.submit(other, &a.user, "5").await.unwrap();
     }
@@ -326,7 +298,7 @@ async fn a_bad_deadline_row_of_a_finished_race_does_not_stop_the_start(kind: Kin
         b.referee.overview(done).await.unwrap().phase,
         Phase::Finished
     );
-    let live = three_runners(&b, "chan-2", "turn=1h").await;
+    let live = b.three_runners("chan-2", "turn=1h").await;
     let raw = b.db.raw().await;
     raw.execute(
         "INSERT INTO deadlines (campaign_id, step, kind, due_at) VALUES (?, 0, 'someday', 0)",
@@ -340,7 +312,7 @@ async fn a_bad_deadline_row_of_a_finished_race_does_not_stop_the_start(kind: Kin
         .tick()
         .await
         .expect("the start survives one bad row");
-    assert_eq!(step_of(&b, live).await, 1);
+    assert_eq!(b.step_of(live).await, 1);
     let q = b.store.quarantined().await.unwrap();
     assert_eq!(q.len(), 1);
     assert_eq!(q[0].campaign, done);
@@ -355,8 +327,8 @@ async fn a_bad_deadline_row_of_a_finished_race_does_not_stop_the_start(kind: Kin
 /// announcement, of its race and of others, is delivered.
 async fn an_unreadable_announcement_does_not_stop_delivery(kind: Kind) {
     let b = Bench::new(kind).await;
-    let one = three_runners(&b, "chan-1", "").await;
-    let two = three_runners(&b, "chan-2", "").await;
+    let one = b.three_runners("chan-1", "").await;
+    let two = b.three_runners("chan-2", "").await;
     let raw = b.db.raw().await;
     let first = raw
         .scalar(
@@ -403,7 +375,7 @@ async fn a_failing_race_backs_off_instead_of_spinning(kind: Kind) {
         return; // the trigger is SQLite's; the rule is the same on PostgreSQL
     }
     let b = Bench::new(kind).await;
-    let id = three_runners(&b, "chan-1", "turn=1h").await;
+    let id = b.three_runners("chan-1", "turn=1h").await;
     let raw = b.db.raw().await;
     raw.execute(&crate::support::backend::sqlite_disk_full(id.0), vec![])
         .await;
@@ -424,25 +396,25 @@ async fn a_failing_race_backs_off_instead_of_spinning(kind: Kind) {
     assert_eq!(b.count(failures, id).await, 2);
     let next = b.referee.next_due().await.unwrap().unwrap();
     assert!(next >= b.clock.now_ms() + 10_000, "each wait is longer");
-    assert_eq!(step_of(&b, id).await, 0);
+    assert_eq!(b.step_of(id).await, 0);
     raw.execute("DROP TRIGGER disk_full", vec![]).await;
     raw.close().await;
     b.clock.advance_secs(10);
     b.referee.tick().await.unwrap();
-    assert_eq!(step_of(&b, id).await, 1, "resolved once the disk had room");
+    assert_eq!(b.step_of(id).await, 1, "resolved once the disk had room");
 }
 
 /// A wall clock that jumps three hours ahead does not fire the deadlines: they are held
 /// back by the jump, and the channel is told.
 async fn a_clock_jump_holds_the_deadlines(kind: Kind) {
     let b = Bench::new(kind).await;
-    let id = three_runners(&b, "chan-1", "turn=1h").await;
+    let id = b.three_runners("chan-1", "turn=1h").await;
     let before = b.referee.overview(id).await.unwrap().deadline.unwrap();
     b.referee.tick().await.unwrap();
     b.clock.advance_secs(600);
     b.clock.jump_ms(3 * 3_600_000);
     b.referee.tick().await.unwrap();
-    assert_eq!(step_of(&b, id).await, 0, "the jump fired nothing");
+    assert_eq!(b.step_of(id).await, 0, "the jump fired nothing");
     let held = b.referee.overview(id).await.unwrap().deadline.unwrap();
     assert_eq!(held, before + 3 * 3_600_000);
     let told = b.store.outbox_of(id).await.unwrap().iter().any(|r| {
@@ -454,14 +426,14 @@ async fn a_clock_jump_holds_the_deadlines(kind: Kind) {
     // Time that really passes still counts.
     b.clock.advance_secs(3_000);
     b.referee.tick().await.unwrap();
-    assert_eq!(step_of(&b, id).await, 1);
+    assert_eq!(b.step_of(id).await, 1);
 }
 
 /// `resume` with a stored time left beyond any sane deadline does not wrap; a deadline
 /// more than a year ahead, and an option that would wrap, are refused with a sentence.
 async fn time_and_option_arithmetic_never_wraps(kind: Kind) {
     let b = Bench::new(kind).await;
-    let id = three_runners(&b, "chan-1", "turn=1h").await;
+    let id = b.three_runners("chan-1", "turn=1h").await;
     b.referee.pause(id, &alice()).await.unwrap();
     let raw = b.db.raw().await;
     raw.execute(
@@ -521,7 +493,7 @@ impl Courier for Slow {
 /// first process drew the race's animation.)
 async fn a_slow_delivery_keeps_its_lease(kind: Kind) {
     let b = Bench::new(kind).await;
-    let id = three_runners(&b, "chan-1", "").await;
+    let id = b.three_runners("chan-1", "").await;
     let (_store2, second) = b.second_process().await;
     let slow = Slow::default();
     let other = Recorder::default();
@@ -596,7 +568,7 @@ impl Courier for History {
 /// never attempted, are moot; none is posted now.
 async fn a_moot_prompt_that_an_earlier_attempt_posted_is_recorded_as_delivered(kind: Kind) {
     let b = Bench::new(kind).await;
-    let id = three_runners(&b, "c", "").await;
+    let id = b.three_runners("c", "").await;
     let prompts: Vec<i64> = b
         .store
         .outbox_of(id)
@@ -618,7 +590,7 @@ async fn a_moot_prompt_that_an_earlier_attempt_posted_is_recorded_as_delivered(k
     for a in [alice(), bob(), carol()] {
         b.referee.submit(id, &a.user, "5").await.unwrap();
     }
-    assert_eq!(step_of(&b, id).await, 1, "the step resolved");
+    assert_eq!(b.step_of(id).await, 1, "the step resolved");
     while b.referee.deliver(&channel).await.unwrap() > 0 {}
     let rows = b.store.outbox_of(id).await.unwrap();
     let row = |n: i64| rows.iter().find(|r| r.id == n).unwrap();

@@ -406,6 +406,33 @@ impl Bench {
     }
 
     /// A count by raw SQL with the campaign's id bound to its one `?`.
+    /// A started Dream Mile race of Alice (host), Bob and Carol in `channel`.
+    pub async fn three_runners(&self, channel: &str, options: &str) -> CampaignId {
+        use super::courier::{alice, bob, carol};
+        let id = self
+            .referee
+            .create(NewRace {
+                kind: GameKind::DreamMile,
+                options: options.into(),
+                channel: channel.into(),
+                guild: None,
+                host: alice(),
+            })
+            .await
+            .expect("create race");
+        for a in [alice(), bob(), carol()] {
+            self.referee.join(id, &a, None, None).await.expect("join");
+        }
+        self.referee.start(id, &alice()).await.expect("start");
+        id
+    }
+
+    /// The race's current step, as stored.
+    pub async fn step_of(&self, id: CampaignId) -> i64 {
+        self.count("SELECT step FROM campaigns WHERE id = ?", id)
+            .await
+    }
+
     pub async fn count(&self, sql: &str, id: CampaignId) -> i64 {
         let raw = self.db.raw().await;
         let n = raw.scalar(sql, vec![Arg::I(id.0)]).await;
