@@ -107,6 +107,10 @@ async fn a_failing_claim_backs_off_says_why_and_recovers() {
         told.iter().all(|l| l.contains("database or disk is full")),
         "{log}"
     );
+    eprintln!(
+        "30 minutes failing: {attempts} attempts, told {} times",
+        told.len()
+    );
     assert!(
         !log.contains("went wrong"),
         "the cause, not the players' sentence: {log}"
