@@ -955,7 +955,9 @@ async fn a_power_decision_waits_the_turn_length(kind: Kind) {
             }
             let now = b.clock.now_ms();
             let deadline = o.deadline.expect("a running step has a deadline");
-            let asks = o.label.contains(" decides: ") && !o.label.ends_with("'s turn");
+            // "Bob decides: Ann's turn" (or "Legs' turn") is a turn, not a question.
+            let turn = o.label.ends_with("'s turn") || o.label.ends_with("' turn");
+            let asks = o.label.contains(" decides: ") && !turn;
             if asks {
                 decisions += 1;
                 assert_eq!(
