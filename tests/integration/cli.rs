@@ -7,17 +7,20 @@ fn photofinish() -> Command {
     Command::new(env!("CARGO_BIN_EXE_photofinish"))
 }
 
-#[test]
-fn replay_prints_the_rulebook_example_as_json() {
-    let out = photofinish()
-        .args(["replay", "tests/scripts/dream-mile-rulebook.json"])
-        .output()
-        .unwrap();
+/// Runs the binary with `args` and expects it to succeed (its stderr says why not).
+fn succeeds(args: &[&str]) -> std::process::Output {
+    let out = photofinish().args(args).output().unwrap();
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    out
+}
+
+#[test]
+fn replay_prints_the_rulebook_example_as_json() {
+    let out = succeeds(&["replay", "tests/scripts/dream-mile-rulebook.json"]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["game"], "dream-mile");
     assert_eq!(json["finished"], false);
@@ -289,15 +292,7 @@ fn each_game_goes_by_one_name_and_the_old_one_still_reads() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("1000-miles"), "{err}");
     assert!(!err.contains("mille-bornes"), "{err}");
-    let out = photofinish()
-        .args(["replay", "tests/scripts/1000-miles-rounds.json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = succeeds(&["replay", "tests/scripts/1000-miles-rounds.json"]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["game"], "1000-miles", "the script says mille-bornes");
 }
