@@ -16,7 +16,8 @@
 //! answer that it will never land (the channel gone, DMs closed) gives a row up.
 //! Announcements to one place land in order: a row waiting to be retried holds back the
 //! later rows of its race to the same target (the channel, the status message, one seat's
-//! DMs), in the store's claim and within a pass. A prompt or reminder whose step
+//! DMs), in the store's claim and within a pass; a race opened in a channel after another
+//! ended waits until the earlier race has said everything. A prompt or reminder whose step
 //! resolved, or whose deadline moved, meanwhile is not sent late (docs/reliability.md).
 //!
 //! With several processes, each pass first takes the outbox lease of the campaigns it

@@ -38,11 +38,28 @@ pub(super) const CLAIM_LEASES: &str = "INSERT INTO outbox_leases (campaign_id, h
      WHERE outbox_leases.lease_until <= $3 OR outbox_leases.holder = excluded.holder
      RETURNING campaign_id";
 
+/// A race opened in a channel after the one before it ended speaks only once the earlier
+/// race has said everything: the earlier race's result may still wait for a retry, and
+/// players read the channel top to bottom. For a query over `outbox o`; it walks the few
+/// undelivered rows (`outbox_pending`), not the channel's past races.
+macro_rules! after_earlier_races {
+    () => {
+        "
+       AND NOT EXISTS (SELECT 1 FROM outbox e JOIN campaigns ce ON ce.id = e.campaign_id
+                       WHERE e.delivered_at IS NULL AND e.failed IS NULL
+                         AND e.campaign_id < o.campaign_id
+                         AND ce.channel = (SELECT c.channel FROM campaigns c
+                                           WHERE c.id = o.campaign_id))"
+    };
+}
+
 /// The undelivered rows of the campaigns whose outbox lease `$1` holds until `$2`, ready
-/// at `$3`, each after any older row to the same target still waiting. `+o.id` (here and
-/// in [`OUTBOX_READY`]): without it SQLite walks the whole table in id order rather than
-/// sort the few undelivered rows that the partial index `outbox_pending` finds.
-pub(super) const CLAIMED_READY: &str =
+/// at `$3`, each after any older row to the same target still waiting, and none while an
+/// earlier race in the same channel has anything undelivered (`after_earlier_races!`).
+/// `+o.id` (here and in [`OUTBOX_READY`]): without it SQLite walks the whole table in id
+/// order rather than sort the few undelivered rows that the partial index
+/// `outbox_pending` finds.
+pub(super) const CLAIMED_READY: &str = concat!(
     "SELECT o.* FROM outbox o JOIN outbox_leases l ON l.campaign_id = o.campaign_id
      WHERE l.holder = $1 AND l.lease_until = $2
        AND o.delivered_at IS NULL AND o.failed IS NULL AND o.not_before <= $3
@@ -50,11 +67,15 @@ pub(super) const CLAIMED_READY: &str =
                        WHERE e.campaign_id = o.campaign_id AND e.target = o.target
                          AND e.id < o.id
                          AND e.delivered_at IS NULL AND e.failed IS NULL
-                         AND e.not_before > $3)
-     ORDER BY +o.id LIMIT $4";
+                         AND e.not_before > $3)",
+    after_earlier_races!(),
+    "
+     ORDER BY +o.id LIMIT $4"
+);
 
 /// Undelivered rows ready at `$1` of campaigns no process holds a lease on.
-pub(super) const OUTBOX_READY: &str = "SELECT * FROM outbox o
+pub(super) const OUTBOX_READY: &str = concat!(
+    "SELECT * FROM outbox o
      WHERE delivered_at IS NULL AND failed IS NULL AND not_before <= $1
        AND NOT EXISTS (SELECT 1 FROM outbox_leases l
                        WHERE l.campaign_id = o.campaign_id AND l.lease_until > $1)
@@ -62,8 +83,11 @@ pub(super) const OUTBOX_READY: &str = "SELECT * FROM outbox o
                        WHERE e.campaign_id = o.campaign_id AND e.target = o.target
                          AND e.id < o.id
                          AND e.delivered_at IS NULL AND e.failed IS NULL
-                         AND e.not_before > $1)
-     ORDER BY +id LIMIT $2";
+                         AND e.not_before > $1)",
+    after_earlier_races!(),
+    "
+     ORDER BY +id LIMIT $2"
+);
 
 /// The store on one backend's pool: [`super::sqlite::SqliteStore`] or [`super::postgres::PostgresStore`].
 pub struct SqlStore<DB: Database> {

@@ -634,8 +634,76 @@ async fn compaction_never_frees_an_outbox_id_for_reuse(kind: Kind) {
     s.close().await;
 }
 
+/// A race opened in a channel whose last race ended speaks only after that race has said
+/// everything, its result waiting for a retry included; a race elsewhere is not held.
+async fn a_new_race_in_a_channel_waits_for_the_last_race_s_posts(kind: Kind) {
+    let db = Db::new(kind).await;
+    let s = db.open().await;
+    let old = running(&s, "same").await;
+    let l = load(&s, old).await;
+    let mut commit = changed(&l, T0 + 1);
+    if let Some(c) = commit.campaign.as_mut() {
+        c.phase = Phase::Finished;
+        c.ended_at = Some(T0 + 1);
+    }
+    commit.outbox = vec![outbox(None, 9)];
+    s.commit(old, l.campaign.version, commit).await.unwrap();
+    let new = running(&s, "same").await;
+    let elsewhere = running(&s, "elsewhere").await;
+    let olds: Vec<i64> = s
+        .outbox_of(old)
+        .await
+        .unwrap()
+        .iter()
+        .filter(|r| r.failed.is_none())
+        .map(|r| r.id)
+        .collect();
+    let races = |rows: &[store::OutboxRow]| {
+        let mut v: Vec<CampaignId> = rows.iter().map(|r| r.campaign).collect();
+        v.dedup();
+        v
+    };
+    let ready = s.outbox_ready(T0, 100).await.unwrap();
+    assert_eq!(races(&ready), vec![old, elsewhere], "{ready:?}");
+    // The old race's first post lands, its result waits for a retry: the new race waits.
+    s.outbox_delivered(olds[0], Some("m1".into()), T0 + 2)
+        .await
+        .unwrap();
+    for id in &olds[1..] {
+        s.outbox_retry(*id, T0 + 60_000, "rate limited")
+            .await
+            .unwrap();
+    }
+    let claimed = s.claim_outbox(T0 + 3, 100, "A", T0 + 30_000).await.unwrap();
+    assert_eq!(races(&claimed), vec![elsewhere], "{claimed:?}");
+    s.release_outbox_leases("A", &[old, new, elsewhere])
+        .await
+        .unwrap();
+    assert!(
+        s.outbox_ready(T0 + 3, 100)
+            .await
+            .unwrap()
+            .iter()
+            .all(|r| r.campaign == elsewhere)
+    );
+    // Once the old race has spoken (one landed, one given up), the new race goes.
+    s.outbox_delivered(olds[1], Some("m2".into()), T0 + 60_001)
+        .await
+        .unwrap();
+    for id in &olds[2..] {
+        s.outbox_failed(*id, "gone for good").await.unwrap();
+    }
+    let claimed = s
+        .claim_outbox(T0 + 60_002, 100, "A", T0 + 90_000)
+        .await
+        .unwrap();
+    assert!(races(&claimed).contains(&new), "{claimed:?}");
+    s.close().await;
+}
+
 on_both!(
     compaction_never_frees_an_outbox_id_for_reuse,
+    a_new_race_in_a_channel_waits_for_the_last_race_s_posts,
     prompts_are_read_by_step,
     a_new_campaign_reads_back_as_created,
     a_commit_lands_whole_and_a_stale_one_not_at_all,
