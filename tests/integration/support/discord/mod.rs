@@ -428,6 +428,12 @@ impl FakeDiscord {
             .collect()
     }
 
+    /// Every create the fake received again under a nonce it had seen (channel, nonce):
+    /// a second post of one message that only Discord's nonce window hid.
+    pub fn nonce_repeats(&self) -> Vec<(u64, String)> {
+        self.shared.inner.lock().unwrap().folded.clone()
+    }
+
     pub fn messages_in(&self, channel: u64) -> Vec<Value> {
         let c = channel.to_string();
         self.messages()

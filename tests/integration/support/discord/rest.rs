@@ -498,9 +498,10 @@ impl Call<'_> {
             && let Some(n) = &nonce
             && let Some((existing, at)) = inner.nonces.get(&(channel, n.clone()))
             && now.saturating_sub(*at) < NONCE_WINDOW
-            && let Some(m) = inner.messages.get(existing)
+            && let Some(m) = inner.messages.get(existing).cloned()
         {
-            return ok_json(m.clone());
+            inner.folded.push((channel, n.clone()));
+            return ok_json(m);
         }
         let mid = self.shared.id();
         let mut m = message_object(mid, channel, body, bot_author());

@@ -44,6 +44,9 @@ pub(super) struct Inner {
     /// Each nonce seen per channel: the message it made, and when (the fake's clock);
     /// forgotten after [`super::rest::NONCE_WINDOW`], as Discord does.
     pub(super) nonces: HashMap<(u64, String), (u64, Duration)>,
+    /// Each create that a repeated nonce folded into the first message (channel, nonce):
+    /// Discord shows one message, but only within its nonce window.
+    pub(super) folded: Vec<(u64, String)>,
     pub(super) interactions: HashMap<u64, Interaction>,
     pub(super) gateway: Option<mpsc::UnboundedSender<String>>,
     pub(super) seq: u64,

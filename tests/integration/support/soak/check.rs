@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::run::{Figures, Soak};
 use super::world::World;
-use crate::support::backend::{Arg, Kind};
+use crate::support::backend::{Arg, Kind, Raw};
 use crate::support::discord::{BOT_ID, text_of};
 
 /// A time Discord could not be reached, on the bot's wall clock.
@@ -46,7 +46,8 @@ pub async fn check(
     let rows = races_ended_once(w, soak, f, outages, &quarantined).await;
     let by_external = every_announcement_on_discord(f, &rows, &messages);
     once_and_in_order(w, f, &messages, &rows, &by_external);
-    no_nonce_twice(f, &messages);
+    let outbox_ids: BTreeSet<String> = rows.iter().map(|(_, r)| r.id.to_string()).collect();
+    no_nonce_twice(f, &messages, &w.fake.nonce_repeats(), &outbox_ids);
     super::seats::check_changes(w, f).await;
     secrets(w, f, &messages).await;
     retention_bound(w, soak, f).await;
@@ -131,6 +132,10 @@ async fn races_ended_once(
                 r.id, a.step
             ));
         }
+        // Every resolved step told once in the channel: the steps the race's
+        // announcements name, against the steps stored (a step resolved twice is told
+        // twice, though its row is one).
+        told_once(w, f, r.id, a.step, &raw).await;
         // No deadline fired while Discord was out.
         if soak.checks.no_deadline_in_outage {
             for o in outages {
@@ -164,6 +169,45 @@ async fn races_ended_once(
         }
     }
     rows
+}
+
+/// The steps a race's channel posts tell (each resolved step once, by its label) are the
+/// steps it resolved. A race compacted already (no `started` row left) is not counted.
+async fn told_once(w: &World, f: &mut Figures, race: CampaignId, steps: u32, raw: &Raw) {
+    let rows = w.store().outbox_of(race).await.unwrap();
+    let kind = |r: &OutboxRow| r.payload["kind"].as_str().unwrap_or("").to_string();
+    if !rows.iter().any(|r| kind(r) == "started") {
+        return;
+    }
+    let mut told: BTreeMap<String, i64> = BTreeMap::new();
+    for r in rows.iter().filter(|r| kind(r) == "turn-resolved") {
+        for label in r.payload["labels"].as_array().into_iter().flatten() {
+            *told
+                .entry(label.as_str().unwrap_or("").to_string())
+                .or_insert(0) += 1;
+        }
+    }
+    let total: i64 = told.values().sum();
+    if total != i64::from(steps) {
+        f.problems.push(format!(
+            "race {race}: {steps} steps resolved, {total} told in the channel"
+        ));
+    }
+    for (label, n) in told {
+        let stored = raw
+            .scalar(
+                "SELECT COUNT(*) FROM turns WHERE campaign_id = ? AND label = ? \
+                 AND resolved_at IS NOT NULL",
+                vec![Arg::I(race.0), Arg::S(label.clone())],
+            )
+            .await;
+        if n != stored {
+            f.doubled += 1;
+            f.problems.push(format!(
+                "race {race}: step \"{label}\" told {n} times, resolved {stored} times"
+            ));
+        }
+    }
 }
 
 /// Every announcement delivered (or moot, or superseded), and on Discord. Returns the
@@ -301,8 +345,17 @@ fn once_and_in_order(
     }
 }
 
-/// Each announcement is one message: two messages of one row would be a double post.
-fn no_nonce_twice(f: &mut Figures, messages: &[Value]) {
+/// Each announcement is sent once: two messages of one row would be a double post, and so
+/// would a second create of it that the fake folded into the first by its nonce (Discord
+/// folds only within minutes; a retry looks for the message first). Counted as received,
+/// not as stored. A DM receipt's retry after a lost answer may repeat its nonce; it is not
+/// an announcement.
+fn no_nonce_twice(
+    f: &mut Figures,
+    messages: &[Value],
+    repeats: &[(u64, String)],
+    outbox_ids: &BTreeSet<String>,
+) {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     for m in messages {
         let nonce = match &m["nonce"] {
@@ -312,6 +365,11 @@ fn no_nonce_twice(f: &mut Figures, messages: &[Value]) {
         };
         if let Some(t) = nonce {
             *seen.entry(t).or_insert(0) += 1;
+        }
+    }
+    for (_, nonce) in repeats {
+        if outbox_ids.contains(nonce) {
+            *seen.entry(nonce.clone()).or_insert(0) += 1;
         }
     }
     for (nonce, n) in seen {
