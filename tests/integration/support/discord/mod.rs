@@ -394,6 +394,11 @@ impl FakeDiscord {
         self.shared.inner.lock().unwrap().lose_answers = n;
     }
 
+    /// The next `n` message posts land, and are answered 200 with an HTML page, not JSON.
+    pub fn garble_next_answers(&self, n: usize) {
+        self.shared.inner.lock().unwrap().garble_answers = n;
+    }
+
     /// From now on a message post waits, unanswered, until [`FakeDiscord::unstall_posts`],
     /// and is then refused with 503 (it never lands): a delivery caught in flight.
     pub fn stall_posts(&self) {

@@ -511,6 +511,19 @@ impl Call<'_> {
         if let Some(n) = nonce {
             inner.nonces.insert((channel, n), (mid, now));
         }
+        if inner.garble_answers > 0 {
+            inner.garble_answers -= 1;
+            return (
+                (
+                    StatusCode::OK,
+                    [(axum::http::header::CONTENT_TYPE, "text/html")],
+                    "<html><body>upstream answered</body></html>",
+                )
+                    .into_response(),
+                200,
+                Some("asked: answer not JSON".into()),
+            );
+        }
         if inner.lose_answers > 0 {
             inner.lose_answers -= 1;
             return (

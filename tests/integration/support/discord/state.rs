@@ -41,6 +41,8 @@ pub(super) struct Inner {
     pub(super) closed_dms: HashSet<u64>,
     pub(super) rate_limits: usize,
     pub(super) lose_answers: usize,
+    /// Posts still to create and answer 200 with a body that is not JSON (a proxy's page).
+    pub(super) garble_answers: usize,
     /// Each nonce seen per channel: the message it made, and when (the fake's clock);
     /// forgotten after [`super::rest::NONCE_WINDOW`], as Discord does.
     pub(super) nonces: HashMap<(u64, String), (u64, Duration)>,

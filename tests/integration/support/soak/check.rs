@@ -26,6 +26,7 @@ pub async fn check(
     soak: &Soak,
     f: &mut Figures,
     outages: &[Outage],
+    downtimes: &[Outage],
     corrupted: Option<CampaignId>,
 ) {
     if w.bot.is_none() {
@@ -43,7 +44,7 @@ pub async fn check(
         .into_iter()
         .filter(|m| m["author"]["id"] == BOT_ID.to_string().as_str())
         .collect();
-    let rows = races_ended_once(w, soak, f, outages, &quarantined).await;
+    let rows = races_ended_once(w, soak, f, outages, downtimes, &quarantined).await;
     let by_external = every_announcement_on_discord(f, &rows, &messages);
     once_and_in_order(w, f, &messages, &rows, &by_external);
     let outbox_ids: BTreeSet<String> = rows.iter().map(|(_, r)| r.id.to_string()).collect();
@@ -85,12 +86,14 @@ async fn only_the_corrupted_quarantined(
 }
 
 /// Each race ended (or is the quarantined one), every step resolved once, no deadline
-/// fired in an outage, every finished race verifies. Returns every race's outbox rows.
+/// fired in an outage, none that fell due while the bot was down played as missed, every
+/// finished race verifies. Returns every race's outbox rows.
 async fn races_ended_once(
     w: &World,
     soak: &Soak,
     f: &mut Figures,
     outages: &[Outage],
+    downtimes: &[Outage],
     quarantined: &BTreeSet<CampaignId>,
 ) -> Vec<(CampaignId, OutboxRow)> {
     let store = w.store();
@@ -151,6 +154,25 @@ async fn races_ended_once(
                         "race {}: {n} deadline(s) fired during an outage of {} min",
                         r.id,
                         (o.end - o.start) / 60_000
+                    ));
+                }
+            }
+            // The bot's own downtime is held too: a deadline due while it was down is
+            // moved on by the downtime, never fired at its old time on restart.
+            for d in downtimes {
+                let n = raw
+                    .scalar(
+                        "SELECT COUNT(*) FROM deadlines WHERE campaign_id = ? AND kind = 'deadline' \
+                         AND fired_at IS NOT NULL AND due_at > ? AND due_at < ?",
+                        vec![Arg::I(r.id.0), Arg::I(d.start), Arg::I(d.end)],
+                    )
+                    .await;
+                if n > 0 {
+                    f.problems.push(format!(
+                        "race {}: {n} deadline(s) due while the bot was down for {} min fired \
+                         at their old time",
+                        r.id,
+                        (d.end - d.start) / 60_000
                     ));
                 }
             }

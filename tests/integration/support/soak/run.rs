@@ -32,6 +32,15 @@ pub struct Faults {
     pub disk_full: bool,
     /// Two processes on one shard for an hour, as during a rolling deploy.
     pub twins: bool,
+    /// Bursts of the 4xx answers that may heal: 401, 403 and 404 without a Discord code
+    /// (a rotated token, a misrouted proxy), 408, and 413 (the picture too large).
+    pub four_xx: bool,
+    /// Message posts that land but are answered 200 with a page that is not JSON.
+    pub not_json: bool,
+    /// Claiming deadlines fails for an hour (a full disk under every claim).
+    pub claims_fail: bool,
+    /// The bot itself down for 2 to 8 hours while the humans write their DMs.
+    pub downtime: bool,
 }
 
 impl Faults {
@@ -46,6 +55,10 @@ impl Faults {
             corrupt_one: true,
             disk_full: true,
             twins: true,
+            four_xx: true,
+            not_json: true,
+            claims_fail: true,
+            downtime: true,
         }
     }
 }
@@ -95,23 +108,37 @@ const KILL9: &str = "kill -9 (child process) and restart";
 const MIN: i64 = 60;
 const HOUR: i64 = 3600;
 
+/// The fault kinds, in the schedule's numbering.
+const KINDS: i64 = 13;
+
+/// The faults under way and past, as the schedule keeps them.
+#[derive(Default)]
+struct Spells {
+    /// Discord outages.
+    outages: Vec<Outage>,
+    /// The bot's own downtimes.
+    downtimes: Vec<Outage>,
+    corrupted: Option<CampaignId>,
+    disk_full_until: Option<i64>,
+    claims_fail_until: Option<i64>,
+    /// The fault kinds not yet injected, in a seeded order (popped from the end).
+    first: Vec<i64>,
+}
+
 /// Runs a soak and checks it; returns its figures (`problems` empty when it passed).
 pub async fn run(soak: Soak) -> Figures {
     let mut w = World::new(soak.kind, soak.seed).await;
     let mut f = Figures::default();
-    let mut outages: Vec<Outage> = Vec::new();
+    let mut spells = Spells::default();
     let end = w.now() + soak.days * 86_400_000;
     let mut started = 0;
     // Channel -> the race in it.
     let mut in_channel: BTreeMap<usize, CampaignId> = BTreeMap::new();
-    let mut corrupted: Option<CampaignId> = None;
-    let mut disk_full_until: Option<i64> = None;
     let mut looks = 0u32;
-    // The fault kinds not yet injected, in a seeded order (popped from the end).
-    let mut first: Vec<i64> = (0..9).collect();
-    for i in (1..first.len()).rev() {
+    spells.first = (0..KINDS).collect();
+    for i in (1..spells.first.len()).rev() {
         let j = usize::try_from(w.faults.range(0, i64::try_from(i).unwrap())).unwrap();
-        first.swap(i, j);
+        spells.first.swap(i, j);
     }
     while w.now() < end || (!w.open_races().await.is_empty() && w.now() < end + 10 * 86_400_000) {
         looks += 1;
@@ -159,18 +186,15 @@ pub async fn run(soak: Soak) -> Figures {
         }
         // A fault, now and then.
         if w.now() < end && w.faults.chance(12) {
-            inject(
-                &mut w,
-                &soak,
-                &mut f,
-                &mut outages,
-                &mut corrupted,
-                &mut disk_full_until,
-                &mut first,
-            )
-            .await;
+            inject(&mut w, &soak, &mut f, &mut spells).await;
         }
-        if let Some(until) = disk_full_until
+        if let Some(until) = spells.claims_fail_until
+            && w.now() >= until
+        {
+            claims_fail(&w, &soak, false).await;
+            spells.claims_fail_until = None;
+        }
+        if let Some(until) = spells.disk_full_until
             && w.now() >= until
         {
             let raw = w.raw().await;
@@ -180,7 +204,7 @@ pub async fn run(soak: Soak) -> Figures {
             };
             raw.execute(sql, vec![]).await;
             raw.close().await;
-            disk_full_until = None;
+            spells.disk_full_until = None;
         }
         w.advance(soak.look_secs);
         w.settle().await;
@@ -199,26 +223,34 @@ pub async fn run(soak: Soak) -> Figures {
         f.faults
             .insert("lobby leave", u32::try_from(w.leavers.len()).unwrap());
     }
-    check::check(&mut w, &soak, &mut f, &outages, corrupted).await;
+    check::check(
+        &mut w,
+        &soak,
+        &mut f,
+        &spells.outages,
+        &spells.downtimes,
+        spells.corrupted,
+    )
+    .await;
     w.kill_bot().await;
     f
 }
 
 /// Injects one fault chosen by the schedule.
-async fn inject(
-    w: &mut World,
-    soak: &Soak,
-    f: &mut Figures,
-    outages: &mut Vec<Outage>,
-    corrupted: &mut Option<CampaignId>,
-    disk_full_until: &mut Option<i64>,
-    first: &mut Vec<i64>,
-) {
+async fn inject(w: &mut World, soak: &Soak, f: &mut Figures, spells: &mut Spells) {
     // Every kind once first, in a seeded order, so a short soak sees each; then at random.
-    let kind = match first.pop() {
+    let kind = match spells.first.pop() {
         Some(k) => k,
-        None => w.faults.range(0, 8),
+        None => w.faults.range(0, KINDS - 1),
     };
+    let Spells {
+        outages,
+        downtimes,
+        corrupted,
+        disk_full_until,
+        claims_fail_until,
+        first,
+    } = spells;
     let on = soak.faults;
     match kind {
         0 if on.outages => outage(w, soak, f, outages).await,
@@ -315,6 +347,32 @@ async fn inject(
             super::twins::hour_of_two(w, soak, f).await;
             bump(f, "two processes on one shard (1 h)");
         }
+        9 if on.four_xx => {
+            let (code, what) = [
+                (401, "401 burst"),
+                (403, "403 burst (no code)"),
+                (404, "404 burst (no code)"),
+                (408, "408 burst"),
+                (413, "413 burst"),
+            ][usize::try_from(w.faults.range(0, 4)).unwrap()];
+            let n = usize::try_from(w.faults.range(3, 30)).unwrap();
+            w.fake.inject("POST", "/channels", Fault::Status(code), n);
+            w.fake
+                .inject("PATCH", "/channels", Fault::Status(code), n / 2);
+            bump(f, what);
+        }
+        10 if on.not_json => {
+            let n = usize::try_from(w.faults.range(1, 4)).unwrap();
+            w.fake.garble_next_answers(n);
+            w.careful.store(2, std::sync::atomic::Ordering::Relaxed);
+            bump(f, "posts landed, answered 200 not JSON");
+        }
+        11 if on.claims_fail && claims_fail_until.is_none() => {
+            claims_fail(w, soak, true).await;
+            *claims_fail_until = Some(w.now() + HOUR * 1000);
+            bump(f, "disk full on the claims (1 h)");
+        }
+        12 if on.downtime && w.bot.is_some() => downtime(w, soak, f, downtimes).await,
         _ => {}
     }
 }
@@ -354,6 +412,58 @@ async fn outage(w: &mut World, soak: &Soak, f: &mut Figures, outages: &mut Vec<O
         end: w.now(),
     });
     bump(f, "outage");
+}
+
+/// The bot is down for 2 to 8 hours (stopped, as for an upgrade that went wrong), while
+/// the humans write the DMs they owe; then it starts again on the same database.
+async fn downtime(w: &mut World, soak: &Soak, f: &mut Figures, downtimes: &mut Vec<Outage>) {
+    let planned = w.humans_plan().await;
+    let start = w.now();
+    w.kill_bot().await;
+    let secs = w.faults.range(2 * HOUR, 8 * HOUR);
+    let mut left = secs;
+    let mut written = false;
+    while left > 0 {
+        let step = left.min(soak.look_secs);
+        w.advance(step);
+        left -= step;
+        if !written {
+            f.orders_sent += w.send_dms(&planned);
+            written = true;
+        }
+    }
+    downtimes.push(Outage {
+        start,
+        end: w.now(),
+    });
+    w.start_bot().await;
+    bump(f, "bot down 2-8 h, DMs written meanwhile");
+}
+
+/// Makes every claim of a deadline fail as a full disk would (`on`), or lets them pass.
+async fn claims_fail(w: &World, soak: &Soak, on: bool) {
+    let raw = w.raw().await;
+    let sql: Vec<&str> = match (soak.kind, on) {
+        (Kind::Sqlite, true) => vec![
+            "CREATE TRIGGER claims_full BEFORE UPDATE ON deadlines \
+             BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
+        ],
+        (Kind::Sqlite, false) => vec!["DROP TRIGGER IF EXISTS claims_full"],
+        (Kind::Postgres, true) => vec![
+            "CREATE OR REPLACE FUNCTION soak_disk_full() RETURNS trigger AS $$ \
+             BEGIN RAISE EXCEPTION 'could not extend file: No space left on device'; END \
+             $$ LANGUAGE plpgsql",
+            "CREATE TRIGGER claims_full BEFORE UPDATE ON deadlines FOR EACH ROW \
+             EXECUTE FUNCTION soak_disk_full()",
+        ],
+        (Kind::Postgres, false) => vec!["DROP TRIGGER IF EXISTS claims_full ON deadlines"],
+    };
+    for q in sql {
+        raw.execute(q, vec![]).await;
+    }
+    raw.close().await;
+    w.claims_failing
+        .store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// The bot stops (a real SIGKILL of a child that took over, or a stop in this process),

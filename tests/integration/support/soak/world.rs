@@ -100,6 +100,9 @@ pub struct World {
     pub leavers: Vec<UserId>,
     /// Answers the schedule told the fake to lose, in all.
     pub lost_told: std::sync::atomic::AtomicUsize,
+    /// Claiming deadlines fails for now (a full disk): a due deadline is not the bot's to
+    /// settle.
+    pub claims_failing: std::sync::atomic::AtomicBool,
     /// A connection of its own, to see what the bot has still to do (once the bot made the
     /// database).
     probe: Option<Raw>,
@@ -127,6 +130,7 @@ impl World {
             probe: None,
             careful: std::sync::atomic::AtomicU32::new(0),
             lost_told: std::sync::atomic::AtomicUsize::new(0),
+            claims_failing: std::sync::atomic::AtomicBool::new(false),
             changes: Vec::new(),
             leavers: Vec::new(),
         };
@@ -271,10 +275,22 @@ impl World {
                      AND NOT EXISTS (SELECT 1 FROM outbox e \
                         WHERE e.campaign_id = o.campaign_id AND e.target = o.target \
                         AND e.id < o.id AND e.delivered_at IS NULL AND e.failed IS NULL \
-                        AND e.not_before > ?)",
+                        AND e.not_before > ?) \
+                     AND NOT EXISTS (SELECT 1 FROM outbox e JOIN campaigns ce ON ce.id = e.campaign_id \
+                        WHERE e.delivered_at IS NULL AND e.failed IS NULL \
+                        AND e.campaign_id < o.campaign_id \
+                        AND ce.channel = (SELECT c.channel FROM campaigns c WHERE c.id = o.campaign_id))",
                     vec![Arg::I(now), Arg::I(now)],
                 )
                 .await;
+            let claimable = if self
+                .claims_failing
+                .load(std::sync::atomic::Ordering::Relaxed)
+            {
+                0
+            } else {
+                claimable
+            };
             let idle = claimable == 0 && due == 0;
             if idle {
                 return;
