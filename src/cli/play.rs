@@ -16,6 +16,7 @@ use crate::engine::BotLevel;
 use crate::games::{GameKind, length};
 use crate::referee::announce::Target;
 use crate::referee::delivery::{Courier, Delivered, DeliveryError, Parcel};
+use crate::referee::work::short_receipt;
 use crate::referee::{Actor, Config, NewRace, Referee, SystemClock};
 use crate::render::message::Style;
 use crate::render::post::present;
@@ -302,7 +303,7 @@ async fn command(referee: &Referee, race: CampaignId, you: &Actor, line: &str) -
                 if r.changed { "changed" } else { "received" },
                 r.label,
                 r.order,
-                r.receipt,
+                short_receipt(&r.receipt),
                 if r.resolved {
                     ""
                 } else {

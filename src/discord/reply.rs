@@ -10,6 +10,7 @@ use poise::serenity_prelude as serenity;
 use super::layout::{self, EmbedSpec, Layout};
 use super::shared::Shared;
 use crate::referee::announce::Announcement;
+use crate::referee::work::short_receipt;
 use crate::referee::{Actor, Receipt, RefereeError};
 use crate::render::markup::escape_sentence;
 use crate::render::{code_text, escape_markdown};
@@ -93,7 +94,7 @@ pub fn receipt_text(r: &Receipt) -> String {
         escape_markdown(&r.label),
         code_text(&r.order),
         escape_markdown(&r.seat_name),
-        r.receipt
+        short_receipt(&r.receipt)
     );
     if r.resolved {
         text.push_str("\nEvery order was in, so the turn has been resolved: see the race channel.");

@@ -33,11 +33,22 @@ pub const MAX_DEADLINE_AHEAD_MS: Millis = 366 * 86_400_000;
 /// A resolution this long after its deadline is announced as late (the bot was down).
 pub const LATE_AFTER_MS: Millis = 60_000;
 
-/// The public receipt of an order: a short hash that commits to it without showing it.
+/// The public receipt of an order: the SHA-256 (hex) of `race:step:seat:text:nonce`,
+/// which commits to the order without showing it until the nonce is revealed.
 pub fn receipt_for(race: i64, step: u32, seat: Seat, text: &str, nonce: &str) -> String {
     let digest = Sha256::digest(format!("{race}:{step}:{}:{text}:{nonce}", seat.0));
-    hex::encode(digest)[..10].to_string()
+    hex::encode(digest)
 }
+
+/// The digits of a receipt a player is shown: its first ten, enough to tell orders
+/// apart at a glance; the export keeps the whole hash.
+pub fn short_receipt(receipt: &str) -> &str {
+    receipt.get(..SHORT_RECEIPT).unwrap_or(receipt)
+}
+
+/// How many hex digits of a receipt are shown; receipts stored before whole hashes
+/// were kept have exactly this many.
+pub const SHORT_RECEIPT: usize = 10;
 
 /// A fresh nonce for a receipt.
 pub fn new_nonce() -> Result<String, RefereeError> {

@@ -14,6 +14,7 @@ use crate::engine::Prompt;
 use crate::games::words::{agree, count};
 use crate::games::{AnyPrivateView, AnyPublicView, GameKind};
 use crate::referee::announce::{Announcement, FinalPlace, LobbySeat, SeatState, StatusSeat};
+use crate::referee::work::short_receipt;
 use crate::vocab::{CampaignId, Millis, Phase, UserId};
 
 /// What the lobby message says in each phase: how to join while it is open, and where
@@ -306,7 +307,7 @@ fn status(
             let receipt = s
                 .receipt
                 .as_deref()
-                .map(|r| format!(" receipt {r}"))
+                .map(|r| format!(" receipt {}", short_receipt(r)))
                 .unwrap_or_default();
             let bot = if s.bot { " (bot)" } else { "" };
             let bank = s.bank.map(|b| super::bank::bank_text(&b, style));

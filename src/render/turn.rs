@@ -6,6 +6,7 @@ use super::message::{Picture, Post, Style};
 use super::text::track_text;
 use crate::games::AnyPublicView;
 use crate::referee::announce::{MissedOrder, NextStep, RevealedOrder, RoundStep};
+use crate::referee::work::short_receipt;
 
 /// A resolved turn, borrowed from [`Announcement::TurnResolved`].
 pub(super) struct Turn<'a> {
@@ -68,7 +69,7 @@ pub(super) fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
                     style.user(&o.name),
                     style.code(&o.order),
                     o.nonce,
-                    o.receipt
+                    short_receipt(&o.receipt)
                 )
             })
             .collect();

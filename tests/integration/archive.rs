@@ -145,6 +145,25 @@ async fn a_tampered_order_receipt_or_seed_is_named(kind: Kind) {
         )]
     );
 
+    // Receipts are whole SHA-256 hashes, and the last digit counts: a receipt that
+    // agrees in the ten digits a DM shows is still refused.
+    assert!(
+        x.steps
+            .iter()
+            .flat_map(|s| &s.orders)
+            .all(|o| o.receipt.len() == 64 && o.receipt.chars().all(|c| c.is_ascii_hexdigit())),
+        "{:?}",
+        x.steps[0].orders
+    );
+    let mut t = x.clone();
+    let r = &mut t.steps[4].orders[1].receipt;
+    let last = if r.ends_with('0') { "1" } else { "0" };
+    r.replace_range(63.., last);
+    assert!(
+        !verify_export(&t).ok(),
+        "a receipt off in its last digit verifies"
+    );
+
     // Another seed: it does not match the commitment published at the start.
     let mut t = x.clone();
     t.seed = "00".repeat(32);

@@ -23,6 +23,7 @@ use crate::referee::ratings::Rating;
 use crate::referee::series::Rematch;
 use crate::referee::stats::PlayerStats;
 use crate::referee::when::format_duration;
+use crate::referee::work::short_receipt;
 use crate::referee::{Actor, RefereeError};
 use crate::render::message::{Picture, Post};
 use crate::render::post::draw_picture;
@@ -195,7 +196,7 @@ async fn history_layout(race: CampaignId, past: PastTurn) -> Layout {
                 code_text(&o.order),
                 o.source.as_str(),
                 o.nonce,
-                o.receipt
+                short_receipt(&o.receipt)
             )
         })
         .collect();

@@ -22,7 +22,7 @@ pub fn help_layout(game: Option<&str>) -> Layout {
 `/race new game options thread length` open a lobby here (you become the host); `length` is `round` (one round of 1000 miles or 1000 Yards), `race` (one race of Magical Athlete) or `game` (the whole game); the lobby shows its expected duration at the usual pace for the seats taken (docs/pace.md)
 `/race join name choice` / `/race leave` take or give up a seat (or use the lobby's buttons)
 `/race start` begin (host)
-Orders come by DM: press a button or reply with the order as text (`7`; `#12 7` if you are in several races). Change it until the turn resolves; each order gets a receipt.
+Orders come by DM: press a button or reply with the order as text (`7`; `#12 7` if you are in several races). Change it until the turn resolves; each order gets a receipt: the SHA-256 of the race, turn, seat, order and a secret nonce (you see its first 10 digits), so nobody can change your order unseen; the nonces are revealed at the end and `/race verify` checks every receipt.
 Grace window: in 1000 miles, 1000 Yards and Magical Athlete your play is held 2 minutes before it resolves (option `grace=`, `grace=0` for at once): change it, or take it back with `undo`. Those games post once per round.
 `/race order text` order here instead, seen only by you (if your DMs are closed)
 `/race status` standings and track; `/race orders` who has ordered (never what)
