@@ -29,7 +29,7 @@ use crate::games::words::bounded;
 use crate::referee::{Actor, RefereeError};
 use crate::render::markup::escape_sentence;
 use crate::render::{code_text, escape_markdown};
-use crate::vocab::{CampaignId, UserId};
+use crate::vocab::{CampaignId, Millis, UserId};
 
 /// Poise's event hook: components and DMs (slash commands are poise's own).
 pub async fn event(
@@ -272,7 +272,7 @@ pub async fn dm_text(ctx: &serenity::Context, shared: &Arc<Shared>, msg: &sereni
             return;
         }
         Ok(true) => match shared.referee.pace_command(&user) {
-            Ok(()) => dm_answer(shared, &user, &msg.content).await,
+            Ok(()) => dm_answer(shared, &user, &msg.content, sent_at(msg.id)).await,
             Err(e) => refusal(&e),
         },
     };
@@ -306,8 +306,17 @@ pub async fn dm_text(ctx: &serenity::Context, shared: &Arc<Shared>, msg: &sereni
     }
 }
 
-/// What a plain-text DM gets back: a receipt, or the reason and the prompt again.
-pub async fn dm_answer(shared: &Shared, user: &UserId, text: &str) -> Layout {
+/// Discord's epoch (2015-01-01) in Unix milliseconds: a snowflake counts from it.
+const DISCORD_EPOCH_MS: Millis = 1_420_070_400_000;
+
+/// When Discord made a message: its snowflake's top 42 bits, in Unix milliseconds.
+fn sent_at(id: serenity::MessageId) -> Millis {
+    Millis::try_from(id.get() >> 22).map_or(Millis::MAX, |ms| ms.saturating_add(DISCORD_EPOCH_MS))
+}
+
+/// What a plain-text DM gets back: a receipt, or the reason and the prompt again. The
+/// order is bound to the step open when the DM was `sent`.
+pub async fn dm_answer(shared: &Shared, user: &UserId, text: &str, sent: Millis) -> Layout {
     let races = match shared.referee.races_of(user).await {
         Ok(r) => r,
         Err(e) => return refusal(&e),
@@ -363,7 +372,11 @@ pub async fn dm_answer(shared: &Shared, user: &UserId, text: &str) -> Layout {
         }
         None => {}
     }
-    match shared.referee.submit(race, user, order).await {
+    match shared
+        .referee
+        .submit_written_at(race, user, order, sent)
+        .await
+    {
         Ok(receipt) => {
             shared.poke();
             let mut l = receipt_layout(&receipt);
@@ -377,8 +390,10 @@ pub async fn dm_answer(shared: &Shared, user: &UserId, text: &str) -> Layout {
             }
             l
         }
-        Err(e @ (RefereeError::Order(_) | RefereeError::Invalid(_))) => {
-            // The engine's reason, then the prompt again.
+        Err(
+            e @ (RefereeError::Order(_) | RefereeError::Invalid(_) | RefereeError::WrittenBefore),
+        ) => {
+            // The reason, then the prompt again.
             match prompt_layout(shared, race, user, None).await {
                 Ok(mut l) => {
                     l.content = Some(layout::clip(

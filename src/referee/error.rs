@@ -56,6 +56,10 @@ pub enum RefereeError {
     NotOver,
     #[error("that was for an earlier turn; the race has moved on")]
     StaleStep,
+    #[error(
+        "you sent that before this turn began, so it was for an earlier turn and nothing was played; send it again if you want it for this one"
+    )]
+    WrittenBefore,
     #[error("your seat is played by a bot now; ask the host to /race replace it back to you")]
     SeatIsBot,
     #[error("{0}")]

@@ -90,6 +90,24 @@ impl Referee {
         self.submit_for_step(id, user, text, None).await
     }
 
+    /// Like [`Referee::submit`], for an order written at `written_at` (a DM's snowflake
+    /// time): bound to the step that was open then, so a DM read late (after a restart or
+    /// a gateway gap) never plays for a step that opened after it was written.
+    pub async fn submit_written_at(
+        &self,
+        id: CampaignId,
+        user: &UserId,
+        text: &str,
+        written_at: Millis,
+    ) -> Result<Receipt, RefereeError> {
+        let open = self.store.open_turn(id).await?;
+        match open {
+            Some((_, opened_at)) if written_at < opened_at => Err(RefereeError::WrittenBefore),
+            Some((step, _)) => self.submit_for_step(id, user, text, Some(step)).await,
+            None => self.submit_for_step(id, user, text, None).await,
+        }
+    }
+
     /// Like [`Referee::submit`], but refused as stale unless `step` is still open (a
     /// button pressed on an old prompt).
     pub async fn submit_for_step(

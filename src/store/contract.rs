@@ -213,6 +213,8 @@ pub trait Store: Send + Sync {
         id: i64,
         at: Millis,
     ) -> Result<Option<Millis>, StoreError>;
+    /// The step open in a campaign and when it opened, if one is open.
+    async fn open_turn(&self, campaign: CampaignId) -> Result<Option<(u32, Millis)>, StoreError>;
     /// The newest DM message handled from `user` (a Discord snowflake), if any.
     async fn dm_seen(&self, user: &UserId) -> Result<Option<String>, StoreError>;
     /// Remembers `message` as the newest DM handled from `user` (an older one is ignored).

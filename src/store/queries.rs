@@ -925,6 +925,20 @@ impl<DB: Dialect> Store for SqlStore<DB> {
         self.record_create_attempt(id, at).await
     }
 
+    async fn open_turn(&self, campaign: CampaignId) -> Result<Option<(u32, Millis)>, StoreError> {
+        let row = self
+            .row(
+                Stmt::new(
+                    "SELECT campaign_id, step, opened_at FROM turns
+                         WHERE campaign_id = $1 AND resolved_at IS NULL
+                         ORDER BY step DESC LIMIT 1",
+                )
+                .bind(campaign.0),
+            )
+            .await?;
+        row.as_ref().map(rows::open_turn).transpose()
+    }
+
     async fn dm_seen(&self, user: &UserId) -> Result<Option<String>, StoreError> {
         self.read_dm_seen(user).await
     }

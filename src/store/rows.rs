@@ -15,7 +15,7 @@ use super::records::{
 use super::sql::Get;
 use crate::engine::{Autopilot, BotLevel, Seat};
 use crate::games::{AnyEvent, GameKind};
-use crate::vocab::{CampaignId, Phase, Timing, UserId};
+use crate::vocab::{CampaignId, Millis, Phase, Timing, UserId};
 
 /// Why a row could not be read, before it is tied to its table and key.
 pub(super) struct Unreadable(String);
@@ -191,6 +191,13 @@ pub(super) fn turn<R: Get>(r: &R) -> Result<TurnRow, StoreError> {
             resolved_at: r.opt_int("resolved_at")?,
             late: r.flag("late")?,
         })
+    })
+}
+
+/// The open step of a campaign and when it opened.
+pub(super) fn open_turn<R: Get>(r: &R) -> Result<(u32, Millis), StoreError> {
+    read(r, "turns", &["campaign_id", "step"], |r| {
+        Ok((step(r)?, r.int("opened_at")?))
     })
 }
 

@@ -418,7 +418,10 @@ async fn three_processes_share_the_races_and_survive_a_kill() {
 
 /// Three bot processes, one shard of three each, on the fast clock.
 async fn start_three_shards(db: &backend::Db, fake: &FakeDiscord, dir: &Path) -> Vec<Bot> {
-    let clock = format!("{SPEED}@{}", now_ms());
+    let epoch = now_ms();
+    let clock = format!("{SPEED}@{epoch}");
+    // A DM's snowflake carries the time on the bots' clock, as on Discord.
+    fake.follow_clock(move || epoch + (now_ms() - epoch) * SPEED as i64);
     let bots: Vec<Bot> = (0..SHARDS)
         .map(|s| {
             let shards = format!("shard_total = {SHARDS}\nshards = \"{s}\"");

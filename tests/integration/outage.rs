@@ -357,3 +357,69 @@ async fn discord_down_for_three_hours_holds_the_deadline() {
     let told = h.fake.messages().into_iter().filter(|m| notice(m)).count();
     assert_eq!(told, 1, "told once");
 }
+
+/// A DM written while the gateway was away is read back only after its turn resolved at
+/// the deadline (Discord answered REST meanwhile, so no outage held it): it was meant for
+/// that turn, so it is not played on the next, and the player is told so in a sentence.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dm_read_after_its_turn_resolved_is_not_played_on_the_next() {
+    use crate::support::discord::*;
+    let mut h = Harness::start().await;
+    let alice = User::new(1801, "Alice");
+    let bob = User::new(1802, "Bob");
+    h.open_race("dream-mile", "turn=24h", &alice, &[&bob]).await;
+    // Turn 1, live, so that the bot knows which of their DMs it has handled.
+    for (who, order) in [(&alice, "4"), (&bob, "3")] {
+        let n = h.fake.dms_to(who.id).len();
+        h.fake.dm(who, order);
+        h.fake.wait_dm(who.id, n + 1).await;
+    }
+    h.settle().await;
+    let n = h.fake.dms_to(bob.id).len();
+    h.fake.dm(&bob, "2");
+    h.fake.wait_dm(bob.id, n + 1).await;
+    h.settle().await;
+    // The gateway goes away; Alice writes her turn-2 order; the deadline passes.
+    let identifies = h.fake.identifies();
+    h.fake.gateway_down();
+    h.fake.dm(&alice, "6");
+    h.advance(25 * 3600);
+    h.settle().await;
+    let turn_2 = orders_at(&h, 1).await;
+    assert_eq!(
+        turn_2.len(),
+        2,
+        "turn 2 resolved without Alice's DM: {turn_2:?}"
+    );
+    assert!(!turn_2.contains(&(alice.id.to_string(), "6".to_string())));
+    // A fresh session (READY): the catch-up reads Alice's DM, now a turn late.
+    h.fake.refuse_next_resume();
+    h.fake.gateway_up();
+    h.fake.wait_reconnected(usize::MAX, identifies + 1).await;
+    let late = |m: &serde_json::Value| {
+        let t = text_of(m);
+        t.contains("before this turn began") || (t.contains("Receipt `") && t.contains("`6`"))
+    };
+    let n = h.fake.dms_to(alice.id).iter().filter(|m| late(m)).count();
+    let answer = h
+        .fake
+        .wait_dm_matching(alice.id, "the answer to Alice's late DM", |m| late(m))
+        .await;
+    h.settle().await;
+    assert_eq!(
+        h.fake.dms_to(alice.id).iter().filter(|m| late(m)).count(),
+        n + 1,
+        "answered once"
+    );
+    assert_eq!(
+        orders_at(&h, 2).await,
+        Vec::<(String, String)>::new(),
+        "Alice's turn-2 DM was played on turn 3"
+    );
+    assert!(
+        text_of(&answer).contains("You sent that before this turn began"),
+        "{}",
+        text_of(&answer)
+    );
+    h.stop_bot().await;
+}

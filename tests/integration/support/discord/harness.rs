@@ -47,6 +47,8 @@ impl Harness {
         let fake = FakeDiscord::start().await;
         let dir = tempfile::tempdir().unwrap();
         let clock = Arc::new(photofinish::referee::TestClock::at_epoch());
+        let follow = clock.clone();
+        fake.follow_clock(move || follow.now_ms());
         let mut h = Harness {
             fake,
             clock,

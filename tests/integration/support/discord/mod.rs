@@ -218,6 +218,7 @@ impl FakeDiscord {
             changed: Notify::new(),
             generation: tokio::sync::watch::channel(0).0,
             next_id: AtomicU64::new(1_000_000_000_000_000_000),
+            id_clock: Mutex::new(None),
             addr: Mutex::new(None),
             clock_ms: AtomicU64::new(0),
             stall: tokio::sync::watch::channel(false).0,
@@ -298,6 +299,14 @@ impl FakeDiscord {
     /// [`FakeDiscord::advance`].
     pub fn now(&self) -> Duration {
         self.shared.now()
+    }
+
+    /// Makes every new id (a message's, a DM's) from this clock's time, as Discord's
+    /// snowflakes carry theirs: the bot's clock, so that a DM's time and the referee's agree.
+    pub fn follow_clock(&self, now_ms: impl Fn() -> i64 + Send + Sync + 'static) {
+        if let Ok(mut c) = self.shared.id_clock.lock() {
+            *c = Some(Arc::new(now_ms));
+        }
     }
 
     /// Moves the fake's clock on: an interaction not yet acknowledged when it has been

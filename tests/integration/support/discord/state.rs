@@ -129,12 +129,21 @@ pub(super) struct Window {
     pub(super) used: u32,
 }
 
+/// Discord's epoch (2015-01-01) in Unix milliseconds: a snowflake counts from it.
+const DISCORD_EPOCH_MS: i64 = 1_420_070_400_000;
+
+/// A clock in Unix milliseconds.
+pub(super) type IdClock = std::sync::Arc<dyn Fn() -> i64 + Send + Sync>;
+
 pub(super) struct Shared {
     pub(super) inner: Mutex<Inner>,
     pub(super) changed: Notify,
     /// Bumped by [`FakeDiscord::gateway_down`]: every open session closes.
     pub(super) generation: tokio::sync::watch::Sender<u64>,
     pub(super) next_id: AtomicU64,
+    /// The time ids are made at, in Unix milliseconds ([`super::FakeDiscord::follow_clock`]):
+    /// wall time unless a test gives its own clock.
+    pub(super) id_clock: Mutex<Option<IdClock>>,
     pub(super) addr: Mutex<Option<SocketAddr>>,
     /// The fake's clock in milliseconds: it moves only when the test moves it
     /// ([`super::FakeDiscord::advance`]), so Discord's 3-second window never depends on
@@ -147,8 +156,22 @@ pub(super) struct Shared {
 }
 
 impl Shared {
+    /// A new snowflake, as Discord makes them: its top bits are the time it was made
+    /// (so a DM tells when it was sent), and each is larger than the last, even when the
+    /// clock it follows goes back.
     pub(super) fn id(&self) -> u64 {
-        self.next_id.fetch_add(1, Ordering::SeqCst)
+        let now = match self.id_clock.lock().ok().and_then(|c| c.clone()) {
+            Some(clock) => clock(),
+            None => chrono::Utc::now().timestamp_millis(),
+        };
+        let floor = u64::try_from(now - DISCORD_EPOCH_MS).unwrap_or(0) << 22;
+        let before = self
+            .next_id
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                Some(n.max(floor) + 1)
+            })
+            .unwrap_or_default();
+        before.max(floor)
     }
 
     /// The time on the fake's clock.

@@ -115,10 +115,13 @@ impl World {
             .with_test_writer()
             .try_init();
         let fake = FakeDiscord::start().await;
+        let clock = Arc::new(TestClock::at_epoch());
+        let follow = clock.clone();
+        fake.follow_clock(move || follow.now_ms());
         let db = Db::new(kind).await;
         let mut w = World {
             fake,
-            clock: Arc::new(TestClock::at_epoch()),
+            clock,
             db,
             bot: None,
             twin: None,
