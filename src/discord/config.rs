@@ -3,6 +3,7 @@
 //! adapter shows and holds. The configuration module (`crate::config`) reads it.
 
 use std::fmt;
+use std::time::Duration;
 
 use serde::Deserialize;
 
@@ -10,6 +11,10 @@ use crate::referee::when::Zone;
 
 /// At most this many gateway shards in all: Discord's largest bots run a few thousand.
 pub const MAX_SHARDS: u32 = 16_384;
+
+/// The longest one Discord REST request may take, unless configured: an upload of the
+/// final post's GIF fits well within it.
+pub const DEFAULT_REST_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The bot's token. Its `Debug` and `Display` never show it, so it cannot reach a log.
 #[derive(Clone, Default, PartialEq, Eq, Deserialize)]
@@ -102,6 +107,9 @@ pub struct Settings {
     pub animation: bool,
     /// Seconds a stopping bot lets work in progress finish before handing it back.
     pub drain_secs: u64,
+    /// The longest one REST request to Discord may take, answer included: past it, the
+    /// request fails as "no answer" (docs/reliability.md, "No request waits for ever").
+    pub rest_timeout: Duration,
 }
 
 impl Default for Settings {
@@ -115,6 +123,7 @@ impl Default for Settings {
             outage_after_secs: 180,
             animation: true,
             drain_secs: 10,
+            rest_timeout: DEFAULT_REST_TIMEOUT,
         }
     }
 }

@@ -11,7 +11,7 @@
 //! multipart request, shown as the embed's image, with the standings as its alt text.
 //!
 //! Discord's answers become [`DeliveryError`]s: 50007 is a closed DM, 429 and 5xx (and a
-//! lost connection) are retried with backoff, an edited message that is gone is posted
+//! lost connection, or no answer within the client's timeout) are retried with backoff, an edited message that is gone is posted
 //! again, a channel that is gone (10003) or forbidden (50013) pauses the race, a post
 //! refused for its picture (50013 without Attach Files) goes again as text, and anything
 //! else is given up and logged.
@@ -20,6 +20,7 @@
 //! errors.
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use crate::referee::when::Zone;
 use async_trait::async_trait;
@@ -63,7 +64,12 @@ pub struct DiscordCourier {
     referee: Option<Arc<crate::referee::Referee>>,
     /// Whether the final post carries the race's animation (configuration `animation`).
     animation: bool,
+    /// The longest [`DiscordCourier::probe`] waits for its answer.
+    probe_timeout: Duration,
 }
+
+/// The longest a probe waits: a sign of life that takes longer is none.
+pub const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Messages read per page of history when looking for an earlier attempt.
 const HISTORY_PAGE: u8 = 100;
@@ -170,9 +176,20 @@ pub fn classify(error: &serenity::Error) -> DeliveryError {
             after_ms: 0,
             reason: format!("Discord's answer could not be read: {e}"),
         },
-        serenity::Error::Http(HttpError::Request(e)) => DeliveryError::Retry {
+        // No answer within the client's timeout: the request may have landed, so it is
+        // retried as a lost answer is, looked for by its marker before it goes again.
+        serenity::Error::Http(HttpError::Request(_)) if super::rest::timed_out(error) => {
+            DeliveryError::Retry {
+                after_ms: 0,
+                reason: format!(
+                    "no answer from Discord in time, so it may have landed: {}",
+                    super::rest::cause(error)
+                ),
+            }
+        }
+        serenity::Error::Http(HttpError::Request(_)) => DeliveryError::Retry {
             after_ms: 0,
-            reason: format!("no answer from Discord: {e}"),
+            reason: format!("no answer from Discord: {}", super::rest::cause(error)),
         },
         serenity::Error::Io(e) => DeliveryError::Retry {
             after_ms: 0,
@@ -269,7 +286,15 @@ impl DiscordCourier {
             store: None,
             referee: None,
             animation: true,
+            probe_timeout: PROBE_TIMEOUT,
         }
+    }
+
+    /// Waits at most `timeout` for a probe's answer ([`PROBE_TIMEOUT`] unless set).
+    #[must_use]
+    pub fn with_probe_timeout(mut self, timeout: Duration) -> DiscordCourier {
+        self.probe_timeout = timeout;
+        self
     }
 
     /// Turns the final post's animation on or off (configuration key `animation`).
@@ -309,10 +334,18 @@ impl DiscordCourier {
         Ok(id)
     }
 
-    /// True when Discord answers a cheap REST call: a sign of life for the outage hold
-    /// when no shard is connected.
+    /// True when Discord answers a cheap REST call within the probe's timeout: a sign of
+    /// life for the outage hold when no shard is connected. No answer in time is none.
     pub async fn probe(&self) -> bool {
-        match timed("get_current_user", self.http.get_current_user()).await {
+        let asked = timed("get_current_user", self.http.get_current_user());
+        let Ok(answered) = tokio::time::timeout(self.probe_timeout, asked).await else {
+            tracing::debug!(
+                timeout_ms = self.probe_timeout.as_millis(),
+                "no answer to the probe in time: no sign of life"
+            );
+            return false;
+        };
+        match answered {
             Ok(user) => {
                 if let Ok(mut me) = self.me.lock() {
                     *me = Some(user.id.get());

@@ -76,6 +76,8 @@ pub enum StartError {
     Referee(#[from] RefereeError),
     #[error("cannot connect to Discord: {0}")]
     Discord(#[from] serenity::Error),
+    #[error("{0}")]
+    Http(#[from] HttpClientError),
     /// A second signal while stopping: work in progress was not waited for.
     #[error("stopped at once by a second {0}: work in progress was not waited for")]
     Interrupted(&'static str),
@@ -250,15 +252,31 @@ impl Running {
     }
 }
 
+/// The serenity HTTP client could not be built (the TLS backend failed to start).
+#[derive(Debug, Error)]
+#[error("cannot build the HTTP client for Discord: {0}")]
+pub struct HttpClientError(#[from] reqwest::Error);
+
+/// The longest a connection to Discord (or the REST proxy) may take to open.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// Builds serenity's HTTP client: straight to Discord with serenity's rate limiter, or
-/// through `rest_proxy` (which then does the rate limiting).
-pub fn http(settings: &Settings) -> serenity::Http {
-    let builder = serenity::HttpBuilder::new(settings.token.expose());
-    match &settings.rest_proxy {
+/// through `rest_proxy` (which then does the rate limiting). Its reqwest client is ours,
+/// since serenity's has no timeout: each request gets [`CONNECT_TIMEOUT`] to connect and
+/// `rest_timeout` in all, so a Discord that never answers fails the request (as "no
+/// answer", retried) instead of holding whoever asked for ever.
+pub fn http(settings: &Settings) -> Result<serenity::Http, HttpClientError> {
+    let client = reqwest::Client::builder()
+        .use_rustls_tls()
+        .connect_timeout(CONNECT_TIMEOUT.min(settings.rest_timeout))
+        .timeout(settings.rest_timeout)
+        .build()?;
+    let builder = serenity::HttpBuilder::new(settings.token.expose()).client(client);
+    Ok(match &settings.rest_proxy {
         Some(proxy) => builder.proxy(proxy.clone()).ratelimiter_disabled(true),
         None => builder,
     }
-    .build()
+    .build())
 }
 
 /// Opens the database at `database`, resumes every open race under a referee of
@@ -286,7 +304,7 @@ pub async fn start_scaled(
     let (referee, first_beat) = open_and_resume(&settings, database, referee, clock).await?;
     let intents = serenity::GatewayIntents::DIRECT_MESSAGES;
     let shards = settings.shards;
-    let http = http(&settings);
+    let http = http(&settings)?;
     // The courier needs the client's Http, which exists only once the client is built;
     // the shared state is filled in right after.
     let slot: Arc<std::sync::OnceLock<Arc<Shared>>> = Arc::new(std::sync::OnceLock::new());
@@ -312,10 +330,11 @@ pub async fn start_scaled(
     let (sh3, st3, sm) = (shared.clone(), stopped.clone(), shard_manager.clone());
     let sm1 = shard_manager.clone();
     // From here on, a Discord that answers nothing holds the deadlines (referee::outage).
-    shared
-        .referee
-        .reach()
-        .watch(shared.settings.outage_after_ms());
+    // Silence counts from now: a bot that starts against a silent Discord holds too.
+    shared.referee.reach().watch_from(
+        shared.settings.outage_after_ms(),
+        shared.referee.clock().now(),
+    );
     let workers = vec![
         supervise("deadlines", store.clone(), me.clone(), move || {
             deadline_worker(sh.clone(), sm1.clone(), st.clone())
@@ -482,7 +501,8 @@ fn new_shared(
     let courier = DiscordCourier::new(client.http.clone(), zone)
         .with_store(referee.store().clone())
         .with_referee(referee.clone())
-        .with_animation(settings.animation);
+        .with_animation(settings.animation)
+        .with_probe_timeout(courier::PROBE_TIMEOUT.min(settings.rest_timeout));
     Arc::new(Shared {
         referee,
         courier: Arc::new(courier),
@@ -501,26 +521,63 @@ fn new_shared(
             Shards::Auto => None,
         }),
         beat: Mutex::new(first_beat),
+        start_trouble: Mutex::new(None),
     })
 }
 
+/// The gateway address serenity takes when its `GET /gateway` at the client's build got
+/// no answer: Discord's public one.
+const FALLBACK_GATEWAY: &str = "wss://gateway.discord.gg";
+/// The first wait before a start-up request to Discord is asked again; it doubles up to
+/// [`START_RETRY_MAX`].
+const START_RETRY_FIRST: Duration = Duration::from_secs(1);
+const START_RETRY_MAX: Duration = Duration::from_secs(60);
+
 /// Connects the shards this process was given (asking Discord how many when `auto`).
+/// What the start needs of Discord's REST API is asked until it answers, the cause
+/// reported for `health` meanwhile; the workers run already, so deadlines that fall due
+/// while Discord is silent are held as in an outage.
 fn spawn_client(
     mut client: serenity::Client,
     shards: Shards,
     shared: Arc<Shared>,
-    stopped: watch::Receiver<bool>,
+    mut stopped: watch::Receiver<bool>,
 ) -> JoinHandle<Result<(), serenity::Error>> {
     tokio::spawn(async move {
+        // serenity asked for the gateway's address while the client was built; with no
+        // answer it took Discord's public one, which a REST proxy (or a fake Discord) may
+        // not serve: asked again, until answered.
+        let fell_back = *client.ws_url.lock().await == FALLBACK_GATEWAY;
+        if fell_back && shared.settings.rest_proxy.is_some() {
+            let asked = ask_until_answered(
+                &shared,
+                &mut stopped,
+                ("get_gateway", "the gateway's address"),
+                || client.http.get_gateway(),
+            )
+            .await;
+            let Some(gateway) = asked else {
+                return Ok(());
+            };
+            *client.ws_url.lock().await = gateway.url;
+        }
         let ended = match shards {
             // serenity's range is inclusive of its end, despite the `Range` type.
             Shards::Range { first, last, total } => {
                 client.start_shard_range(first..last, total).await
             }
             Shards::Auto => {
-                let Some(total) = recommended_shards(&client.http, stopped).await else {
+                let asked = ask_until_answered(
+                    &shared,
+                    &mut stopped,
+                    ("get_bot_gateway", "the shard count"),
+                    || client.http.get_bot_gateway(),
+                )
+                .await;
+                let Some(gateway) = asked else {
                     return Ok(());
                 };
+                let total = gateway.shards.max(1);
                 if let Ok(mut t) = shared.shard_total.lock() {
                     *t = Some(total);
                 }
@@ -533,6 +590,63 @@ fn spawn_client(
         }
         ended
     })
+}
+
+/// Asks Discord `what` (the REST call `op`) until it answers or the bot is stopped
+/// (`None`): 1 s between tries, doubling to a minute. Meanwhile the cause is the
+/// gateway's detail in the report.
+async fn ask_until_answered<T, F, A>(
+    shared: &Shared,
+    stop: &mut watch::Receiver<bool>,
+    (op, what): (&'static str, &str),
+    mut ask: A,
+) -> Option<T>
+where
+    A: FnMut() -> F,
+    F: std::future::Future<Output = Result<T, serenity::Error>>,
+{
+    let mut wait = START_RETRY_FIRST;
+    loop {
+        match rest::timed(op, ask()).await {
+            Ok(answer) => {
+                set_start_trouble(shared, None);
+                return Some(answer);
+            }
+            Err(e) => {
+                let why = if rest::timed_out(&e) {
+                    format!(
+                        "Discord did not answer when asked for {what} (no answer within {} s); asking again in {} s",
+                        shared.settings.rest_timeout.as_secs_f64(),
+                        wait.as_secs()
+                    )
+                } else {
+                    format!(
+                        "cannot ask Discord for {what}: {}; asking again in {} s",
+                        rest::cause(&e),
+                        wait.as_secs()
+                    )
+                };
+                tracing::warn!("{why}");
+                set_start_trouble(shared, Some(why));
+            }
+        }
+        tokio::select! {
+            () = tokio::time::sleep(wait) => {}
+            _ = stop.changed() => return None,
+        }
+        if *stop.borrow() {
+            return None;
+        }
+        wait = wait.saturating_mul(2).min(START_RETRY_MAX);
+    }
+}
+
+/// Records why the start waits (or that it no longer does) and wakes the heartbeat.
+fn set_start_trouble(shared: &Shared, trouble: Option<String>) {
+    if let Ok(mut t) = shared.start_trouble.lock() {
+        *t = trouble;
+    }
+    shared.gateway.notify_one();
 }
 
 /// The operator's line for why the gateway gave up: Discord's close codes that no
@@ -559,24 +673,6 @@ pub async fn run(
     let signals = Signals::new();
     let running = start_scaled(settings, database, referee, clock, time_scale).await?;
     running.wait_for(signals).await
-}
-
-/// Discord's recommended shard count (`GET /gateway/bot`), asked until it answers or the
-/// bot is stopped.
-async fn recommended_shards(http: &serenity::Http, mut stop: watch::Receiver<bool>) -> Option<u32> {
-    loop {
-        match http.get_bot_gateway().await {
-            Ok(g) => return Some(g.shards.max(1)),
-            Err(e) => tracing::warn!("cannot ask Discord for the shard count: {e}"),
-        }
-        tokio::select! {
-            () = tokio::time::sleep(Duration::from_secs(5)) => {}
-            _ = stop.changed() => return None,
-        }
-        if *stop.borrow() {
-            return None;
-        }
-    }
 }
 
 /// Writes this process's report (the wall clock's time: health compares it with its own).
@@ -624,7 +720,13 @@ async fn heartbeat_worker(
             .iter()
             .map(|(id, info)| (id.0, info.stage))
             .collect();
-        let now = gateway_state(&expected, &stages, ever_connected);
+        let mut now = gateway_state(&expected, &stages, ever_connected);
+        if now.0 != "connected"
+            && let Ok(trouble) = shared.start_trouble.lock()
+            && let Some(why) = trouble.as_ref()
+        {
+            now.1.clone_from(why);
+        }
         ever_connected |= now.0 == "connected";
         if last.as_ref() != Some(&now) || last_at.elapsed() >= every {
             if last.as_ref().map(|l| l.0) != Some(now.0) {

@@ -1,7 +1,8 @@
 //! Discord REST calls measured: [`timed`] records each call's latency and counts its
 //! failures by HTTP status and JSON error code, with the `metrics` macros. Whatever
 //! recorder the process installed renders them (`photofinish run`'s listener, when
-//! `metrics.listen` is set); with none, they cost next to nothing.
+//! `metrics.listen` is set); with none, they cost next to nothing. [`timed_out`] tells a
+//! request that got no answer in time (the client's timeouts, `discord::http`).
 
 use poise::serenity_prelude as serenity;
 
@@ -25,6 +26,31 @@ pub fn error_labels(error: &serenity::Error) -> (String, String) {
         ),
         _ => ("none".to_string(), "none".to_string()),
     }
+}
+
+/// True when a request got no answer in time: the connection was not made within the
+/// connect timeout, or the whole request outran the total one (`discord::http`). Whether
+/// it reached Discord is unknown.
+pub fn timed_out(error: &serenity::Error) -> bool {
+    use serenity::http::HttpError;
+    matches!(error, serenity::Error::Http(HttpError::Request(e)) if e.is_timeout())
+}
+
+/// An error and its causes in one line: reqwest's own words ("error sending request")
+/// leave out why ("operation timed out"), which its source says.
+pub fn cause(error: &serenity::Error) -> String {
+    use std::error::Error as _;
+    let mut line = error.to_string();
+    let mut source = error.source();
+    while let Some(e) = source {
+        let next = e.to_string();
+        if !line.contains(&next) {
+            line.push_str(": ");
+            line.push_str(&next);
+        }
+        source = e.source();
+    }
+    line
 }
 
 /// Counts one failed REST call under its status and code.

@@ -45,6 +45,9 @@ pub struct Shared {
     pub(super) shard_total: Mutex<Option<u32>>,
     /// This process's report, as last written.
     pub(super) beat: Mutex<Heartbeat>,
+    /// Why the gateway is not yet started (a start-up request to Discord that failed and
+    /// is being asked again), for the report while no shard is connected.
+    pub(super) start_trouble: Mutex<Option<String>>,
 }
 
 impl Shared {

@@ -7,7 +7,8 @@
 //! referee's clock, the next tick declares an outage that began at the last sign; the
 //! first sign after it ends the outage, and the tick after that shifts the deadlines. A
 //! referee whose adapter never reports (the terminal, most tests) is never held: the
-//! watch starts with [`Reach::watch`].
+//! watch starts with [`Reach::watch`], or [`Reach::watch_from`], which counts a silence
+//! with no sign of life at all from the watch's start.
 
 use std::sync::Mutex;
 
@@ -21,6 +22,9 @@ struct State {
     /// `Some(threshold)` once the adapter watches Discord's reach.
     threshold: Option<Millis>,
     last_contact: Option<Millis>,
+    /// When the watch began, for a silence with no sign of life yet
+    /// ([`Reach::watch_from`]).
+    watched_from: Option<Millis>,
     /// The last sign of life before the outage under way.
     out_since: Option<Millis>,
     /// An outage that ended and is not yet made up for: (last sign before, first after).
@@ -56,6 +60,15 @@ impl Reach {
     pub fn watch(&self, outage_after: Millis) {
         if let Ok(mut s) = self.state.lock() {
             s.threshold = Some(outage_after.max(1));
+        }
+    }
+
+    /// [`Reach::watch`] from `now`: a silence counts from then, so an adapter that never
+    /// gets an answer (Discord silent since the start) holds too, from `now`.
+    pub fn watch_from(&self, outage_after: Millis, now: Millis) {
+        if let Ok(mut s) = self.state.lock() {
+            s.threshold = Some(outage_after.max(1));
+            s.watched_from.get_or_insert(now);
         }
     }
 
@@ -107,8 +120,9 @@ impl Reach {
         if s.out_since.is_some() {
             return Standing::Held;
         }
-        // Before the first sign of life (the start-up tick) nothing is held.
-        if let Some(last) = s.last_contact
+        // Before the first sign of life nothing is held, unless the watch began longer
+        // than the threshold ago (the start-up tick comes before the watch).
+        if let Some(last) = s.last_contact.or(s.watched_from)
             && now.saturating_sub(last) > threshold
         {
             s.out_since = Some(last);
@@ -170,6 +184,28 @@ mod tests {
             }
         );
         assert_eq!(r.standing(11_800_000), Standing::Normal);
+    }
+
+    #[test]
+    fn a_silence_from_the_start_of_the_watch_holds_from_then() {
+        let r = Reach::default();
+        r.watch_from(180_000, 1_000_000);
+        assert_eq!(r.standing(1_100_000), Standing::Normal, "a blip");
+        assert_eq!(
+            r.standing(1_200_000),
+            Standing::Held,
+            "no answer since the start"
+        );
+        r.contact(4_600_000);
+        assert_eq!(
+            r.standing(4_600_000),
+            Standing::Back {
+                lost: 1_000_000,
+                back: 4_600_000,
+                ours: false
+            }
+        );
+        assert_eq!(r.standing(4_700_000), Standing::Normal);
     }
 
     #[test]

@@ -348,7 +348,7 @@ async fn the_fake_accepts_multipart_uploads() {
     use poise::serenity_prelude as serenity;
     let h = Harness::start().await;
     let settings = h.fake.settings(&h.db());
-    let http = photofinish::discord::http(&settings.discord);
+    let http = photofinish::discord::http(&settings.discord).unwrap();
     let sent = serenity::ChannelId::new(CHANNEL)
         .send_message(
             &http,

@@ -141,7 +141,7 @@ async fn a_dm_needs_its_dm_channel() {
     assert!(!text_of(&reply).is_empty(), "{reply}");
 
     let settings = h.fake.settings(&h.db());
-    let http = photofinish::discord::http(&settings.discord);
+    let http = photofinish::discord::http(&settings.discord).unwrap();
     let sent = serenity::ChannelId::new(alice.id).say(&http, "hello").await;
     match sent {
         Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r))) => {

@@ -39,6 +39,7 @@ mod discord_round;
 mod discord_series;
 mod discord_series_score;
 mod discord_spec;
+mod discord_timeouts;
 mod fuzz_orders;
 mod health;
 mod hostile_names;

@@ -18,6 +18,8 @@ pub struct Harness {
     pub limits: Option<photofinish::referee::Limits>,
     /// Keep the bot's real default grace window (else the fake's settings: none).
     pub real_grace: bool,
+    /// The bot's REST timeout, when a test shortens it (else the bot's default).
+    pub rest_timeout: Option<Duration>,
 }
 
 /// The channel races run in.
@@ -38,7 +40,22 @@ impl Harness {
         Harness::start_with(None, true).await
     }
 
+    /// A harness whose bot gives each REST request `timeout` in all (the default is a
+    /// minute): tests of a Discord that never answers.
+    pub async fn start_with_rest_timeout(timeout: Duration) -> Harness {
+        let mut h = Harness::unstarted(None, false).await;
+        h.rest_timeout = Some(timeout);
+        h.start_bot().await;
+        h
+    }
+
     async fn start_with(limits: Option<photofinish::referee::Limits>, real_grace: bool) -> Harness {
+        let mut h = Harness::unstarted(limits, real_grace).await;
+        h.start_bot().await;
+        h
+    }
+
+    async fn unstarted(limits: Option<photofinish::referee::Limits>, real_grace: bool) -> Harness {
         // RUST_LOG=debug shows what the bot does.
         let _ = tracing_subscriber::fmt()
             .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
@@ -49,16 +66,15 @@ impl Harness {
         let clock = Arc::new(photofinish::referee::TestClock::at_epoch());
         let follow = clock.clone();
         fake.follow_clock(move || follow.now_ms());
-        let mut h = Harness {
+        Harness {
             fake,
             clock,
             bot: None,
             dir,
             limits,
             real_grace,
-        };
-        h.start_bot().await;
-        h
+            rest_timeout: None,
+        }
     }
 
     pub fn db(&self) -> std::path::PathBuf {
@@ -66,6 +82,19 @@ impl Harness {
     }
 
     pub async fn start_bot(&mut self) {
+        let before = self.fake.identifies();
+        self.launch_bot().await;
+        self.fake
+            .until("the bot to connect", |i| {
+                (i.identifies > before && i.gateway.is_some()).then_some(())
+            })
+            .await;
+        self.fake.wait_ready().await;
+    }
+
+    /// Starts the bot without waiting for it to connect. A start that does not return
+    /// within [`PATIENCE`] fails the test (it would hang it otherwise).
+    pub async fn launch_bot(&mut self) {
         let mut settings = self.fake.settings(&self.db());
         if let Some(limits) = &self.limits {
             settings.referee.limits = limits.clone();
@@ -73,19 +102,30 @@ impl Harness {
         if self.real_grace {
             settings.referee.default_timing.calendar.grace_secs = None;
         }
-        let before = self.fake.identifies();
-        let bot = photofinish::discord::start(
-            settings.discord,
-            &settings.database,
-            settings.referee,
-            self.clock.clone(),
+        if let Some(timeout) = self.rest_timeout {
+            settings.discord.rest_timeout = timeout;
+        }
+        let Ok(started) = tokio::time::timeout(
+            PATIENCE,
+            photofinish::discord::start(
+                settings.discord,
+                &settings.database,
+                settings.referee,
+                self.clock.clone(),
+            ),
         )
         .await
-        .unwrap();
-        self.bot = Some(bot);
+        else {
+            panic!("the bot did not start within {PATIENCE:?}");
+        };
+        self.bot = Some(started.unwrap());
+    }
+
+    /// Waits until the bot is connected to the fake and has registered its commands.
+    pub async fn wait_connected(&self, identifies_before: usize) {
         self.fake
             .until("the bot to connect", |i| {
-                (i.identifies > before && i.gateway.is_some()).then_some(())
+                (i.identifies > identifies_before && i.gateway.is_some()).then_some(())
             })
             .await;
         self.fake.wait_ready().await;

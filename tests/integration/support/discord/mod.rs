@@ -31,6 +31,8 @@
 //!   events go to the session holding shard `(guild_id >> 22) % total`, DMs to shard 0
 //!   ([`FakeDiscord::guild_for`] puts a channel in a guild). [`FakeDiscord::gateway_down`]
 //!   drops every session and refuses new ones until [`FakeDiscord::gateway_up`].
+//! - it hangs on request ([`FakeDiscord::hang`]): every REST request, or the message posts
+//!   in one channel (created, never answered), accepted and left without an answer.
 //!
 //! Its parts: [`state`] (what it holds), [`rest`] and [`gateway`] (what it serves),
 //! [`spec`] (Discord's OpenAPI document, checked against every request),
@@ -146,6 +148,19 @@ pub struct Lost {
     pub attach_files: bool,
 }
 
+/// Which requests the fake takes and never answers ([`FakeDiscord::hang`]): the connection
+/// is accepted and then nothing comes back, as from a Discord (or a proxy) that hangs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Hang {
+    /// Everything is answered.
+    #[default]
+    Off,
+    /// No REST request is answered, nor acted on.
+    Rest,
+    /// Message posts in this channel are created, but never answered.
+    PostsIn(u64),
+}
+
 /// One request the bot made.
 #[derive(Clone, Debug)]
 pub struct Recorded {
@@ -223,6 +238,8 @@ impl FakeDiscord {
             clock_ms: AtomicU64::new(0),
             stall: tokio::sync::watch::channel(false).0,
             stalled: AtomicU64::new(0),
+            hang: tokio::sync::watch::channel(Hang::Off).0,
+            hung: Mutex::new(Vec::new()),
         });
         let app = Router::new()
             .route("/gateway", get(gateway::gateway))
@@ -417,6 +434,27 @@ impl FakeDiscord {
     /// Lets stalled message posts go (refused) and new ones through.
     pub fn unstall_posts(&self) {
         self.shared.stall.send_replace(false);
+    }
+
+    /// From now on, the requests `hang` names are accepted and never answered; until
+    /// [`Hang::Off`], when those still waiting are refused (503: their asker gave up).
+    pub fn hang(&self, hang: Hang) {
+        self.shared.hang.send_replace(hang);
+        self.shared.changed.notify_waiters();
+    }
+
+    /// The requests left unanswered so far: (method, path, how many requests the fake
+    /// had recorded before it, the hung one included when it was acted on).
+    pub fn hung(&self) -> Vec<(String, String, usize)> {
+        self.shared.hung.lock().unwrap().clone()
+    }
+
+    /// Waits until `n` requests in all were left unanswered.
+    pub async fn wait_hung(&self, n: usize) {
+        self.until(&format!("{n} requests left unanswered"), |_| {
+            (self.shared.hung.lock().unwrap().len() >= n).then_some(())
+        })
+        .await;
     }
 
     /// Waits until a message post is stalled.

@@ -165,6 +165,22 @@ pub(super) async fn rest(AxState(shared): AxState<Arc<Shared>>, req: Request) ->
             "503: stalled, then refused",
         );
     }
+    let hang = *shared.hang.borrow();
+    if hang == super::Hang::Rest {
+        // Accepted, never acted on nor answered while the hang lasts.
+        let seen = shared.inner.lock().unwrap().requests.len();
+        hung(&shared, method.as_str(), &path, seen);
+        let mut off = shared.hang.subscribe();
+        let _ = off.wait_for(|h| *h != super::Hang::Rest).await;
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            0,
+            "503: hung, then refused",
+        );
+    }
+    let withheld = matches!(hang, super::Hang::PostsIn(c)
+        if method == Method::POST && path == format!("/channels/{c}/messages"));
+    let withheld = withheld.then(|| path.clone());
     let files: Vec<(String, String, usize)> = uploads
         .iter()
         .map(|u| (u.field.clone(), u.filename.clone(), u.bytes.len()))
@@ -213,7 +229,24 @@ pub(super) async fn rest(AxState(shared): AxState<Arc<Shared>>, req: Request) ->
         response
     };
     shared.changed.notify_waiters();
+    if let Some(path) = withheld {
+        // Created, and the answer never sent while the hang lasts.
+        let seen = shared.inner.lock().unwrap().requests.len();
+        hung(&shared, method.as_str(), &path, seen);
+        let mut off = shared.hang.subscribe();
+        let _ = off.wait_for(|h| *h != hang).await;
+    }
     response
+}
+
+/// Records a request left unanswered.
+fn hung(shared: &Shared, method: &str, path: &str, seen: usize) {
+    shared
+        .hung
+        .lock()
+        .unwrap()
+        .push((method.to_string(), path.to_string(), seen));
+    shared.changed.notify_waiters();
 }
 
 /// One REST request being answered.

@@ -153,6 +153,11 @@ pub(super) struct Shared {
     pub(super) stall: tokio::sync::watch::Sender<bool>,
     /// Message posts that have waited on the stall.
     pub(super) stalled: AtomicU64,
+    /// Which requests are left unanswered ([`super::FakeDiscord::hang`]).
+    pub(super) hang: tokio::sync::watch::Sender<super::Hang>,
+    /// Requests left unanswered so far: (method, path, how many requests the fake had
+    /// recorded before it).
+    pub(super) hung: Mutex<Vec<(String, String, usize)>>,
 }
 
 impl Shared {
