@@ -31,6 +31,7 @@ pub async fn child_main() {
     ))
     .unwrap();
     s.discord.guild = None;
+    s.discord.rest_timeout = Duration::from_secs(5);
     s.referee.limits.commands_burst = 0;
     s.referee.default_timing.calendar.grace_secs = Some(0);
     let bot = photofinish::discord::start(

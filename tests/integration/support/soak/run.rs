@@ -9,7 +9,7 @@ use photofinish::vocab::CampaignId;
 use super::check::{self, Outage};
 use super::world::World;
 use crate::support::backend::{Arg, Kind};
-use crate::support::discord::Fault;
+use crate::support::discord::{Fault, Hang};
 
 /// Which faults the schedule injects. Each can be switched off, to tell which one breaks.
 #[derive(Clone, Copy, Debug)]
@@ -41,6 +41,9 @@ pub struct Faults {
     pub claims_fail: bool,
     /// The bot itself down for 2 to 8 hours while the humans write their DMs.
     pub downtime: bool,
+    /// Requests that are never answered, for half an hour: the posts in one race's
+    /// channel (they land, the answer never comes), or every REST request.
+    pub hangs: bool,
 }
 
 impl Faults {
@@ -59,6 +62,7 @@ impl Faults {
             not_json: true,
             claims_fail: true,
             downtime: true,
+            hangs: true,
         }
     }
 }
@@ -109,7 +113,7 @@ const MIN: i64 = 60;
 const HOUR: i64 = 3600;
 
 /// The fault kinds, in the schedule's numbering.
-const KINDS: i64 = 13;
+const KINDS: i64 = 14;
 
 /// The faults under way and past, as the schedule keeps them.
 #[derive(Default)]
@@ -121,6 +125,8 @@ struct Spells {
     corrupted: Option<CampaignId>,
     disk_full_until: Option<i64>,
     claims_fail_until: Option<i64>,
+    /// When the requests left unanswered are answered again.
+    hang_until: Option<i64>,
     /// The fault kinds not yet injected, in a seeded order (popped from the end).
     first: Vec<i64>,
 }
@@ -188,6 +194,12 @@ pub async fn run(soak: Soak) -> Figures {
         if w.now() < end && w.faults.chance(12) {
             inject(&mut w, &soak, &mut f, &mut spells).await;
         }
+        if let Some(until) = spells.hang_until
+            && w.now() >= until
+        {
+            w.fake.hang(Hang::Off);
+            spells.hang_until = None;
+        }
         if let Some(until) = spells.claims_fail_until
             && w.now() >= until
         {
@@ -219,6 +231,11 @@ pub async fn run(soak: Soak) -> Figures {
         }
     }
     f.races = started;
+    let hung = w.fake.hung().len();
+    if hung > 0 {
+        f.faults
+            .insert("requests left unanswered", u32::try_from(hung).unwrap());
+    }
     if !w.leavers.is_empty() {
         f.faults
             .insert("lobby leave", u32::try_from(w.leavers.len()).unwrap());
@@ -249,6 +266,7 @@ async fn inject(w: &mut World, soak: &Soak, f: &mut Figures, spells: &mut Spells
         corrupted,
         disk_full_until,
         claims_fail_until,
+        hang_until,
         first,
     } = spells;
     let on = soak.faults;
@@ -373,6 +391,20 @@ async fn inject(w: &mut World, soak: &Soak, f: &mut Figures, spells: &mut Spells
             bump(f, "disk full on the claims (1 h)");
         }
         12 if on.downtime && w.bot.is_some() => downtime(w, soak, f, downtimes).await,
+        13 if on.hangs && hang_until.is_none() => {
+            let open = w.channels_in_play().await;
+            if w.faults.chance(50) && !open.is_empty() {
+                let i = usize::try_from(w.faults.range(0, i64::try_from(open.len() - 1).unwrap()))
+                    .unwrap();
+                w.fake.hang(Hang::PostsIn(open[i]));
+                bump(f, "posts in one channel never answered (30 min)");
+            } else {
+                w.fake.hang(Hang::Rest);
+                bump(f, "no REST request answered (30 min)");
+            }
+            *hang_until = Some(w.now() + 30 * MIN * 1000);
+            w.careful.store(2, std::sync::atomic::Ordering::Relaxed);
+        }
         _ => {}
     }
 }

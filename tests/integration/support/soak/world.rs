@@ -17,6 +17,10 @@ use crate::support::backend::{Arg, Db, Kind, Raw};
 use crate::support::discord::{CHANNEL, FakeDiscord, PATIENCE, User, text_of};
 
 /// The games, in turn, with options that keep a race to a day or two.
+/// The soak's bots give up on a request after this long (60 s in production), so a
+/// request that is never answered costs the soak seconds, not minutes.
+const REST_TIMEOUT: Duration = Duration::from_secs(5);
+
 pub const GAMES: [(&str, &str); 5] = [
     ("dream-mile", ""),
     ("1500m", ""),
@@ -148,6 +152,7 @@ impl World {
     pub async fn start_bot(&mut self) {
         let mut settings = self.fake.settings(std::path::Path::new(&self.db.url));
         settings.database = self.db.url.clone();
+        settings.discord.rest_timeout = REST_TIMEOUT;
         let before = self.fake.identifies();
         let bot = photofinish::discord::start(
             settings.discord,
@@ -171,6 +176,7 @@ impl World {
     pub async fn start_twin(&mut self) {
         let mut settings = self.fake.settings(std::path::Path::new(&self.db.url));
         settings.database = self.db.url.clone();
+        settings.discord.rest_timeout = REST_TIMEOUT;
         let before = self.fake.identifies();
         self.fake.share_shard(true);
         let twin = photofinish::discord::start(
@@ -504,6 +510,16 @@ impl World {
     }
 
     /// The channels races run in.
+    /// The channels of the races in play.
+    pub async fn channels_in_play(&self) -> Vec<u64> {
+        let open = self.open_races().await;
+        self.races
+            .iter()
+            .filter(|r| open.contains(&r.id))
+            .map(|r| r.channel)
+            .collect()
+    }
+
     pub fn channel(i: usize) -> u64 {
         CHANNEL + u64::try_from(i).unwrap()
     }
