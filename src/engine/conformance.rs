@@ -151,6 +151,27 @@ fn one_game<G: Bots + Presentation>(
     Ok((step, outcome.winners()))
 }
 
+/// Plays `steps` steps (fewer if the game ends) on every pending seat's default order,
+/// the first pending seat's alone where the first to decide takes it: a game's own tests
+/// reach a mid-game state with it.
+pub fn play_defaults<G: Game>(game: &mut G, steps: usize) {
+    for _ in 0..steps {
+        let pending = game.pending();
+        if pending.is_empty() {
+            return;
+        }
+        let seats = match pending.mode {
+            Mode::All => pending.seats.clone(),
+            Mode::Any => pending.seats.iter().take(1).copied().collect(),
+        };
+        let orders: Vec<Submitted<G::Order>> = seats
+            .into_iter()
+            .map(|s| Submitted::new(s, game.default_order(s)))
+            .collect();
+        game.apply(&orders);
+    }
+}
+
 fn check_state<G: Game>(game: &G) -> Result<(), String> {
     let text = serde_json::to_string(game).map_err(|e| format!("state does not serialise: {e}"))?;
     let back: G =
@@ -158,6 +179,8 @@ fn check_state<G: Game>(game: &G) -> Result<(), String> {
     if &back != game || json(&back) != text {
         return Err("state changed in a serde round trip".into());
     }
+    game.check()
+        .map_err(|e| format!("a state play reached fails its check: {e}"))?;
     let pending = game.pending();
     match (pending.is_empty(), game.outcome().is_some()) {
         (true, false) => return Err("nobody must act, yet the game is not over".into()),

@@ -6,7 +6,7 @@ use std::fmt::Debug;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::error::{OptionsError, OrderError, PreferenceError, SetupError};
+use super::error::{OptionsError, OrderError, PreferenceError, SetupError, StateError};
 use super::options::OptionDoc;
 use super::outcome::{Narration, Outcome};
 use super::pending::{Pending, Prompt, Submitted};
@@ -28,6 +28,7 @@ impl<T> Data for T where
 ///
 /// Invariants the [`conformance`] test checks for every game:
 /// - `pending()` is empty exactly when `outcome()` is `Some`;
+/// - every state reached passes `check()`;
 /// - every prompt choice, every `default_order`, `random_order` and `bot_order`
 ///   parses (from its `format_order` text) and validates;
 /// - the state survives a serde round trip, and the same seed and orders give the
@@ -120,6 +121,13 @@ impl<T> Data for T where
 ///         let scores: Vec<(Seat, i64)> =
 ///             Seat::all(self.at.len()).zip(&self.at).map(|(s, &a)| (s, i64::from(a))).collect();
 ///         self.at.iter().any(|&a| a >= 5).then(|| Outcome::from_scores(&scores))
+///     }
+///     fn check(&self) -> Result<(), StateError> {
+///         StateError::range("the number of runners", self.at.len(), 2, 4)?;
+///         for (i, &at) in self.at.iter().enumerate() {
+///             StateError::range(format_args!("runner {}'s position", i + 1), at, 0, 4 + 3)?;
+///         }
+///         Ok(())
 ///     }
 ///     // Nothing is hidden, so there is nothing to draw again.
 ///     fn resample_hidden(&self, _: Option<Seat>, _: &mut GameRng) -> Dash { self.clone() }
@@ -232,6 +240,13 @@ pub trait Game: Data {
 
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
+
+    /// Checks the invariants every state of this game holds: positions in range, cards
+    /// that add up, the number of seats, scores within bounds, a consistent phase. The
+    /// referee runs it on every state it loads from the store and stops a race whose
+    /// state decodes but fails it; the conformance test runs it at every step, so a state
+    /// that play reaches always passes. Pure, and cheap next to a decision.
+    fn check(&self) -> Result<(), StateError>;
 
     /// A state that `viewer` (`None`: the public) cannot tell apart from this one, with
     /// everything hidden from them (hands, deck order, others' hidden choices) drawn again.

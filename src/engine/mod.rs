@@ -26,6 +26,8 @@
 //!   keeps parsing apart from legality.
 //! - [`Game::default_order`] stands in for a missed deadline.
 //! - [`Game::apply`] is infallible: it takes validated orders and returns events.
+//! - [`Game::check`] says whether a state holds its game's invariants: the referee runs it
+//!   on every state it loads from the store, and stops a race whose state lies.
 //! - [`Game::public_view`] is what the channel may see; [`Game::private_view`] is one
 //!   seat's DM. [`Game::resample_hidden`] lets a generic test prove that views leak
 //!   nothing (OpenSpiel's resampling from an information state).
@@ -47,7 +49,7 @@ mod seat;
 
 pub use autopilot::{Autopilot, Autoplay, autopilot, autopilot_note, forced_order};
 pub use bots::bot_order;
-pub use error::{OptionsError, OrderError, PreferenceError, SetupError};
+pub use error::{OptionsError, OrderError, PreferenceError, SetupError, StateError};
 pub use game::{AskTargets, Bots, Data, Game, Glossary, Preferences, Presentation, read_order};
 pub use options::{OptionDoc, apply_option_text, option_text};
 pub use outcome::{Audience, Narration, Outcome, Placing};

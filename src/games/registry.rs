@@ -13,8 +13,8 @@ use crate::engine::bot_order;
 use crate::engine::{
     AskTargets, Autoplay, BotLevel, Game, GameRng, Glossary, Narration, OptionDoc, OptionsError,
     OrderError, Outcome, Pending, PreferenceError, Preferences, Presentation, Prompt, Seat,
-    SeatSetup, Seed, SetupError, Submitted, apply_option_text, autopilot, autopilot_note,
-    read_order,
+    SeatSetup, Seed, SetupError, StateError, Submitted, apply_option_text, autopilot,
+    autopilot_note, read_order,
 };
 
 /// A game as players name it.
@@ -498,6 +498,10 @@ macro_rules! registry {
             }
             pub fn outcome(&self) -> Option<Outcome> {
                 match self { $(AnyGame::$variant(g) => g.outcome()),+ }
+            }
+            /// Whether the state holds its game's invariants ([`Game::check`]).
+            pub fn check(&self) -> Result<(), StateError> {
+                match self { $(AnyGame::$variant(g) => g.check()),+ }
             }
             pub fn set_preference(&mut self, seat: Seat, text: &str) -> Result<String, PreferenceError> {
                 match self { $(AnyGame::$variant(g) => g.set_preference(seat, text)),+ }

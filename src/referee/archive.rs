@@ -42,7 +42,7 @@ impl Referee {
         guild: Option<&str>,
         user: &crate::vocab::UserId,
     ) -> Result<CampaignId, RefereeError> {
-        let Some(loaded) = self.store.load(race).await? else {
+        let Some(loaded) = self.load(race).await? else {
             return Err(RefereeError::Invalid(format!("there is no race {race}")));
         };
         let c = &loaded.campaign;
@@ -90,11 +90,15 @@ impl Referee {
             .await?;
         let mut out = Vec::with_capacity(ids.len());
         for id in ids {
-            let loaded = match self.store.load(id).await {
+            let loaded = match self.load(id).await {
                 Ok(Some(l)) => l,
                 Ok(None) => continue,
                 Err(e) => {
-                    tracing::warn!(race = id.0, "archive: race left out: {e}");
+                    tracing::warn!(
+                        race = id.0,
+                        "archive: race left out: {}",
+                        e.operator_detail()
+                    );
                     continue;
                 }
             };

@@ -173,7 +173,7 @@ impl Referee {
             let notice = Announcement::Notice {
                 race: q.campaign,
                 text: format!(
-                    "{}race {} is stopped: part of its stored data can no longer be read. \
+                    "{}race {} is stopped: part of its stored data can no longer be read, or does not add up. \
                      Nothing more will happen in it; the bot's operator has the details.",
                     if host.is_some() { "{user}, " } else { "" },
                     q.campaign

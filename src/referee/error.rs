@@ -4,8 +4,9 @@
 
 use thiserror::Error;
 
-use crate::engine::{OptionsError, OrderError, PreferenceError, SetupError};
+use crate::engine::{OptionsError, OrderError, PreferenceError, SetupError, StateError};
 use crate::store::StoreError;
+use crate::vocab::CampaignId;
 
 /// Why the referee refused a request. Nothing was changed when one is returned.
 #[derive(Debug, Error)]
@@ -76,7 +77,16 @@ pub enum RefereeError {
     Corrupt(String),
     #[error("{0} would be out of range; nothing was changed")]
     OutOfRange(&'static str),
+    /// A stored game state that decodes but breaks its game's invariants
+    /// ([`crate::engine::Game::check`]): never played on.
+    #[error(
+        "this race's stored data does not add up, so the race is stopped; the host has been told"
+    )]
+    LyingState { race: CampaignId, error: StateError },
 }
+
+/// The table a lying state is read from (its row is the race's id).
+pub const LYING_TABLE: &str = "campaign_states";
 
 /// The player's sentence for a storage error: a retry is suggested only when it can help.
 fn store_sentence(e: &StoreError) -> &'static str {
@@ -100,7 +110,7 @@ impl RefereeError {
     pub fn is_poison(&self) -> bool {
         match self {
             RefereeError::Store(e) => e.is_poison(),
-            RefereeError::Corrupt(_) => true,
+            RefereeError::Corrupt(_) | RefereeError::LyingState { .. } => true,
             _ => false,
         }
     }
@@ -110,6 +120,10 @@ impl RefereeError {
     pub fn operator_detail(&self) -> String {
         match self {
             RefereeError::Store(e) => format!("storage: {e}"),
+            RefereeError::LyingState { race, error } => format!(
+                "storage: stored row of {LYING_TABLE} (campaign_id {}) decodes but is wrong: {error}",
+                race.0
+            ),
             other => other.to_string(),
         }
     }

@@ -70,7 +70,7 @@ impl Referee {
         id: CampaignId,
         actor: &Actor,
     ) -> Result<(), RefereeError> {
-        let Some(loaded) = self.store.load(id).await? else {
+        let Some(loaded) = self.load(id).await? else {
             return Err(RefereeError::NoRace);
         };
         let c = &loaded.campaign;

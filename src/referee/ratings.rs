@@ -163,12 +163,16 @@ impl Referee {
         ids.reverse();
         let mut races = Vec::new();
         for id in ids {
-            match self.store.load(id).await {
+            match self.load(id).await {
                 Ok(Some(l)) if l.campaign.kind == game && l.campaign.phase == Phase::Finished => {
                     races.push(entrants(&l));
                 }
                 Ok(_) => {}
-                Err(e) => tracing::warn!(race = id.0, "ratings: race left out: {e}"),
+                Err(e) => tracing::warn!(
+                    race = id.0,
+                    "ratings: race left out: {}",
+                    e.operator_detail()
+                ),
             }
         }
         Ok(rate(&races))

@@ -364,12 +364,16 @@ impl Referee {
         let ids: Vec<CampaignId> = found.iter().map(|(id, _)| *id).collect();
         let mut finished = Vec::new();
         for &id in &ids {
-            match self.store.load(id).await {
+            match self.load(id).await {
                 Ok(Some(l)) if l.campaign.phase == Phase::Finished => {
                     finished.push((id, scored(&l)));
                 }
                 Ok(_) => {}
-                Err(e) => tracing::warn!(race = id.0, "series: race left out: {e}"),
+                Err(e) => tracing::warn!(
+                    race = id.0,
+                    "series: race left out: {}",
+                    e.operator_detail()
+                ),
             }
         }
         Ok(standings(&name, &ids, &finished, points, planned))

@@ -75,10 +75,12 @@ impl Referee {
         ids.reverse();
         let mut finished: Vec<Loaded> = Vec::new();
         for id in ids {
-            match self.store.load(id).await {
+            match self.load(id).await {
                 Ok(Some(l)) if l.campaign.phase == Phase::Finished => finished.push(l),
                 Ok(_) => {}
-                Err(e) => tracing::warn!(race = id.0, "stats: race left out: {e}"),
+                Err(e) => {
+                    tracing::warn!(race = id.0, "stats: race left out: {}", e.operator_detail());
+                }
             }
         }
         let key = format!("user:{user}");

@@ -1,16 +1,19 @@
 //! The referee's one transaction: load a campaign (from a small cache when still
-//! current), decide in memory, commit once; serialised per campaign in-process.
+//! current), decide in memory, commit once; serialised per campaign in-process. Every
+//! load from the store goes through [`Referee::load`], which refuses a game state that
+//! decodes but breaks its game's invariants.
 
 use std::sync::Arc;
 
 use futures_util::future::BoxFuture;
 use tokio::sync::Mutex;
 
-use super::error::RefereeError;
+use super::error::{LYING_TABLE, RefereeError};
 use super::machine::Cached;
 use super::machine::Referee;
 use super::work::Work;
-use crate::engine::Seat;
+use crate::engine::{Seat, StateError};
+use crate::games::AnyGame;
 use crate::store::{Loaded, OrderSource, SeatRow, StoreError};
 use crate::vocab::{CampaignId, TimeContext, UserId};
 
@@ -60,10 +63,13 @@ impl Referee {
                     self.check_cached(&loaded).await;
                     (loaded, time, false)
                 }
-                None => match self.store.load(id).await {
+                None => match self.load(id).await {
                     Ok(Some(loaded)) => (loaded, None, true),
                     Ok(None) => return Err(RefereeError::NoRace),
-                    Err(e) => return Err(self.poisoned(id, "campaigns", e.into()).await),
+                    Err(e @ RefereeError::LyingState { .. }) => {
+                        return Err(self.poisoned(id, LYING_TABLE, e).await);
+                    }
+                    Err(e) => return Err(self.poisoned(id, "campaigns", e).await),
                 },
             };
             let open = loaded.campaign.phase.is_open();
@@ -209,9 +215,35 @@ impl Referee {
     }
 
     pub(super) async fn read(&self, id: CampaignId) -> Result<Work, RefereeError> {
-        let loaded = self.store.load(id).await?.ok_or(RefereeError::NoRace)?;
+        let loaded = self.load(id).await?.ok_or(RefereeError::NoRace)?;
         Ok(Work::new(loaded, self.clock.now()))
     }
+
+    /// The race as stored, its game state checked: a state that decodes but breaks its
+    /// game's invariants ([`AnyGame::check`]), or asks a seat the race does not have, is
+    /// [`RefereeError::LyingState`], poison like a row that does not decode.
+    pub(super) async fn load(&self, id: CampaignId) -> Result<Option<Loaded>, RefereeError> {
+        let Some(loaded) = self.store.load(id).await? else {
+            return Ok(None);
+        };
+        if let Some(game) = &loaded.campaign.state
+            && let Err(error) = game.check().and_then(|()| seats_fit(game, &loaded.seats))
+        {
+            return Err(RefereeError::LyingState { race: id, error });
+        }
+        Ok(Some(loaded))
+    }
+}
+
+/// Every seat the game waits for has its row in the race.
+fn seats_fit(game: &AnyGame, seats: &[SeatRow]) -> Result<(), StateError> {
+    for seat in game.pending().seats {
+        StateError::ensure(
+            seats.iter().any(|s| s.seat == seat),
+            format_args!("{seat} must act, but the race has no such seat"),
+        )?;
+    }
+    Ok(())
 }
 
 /// Who sits in which seat: the time settings cached with a race are theirs.

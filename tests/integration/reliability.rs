@@ -1,7 +1,7 @@
 //! The referee keeps its promises over long runs (docs/reliability.md), each
 //! failure the review found reproduced on the test clock: a long Discord outage loses
 //! nothing and keeps the order; a long chain of bot steps is carried on by ticks; one row
-//! that does not decode stops only its race; a failing race backs off; a clock that jumps
+//! that does not decode, or decodes but lies, stops only its race; a failing race backs off; a clock that jumps
 //! holds the deadlines; time and option arithmetic never wraps.
 
 use std::sync::{Arc, Mutex};
@@ -230,6 +230,62 @@ async fn a_state_that_does_not_decode_stops_only_its_race(kind: Kind) {
         b.referee.tick().await.unwrap();
     }
     // Told once, in its channel, and the notice is delivered though the state is unreadable.
+    let rec = Recorder::default();
+    b.referee.deliver(&rec).await.unwrap();
+    let notices: Vec<_> = rec
+        .take()
+        .into_iter()
+        .filter(|(_, a)| matches!(a, Announcement::Notice { race, text, .. } if *race == bad && text.contains("stopped")))
+        .collect();
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    raw.close().await;
+}
+
+/// A state row that decodes but lies (a runner with more speed points than it ever had)
+/// is never played on: its race is quarantined with the broken invariant, told once, and
+/// the other race resolves its turn.
+async fn a_state_row_that_lies_quarantines_its_race_and_others_go_on(kind: Kind) {
+    let b = Bench::new(kind).await;
+    let bad = b.three_runners("chan-1", "turn=1h").await;
+    let good = b.three_runners("chan-2", "turn=1h").await;
+    let state = b.store.load(bad).await.unwrap().unwrap().campaign.state;
+    let text = serde_json::to_string(&state.unwrap()).unwrap();
+    let lie = text.replacen("\"remaining\":45", "\"remaining\":999", 1);
+    assert_ne!(lie, text, "the state names a runner's points");
+    let raw = b.db.raw().await;
+    raw.execute(
+        "UPDATE campaign_states SET state = ? WHERE campaign_id = ?",
+        vec![Arg::S(lie), Arg::I(bad.0)],
+    )
+    .await;
+    // The version bump makes the referee reload instead of deciding from its cache.
+    raw.execute(
+        "UPDATE campaigns SET version = version + 1 WHERE id = ?",
+        vec![Arg::I(bad.0)],
+    )
+    .await;
+    b.clock.advance_secs(3_601);
+    b.referee.tick().await.unwrap();
+    assert_eq!(b.step_of(good).await, 1, "the good race resolved its turn");
+    assert_eq!(b.step_of(bad).await, 0, "the lying race was not played on");
+    let q = b.store.quarantined().await.unwrap();
+    assert_eq!(q.iter().map(|q| q.campaign).collect::<Vec<_>>(), vec![bad]);
+    let reason = &q[0].reason;
+    assert!(
+        reason.contains("campaign_states")
+            && reason.contains(&format!("campaign_id {}", bad.0))
+            && reason.contains("points left is 999"),
+        "{reason}"
+    );
+    assert!(q[0].told_at.is_some());
+    // A player who writes to it is told it is stopped, without "try again".
+    let e = b.referee.submit(bad, &bob().user, "5").await.unwrap_err();
+    assert!(e.is_poison() && !e.to_string().contains("try again"), "{e}");
+    for _ in 0..5 {
+        b.referee.tick().await.unwrap();
+    }
+    assert_eq!(b.step_of(bad).await, 0);
+    // Told once, in its channel.
     let rec = Recorder::default();
     b.referee.deliver(&rec).await.unwrap();
     let notices: Vec<_> = rec
@@ -620,6 +676,7 @@ on_both!(
     a_six_hour_outage_loses_nothing_and_keeps_the_order,
     a_long_chain_of_bot_steps_runs_to_its_end_through_ticks,
     a_state_that_does_not_decode_stops_only_its_race,
+    a_state_row_that_lies_quarantines_its_race_and_others_go_on,
     an_unknown_format_quarantines_with_a_clear_reason,
     a_bad_deadline_row_of_a_finished_race_does_not_stop_the_start,
     an_unreadable_announcement_does_not_stop_delivery,

@@ -17,7 +17,7 @@ use super::views::{PrivateView, PublicView};
 use crate::engine::{
     AskTargets, Bots, Choice, Game, GameRng, Mode, Narration, OptionDoc, OptionsError, Outcome,
     Pending, PreferenceError, Preferences, Presentation, Prompt, Seat, SeatSetup, Seed, SetupError,
-    Submitted,
+    StateError, Submitted,
 };
 
 /// `/race help` for 1000 miles.
@@ -314,6 +314,10 @@ impl Game for CardRace {
             .map(|s| (s, self.team_of(s).map(|t| t.total).unwrap_or(0)))
             .collect();
         Some(Outcome::from_scores(&scores))
+    }
+
+    fn check(&self) -> Result<(), StateError> {
+        self.check_state()
     }
 
     fn resample_hidden(&self, viewer: Option<Seat>, rng: &mut GameRng) -> Self {

@@ -6,7 +6,7 @@
 //! the events. `round` plays the table's mechanics (dealing, drawing, plays, the
 //! dirty-trick window), `scoring` ends a round; [`cards`] owns card identities and names.
 //! `game` holds the engine's contracts ([`Game`] and the bots', autopilot's and
-//! presentation's beside it), helped by `reading` (order text), `legality`
+//! presentation's beside it), helped by `check` (the state's invariants), `reading` (order text), `legality`
 //! (what may be played now), `views` and `narrate`. [`bot`] is the two bots, [`standing`]
 //! the standing plays (`decide` what they play), [`replay`] and [`sim`] the CLI's
 //! scripts and simulations. This file only names them.
@@ -15,6 +15,7 @@
 
 pub mod bot;
 pub mod cards;
+mod check;
 mod decide;
 mod game;
 mod legality;

@@ -8,6 +8,7 @@
 pub use crate::games::words::join_and;
 use crate::games::words::join_units;
 pub mod adjudicate;
+mod check;
 mod options;
 pub mod replay;
 pub mod sim;
@@ -19,7 +20,7 @@ use thiserror::Error;
 
 use crate::engine::{
     Bots, Choice, Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, Placing,
-    Preferences, Presentation, Prompt, Seat, SeatSetup, Seed, SetupError, Submitted,
+    Preferences, Presentation, Prompt, Seat, SeatSetup, Seed, SetupError, StateError, Submitted,
 };
 use adjudicate::{Adjudication, Overtake, TieBreak, adjudicate};
 use options::OPTION_DOCS;
@@ -682,6 +683,10 @@ impl Game for DreamMile {
             })
             .collect();
         Some(Outcome { placings })
+    }
+
+    fn check(&self) -> Result<(), StateError> {
+        self.check_state()
     }
 
     fn resample_hidden(&self, _viewer: Option<Seat>, _rng: &mut GameRng) -> Self {

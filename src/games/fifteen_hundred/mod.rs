@@ -7,7 +7,7 @@
 //! [`options`] the race options, `setup` a race's
 //! start, [`board`] the geometry, [`path`] movement and the pathfinder, [`order`] the order
 //! types, [`parse`] reading order text, [`legality`] checking orders against the state,
-//! `prompt` what each seat is asked, `bids` the bids and actions, `pace` the pace and
+//! `prompt` what each seat is asked, `check` the invariants every state holds, `bids` the bids and actions, `pace` the pace and
 //! extra-costs phases, `round` the machine that runs a round's steps and the finish,
 //! `narrate` the events' sentences,
 //! [`views`] what is seen, [`sim`] the bots and [`replay`] replay scripts. By default a
@@ -16,6 +16,7 @@
 
 mod bids;
 pub mod board;
+mod check;
 pub mod legality;
 mod narrate;
 pub mod options;
@@ -34,7 +35,7 @@ pub mod views;
 
 use crate::engine::{
     Bots, Game, GameRng, Narration, OptionDoc, OptionsError, Outcome, Pending, Presentation,
-    Prompt, Seat, SeatSetup, Seed, SetupError, Submitted,
+    Prompt, Seat, SeatSetup, Seed, SetupError, StateError, Submitted,
 };
 pub use board::Distance;
 pub use legality::IllegalOrder;
@@ -157,6 +158,10 @@ impl Game for FifteenHundred {
 
     fn outcome(&self) -> Option<Outcome> {
         self.final_placings()
+    }
+
+    fn check(&self) -> Result<(), StateError> {
+        self.check_state()
     }
 
     fn resample_hidden(&self, viewer: Option<Seat>, rng: &mut GameRng) -> Self {

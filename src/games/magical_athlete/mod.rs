@@ -20,10 +20,12 @@
 //! # Where each part lives (arrows point to what a module uses; none points back)
 //! `replay`, `sim` → this file (the types and the [`Game`] contract) → `race` (one race,
 //! see its doc) → `decide` (questions, answers, policies) → `racers`, `track`; `draft` is
-//! used from here. `flow`, `orders`, `views`, `narrate`, `scenario` and `names` each add one
+//! used from here. `flow`, `orders`, `views`, `narrate`, `scenario`, `check` (the state's
+//! invariants) and `names` each add one
 //! concern's methods to [`MagicalAthlete`] and use this file's types; calls run from this
 //! file's contract down into them, then to `names` (never back up), and none is imported here.
 
+mod check;
 pub mod decide;
 pub mod draft;
 mod flow;
@@ -47,7 +49,7 @@ use thiserror::Error;
 
 use crate::engine::{
     AskTargets, Bots, DecisionWindow, Game, GameRng, OptionDoc, OptionsError, Outcome, Pending,
-    PreferenceError, Preferences, Prompt, Seat, SeatSetup, Seed, SetupError, Submitted,
+    PreferenceError, Preferences, Prompt, Seat, SeatSetup, Seed, SetupError, StateError, Submitted,
 };
 use decide::{Given, How, Policy, Question, Topic};
 use draft::Draft;
@@ -886,6 +888,10 @@ impl Game for MagicalAthlete {
             .filter_map(|(i, p)| Seat::from_index(i).map(|s| (s, p.score())))
             .collect();
         Some(Outcome::from_scores(&scores))
+    }
+
+    fn check(&self) -> Result<(), StateError> {
+        self.check_state()
     }
 
     fn resample_hidden(&self, viewer: Option<Seat>, rng: &mut GameRng) -> Self {
