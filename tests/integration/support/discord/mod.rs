@@ -425,6 +425,11 @@ impl FakeDiscord {
         self.shared.inner.lock().unwrap().garble_answers = n;
     }
 
+    /// The answers [`FakeDiscord::garble_next_answers`] has still to garble.
+    pub fn answers_to_garble(&self) -> usize {
+        self.shared.inner.lock().unwrap().garble_answers
+    }
+
     /// From now on a message post waits, unanswered, until [`FakeDiscord::unstall_posts`],
     /// and is then refused with 503 (it never lands): a delivery caught in flight.
     pub fn stall_posts(&self) {

@@ -27,7 +27,7 @@ pub async fn check(
     f: &mut Figures,
     outages: &[Outage],
     downtimes: &[Outage],
-    corrupted: Option<CampaignId>,
+    corrupted: &[CampaignId],
 ) {
     if w.bot.is_none() {
         w.start_bot().await;
@@ -54,11 +54,11 @@ pub async fn check(
     retention_bound(w, soak, f).await;
 }
 
-/// The quarantined races: only the corrupted one may be, and it must be.
+/// The quarantined races: only the corrupted ones may be, and they must be.
 async fn only_the_corrupted_quarantined(
     w: &World,
     f: &mut Figures,
-    corrupted: Option<CampaignId>,
+    corrupted: &[CampaignId],
 ) -> BTreeSet<CampaignId> {
     let store = w.store();
     let quarantined: BTreeSet<CampaignId> = store
@@ -70,15 +70,13 @@ async fn only_the_corrupted_quarantined(
         .collect();
     f.quarantined = quarantined.len();
     for q in &quarantined {
-        if Some(*q) != corrupted {
+        if !corrupted.contains(q) {
             f.problems.push(format!(
                 "race {q} is quarantined but nothing of it was corrupted"
             ));
         }
     }
-    if let Some(c) = corrupted
-        && !quarantined.contains(&c)
-    {
+    for c in corrupted.iter().filter(|c| !quarantined.contains(c)) {
         f.problems
             .push(format!("race {c} was corrupted but is not quarantined"));
     }
@@ -397,8 +395,14 @@ fn no_nonce_twice(
     for (nonce, n) in seen {
         if n > 1 {
             f.doubled += 1;
-            f.problems
-                .push(format!("one announcement (nonce {nonce}) posted {n} times"));
+            let copies: Vec<String> = messages
+                .iter()
+                .filter(|m| m["nonce"].as_str() == Some(&nonce) || m["nonce"].to_string() == nonce)
+                .map(|m| format!("{} in {}: {:.80}", m["id"], m["channel_id"], text_of(m)))
+                .collect();
+            f.problems.push(format!(
+                "one announcement (nonce {nonce}) posted {n} times: {copies:?}"
+            ));
         }
     }
 }

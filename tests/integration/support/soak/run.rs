@@ -26,7 +26,7 @@ pub struct Faults {
     pub kills: bool,
     /// The wall clock set an hour ahead or back.
     pub clock_jumps: bool,
-    /// One race's state row corrupted.
+    /// Two races' state rows harmed: one that decodes but lies, one that does not decode.
     pub corrupt_one: bool,
     /// One race's commits fail for a while (disk full).
     pub disk_full: bool,
@@ -122,7 +122,8 @@ struct Spells {
     outages: Vec<Outage>,
     /// The bot's own downtimes.
     downtimes: Vec<Outage>,
-    corrupted: Option<CampaignId>,
+    /// The races whose state row was harmed, and whether it lies (else it does not decode).
+    corrupted: Vec<(CampaignId, bool)>,
     disk_full_until: Option<i64>,
     claims_fail_until: Option<i64>,
     /// When the requests left unanswered are answered again.
@@ -246,7 +247,7 @@ pub async fn run(soak: Soak) -> Figures {
         &mut f,
         &spells.outages,
         &spells.downtimes,
-        spells.corrupted,
+        &spells.corrupted.iter().map(|(c, _)| *c).collect::<Vec<_>>(),
     )
     .await;
     w.kill_bot().await;
@@ -313,27 +314,57 @@ async fn inject(w: &mut World, soak: &Soak, f: &mut Figures, spells: &mut Spells
             w.clock.jump_ms(if ahead { 3_600_000 } else { -3_600_000 });
             bump(f, if ahead { "clock +1h" } else { "clock -1h" });
         }
-        5 if on.corrupt_one && corrupted.is_none() => {
-            let open = w.open_races().await;
-            let Some(&id) = open.first() else {
-                // No race to harm now: at the next fault, then.
-                first.push(kind);
-                return;
+        // Twice: a state that decodes but lies (a Dream Mile runner's points left made
+        // larger than it started with) while a Dream Mile race runs, and one that does
+        // not decode.
+        5 if on.corrupt_one && corrupted.len() < 2 => {
+            let open: Vec<CampaignId> = w
+                .open_races()
+                .await
+                .into_iter()
+                .filter(|id| !corrupted.iter().any(|(c, _)| c == id))
+                .collect();
+            let lied = corrupted.iter().any(|(_, lie)| *lie);
+            let liar = w
+                .races
+                .iter()
+                .find(|r| !lied && open.contains(&r.id) && r.game == "dream-mile")
+                .map(|r| r.id);
+            let garbled = corrupted.iter().any(|(_, lie)| !*lie);
+            let (id, lie) = match (liar, open.first()) {
+                (Some(id), _) => (id, true),
+                (None, Some(&id)) if !garbled => (id, false),
+                _ => {
+                    // No race to harm now: at the next fault, then.
+                    if corrupted.is_empty() {
+                        first.push(kind);
+                    }
+                    return;
+                }
             };
             let raw = w.raw().await;
-            raw.execute(
-                "UPDATE campaign_states SET state = '{\"not\": \"a game\"}' WHERE campaign_id = ?",
-                vec![Arg::I(id.0)],
-            )
-            .await;
+            let sql = if lie {
+                "UPDATE campaign_states SET state = replace(state, '\"remaining\":', '\"remaining\":9') \
+                 WHERE campaign_id = ?"
+            } else {
+                "UPDATE campaign_states SET state = '{\"not\": \"a game\"}' WHERE campaign_id = ?"
+            };
+            raw.execute(sql, vec![Arg::I(id.0)]).await;
             raw.execute(
                 "UPDATE campaigns SET version = version + 1 WHERE id = ?",
                 vec![Arg::I(id.0)],
             )
             .await;
             raw.close().await;
-            *corrupted = Some(id);
-            bump(f, "corrupted state row");
+            corrupted.push((id, lie));
+            bump(
+                f,
+                if lie {
+                    "state row that decodes but lies"
+                } else {
+                    "corrupted state row"
+                },
+            );
         }
         6 if on.disk_full && disk_full_until.is_none() => {
             if disk_full(w, soak).await {
