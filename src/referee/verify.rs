@@ -8,12 +8,13 @@
 //! carries; every preference and order is applied again in the order it was, and each
 //! step's events (dice, shuffles and draws are all events) must equal the recorded ones,
 //! and the result the recorded result. From the database, the final state must also
-//! equal the stored state.
+//! equal the stored state; from a file, its options text must be its options', and the
+//! game must take each preference.
 
 use serde::Serialize;
 
 use super::chain;
-use super::export::{self, Export, ExportPlacing, ExportStep};
+use super::export::{self, Export, ExportPlacing, ExportPreference, ExportStep};
 use super::work::{SHORT_RECEIPT, receipt_for, short_receipt};
 use crate::engine::{Mode, Seat, SeatSetup, Seed, Submitted, commitment_matches};
 use crate::games::{AnyEvent, AnyGame};
@@ -56,7 +57,7 @@ pub fn verify(
     prefs: &[PreferenceRow],
 ) -> VerifyReport {
     let export = export::export_of(campaign, seats, log, prefs);
-    let (mut report, game) = check(&export);
+    let (mut report, game) = check(&export, false);
     let Some(game) = game else {
         return report;
     };
@@ -72,7 +73,7 @@ pub fn verify(
 /// Checks an export on its own, with no database: the seed, every receipt, every step and
 /// the result.
 pub fn verify_export(export: &Export) -> VerifyReport {
-    let (mut report, game) = check(export);
+    let (mut report, game) = check(export, true);
     let Some(game) = game else {
         return report;
     };
@@ -124,8 +125,10 @@ fn name_of(export: &Export, seat: crate::engine::Seat) -> String {
 }
 
 /// The checks both sources share. The game comes back when it could be replayed (a race
-/// cancelled in its lobby has none, and then nothing else to check).
-fn check(export: &Export) -> (VerifyReport, Option<AnyGame>) {
+/// cancelled in its lobby has none, and then nothing else to check). A `file` has its
+/// options text and preferences checked too: the database's rows are checked against the
+/// stored state instead.
+fn check(export: &Export, file: bool) -> (VerifyReport, Option<AnyGame>) {
     let mut report = VerifyReport {
         race: export.race,
         seed: export.seed.clone(),
@@ -161,7 +164,14 @@ fn check(export: &Export) -> (VerifyReport, Option<AnyGame>) {
         return (report, None);
     }
     let mut problems = Vec::new();
-    let (steps, events, receipts, game) = replay(export, seed, &mut problems, |_, _, _| {});
+    if file && export.options_text != export.game.describe_options(&export.options) {
+        problems.push(format!(
+            "the options text `{}` is not the options the race was set up with (`{}`)",
+            export.options_text,
+            export.game.describe_options(&export.options)
+        ));
+    }
+    let (steps, events, receipts, game) = replay(export, seed, file, &mut problems, |_, _, _| {});
     report.problems.extend(problems);
     report.steps_checked = steps;
     report.events_checked = events;
@@ -177,7 +187,7 @@ pub fn replay_export(export: &Export, each: impl FnMut(&ExportStep, &AnyGame, &[
         return;
     };
     let mut ignored = Vec::new();
-    let _ = replay(export, seed, &mut ignored, each);
+    let _ = replay(export, seed, false, &mut ignored, each);
 }
 
 /// Checks a step's orders against the state they were played in, as the referee took
@@ -234,10 +244,35 @@ fn check_orders(
     }
 }
 
+/// Applies a standing preference again. One the game refuses was never stored (a refusal
+/// is answered, not kept), so in a file it is a change; the database's are taken as
+/// they are.
+fn prefer(
+    export: &Export,
+    game: &mut AnyGame,
+    p: &ExportPreference,
+    file: bool,
+    problems: &mut Vec<String>,
+) {
+    if let Err(e) = game.set_preference(p.seat, &p.text)
+        && file
+    {
+        problems.push(format!(
+            "{}'s preference `{}` (step {}) is one the game refuses: {e}",
+            name_of(export, p.seat),
+            p.text,
+            u64::from(p.step) + 1
+        ));
+    }
+}
+
 /// The one replay loop: returns the steps, events and receipts checked, and the final game.
+/// With `file`, each preference must be one the game takes. A step's label is
+/// not checked: its wording is a release's (an older one read "Round 1: Alice to play").
 fn replay(
     export: &Export,
     seed: Seed,
+    file: bool,
     problems: &mut Vec<String>,
     mut each: impl FnMut(&ExportStep, &AnyGame, &[AnyEvent]),
 ) -> (usize, usize, usize, Option<AnyGame>) {
@@ -260,8 +295,7 @@ fn replay(
     let mut prefs = export.preferences.iter().peekable();
     for step in &export.steps {
         while let Some(p) = prefs.next_if(|p| p.step <= step.step) {
-            // A preference that was refused at the time was never stored, so this applies.
-            let _ = game.set_preference(p.seat, &p.text);
+            prefer(export, &mut game, p, file, problems);
         }
         let at = format!("{} (step {})", step.label, u64::from(step.step) + 1);
         check_orders(export, &game, step, &at, problems);
@@ -319,7 +353,7 @@ fn replay(
         each(step, &game, &events);
     }
     for p in prefs {
-        let _ = game.set_preference(p.seat, &p.text);
+        prefer(export, &mut game, p, file, problems);
     }
     (steps, events_checked, receipts, Some(game))
 }

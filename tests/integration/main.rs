@@ -40,6 +40,7 @@ mod discord_series;
 mod discord_series_score;
 mod discord_spec;
 mod discord_timeouts;
+mod export_tamper;
 mod fuzz_orders;
 mod health;
 mod hostile_names;

@@ -328,8 +328,14 @@ impl Event {
     /// the record's form changes here, never what happened.
     pub(super) fn in_todays_form(self) -> Event {
         match self {
-            Event::RollOff { purpose, rolls, .. } => Event::RollOff {
-                winner: roll_off_winner(&rolls),
+            // Only a tie is rewritten: any other winner stays as recorded, so a changed
+            // one differs from the replay.
+            Event::RollOff {
+                purpose,
+                rolls,
+                winner,
+            } => Event::RollOff {
+                winner: roll_off_winner(&rolls).and(winner),
                 purpose,
                 rolls,
             },
