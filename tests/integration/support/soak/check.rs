@@ -397,7 +397,11 @@ fn no_nonce_twice(
             f.doubled += 1;
             let copies: Vec<String> = messages
                 .iter()
-                .filter(|m| m["nonce"].as_str() == Some(&nonce) || m["nonce"].to_string() == nonce)
+                .filter(|m| match &m["nonce"] {
+                    Value::String(s) => *s == nonce,
+                    Value::Number(n) => n.to_string() == nonce,
+                    _ => false,
+                })
                 .map(|m| format!("{} in {}: {:.80}", m["id"], m["channel_id"], text_of(m)))
                 .collect();
             f.problems.push(format!(
