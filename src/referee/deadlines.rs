@@ -8,12 +8,13 @@
 //! clock that jumps forward by more than [`CLOCK_JUMP_MS`] is an outage, not time that
 //! passed: every open deadline is held back by the jump, and each race is told. While
 //! Discord cannot be reached nothing fires, and when it is back every open deadline moves
-//! on by the outage, each race told once (`outage.rs`).
+//! on by the outage, each race told once (`outage.rs`). A hold that cannot commit (a full
+//! disk) is owed and tried again at each tick; its race's deadlines wait for it.
 
 use super::announce::{Announcement, Target};
 use super::error::RefereeError;
 use super::machine::Referee;
-use super::outage::{Standing, about};
+use super::outage::{OwedHold, Standing, about};
 use crate::store::{DeadlineKind, DeadlineRow, SeatRow, StoreError};
 use crate::vocab::{CampaignId, Millis, Phase};
 
@@ -60,15 +61,25 @@ impl Referee {
                 self.tell_quarantines().await;
                 return Ok(0);
             }
-            Standing::Back { lost, back, ours } => self.hold_after_outage(lost, back, ours).await,
+            Standing::Back { lost, back, ours } => self.hold_after_outage(lost, back, ours),
             Standing::Normal => {}
         }
+        let held_back = self.pay_owed_holds().await;
         let due = self
             .store
             .claim_due_deadlines(now, TICK_BATCH, &self.instance, now + DEADLINE_CLAIM_MS)
             .await?;
         let mut handled = 0;
         for d in due {
+            if held_back
+                .as_ref()
+                .is_none_or(|races| races.contains(&d.campaign))
+            {
+                // Its race still owes a hold: firing now would spend time that does not
+                // count. The claim keeps it for a while; the hold replaces it.
+                tracing::debug!(race = d.campaign.0, deadline = d.id, "waits for a hold");
+                continue;
+            }
             match self.fire(&d).await {
                 Ok(()) => handled += 1,
                 Err(RefereeError::Store(StoreError::AlreadyFired)) => {
@@ -223,40 +234,22 @@ impl Referee {
             jump_ms = jump,
             "the wall clock jumped forward; open deadlines are held back by the jump"
         );
-        let open = match self.holdable().await {
-            Ok(o) => o,
-            Err(e) => {
-                tracing::warn!("cannot hold deadlines after a clock jump: {e}");
-                return;
-            }
-        };
         let minutes = jump / 60_000;
         let why = format!(
             "The bot's clock jumped ahead by about {minutes} minutes; that time does not count."
         );
-        for race in open {
-            if let Err(e) = self.hold_race(race, jump, &why).await {
-                tracing::warn!(race = race.0, error = %e.operator_detail(), "cannot hold a deadline");
-            }
-        }
+        self.owe_hold(jump, why);
     }
 
     /// Discord came back after an outage from `lost` (the last answer before it) to
     /// `back`: every open deadline moves on by its length, and each race is told once.
-    async fn hold_after_outage(&self, lost: Millis, back: Millis, ours: bool) {
+    fn hold_after_outage(&self, lost: Millis, back: Millis, ours: bool) {
         let length = back.saturating_sub(lost);
         tracing::warn!(
             outage_ms = length,
             bot_down = ours,
             "Discord can be reached again; open deadlines move on by the outage"
         );
-        let open = match self.holdable().await {
-            Ok(o) => o,
-            Err(e) => {
-                tracing::warn!("cannot hold deadlines after an outage: {e}");
-                return;
-            }
-        };
         let why = if ours {
             format!(
                 "The bot was down for {}; that time does not count.",
@@ -268,11 +261,78 @@ impl Referee {
                 about(length)
             )
         };
-        for race in open {
-            if let Err(e) = self.hold_race(race, length, &why).await {
-                tracing::warn!(race = race.0, error = %e.operator_detail(), "cannot hold a deadline");
+        self.owe_hold(length, why);
+    }
+
+    /// Records a hold of every open race by `by`, paid by [`Referee::pay_owed_holds`].
+    fn owe_hold(&self, by: Millis, why: String) {
+        if let Ok(mut owed) = self.owed_holds.lock() {
+            owed.push(OwedHold {
+                races: None,
+                by,
+                why,
+            });
+        }
+    }
+
+    /// Moves on every race a hold is owed to, keeping what fails (a full disk, a store
+    /// that does not answer) for the next tick. Returns the races still owed a hold, or
+    /// `None` when every race is (the open races could not be read).
+    async fn pay_owed_holds(&self) -> Option<Vec<CampaignId>> {
+        let owed = match self.owed_holds.lock() {
+            Ok(mut owed) => std::mem::take(&mut *owed),
+            Err(_) => return Some(Vec::new()),
+        };
+        if owed.is_empty() {
+            return Some(Vec::new());
+        }
+        let mut still = Vec::new();
+        for mut hold in owed {
+            let races = match hold.races.take() {
+                Some(races) => races,
+                None => match self.holdable().await {
+                    Ok(open) => open,
+                    Err(e) => {
+                        tracing::warn!("cannot read the open races to hold their deadlines: {e}");
+                        still.push(hold);
+                        continue;
+                    }
+                },
+            };
+            let mut failed = Vec::new();
+            for race in races {
+                if let Err(e) = self.hold_race(race, hold.by, &hold.why).await {
+                    tracing::warn!(
+                        race = race.0,
+                        error = %e.operator_detail(),
+                        "cannot hold a deadline; it is tried again at the next tick"
+                    );
+                    if !e.is_poison() {
+                        failed.push(race);
+                    }
+                }
+            }
+            if !failed.is_empty() {
+                still.push(OwedHold {
+                    races: Some(failed),
+                    ..hold
+                });
             }
         }
+        let mut blocked = Some(Vec::new());
+        for hold in &still {
+            match (&hold.races, blocked.as_mut()) {
+                (None, _) => blocked = None,
+                (Some(races), Some(list)) => list.extend(races.iter().copied()),
+                (Some(_), None) => {}
+            }
+        }
+        if let Ok(mut owed) = self.owed_holds.lock() {
+            // Holds owed since (none in one tick today) come after these.
+            still.append(&mut owed);
+            *owed = still;
+        }
+        blocked
     }
 
     /// Moves a race's open deadline on by `by` and tells its channel why, in one notice.

@@ -111,6 +111,8 @@ pub struct Referee {
     pub(super) refused: std::sync::Mutex<Option<String>>,
     /// When this referee last recorded itself alive (`deadlines.rs`).
     pub(super) alive_noted: std::sync::Mutex<Option<crate::vocab::Millis>>,
+    /// Holds an outage or a clock jump owes that have not committed yet (`deadlines.rs`).
+    pub(super) owed_holds: std::sync::Mutex<Vec<super::outage::OwedHold>>,
 }
 
 /// A name no other referee has: host, process and a random tag (two referees in one
@@ -191,6 +193,7 @@ impl Referee {
             last_compaction: std::sync::Mutex::new(None),
             refused: std::sync::Mutex::new(None),
             alive_noted: std::sync::Mutex::new(None),
+            owed_holds: std::sync::Mutex::new(Vec::new()),
         }
     }
 

@@ -12,10 +12,21 @@
 
 use std::sync::Mutex;
 
-use crate::vocab::Millis;
+use crate::vocab::{CampaignId, Millis};
 
 /// How long without any answer from Discord makes an outage, unless configured.
 pub const DEFAULT_OUTAGE_AFTER_MS: Millis = 180_000;
+
+/// A hold of open deadlines that has not committed yet: an outage's or a clock jump's.
+#[derive(Debug)]
+pub(super) struct OwedHold {
+    /// The races still to move on; `None` for every open race.
+    pub(super) races: Option<Vec<CampaignId>>,
+    /// By how long.
+    pub(super) by: Millis,
+    /// What each race is told.
+    pub(super) why: String,
+}
 
 #[derive(Debug, Default)]
 struct State {

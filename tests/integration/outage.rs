@@ -23,18 +23,25 @@ async fn notices(b: &Bench, id: CampaignId) -> Vec<String> {
         .collect()
 }
 
-/// Three hours without Discord, with both races' deadlines inside them: nothing fires
-/// during the outage; afterwards each race gets one notice and a deadline three hours
-/// later; each deadline then fires once.
-async fn a_three_hour_outage_holds_the_deadlines_and_tells_each_race_once(kind: Kind) {
-    let b = Bench::new(kind).await;
-    let courier = Recorder::default();
+/// Two races with hour-long turns, on a referee that watches Discord (3-minute window),
+/// their first posts delivered.
+async fn two_watched_races(b: &Bench) -> (CampaignId, CampaignId) {
     let one = b.three_runners("chan-1", "turn=1h resolve=deadline").await;
     let two = b.three_runners("chan-2", "turn=1h resolve=deadline").await;
     let reach = b.referee.reach();
     reach.watch(3 * MINUTE);
     reach.contact(b.clock.now_ms());
-    b.referee.deliver(&courier).await.unwrap();
+    b.referee.deliver(&Recorder::default()).await.unwrap();
+    (one, two)
+}
+
+/// Three hours without Discord, with both races' deadlines inside them: nothing fires
+/// during the outage; afterwards each race gets one notice and a deadline three hours
+/// later; each deadline then fires once.
+async fn a_three_hour_outage_holds_the_deadlines_and_tells_each_race_once(kind: Kind) {
+    let b = Bench::new(kind).await;
+    let (one, two) = two_watched_races(&b).await;
+    let reach = b.referee.reach();
     let due_one = b.referee.overview(one).await.unwrap().deadline.unwrap();
     let due_two = b.referee.overview(two).await.unwrap().deadline.unwrap();
 
@@ -99,7 +106,76 @@ async fn an_unwatched_referee_is_never_held(kind: Kind) {
     assert_eq!(b.step_of(id).await, 1);
 }
 
+/// A hold that cannot commit (a full disk as one race's held deadline is written) is
+/// owed, not dropped:
+/// that race's deadline, overdue at its old time, does not fire while the hold is owed;
+/// once the disk has room the hold commits, and the deadline fires at its new time, once.
+async fn a_hold_that_cannot_commit_is_tried_again_before_its_deadline_fires(kind: Kind) {
+    if kind != Kind::Sqlite {
+        return; // the trigger is SQLite's; the rule is the same on PostgreSQL
+    }
+    let b = Bench::new(kind).await;
+    let (one, two) = two_watched_races(&b).await;
+    let reach = b.referee.reach();
+    let due_one = b.referee.overview(one).await.unwrap().deadline.unwrap();
+    b.referee.tick().await.unwrap();
+    let lost = b.clock.now_ms();
+    for _ in 0..36 {
+        b.clock.advance_secs(5 * 60);
+        b.referee.tick().await.unwrap();
+    }
+    // Only the held deadline is refused: its race's turn could still resolve.
+    let back = b.clock.now_ms();
+    let raw = b.db.raw().await;
+    raw.execute(
+        &format!(
+            "CREATE TRIGGER hold_full BEFORE INSERT ON deadlines
+             WHEN NEW.campaign_id = {} AND NEW.due_at = {}
+             BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
+            one.0,
+            due_one + (back - lost)
+        ),
+        vec![],
+    )
+    .await;
+    reach.contact(back);
+    for _ in 0..5 {
+        b.clock.advance_secs(60);
+        reach.contact(b.clock.now_ms());
+        b.referee.tick().await.unwrap();
+    }
+    assert_eq!(b.step_of(one).await, 0, "no deadline fired at its old time");
+    assert!(
+        notices(&b, one).await.is_empty(),
+        "its hold has not committed"
+    );
+    assert_eq!(notices(&b, two).await.len(), 1, "the other race is held");
+    raw.execute("DROP TRIGGER hold_full", vec![]).await;
+    raw.close().await;
+    b.clock.advance_secs(60);
+    reach.contact(b.clock.now_ms());
+    b.referee.tick().await.unwrap();
+    let outage = back - lost;
+    assert_eq!(
+        notices(&b, one).await.len(),
+        1,
+        "told once, when the hold committed"
+    );
+    let now_due = b.referee.overview(one).await.unwrap().deadline.unwrap();
+    assert_eq!(now_due, due_one + outage, "moved on by the outage");
+    assert_eq!(b.step_of(one).await, 0);
+    b.clock
+        .advance_secs((now_due - b.clock.now_ms()) / 1000 + 1);
+    reach.contact(b.clock.now_ms());
+    b.referee.tick().await.unwrap();
+    b.referee.tick().await.unwrap();
+    assert_eq!(b.step_of(one).await, 1, "fired at its new time");
+    assert_eq!(b.store.log(one).await.unwrap().len(), 1, "once");
+    assert_eq!(notices(&b, one).await.len(), 1, "told once");
+}
+
 on_both!(
+    a_hold_that_cannot_commit_is_tried_again_before_its_deadline_fires,
     a_three_hour_outage_holds_the_deadlines_and_tells_each_race_once,
     an_unwatched_referee_is_never_held,
 );
