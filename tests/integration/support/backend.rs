@@ -248,6 +248,12 @@ fn numbered(sql: &str) -> String {
 impl Raw {
     /// The first column of the first row, as an integer.
     pub async fn scalar(&self, sql: &str, args: Vec<Arg>) -> i64 {
+        let column = self.column(sql, args).await;
+        *column.first().unwrap_or_else(|| panic!("no row: {sql}"))
+    }
+
+    /// The first column of every row, as integers.
+    pub async fn column(&self, sql: &str, args: Vec<Arg>) -> Vec<i64> {
         match self {
             Raw::Sqlite(s) => {
                 let mut q = sqlx::query(sqlx::AssertSqlSafe(sql.to_string()));
@@ -257,7 +263,8 @@ impl Raw {
                         Arg::S(t) => q.bind(t),
                     };
                 }
-                q.fetch_one(s.pool()).await.expect(sql).get::<i64, _>(0)
+                let rows = q.fetch_all(s.pool()).await.expect(sql);
+                rows.iter().map(|r| r.get::<i64, _>(0)).collect()
             }
             Raw::Postgres(p) => {
                 let sql = numbered(sql);
@@ -268,7 +275,8 @@ impl Raw {
                         Arg::S(t) => q.bind(t),
                     };
                 }
-                q.fetch_one(p.pool()).await.expect(&sql).get::<i64, _>(0)
+                let rows = q.fetch_all(p.pool()).await.expect(&sql);
+                rows.iter().map(|r| r.get::<i64, _>(0)).collect()
             }
         }
     }

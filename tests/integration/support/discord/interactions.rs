@@ -237,6 +237,7 @@ impl FakeDiscord {
         });
         {
             let mut inner = self.shared.inner.lock().unwrap();
+            inner.user_dm_ids.insert(id);
             if !inner.user_messages.iter().any(|m| m["id"] == v["id"]) {
                 inner.user_messages.push(v.clone());
             }

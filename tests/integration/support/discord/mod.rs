@@ -426,6 +426,11 @@ impl FakeDiscord {
     }
 
     /// The answers [`FakeDiscord::garble_next_answers`] has still to garble.
+    /// Answers to users' DMs that failed and that the bot will try again shortly.
+    pub fn dm_answers_in_flight(&self) -> usize {
+        self.shared.inner.lock().unwrap().dm_answers_retrying.len()
+    }
+
     pub fn answers_to_garble(&self) -> usize {
         self.shared.inner.lock().unwrap().garble_answers
     }

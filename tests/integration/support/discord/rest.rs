@@ -216,6 +216,14 @@ pub(super) async fn rest(AxState(shared): AxState<Arc<Shared>>, req: Request) ->
             },
         };
         limit_headers(&inner, &method, &path, &mut response);
+        note_dm_answer(
+            &mut inner,
+            &method,
+            &path,
+            &body,
+            status,
+            refused.as_deref(),
+        );
         inner.requests.push(Recorded {
             at: Instant::now(),
             method: method.to_string(),
@@ -237,6 +245,50 @@ pub(super) async fn rest(AxState(shared): AxState<Arc<Shared>>, req: Request) ->
         let _ = off.wait_for(|h| *h != hang).await;
     }
     response
+}
+
+/// How many times the bot tries to answer a DM (`discord::handlers::dm_text`).
+const DM_ANSWER_TRIES: u8 = 3;
+
+/// Follows the bot's answers to users' DMs: one whose try failed in a way the bot retries
+/// (429, 5xx, an answer that is not JSON) is still in flight until it lands or the bot's
+/// tries run out.
+fn note_dm_answer(
+    inner: &mut Inner,
+    method: &Method,
+    path: &str,
+    body: &Value,
+    status: u16,
+    refused: Option<&str>,
+) {
+    if *method != Method::POST {
+        return;
+    }
+    let Some(channel) = path
+        .strip_prefix("/channels/")
+        .and_then(|p| p.strip_suffix("/messages"))
+        .and_then(|c| c.parse::<u64>().ok())
+    else {
+        return;
+    };
+    let nonce = match &body["nonce"] {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        _ => return,
+    };
+    if !nonce
+        .parse::<u64>()
+        .is_ok_and(|id| inner.user_dm_ids.contains(&id))
+    {
+        return;
+    }
+    let key = (channel, nonce);
+    let clean = status == 200 && refused.is_none();
+    let retried = status == 429 || status >= 500 || (status == 200 && !clean);
+    let tries = inner.dm_answers_retrying.remove(&key).unwrap_or(0) + 1;
+    if !clean && retried && tries < DM_ANSWER_TRIES {
+        inner.dm_answers_retrying.insert(key, tries);
+    }
 }
 
 /// Records a request left unanswered.

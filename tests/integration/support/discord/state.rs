@@ -49,6 +49,11 @@ pub(super) struct Inner {
     /// Each create that a repeated nonce folded into the first message (channel, nonce):
     /// Discord shows one message, but only within its nonce window.
     pub(super) folded: Vec<(u64, String)>,
+    /// The ids of the users' DMs: the bot answers each under its id as nonce.
+    pub(super) user_dm_ids: HashSet<u64>,
+    /// Answers to users' DMs (channel, nonce) whose last try failed in a way the bot tries
+    /// again, a second or two later in real time, with how many tries were made.
+    pub(super) dm_answers_retrying: HashMap<(u64, String), u8>,
     pub(super) interactions: HashMap<u64, Interaction>,
     pub(super) gateway: Option<mpsc::UnboundedSender<String>>,
     pub(super) seq: u64,

@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod child;
+pub mod damage;
 pub mod retention;
 pub mod run;
 pub mod seats;

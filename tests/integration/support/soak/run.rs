@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use photofinish::vocab::CampaignId;
 
 use super::check::{self, Outage};
+use super::damage::{self, Damage};
 use super::world::World;
 use crate::support::backend::{Arg, Kind};
 use crate::support::discord::{Fault, Hang};
@@ -115,15 +116,26 @@ const HOUR: i64 = 3600;
 /// The fault kinds, in the schedule's numbering.
 const KINDS: i64 = 14;
 
+/// How a race's state row was harmed.
+#[derive(Clone, Copy, PartialEq)]
+enum Harm {
+    /// It decodes but lies.
+    Lie,
+    /// It does not decode.
+    Garble,
+    /// The disk page that holds it is damaged (SQLite only).
+    Page,
+}
+
 /// The faults under way and past, as the schedule keeps them.
 #[derive(Default)]
 struct Spells {
-    /// Discord outages.
-    outages: Vec<Outage>,
     /// The bot's own downtimes.
     downtimes: Vec<Outage>,
-    /// The races whose state row was harmed, and whether it lies (else it does not decode).
-    corrupted: Vec<(CampaignId, bool)>,
+    /// The races whose state row was harmed, and how.
+    corrupted: Vec<(CampaignId, Harm)>,
+    /// The page a failing disk damaged, to give back before the checks read every row.
+    damaged: Option<Damage>,
     disk_full_until: Option<i64>,
     claims_fail_until: Option<i64>,
     /// When the requests left unanswered are answered again.
@@ -199,6 +211,9 @@ pub async fn run(soak: Soak) -> Figures {
             && w.now() >= until
         {
             w.fake.hang(Hang::Off);
+            w.hanging.store(false, std::sync::atomic::Ordering::Relaxed);
+            // Those still waiting are refused now, and their senders try again soon.
+            w.careful.store(2, std::sync::atomic::Ordering::Relaxed);
             spells.hang_until = None;
         }
         if let Some(until) = spells.claims_fail_until
@@ -241,11 +256,13 @@ pub async fn run(soak: Soak) -> Figures {
         f.faults
             .insert("lobby leave", u32::try_from(w.leavers.len()).unwrap());
     }
+    if let Some(d) = spells.damaged.take() {
+        damage::repair(&mut w, &d).await;
+    }
     check::check(
         &mut w,
         &soak,
         &mut f,
-        &spells.outages,
         &spells.downtimes,
         &spells.corrupted.iter().map(|(c, _)| *c).collect::<Vec<_>>(),
     )
@@ -262,9 +279,9 @@ async fn inject(w: &mut World, soak: &Soak, f: &mut Figures, spells: &mut Spells
         None => w.faults.range(0, KINDS - 1),
     };
     let Spells {
-        outages,
         downtimes,
         corrupted,
+        damaged,
         disk_full_until,
         claims_fail_until,
         hang_until,
@@ -272,7 +289,7 @@ async fn inject(w: &mut World, soak: &Soak, f: &mut Figures, spells: &mut Spells
     } = spells;
     let on = soak.faults;
     match kind {
-        0 if on.outages => outage(w, soak, f, outages).await,
+        0 if on.outages => outage(w, soak, f).await,
         1 if on.storms => {
             let n = usize::try_from(w.faults.range(3, 30)).unwrap();
             if w.faults.chance(50) {
@@ -314,26 +331,28 @@ async fn inject(w: &mut World, soak: &Soak, f: &mut Figures, spells: &mut Spells
             w.clock.jump_ms(if ahead { 3_600_000 } else { -3_600_000 });
             bump(f, if ahead { "clock +1h" } else { "clock -1h" });
         }
-        // Twice: a state that decodes but lies (a Dream Mile runner's points left made
-        // larger than it started with) while a Dream Mile race runs, and one that does
-        // not decode.
-        5 if on.corrupt_one && corrupted.len() < 2 => {
+        // Three times: a state that decodes but lies (a Dream Mile runner's points left
+        // made larger than it started with) while a Dream Mile race runs, one that does
+        // not decode, and on SQLite one on a page of the disk that fails.
+        5 if on.corrupt_one && corrupted.len() < 3 => {
             let open: Vec<CampaignId> = w
                 .open_races()
                 .await
                 .into_iter()
                 .filter(|id| !corrupted.iter().any(|(c, _)| c == id))
                 .collect();
-            let lied = corrupted.iter().any(|(_, lie)| *lie);
+            let done = |h: Harm| corrupted.iter().any(|(_, d)| *d == h);
             let liar = w
                 .races
                 .iter()
-                .find(|r| !lied && open.contains(&r.id) && r.game == "dream-mile")
+                .find(|r| !done(Harm::Lie) && open.contains(&r.id) && r.game == "dream-mile")
                 .map(|r| r.id);
-            let garbled = corrupted.iter().any(|(_, lie)| !*lie);
-            let (id, lie) = match (liar, open.first()) {
-                (Some(id), _) => (id, true),
-                (None, Some(&id)) if !garbled => (id, false),
+            let (id, harm) = match (liar, open.first()) {
+                (Some(id), _) => (id, Harm::Lie),
+                (None, Some(&id)) if !done(Harm::Garble) => (id, Harm::Garble),
+                (None, Some(&id)) if !done(Harm::Page) && soak.kind == Kind::Sqlite => {
+                    (id, Harm::Page)
+                }
                 _ => {
                     // No race to harm now: at the next fault, then.
                     if corrupted.is_empty() {
@@ -342,27 +361,34 @@ async fn inject(w: &mut World, soak: &Soak, f: &mut Figures, spells: &mut Spells
                     return;
                 }
             };
-            let raw = w.raw().await;
-            let sql = if lie {
-                "UPDATE campaign_states SET state = replace(state, '\"remaining\":', '\"remaining\":9') \
-                 WHERE campaign_id = ?"
+            if harm == Harm::Page {
+                match damage::damage_page(w, id).await {
+                    Some(d) => *damaged = Some(d),
+                    None => return,
+                }
             } else {
-                "UPDATE campaign_states SET state = '{\"not\": \"a game\"}' WHERE campaign_id = ?"
-            };
-            raw.execute(sql, vec![Arg::I(id.0)]).await;
-            raw.execute(
-                "UPDATE campaigns SET version = version + 1 WHERE id = ?",
-                vec![Arg::I(id.0)],
-            )
-            .await;
-            raw.close().await;
-            corrupted.push((id, lie));
+                let raw = w.raw().await;
+                let sql = if harm == Harm::Lie {
+                    "UPDATE campaign_states SET state = replace(state, '\"remaining\":', '\"remaining\":9') \
+                     WHERE campaign_id = ?"
+                } else {
+                    "UPDATE campaign_states SET state = '{\"not\": \"a game\"}' WHERE campaign_id = ?"
+                };
+                raw.execute(sql, vec![Arg::I(id.0)]).await;
+                raw.execute(
+                    "UPDATE campaigns SET version = version + 1 WHERE id = ?",
+                    vec![Arg::I(id.0)],
+                )
+                .await;
+                raw.close().await;
+            }
+            corrupted.push((id, harm));
             bump(
                 f,
-                if lie {
-                    "state row that decodes but lies"
-                } else {
-                    "corrupted state row"
+                match harm {
+                    Harm::Lie => "state row that decodes but lies",
+                    Harm::Garble => "corrupted state row",
+                    Harm::Page => "damaged page under a state row",
                 },
             );
         }
@@ -434,6 +460,7 @@ async fn inject(w: &mut World, soak: &Soak, f: &mut Figures, spells: &mut Spells
                 bump(f, "no REST request answered (30 min)");
             }
             *hang_until = Some(w.now() + 30 * MIN * 1000);
+            w.hanging.store(true, std::sync::atomic::Ordering::Relaxed);
             w.careful.store(2, std::sync::atomic::Ordering::Relaxed);
         }
         _ => {}
@@ -441,13 +468,14 @@ async fn inject(w: &mut World, soak: &Soak, f: &mut Figures, spells: &mut Spells
 }
 
 /// A Discord outage of 1 minute to 6 hours: nothing answers, gateway or REST.
-async fn outage(w: &mut World, soak: &Soak, f: &mut Figures, outages: &mut Vec<Outage>) {
+async fn outage(w: &mut World, soak: &Soak, f: &mut Figures) {
     let secs = if w.faults.chance(50) {
         w.faults.range(MIN, 30 * MIN)
     } else {
         w.faults.range(30 * MIN, 6 * HOUR)
     };
     let start = w.now();
+    let open = check::unfired_deadlines(w, i64::MAX).await;
     // Nothing answers: the gateway, and every REST call (the bot's probe too).
     w.fake.gateway_down();
     w.fake.rest_down();
@@ -464,16 +492,21 @@ async fn outage(w: &mut World, soak: &Soak, f: &mut Figures, outages: &mut Vec<O
         w.fake.settle(std::time::Duration::from_millis(150)).await;
         left -= step;
     }
+    // No deadline fired while Discord was out (by row id: the clock also jumps back).
+    let fired = check::fired_among(w, &open).await;
+    if soak.checks.no_deadline_in_outage && !fired.is_empty() {
+        f.problems.push(format!(
+            "{} deadline(s) fired during an outage of {} min: rows {fired:?}",
+            fired.len(),
+            (w.now() - start) / 60_000
+        ));
+    }
     w.fake.rest_up();
     w.fake.clear_faults();
     let before = w.fake.identifies();
     let resumes = w.fake.resumes();
     w.fake.gateway_up();
     w.fake.wait_reconnected(resumes + 1, before + 1).await;
-    outages.push(Outage {
-        start,
-        end: w.now(),
-    });
     bump(f, "outage");
 }
 
@@ -495,9 +528,11 @@ async fn downtime(w: &mut World, soak: &Soak, f: &mut Figures, downtimes: &mut V
             written = true;
         }
     }
+    let due = check::unfired_deadlines(w, w.now()).await;
     downtimes.push(Outage {
         start,
         end: w.now(),
+        due,
     });
     w.start_bot().await;
     bump(f, "bot down 2-8 h, DMs written meanwhile");

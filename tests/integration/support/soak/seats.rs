@@ -3,7 +3,7 @@
 //! it) or hands it to another member; and the checker's rules for them: the seat is then
 //! played by the bot or the new player, and its old player is neither prompted nor heard.
 
-use photofinish::vocab::{CampaignId, Millis, UserId};
+use photofinish::vocab::{CampaignId, UserId};
 use serde_json::{Value, json};
 
 use super::run::Figures;
@@ -19,8 +19,10 @@ pub struct Change {
     pub old: User,
     /// Who runs it now: `None` for the bot (a kick).
     pub new: Option<User>,
-    /// When, on the bot's clock.
-    pub at: Millis,
+    /// The last order row and outbox row before the change: what comes after them came
+    /// after it (by row id, not time, as the soak's clock also jumps back).
+    pub last_order: i64,
+    pub last_outbox: i64,
     /// Bot messages with an announcement's nonce in the old player's DMs by then.
     pub dms: usize,
 }
@@ -123,6 +125,14 @@ impl World {
             self.races[r].humans.remove(1);
             None
         };
+        let raw = self.raw().await;
+        let last_order = raw
+            .scalar("SELECT COALESCE(MAX(id), 0) FROM orders", vec![])
+            .await;
+        let last_outbox = raw
+            .scalar("SELECT COALESCE(MAX(id), 0) FROM outbox", vec![])
+            .await;
+        raw.close().await;
         // The old player tries to play on, and is refused (checked at the end).
         self.fake.dm(&old, "1");
         let change = Change {
@@ -130,7 +140,8 @@ impl World {
             seat,
             old,
             new,
-            at: self.now(),
+            last_order,
+            last_outbox,
             dms,
         };
         self.settle().await;
@@ -164,9 +175,12 @@ pub async fn check_changes(w: &World, f: &mut Figures) {
         let race = c.race;
         let by_old = raw
             .scalar(
-                "SELECT COUNT(*) FROM orders WHERE campaign_id = ? AND by_user = ? \
-                 AND submitted_at > ?",
-                vec![Arg::I(race.0), Arg::S(c.old.id.to_string()), Arg::I(c.at)],
+                "SELECT COUNT(*) FROM orders WHERE campaign_id = ? AND by_user = ? AND id > ?",
+                vec![
+                    Arg::I(race.0),
+                    Arg::S(c.old.id.to_string()),
+                    Arg::I(c.last_order),
+                ],
             )
             .await;
         if by_old > 0 {
@@ -179,20 +193,25 @@ pub async fn check_changes(w: &World, f: &mut Figures) {
             // A kicked seat: no player's order at all.
             None => (
                 "SELECT COUNT(*) FROM orders WHERE campaign_id = ? AND seat = ? \
-                 AND source = 'player' AND submitted_at > ? AND ? = ''",
+                 AND source = 'player' AND id > ? AND ? = ''",
                 String::new(),
             ),
             // A replaced seat: players' orders are the new player's.
             Some(new) => (
                 "SELECT COUNT(*) FROM orders WHERE campaign_id = ? AND seat = ? \
-                 AND source = 'player' AND submitted_at > ? AND (by_user IS NULL OR by_user <> ?)",
+                 AND source = 'player' AND id > ? AND (by_user IS NULL OR by_user <> ?)",
                 new.id.to_string(),
             ),
         };
         let strangers = raw
             .scalar(
                 sql,
-                vec![Arg::I(race.0), Arg::I(c.seat), Arg::I(c.at), Arg::S(who)],
+                vec![
+                    Arg::I(race.0),
+                    Arg::I(c.seat),
+                    Arg::I(c.last_order),
+                    Arg::S(who),
+                ],
             )
             .await;
         if strangers > 0 {
@@ -224,8 +243,8 @@ pub async fn check_changes(w: &World, f: &mut Figures) {
             };
             let late = raw
                 .scalar(
-                    "SELECT COUNT(*) FROM outbox WHERE id = ? AND campaign_id = ? AND created_at > ?",
-                    vec![Arg::I(nonce), Arg::I(race.0), Arg::I(c.at)],
+                    "SELECT COUNT(*) FROM outbox WHERE id = ? AND campaign_id = ? AND id > ?",
+                    vec![Arg::I(nonce), Arg::I(race.0), Arg::I(c.last_outbox)],
                 )
                 .await;
             if late > 0 {

@@ -98,6 +98,9 @@ pub struct World {
     /// receipt after a lost answer waits 1 s, then 2 s, in real time): [`World::settle`]
     /// waits out such a pause, lest the test clock jump half an hour inside it.
     pub careful: std::sync::atomic::AtomicU32,
+    /// Requests are being left unanswered: the bot waits out [`REST_TIMEOUT`] on each
+    /// before it tries again, so [`World::settle`] waits longer than that for quiet.
+    pub hanging: std::sync::atomic::AtomicBool,
     /// Seats the hosts took from their players mid-race ([`super::seats`]).
     pub changes: Vec<super::seats::Change>,
     /// Members who joined a lobby and left it before the start.
@@ -136,6 +139,7 @@ impl World {
             next_user: 10_000,
             probe: None,
             careful: std::sync::atomic::AtomicU32::new(0),
+            hanging: std::sync::atomic::AtomicBool::new(false),
             lost_told: std::sync::atomic::AtomicUsize::new(0),
             claims_failing: std::sync::atomic::AtomicBool::new(false),
             changes: Vec::new(),
@@ -263,9 +267,21 @@ impl World {
         let careful = self.careful.load(std::sync::atomic::Ordering::Relaxed) > 0
             || self.answers_still_to_lose()
             || self.fake.answers_to_garble() > 0;
-        let quiet = Duration::from_millis(if careful { 2_500 } else { 150 });
+        let hanging = self.hanging.load(std::sync::atomic::Ordering::Relaxed);
+        let quiet = if hanging {
+            // A timed-out request, the pause before the retry, and a margin.
+            REST_TIMEOUT + Duration::from_secs(3)
+        } else {
+            Duration::from_millis(if careful { 2_500 } else { 150 })
+        };
         loop {
             self.fake.settle(quiet).await;
+            // A DM answer refused or lost is tried again a second or two later, in real
+            // time, under the same nonce: the clock must not move past Discord's nonce
+            // window before it lands or the bot gives up.
+            while self.fake.dm_answers_in_flight() > 0 && Instant::now() < until {
+                self.fake.settle(Duration::from_millis(250)).await;
+            }
             let Some(bot) = &self.bot else { return };
             let now = self.now();
             let Some(probe) = &self.probe else { return };
