@@ -43,7 +43,7 @@ pub(crate) fn join_units(units: &[String]) -> String {
 }
 
 /// Whether a name is the terminal seat's "You", which takes "win", not "wins".
-fn is_you(name: &str) -> bool {
+pub fn is_you(name: &str) -> bool {
     name == "You"
 }
 
@@ -75,7 +75,8 @@ pub fn agree<'a>(subject: &str, third: &'a str) -> std::borrow::Cow<'a, str> {
         "does" => "do".into(),
         "goes" => "go".into(),
         t => {
-            let sibilant = ["ses", "shes", "ches", "xes", "zes"]
+            // "passes" is "pass", but "loses" and "chooses" keep their e.
+            let sibilant = ["sses", "shes", "ches", "xes", "zzes"]
                 .iter()
                 .any(|e| t.ends_with(e));
             let cut = if sibilant { 2 } else { 1 };
@@ -120,6 +121,9 @@ mod tests {
         assert_eq!(agree("You", "drafts"), "draft");
         assert_eq!(agree("You", "finishes"), "finish");
         assert_eq!(agree("You", "passes"), "pass");
+        assert_eq!(agree("You", "loses"), "lose");
+        assert_eq!(agree("You", "chooses"), "choose");
+        assert_eq!(agree("You", "fixes"), "fix");
         assert_eq!(agree("You", "has"), "have");
         assert_eq!(agree("You", "is"), "are");
         assert_eq!(agree("Ann", "wins"), "wins");

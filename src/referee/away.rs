@@ -73,7 +73,11 @@ impl Work {
             .map(|at| self.race_zone().describe(at))
             .unwrap_or_default();
         self.notice(
-            format!("{name} is away until {date}; their runner is on autopilot."),
+            if crate::games::words::is_you(&name) {
+                format!("You are away until {date}; your runner is on autopilot.")
+            } else {
+                format!("{name} is away until {date}; their runner is on autopilot.")
+            },
             None,
             None,
         );

@@ -339,6 +339,8 @@ fn dm_body(view: &AnyPrivateView, notes: &[String], style: &Style) -> String {
 fn prompt_title(head: &str, label: &str, seat_name: &str, style: &Style) -> String {
     if label.contains(seat_name) {
         format!("{head}: {}", style.user(label))
+    } else if crate::games::words::is_you(seat_name) {
+        format!("{head}: {label}, your order")
     } else {
         format!("{head}: {label}, {} to order", style.user(seat_name))
     }

@@ -26,12 +26,9 @@ pub(super) struct Turn<'a> {
 pub(super) fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
     // A step's label may name a player ("Round 1: Alice to play").
     let labels: Vec<String> = turn.labels.iter().map(|l| style.user(l)).collect();
-    let title = match (labels.first(), labels.last()) {
-        (Some(first), Some(last)) if labels.len() > 1 && first != last => {
-            format!("{head}: {first} to {last}")
-        }
-        (Some(first), _) => format!("{head}: {first}"),
-        _ => head.to_string(),
+    let title = match title_of(&labels) {
+        Some(what) => format!("{head}: {what}"),
+        None => head.to_string(),
     };
     let mut body = if turn.steps.is_empty() {
         style.user(&turn.narration.join("\n"))
@@ -90,17 +87,47 @@ pub(super) fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
     p
 }
 
+/// What a turn's post is about, from its steps' labels. One label is told as it is; a
+/// round of several is named by the scope they share ("Round 1: Ann to play" and "Round
+/// 1: Bo to play" are "Round 1"), or as a span of scopes, never by running one label onto
+/// another ("Ann to play to Bo to play").
+fn title_of(labels: &[String]) -> Option<String> {
+    let first = labels.first()?;
+    if labels.iter().all(|l| l == first) {
+        return Some(first.clone());
+    }
+    // "Round 1" from "Round 1: Ann to play"; `None` for a label with no round.
+    let round = |l: &str| {
+        l.split_once(": ")
+            .and_then(|(s, _)| s.strip_prefix("Round "))
+            .map(str::to_string)
+    };
+    let rounds: Option<Vec<String>> = labels.iter().map(|l| round(l)).collect();
+    Some(match rounds.as_deref() {
+        Some([a, .., b]) if a != b => format!("Rounds {a} to {b}"),
+        Some([a, ..]) => format!("Round {a}"),
+        _ => "a round of turns".to_string(),
+    })
+}
+
 /// A round's steps, one line each (or one line an event, `per_event`, under the step's
-/// bullet): what the game told of it, or its label when it told nothing.
+/// bullet): what the game told of it, or its label when it told nothing. A step with a
+/// line of several lines (a round's end and its scores) is told a line each, so the
+/// winner is never run onto the last score.
 fn round_lines(steps: &[RoundStep], style: &Style, per_event: bool) -> String {
-    let sep = if per_event { "\n  " } else { " " };
     steps
         .iter()
         .map(|s| {
+            let tall = s.lines.iter().any(|l| l.contains('\n'));
+            let sep = if per_event || tall { "\n  " } else { " " };
             let said = if s.lines.is_empty() {
                 s.label.clone()
             } else {
-                s.lines.join(sep)
+                s.lines
+                    .iter()
+                    .map(|l| l.replace('\n', "\n  "))
+                    .collect::<Vec<_>>()
+                    .join(sep)
             };
             format!("• {}", style.user(&said))
         })
@@ -130,6 +157,49 @@ mod tests {
         assert_eq!(
             round_lines(&steps, &plain, false),
             "• Ann plays 100 km. Ann reaches 300 km.\n• Round 1: Bo to play"
+        );
+        // A round's post is named by its round, never label onto label.
+        let l = |v: &[&str]| v.iter().map(ToString::to_string).collect::<Vec<_>>();
+        assert_eq!(
+            title_of(&l(&["Round 1: Ann to play", "Round 1: Bo to play"])).as_deref(),
+            Some("Round 1")
+        );
+        assert_eq!(
+            title_of(&l(&["Round 1: Ann to play", "Round 2: Ann to play"])).as_deref(),
+            Some("Rounds 1 to 2")
+        );
+        assert_eq!(
+            title_of(&l(&["Ann to play", "Bo to play"])).as_deref(),
+            Some("a round of turns")
+        );
+        assert_eq!(
+            title_of(&l(&[
+                "Ann decides: Banana's turn",
+                "Bo decides: Cat's turn"
+            ]))
+            .as_deref(),
+            Some("a round of turns")
+        );
+        assert_eq!(
+            title_of(&l(&["Turn 1 of 5"])).as_deref(),
+            Some("Turn 1 of 5")
+        );
+        assert_eq!(title_of(&[]), None);
+        // A round's end with its scores: the winner is its own line, not run on.
+        let end = vec![RoundStep {
+            step: 9,
+            label: "Round 1: Bo to play".into(),
+            lines: vec![
+                "Bo junks gas.".into(),
+                "The race ends: a player has no card left.\nAl: 975 miles + 300 immunities = 1275\nBo: 200 miles = 200".into(),
+                "Al wins with 1275 points!".into(),
+            ],
+        }];
+        assert_eq!(
+            round_lines(&end, &plain, false),
+            "• Bo junks gas.\n  The race ends: a player has no card left.\n  \
+             Al: 975 miles + 300 immunities = 1275\n  Bo: 200 miles = 200\n  \
+             Al wins with 1275 points!"
         );
         // Magical Athlete: one event a line, under the step's bullet.
         assert_eq!(

@@ -35,8 +35,9 @@ pub enum IllegalOrder {
     Stopped(String),
     #[error("you are under a {0}: only 25 and 50 may be played")]
     Limited(String),
-    #[error("you have already played two 200s this round")]
-    TwoHundreds,
+    /// "you have" or, for a team of two, "your team has" (a partner may have played them).
+    #[error("{0} already played two 200s this round")]
+    TwoHundreds(&'static str),
     #[error(
         "{card} would take you to {would}, past the {target} of the trip; it must be reached exactly"
     )]
@@ -279,7 +280,12 @@ impl CardRace {
                 None => IllegalOrder::GameOver,
             },
             Fault::Limited => IllegalOrder::Limited(self.card_name(Card::Limit).into()),
-            Fault::TwoHundreds => IllegalOrder::TwoHundreds,
+            Fault::TwoHundreds => {
+                IllegalOrder::TwoHundreds(match self.team_of(seat).map(|t| t.members.len()) {
+                    Some(n) if n > 1 => "your team has",
+                    _ => "you have",
+                })
+            }
             Fault::TooFar { card, would } => IllegalOrder::TooFar {
                 card: self.card_name(card).into(),
                 would,

@@ -4,7 +4,7 @@
 use super::cards::{Card, Kind};
 use super::state::{CardRace, Event, Line, RoundEnd, RoundResult, RoundScore};
 use crate::engine::{DecisionWindow, Narration, Seat};
-use crate::games::words::{agree, count};
+use crate::games::words::{agree, count, possessive};
 
 impl CardRace {
     /// Tells an event (the `Presentation::narrate` contract); the longer stories have a step each.
@@ -37,8 +37,9 @@ impl CardRace {
                 missed_note(*missed)
             )),
             Event::Junked { seat, card, missed } => Narration::public(format!(
-                "{} junks {}.{}",
+                "{} {} {}.{}",
                 self.name(*seat),
+                agree(self.name(*seat), "junks"),
                 self.card_name(*card),
                 missed_note(*missed)
             )),
@@ -135,20 +136,26 @@ impl CardRace {
             "{} may answer the {} on {} with a {} {until}.",
             names.join(" or "),
             self.card_name(attack),
-            self.team_label(team),
+            object(self.team_label(team)),
             self.rules().dirty_trick_name
         )
     }
 
     fn dirty_trick_text(&self, seat: Seat, safety: Card, attack: Card, attacker: Seat) -> String {
+        let who = self.name(seat);
+        // Mid-sentence the terminal's seat is "your accident", not "Your accident".
+        let whose = match possessive(self.name(attacker)).as_str() {
+            "Your" => "your".to_string(),
+            p => p.to_string(),
+        };
         format!(
-            "{}! {} answers {}'s {} with {} (+{}) and plays next.",
+            "{}! {who} {} {whose} {} with {} (+{}) and {} next.",
             capitalise(self.rules().dirty_trick_name),
-            self.name(seat),
-            self.name(attacker),
+            agree(who, "answers"),
             self.card_name(attack),
             self.card_name(safety),
-            self.rules().scoring.dirty_trick
+            self.rules().scoring.dirty_trick,
+            agree(who, "plays")
         )
     }
 
@@ -162,24 +169,28 @@ impl CardRace {
         if declined && missed {
             format!("Time is up: the {attack} stands.")
         } else if declined {
-            format!("{} lets the {attack} stand.", self.name(seat))
+            let who = self.name(seat);
+            format!("{who} {} the {attack} stand.", agree(who, "lets"))
         } else {
-            format!("{} plays on: the {attack} stands.", self.name(seat))
+            let who = self.name(seat);
+            format!("{who} {} on: the {attack} stands.", agree(who, "plays"))
         }
     }
 
     fn extension_text(&self, seat: Seat, extend: bool, missed: bool) -> String {
         if extend {
             format!(
-                "{} calls an extension: the trip is now 1000 {}.{}",
+                "{} {} an extension: the trip is now 1000 {}.{}",
                 self.name(seat),
+                agree(self.name(seat), "calls"),
                 self.rules().unit,
                 missed_note(missed)
             )
         } else {
             format!(
-                "{} stops: the trip is complete.{}",
+                "{} {}: the trip is complete.{}",
                 self.name(seat),
+                agree(self.name(seat), "stops"),
                 missed_note(missed)
             )
         }
@@ -260,23 +271,26 @@ impl CardRace {
         distance: Option<u32>,
     ) -> String {
         let who = self.name(seat);
+        let plays = agree(who, "plays");
         let name = self.card_name(card);
         match card.kind() {
             Kind::Distance(_) => format!(
-                "{who} plays {name}: {} {}.",
+                "{who} {plays} {name}: {} {}.",
                 distance.unwrap_or(0),
                 self.rules().unit
             ),
             Kind::Attack => format!(
-                "{who} plays {} on {}.",
+                "{who} {plays} {} on {}.",
                 self.attack_text(card),
-                target.map(|t| self.team_label(t)).unwrap_or_default()
+                target
+                    .map(|t| object(self.team_label(t)))
+                    .unwrap_or_default()
             ),
             Kind::Safety => format!(
-                "{who} plays {name} ({}) and plays again.",
+                "{who} {plays} {name} ({}) and {plays} again.",
                 self.rules().safety_word
             ),
-            _ => format!("{who} plays {name}."),
+            _ => format!("{who} {plays} {name}."),
         }
     }
 
@@ -328,6 +342,12 @@ impl CardRace {
             .collect::<Vec<_>>()
             .join(", ")
     }
+}
+
+/// A name as a sentence's object: the terminal's seat is "you" ("plays a red light on
+/// you"), everyone else as named.
+fn object(name: String) -> String {
+    if name == "You" { "you".into() } else { name }
 }
 
 fn missed_note(missed: bool) -> &'static str {

@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 use super::board::Spot;
 use super::state::{CostReason, Event, FifteenHundred, Phase};
 use crate::engine::Narration;
-use crate::games::words::ordinal;
+use crate::games::words::{agree, count, ordinal};
 
 fn medal(place: u8) -> &'static str {
     match place {
@@ -31,8 +31,12 @@ pub(super) fn narrate(game: &FifteenHundred, event: &Event) -> Narration {
             left_out,
         } => bids_revealed(game, bids, order, *left_out),
         Event::ActionTaken { runner, action } => Narration::public(match action {
-            Some(a) => format!("{} takes {a}.", name(*runner)),
-            None => format!("{} takes no action.", name(*runner)),
+            Some(a) => format!("{} {} {a}.", name(*runner), agree(&name(*runner), "takes")),
+            None => format!(
+                "{} {} no action.",
+                name(*runner),
+                agree(&name(*runner), "takes")
+            ),
         }),
         Event::CardsRevealed { cards, robot_card } => cards_revealed(game, cards, *robot_card),
         Event::Moved {
@@ -70,8 +74,9 @@ pub(super) fn narrate(game: &FifteenHundred, event: &Event) -> Narration {
             n => format!("{n} laps to go after this one."),
         }),
         Event::Finished { runner, place, .. } => Narration::public(format!(
-            "{} finishes {}{}!",
+            "{} {} {}{}!",
             name(*runner),
+            agree(&name(*runner), "finishes"),
             ordinal(u32::from(*place)),
             medal(*place)
         )),
@@ -103,7 +108,22 @@ fn bids_revealed(
         shown.join(", ")
     );
     if let Some(l) = left_out {
-        text.push_str(&format!(" {} bid lowest and gets no action.", game.name(l)));
+        let who = game.name(l);
+        let gets = agree(who, "gets");
+        let low = bids.iter().find(|(i, _)| *i == l).map(|&(_, b)| b);
+        let tied = bids.iter().filter(|&&(_, b)| Some(b) == low).count();
+        // On a tie the worse placed chooses first: the best placed of the lowest waits.
+        let why = if tied == bids.len() {
+            format!(" All bids are equal: {who}, placed best, {gets} no action.")
+        } else if tied > 1 {
+            format!(
+                " {who} {} for the lowest bid and, placed best, {gets} no action.",
+                agree(who, "ties")
+            )
+        } else {
+            format!(" {who} bid lowest and {gets} no action.")
+        };
+        text.push_str(&why);
     }
     Narration::public(text)
 }
@@ -132,9 +152,10 @@ fn moved(
     from: Spot,
     to: Spot,
 ) -> Narration {
+    let who = game.name(runner);
     let what = match phase {
-        Phase::Cards => "moves",
-        Phase::Pace => "runs",
+        Phase::Cards => agree(who, "moves"),
+        Phase::Pace => agree(who, "runs"),
     };
     let pen = if penalty > 0 {
         format!(" ({penalty} lost to exhaustion)")
@@ -143,15 +164,16 @@ fn moved(
     };
     if from == to {
         Narration::public(format!(
-            "{} stays in {} with {points} points{pen}.",
-            game.name(runner),
-            game.course.describe(to)
+            "{who} {} in {} with {}{pen}.",
+            agree(who, "stays"),
+            game.course.describe(to),
+            count(i64::from(points), "point")
         ))
     } else {
         Narration::public(format!(
-            "{} {what} to {} using {cost} of {points} points{pen}.",
-            game.name(runner),
-            game.course.describe(to)
+            "{who} {what} to {} using {cost} of {}{pen}.",
+            game.course.describe(to),
+            count(i64::from(points), "point")
         ))
     }
 }
@@ -164,10 +186,11 @@ fn pace_set(
     cost: u16,
     paid: u16,
 ) -> Narration {
+    let who = game.name(runner);
     let change = match to.cmp(&from) {
-        Ordering::Greater => format!("goes up to pace {to}"),
-        Ordering::Less => format!("drops to pace {to}"),
-        Ordering::Equal => format!("keeps pace {to}"),
+        Ordering::Greater => format!("{} up to pace {to}", agree(who, "goes")),
+        Ordering::Less => format!("{} to pace {to}", agree(who, "drops")),
+        Ordering::Equal => format!("{} pace {to}", agree(who, "keeps")),
     };
     let short = if paid < cost {
         format!(
@@ -178,8 +201,7 @@ fn pace_set(
         String::new()
     };
     Narration::public(format!(
-        "{} {change}, costing {cost} mental strength{short}.",
-        game.name(runner)
+        "{who} {change}, costing {cost} mental strength{short}."
     ))
 }
 
@@ -195,15 +217,27 @@ fn extra_cost(
         CostReason::Medal(n) => format!("running {} on the last lap", ordinal(u32::from(n))),
         CostReason::Wear => "wear".to_string(),
     };
-    let short = if paid < cost {
-        format!(" (only {paid} paid)")
+    let who = game.name(runner);
+    // What cannot be paid is lost from the next round's movement, as for pace.
+    let lost = count(i64::from(cost.saturating_sub(paid)), "movement point");
+    let text = if paid >= cost {
+        format!(
+            "{who} {} {cost} mental strength for {why}.",
+            agree(who, "pays")
+        )
+    } else if paid == 0 {
+        format!(
+            "{who} {} no mental strength left to pay {cost} for {why}: {lost} lost next round.",
+            agree(who, "has")
+        )
     } else {
-        String::new()
+        format!(
+            "{who} {} the last {paid} of {cost} mental strength for {why}: {lost} lost next \
+             round.",
+            agree(who, "pays")
+        )
     };
-    Narration::public(format!(
-        "{} pays {cost} mental strength for {why}{short}.",
-        game.name(runner)
-    ))
+    Narration::public(text)
 }
 
 fn race_over(game: &FifteenHundred, order: &[usize]) -> Narration {

@@ -90,9 +90,9 @@ impl FifteenHundred {
         }
         Asking {
             text: format!(
-                "Round {}: {}'s order ({} mental strength, pace {}, cards {}).",
+                "Round {}: {} order ({} mental strength, pace {}, cards {}).",
                 self.round,
-                me.name,
+                crate::games::words::possessive(&me.name),
                 me.strength,
                 me.pace,
                 join(&me.hand)

@@ -229,7 +229,7 @@ fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
             })
         }
         Event::DraftLine { round, cards } => {
-            let names: Vec<&str> = cards.iter().map(|k| k.name()).collect();
+            let names: Vec<&str> = cards.iter().map(|k| called(*k)).collect();
             Narration::public(format!(
                 "Draft round {round}: the line is {}.",
                 names.join(", ")
@@ -243,7 +243,7 @@ fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
             "{} {} {}{}.",
             name(seat),
             agree(&name(seat), "drafts"),
-            racer.name(),
+            called(*racer),
             if *missed {
                 " (no pick in time: the first in line)"
             } else {
@@ -260,10 +260,11 @@ fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
                 .iter()
                 .map(|(s, ks)| {
                     format!(
-                        "{} races {}",
+                        "{} {} {}",
                         name(s),
+                        agree(&name(s), "races"),
                         ks.iter()
-                            .map(|k| k.name())
+                            .map(|k| called(*k))
                             .collect::<Vec<_>>()
                             .join(" and ")
                     )
@@ -282,13 +283,13 @@ fn narrate(game: &MagicalAthlete, event: &Event) -> Narration {
             let mut s = format!("Race {race} chips:");
             match gold {
                 Some((seat, k, v)) => {
-                    let _ = write!(s, " gold ({v}) to {} ({}).", name(seat), k.name());
+                    let _ = write!(s, " gold ({v}) to {} ({}).", name(seat), called(*k));
                 }
                 None => s.push_str(" nobody crossed first: the gold chip is discarded."),
             }
             match silver {
                 Some((seat, k, v)) => {
-                    let _ = write!(s, " Silver ({v}) to {} ({}).", name(seat), k.name());
+                    let _ = write!(s, " Silver ({v}) to {} ({}).", name(seat), called(*k));
                 }
                 None => s.push_str(" Nobody crossed second: the silver chip is discarded."),
             }
@@ -554,9 +555,9 @@ fn chips_text(player: &str, points: i32, reason: &str) -> String {
         format!("{n} bronze points")
     };
     if points >= 0 {
-        format!("{player} takes {what}: {reason}.")
+        format!("{player} {} {what}: {reason}.", agree(player, "takes"))
     } else {
-        format!("{player} loses {what}: {reason}.")
+        format!("{player} {} {what}: {reason}.", agree(player, "loses"))
     }
 }
 

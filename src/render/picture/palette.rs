@@ -166,8 +166,9 @@ fn style(colour: usize, seat: usize) -> SeatStyle {
 }
 
 /// Short labels for tokens, in the motor-racing style ("ALI", "BIL"), one per name and
-/// all different. Clashing names fall back to an initial and the name's own number
-/// ("Bot 2" is "B2") or else the seat number ("A3"), then to the seat number alone ("#3").
+/// all different. A name ending in a number is its initial and that number ("Bot 2" is
+/// "B2"); clashing names fall back to an initial and the seat number ("A3"), then to the
+/// seat number alone ("#3").
 pub fn token_labels(fonts: &Fonts, names: &[&str]) -> Vec<String> {
     let first = |name: &str| -> String {
         name.chars()
@@ -185,7 +186,12 @@ pub fn token_labels(fonts: &Fonts, names: &[&str]) -> Vec<String> {
             .map(|(i, name)| {
                 let f = first(name);
                 match level.get(i).copied().unwrap_or(2) {
-                    0 if !f.is_empty() => f,
+                    // A numbered name reads as its initial and number ("Bot 1" is B1,
+                    // never "BOT"), so its label says which bot it is in every race.
+                    0 if !f.is_empty() => match (f.chars().next(), own_number(name)) {
+                        (Some(c), Some(n)) if !c.is_ascii_digit() => format!("{c}{n}"),
+                        _ => f,
+                    },
                     0 | 1 => match (f.chars().next(), own_number(name)) {
                         (Some(c), Some(n)) => format!("{c}{n}"),
                         (Some(c), None) => format!("{c}{}", i + 1),
@@ -328,6 +334,9 @@ mod tests {
         let f = fonts().unwrap();
         let got = token_labels(f, &["Alice", "Bot 1", "Bot 2", "Bot 12", "Robot 345"]);
         assert_eq!(got, ["ALI", "B1", "B2", "B12", "ROB"]);
+        // Alone, Bot 1 is still B1: its label is its name, not "BOT".
+        let got = token_labels(f, &["Alice", "Bot 1"]);
+        assert_eq!(got, ["ALI", "B1"]);
         let got = token_labels(f, &["Bob 1", "Bobby 1", "Bot"]);
         assert_eq!(got, ["#1", "#2", "BOT"]);
     }

@@ -205,12 +205,17 @@ pub fn private(v: &PrivateView, user: super::columns::User<'_>) -> String {
             ks.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
         }
     };
+    // Racers still to race are worth saying only while races are left for them.
+    let still = if v.unused.is_empty() {
+        String::new()
+    } else {
+        format!(" Still to race: {}.", names(&v.unused))
+    };
     let mut out = vec![format!(
-        "{}: {} points. Hand: {}. Still to race: {}.",
+        "{}: {}. Hand: {}.{still}",
         user(&v.name),
-        v.score,
+        crate::games::words::count(v.score, "point"),
         names(&v.hand),
-        names(&v.unused)
     )];
     if !v.racing.is_empty() {
         out.push(format!("Racing now: {}.", names(&v.racing)));

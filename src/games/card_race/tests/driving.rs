@@ -90,6 +90,31 @@ fn at_most_two_200s() {
     );
 }
 
+/// In teams the limit is the team's: a partner's 200s count, and the refusal says so.
+#[test]
+fn a_teams_two_200s_are_the_limit_for_both_partners() {
+    let mut g = table(
+        &opts(Ruleset::Playroom),
+        &[
+            "green light, 200, 25, 25, 75, 75",
+            FILL,
+            "200, 200, 25, 50, 50, 75",
+            FILL,
+        ],
+        "100, 100, 100, 100, 100, 100, 100, 100",
+    );
+    play(&mut g, "Alice", "green light");
+    play(&mut g, "Bob", "junk 25");
+    play(&mut g, "Carol", "200");
+    play(&mut g, "Dave", "junk 25");
+    play(&mut g, "Alice", "200");
+    play(&mut g, "Bob", "junk 25");
+    assert_eq!(
+        refuse(&g, "Carol", "200"),
+        "that order isn't allowed: your team has already played two 200s this round"
+    );
+}
+
 // ----- attacks and defenses -----
 
 #[test]

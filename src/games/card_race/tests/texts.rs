@@ -238,3 +238,57 @@ fn a_player_called_you_wins_in_the_second_person() {
     assert_eq!(said(vec![0], vec![1, 0]), "You win with 1 point!");
     assert_eq!(said(vec![1], vec![0, 700]), "Ann wins with 700 points!");
 }
+
+/// The terminal's seat is "You" in every line of the table: "You play", "You junk",
+/// "on you", "You answer Ann's accident", "answers your accident".
+#[test]
+fn a_player_called_you_plays_and_junks_in_the_second_person() {
+    let seats: Vec<SeatSetup> = ["You", "Ann"]
+        .iter()
+        .map(|n| SeatSetup::named(*n))
+        .collect();
+    let g = CardRace::setup(&Options::default(), &seats, Seed::from_u64(1)).unwrap();
+    let said = |e: Event| g.narrate(&e).text;
+    let played = |seat: u8, card: Card, target: Option<u8>| Event::Played {
+        seat: Seat(seat),
+        card,
+        target,
+        missed: false,
+        distance: Some(100),
+    };
+    assert_eq!(
+        said(played(0, Card::D100, None)),
+        "You play 100: 100 miles."
+    );
+    assert_eq!(
+        said(played(0, Card::Accident, Some(1))),
+        "You play an accident on Ann."
+    );
+    assert_eq!(
+        said(played(1, Card::Accident, Some(0))),
+        "Ann plays an accident on you."
+    );
+    assert_eq!(
+        said(Event::Junked {
+            seat: Seat(0),
+            card: Card::Gas,
+            missed: false,
+        }),
+        "You junk gas."
+    );
+    let trick = |seat: u8, attacker: u8| Event::DirtyTrick {
+        seat: Seat(seat),
+        safety: Card::DrivingAce,
+        attack: Card::Accident,
+        attacker: Seat(attacker),
+        missed: false,
+    };
+    assert_eq!(
+        said(trick(0, 1)),
+        "Dirty trick! You answer Ann's accident with driving ace (+300) and play next."
+    );
+    assert_eq!(
+        said(trick(1, 0)),
+        "Dirty trick! Ann answers your accident with driving ace (+300) and plays next."
+    );
+}

@@ -197,3 +197,65 @@ fn a_missed_order_plays_the_lowest_bid_the_card_keeping_options_and_affordable_p
     // to 8 costs 4 - 1 = 3: it drops to 8.
     assert_eq!(pace(&g, "A"), 8);
 }
+
+/// The runner left without an action is told why: the lowest bid, a tie for it, or all
+/// bids equal; and the terminal's "You" takes its verbs in the second person.
+#[test]
+fn the_runner_left_out_is_told_why_and_you_agree() {
+    let g = race_with(Options::default(), &["Ann", "You", "Cy"]);
+    let (a, y, c) = (idx(&g, "Ann"), idx(&g, "You"), idx(&g, "Cy"));
+    let said = |bids: Vec<(usize, u8)>, order: Vec<usize>, left: usize| {
+        g.narrate(&Event::BidsRevealed {
+            bids,
+            order,
+            left_out: Some(left),
+        })
+        .text
+    };
+    assert_eq!(
+        said(vec![(a, 5), (y, 5), (c, 5)], vec![c, a], y),
+        "Bids: Ann 5, You 5, Cy 5. Actions are chosen by Cy, Ann. \
+         All bids are equal: You, placed best, get no action."
+    );
+    assert_eq!(
+        said(vec![(a, 2), (y, 2), (c, 4)], vec![c, y], a),
+        "Bids: Ann 2, You 2, Cy 4. Actions are chosen by Cy, You. \
+         Ann ties for the lowest bid and, placed best, gets no action."
+    );
+    assert_eq!(
+        said(vec![(a, 3), (y, 2), (c, 4)], vec![c, a], y),
+        "Bids: Ann 3, You 2, Cy 4. Actions are chosen by Cy, Ann. \
+         You bid lowest and get no action."
+    );
+    let took = g.narrate(&Event::ActionTaken {
+        runner: y,
+        action: None,
+    });
+    assert_eq!(took.text, "You take no action.");
+}
+
+/// A cost that cannot be paid in full says what it costs instead: movement next round,
+/// never "(only 0 paid)".
+#[test]
+fn an_unpaid_cost_says_the_movement_it_takes() {
+    let g = race_with(Options::default(), &["Ann", "You"]);
+    let (a, y) = (idx(&g, "Ann"), idx(&g, "You"));
+    let said = |runner: usize, cost: u16, paid: u16| {
+        g.narrate(&Event::ExtraCost {
+            runner,
+            reason: CostReason::Wear,
+            cost,
+            paid,
+        })
+        .text
+    };
+    assert_eq!(said(a, 2, 2), "Ann pays 2 mental strength for wear.");
+    assert_eq!(
+        said(a, 2, 0),
+        "Ann has no mental strength left to pay 2 for wear: 2 movement points lost next round."
+    );
+    assert_eq!(
+        said(y, 3, 2),
+        "You pay the last 2 of 3 mental strength for wear: 1 movement point lost next round."
+    );
+}

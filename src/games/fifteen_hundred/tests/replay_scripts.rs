@@ -19,7 +19,7 @@ fn the_documented_replay_script_runs_the_rulebook_round() {
         .collect();
     assert!(
         narration.contains(
-            &"Bids: Purple 4, Yellow 4, White 3, Blue 3, Green 2, Red 2. Actions are chosen by Purple, Yellow, White, Blue, Green. Red bid lowest and gets no action."
+            &"Bids: Purple 4, Yellow 4, White 3, Blue 3, Green 2, Red 2. Actions are chosen by Purple, Yellow, White, Blue, Green. Red ties for the lowest bid and, placed best, gets no action."
         ),
         "{narration:?}"
     );

@@ -431,3 +431,63 @@ fn a_gunk_that_stops_a_move_says_the_racer_stays() {
         "{text}"
     );
 }
+
+/// The terminal's "You" races, takes and loses chips in the second person; a racer is
+/// called the same in the draft, the reveal and the chips as in the race ("Skipper").
+#[test]
+fn you_race_and_take_chips_and_the_skipper_keeps_one_name() {
+    let g = MagicalAthlete::scenario(
+        &["Ann", "You"],
+        Track::Mild,
+        &[(Kind::Skipper, Seat(0), 0), (Kind::Banana, Seat(1), 0)],
+        Seat(1),
+        Options::default(),
+    );
+    let race = g.race().unwrap();
+    let you = (0..2)
+        .map(|r| race.who(r))
+        .find(|w| w.seat == Seat(1))
+        .unwrap();
+    let said = |e: Event| g.narrate(&e).text;
+    assert_eq!(
+        said(Event::Revealed {
+            race: 1,
+            track: Track::Mild,
+            picks: vec![
+                (Seat(0), vec![Kind::Skipper]),
+                (Seat(1), vec![Kind::Banana])
+            ],
+            first: Seat(1),
+        }),
+        "Race 1 on Mild Mile: Ann races Skipper; You race Banana. You go first."
+    );
+    assert_eq!(
+        said(Event::Drafted {
+            seat: Seat(1),
+            racer: Kind::Skipper,
+            missed: false,
+        }),
+        "You draft Skipper."
+    );
+    assert_eq!(
+        said(Event::Awarded {
+            race: 1,
+            gold: Some((Seat(0), Kind::Skipper, 5)),
+            silver: None,
+        }),
+        "Race 1 chips: gold (5) to Ann (Skipper). Nobody crossed second: the silver chip is discarded."
+    );
+    for (points, said_) in [
+        (1, "You take 1 bronze point: a test."),
+        (-2, "You lose 2 bronze points: a test."),
+    ] {
+        let chips = said(Event::Race {
+            event: RaceEvent::Chips {
+                racer: you,
+                points,
+                reason: "a test".into(),
+            },
+        });
+        assert_eq!(chips, said_);
+    }
+}
