@@ -21,7 +21,7 @@ pub fn run(file: &Path, force: bool, flags: &Flags) -> ExitCode {
     {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("cannot start: {e}");
+            errln!("cannot start: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -37,7 +37,7 @@ pub fn run(file: &Path, force: bool, flags: &Flags) -> ExitCode {
         }
         Err(e) if e.is_refusal() => refuse(&e),
         Err(e) => {
-            eprintln!("{}", super::refusal::one_line(&e.to_string()));
+            errln!("{}", super::refusal::one_line(&e.to_string()));
             ExitCode::FAILURE
         }
     }

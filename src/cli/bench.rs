@@ -176,7 +176,7 @@ pub fn run(args: BenchArgs) -> ExitCode {
     {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("cannot start: {e}");
+            errln!("cannot start: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -193,7 +193,7 @@ pub fn run(args: BenchArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("{e}");
+            errln!("{e}");
             ExitCode::FAILURE
         }
     }

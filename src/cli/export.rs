@@ -30,7 +30,7 @@ pub fn run(race: i64, out: Option<&Path>, flags: &Flags) -> ExitCode {
     {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("cannot start: {e}");
+            errln!("cannot start: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -45,7 +45,7 @@ pub fn run(race: i64, out: Option<&Path>, flags: &Flags) -> ExitCode {
         }
         Some(path) => match std::fs::write(path, format!("{text}\n")) {
             Ok(()) => {
-                eprintln!("race #{race} written to {}", path.display());
+                errln!("race #{race} written to {}", path.display());
                 ExitCode::SUCCESS
             }
             Err(e) => refuse(&format!("cannot write {}: {e}", path.display())),

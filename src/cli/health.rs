@@ -145,7 +145,7 @@ pub fn health(args: HealthArgs) -> ExitCode {
     let rt = match runtime() {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("{e}");
+            errln!("{e}");
             return ExitCode::FAILURE;
         }
     };
@@ -182,7 +182,7 @@ pub fn unusable_config(error: &dyn std::fmt::Display, json: bool) -> ExitCode {
             serde_json::to_string_pretty(&report).unwrap_or_default()
         );
     } else {
-        eprintln!("{problem}");
+        errln!("{problem}");
         outln!("unhealthy");
     }
     ExitCode::FAILURE
@@ -431,7 +431,7 @@ pub fn migrate(database: &str) -> ExitCode {
     let rt = match runtime() {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("{e}");
+            errln!("{e}");
             return ExitCode::FAILURE;
         }
     };
@@ -445,7 +445,7 @@ pub fn migrate(database: &str) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("migrating {} failed: {e}", store::redact(database));
+            errln!("migrating {} failed: {e}", store::redact(database));
             ExitCode::FAILURE
         }
     }

@@ -25,6 +25,7 @@ mod script;
 pub mod serve;
 mod sim;
 mod verify;
+mod words;
 
 use std::process::ExitCode;
 
@@ -44,8 +45,13 @@ pub struct Cli {
 pub enum Command {
     /// Play a whole race in the terminal: you hold one seat, bots hold the others.
     Play {
-        /// The game, e.g. dream-mile.
-        game: String,
+        /// The game, e.g. dream-mile; with --resume, which game's race to resume.
+        #[arg(required_unless_present = "resume")]
+        game: Option<String>,
+        /// Take up the latest unfinished race left in the database (`quit` then `keep`,
+        /// Ctrl-C, or a closed terminal leave it paused).
+        #[arg(long, conflicts_with_all = ["players", "deadline", "name", "options", "bots", "length", "max_speed"])]
+        resume: bool,
         /// Runners in the race, you included.
         #[arg(long, default_value_t = 6)]
         players: usize,
@@ -57,7 +63,7 @@ pub enum Command {
             long = "database",
             value_name = "DATABASE",
             visible_alias = "db",
-            default_value = "photofinish.db"
+            default_value = play::DEFAULT_DB
         )]
         db: std::path::PathBuf,
         /// Your runner's name.
@@ -70,7 +76,7 @@ pub enum Command {
         /// (also hard).
         #[arg(long, default_value = "heuristic", ignore_case = true, value_parser = bot_levels())]
         bots: String,
-        /// The race's length: round, race or game (each game's presets; `/race help`).
+        /// The race's length: round, race or game (each game's presets: docs/pace.md).
         #[arg(long)]
         length: Option<String>,
         /// Dream Mile: your runner's maximum speed, 10 to 15 (each +1 costs 3 points).
@@ -124,7 +130,8 @@ pub enum Command {
         /// The race number (in the database).
         #[arg(required_unless_present = "file", conflicts_with = "file")]
         campaign: Option<i64>,
-        /// An export (`photofinish export`, `/race export`), checked with no database.
+        /// An export (from `photofinish export`, or the bot's export on Discord), checked with
+        /// no database.
         #[arg(long)]
         file: Option<std::path::PathBuf>,
         #[command(flatten)]
@@ -272,6 +279,7 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Play {
             game,
+            resume,
             players,
             deadline,
             db,
@@ -290,6 +298,7 @@ pub fn main() -> ExitCode {
             };
             play::run(play::PlayArgs {
                 game,
+                resume,
                 players,
                 deadline_secs,
                 db,

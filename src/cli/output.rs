@@ -1,5 +1,6 @@
-//! Standard output for every command. `println!` panics when the reader has gone
-//! (`photofinish render ... | head`); these end the process quietly instead.
+//! Standard output and standard error for every command. `println!` and `eprintln!`
+//! panic when the reader has gone (`photofinish render ... | head`); these end the process
+//! quietly instead, or say nothing where nobody reads.
 
 use std::io::Write;
 
@@ -23,6 +24,13 @@ pub fn gone(e: &std::io::Error) -> ! {
     std::process::exit(1);
 }
 
+/// Writes `args` to standard error; a write that fails is dropped, since there is
+/// nowhere left to say so (a refusal keeps its exit code).
+pub fn write_err(args: std::fmt::Arguments<'_>) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_fmt(args).and_then(|()| err.flush());
+}
+
 /// `print!` that never panics on a closed standard output ([`write`]).
 macro_rules! out {
     ($($t:tt)*) => {
@@ -37,5 +45,12 @@ macro_rules! outln {
     };
     ($($t:tt)*) => {
         $crate::cli::output::write(format_args!("{}\n", format_args!($($t)*)))
+    };
+}
+
+/// `eprintln!` that never panics on a closed standard error ([`write_err`]).
+macro_rules! errln {
+    ($($t:tt)*) => {
+        $crate::cli::output::write_err(format_args!("{}\n", format_args!($($t)*)))
     };
 }

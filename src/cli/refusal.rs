@@ -20,7 +20,7 @@ pub fn one_line(text: &str) -> String {
 
 /// Prints one line on stderr and returns exit code 2.
 pub fn refuse(what: &dyn Display) -> ExitCode {
-    eprintln!("{}", one_line(&what.to_string()));
+    errln!("{}", one_line(&what.to_string()));
     ExitCode::from(2)
 }
 
@@ -79,7 +79,13 @@ pub fn command_line(e: &clap::Error) -> String {
             Some(a) => format!("{a} is required"),
             None => "a required argument is missing".into(),
         },
-        ErrorKind::ArgumentConflict => "two options were given that cannot go together".into(),
+        // Both are our own names (`--players <PLAYERS>`); the prior one may be a list.
+        ErrorKind::ArgumentConflict => match (flag, context(ContextKind::PriorArg)) {
+            (Some(a), Some(b)) if is_arg_name(&a) && is_arg_name(&b) => {
+                format!("{a} cannot go with {b}")
+            }
+            _ => "two options were given that cannot go together".into(),
+        },
         ErrorKind::TooManyValues | ErrorKind::WrongNumberOfValues => {
             match flag.filter(|f| f.starts_with('-')) {
                 Some(f) => format!("{f} was given the wrong number of values"),
@@ -92,6 +98,11 @@ pub fn command_line(e: &clap::Error) -> String {
         _ => "the command line is not valid".into(),
     };
     format!("{what} (photofinish --help)")
+}
+
+/// An argument as clap names it (`--players <PLAYERS>`, `[CAMPAIGN]`), never a value.
+fn is_arg_name(text: &str) -> bool {
+    text.starts_with(['-', '<', '['])
 }
 
 /// A flag or command name as this program spells them (`--database`, `health`).
@@ -174,5 +185,23 @@ mod tests {
         assert!(!refused(&["pf", "health", "--hunter2"]).contains("hunter"));
         assert!(refused(&["pf", "health", "--gateway", "x"]).contains("--gateway"));
         assert!(refused(&["pf", "health", "--gateway", "x"]).contains("auto, skip"));
+    }
+
+    #[test]
+    fn a_conflict_names_both_flags() {
+        #[derive(Debug, Parser)]
+        struct Play {
+            #[arg(long, conflicts_with = "players")]
+            resume: bool,
+            #[arg(long, default_value_t = 6)]
+            players: usize,
+        }
+        let e = Play::try_parse_from(["pf", "--resume", "--players", "3"]).unwrap_err();
+        assert_eq!(
+            command_line(&e),
+            "--resume cannot go with --players <PLAYERS> (photofinish --help)"
+        );
+        // A default is not given: no conflict.
+        assert!(Play::try_parse_from(["pf", "--resume"]).is_ok());
     }
 }

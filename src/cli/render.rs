@@ -38,7 +38,7 @@ fn views_of(path: &Path) -> Result<(Vec<AnyPublicView>, bool), String> {
 /// Writes a picture per step whose view changed, and the race chart at the end.
 fn draw(views: &[AnyPublicView], finished: bool, out: &Path) -> ExitCode {
     if let Err(e) = std::fs::create_dir_all(out) {
-        eprintln!("cannot create {}: {e}", out.display());
+        errln!("cannot create {}: {e}", out.display());
         return ExitCode::FAILURE;
     }
     let mut files = Vec::new();
@@ -64,13 +64,13 @@ fn draw(views: &[AnyPublicView], finished: bool, out: &Path) -> ExitCode {
         let png = match png {
             Ok(p) => p,
             Err(e) => {
-                eprintln!("{name}: {e}");
+                errln!("{name}: {e}");
                 return ExitCode::FAILURE;
             }
         };
         let path = out.join(&name);
         if let Err(e) = std::fs::write(&path, &png) {
-            eprintln!("cannot write {}: {e}", path.display());
+            errln!("cannot write {}: {e}", path.display());
             return ExitCode::FAILURE;
         }
         outln!(

@@ -32,7 +32,7 @@ fn print(output: &serde_json::Value) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("cannot print the result: {e}");
+            errln!("cannot print the result: {e}");
             ExitCode::FAILURE
         }
     }

@@ -158,7 +158,7 @@ pub fn run(flags: &Flags) -> ExitCode {
     {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("cannot start: {e}");
+            errln!("cannot start: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -187,7 +187,7 @@ pub fn run(flags: &Flags) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!("{e}");
-            eprintln!("{e}");
+            errln!("{e}");
             ExitCode::FAILURE
         }
     }

@@ -31,7 +31,7 @@ pub fn run(
     }
     if game.trim().eq_ignore_ascii_case("balance") {
         if players.is_some() || !options.trim().is_empty() || json {
-            eprintln!(
+            errln!(
                 "sim balance sets each table's players and options and prints Markdown: give only --races and --seed"
             );
             return ExitCode::from(2);
@@ -40,7 +40,7 @@ pub fn run(
         return ExitCode::SUCCESS;
     }
     let Some(kind) = GameKind::from_slug(game) else {
-        eprintln!(
+        errln!(
             "unknown game `{game}`; the games are: {} (or balance, for every table)",
             GameKind::slugs()
         );
@@ -49,14 +49,14 @@ pub fn run(
     let (bots, experts) = match expert_seats(bots) {
         Ok(read) => read,
         Err(e) => {
-            eprintln!("{e}");
+            errln!("{e}");
             return ExitCode::from(2);
         }
     };
     let bots = match SimBots::parse(&bots) {
         Ok(bots) => bots,
         Err(e) => {
-            eprintln!("{e}");
+            errln!("{e}");
             return ExitCode::from(2);
         }
     };
@@ -140,7 +140,7 @@ fn print_report(result: Result<(String, Value), String>, json: bool) -> ExitCode
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("{e}");
+            errln!("{e}");
             ExitCode::from(2)
         }
     }
@@ -157,7 +157,7 @@ fn pace_run(
     json: bool,
 ) -> ExitCode {
     let refuse = |e: String| {
-        eprintln!("{e}");
+        errln!("{e}");
         ExitCode::from(2)
     };
     let Some(secs) = crate::referee::timing::parse_duration(median).filter(|&s| s > 0) else {

@@ -33,7 +33,7 @@ pub fn run(race: i64, flags: &Flags, json: bool) -> ExitCode {
     {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("cannot start: {e}");
+            errln!("cannot start: {e}");
             return ExitCode::FAILURE;
         }
     };

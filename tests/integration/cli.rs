@@ -298,24 +298,267 @@ fn each_game_goes_by_one_name_and_the_old_one_still_reads() {
 }
 
 #[test]
-fn quit_in_play_says_the_race_is_cancelled() {
+fn a_mistyped_command_gets_a_suggestion() {
+    let out = photofinish().arg("plya").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("did you mean") && err.contains("`play`"),
+        "{err}"
+    );
+    assert!(!err.contains("plya"), "never echoes what was typed: {err}");
+}
+
+/// A `play` session whose output is read line by line as it comes.
+struct Session {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    lines: std::sync::mpsc::Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Session {
+    fn start(args: &[&str], db: &std::path::Path) -> Session {
+        let mut child = photofinish()
+            .args(args)
+            .arg("--database")
+            .arg(db)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (send, lines) = std::sync::mpsc::channel();
+        for out in [
+            Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
+            Box::new(child.stderr.take().unwrap()),
+        ] {
+            let send = send.clone();
+            std::thread::spawn(move || {
+                use std::io::BufRead;
+                for line in std::io::BufReader::new(out).lines() {
+                    let Ok(line) = line else { break };
+                    if send.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        let stdin = child.stdin.take();
+        Session {
+            child,
+            stdin,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    fn type_line(&mut self, line: &str) {
+        writeln!(self.stdin.as_mut().unwrap(), "{line}").unwrap();
+    }
+
+    /// Reads until a line contains `text` (a minute at most: a bound, not a measure).
+    fn wait_for(&mut self, text: &str) -> String {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while let Some(left) = until.checked_duration_since(std::time::Instant::now()) {
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    if line.contains(text) {
+                        return line;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        panic!("no line with {text:?} in:\n{}", self.seen.join("\n"));
+    }
+
+    /// Waits for the process to end and returns everything it printed.
+    fn finish(mut self) -> (std::process::ExitStatus, String) {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        self.seen.extend(self.lines.iter());
+        (status, self.seen.join("\n"))
+    }
+}
+
+#[test]
+fn quit_asks_whether_to_end_or_keep_the_race_and_says_which() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("play.db");
-    let mut child = photofinish()
-        .args(["play", "dream-mile", "--players", "2", "--database"])
+    let play = ["play", "dream-mile", "--players", "2"];
+    // `quit`, then `end`: cancelled.
+    let mut s = Session::start(&play, &db);
+    s.wait_for("has started");
+    s.type_line("quit");
+    let asked = s.wait_for("Leave race #1");
+    assert!(
+        asked.contains("`end`") && asked.contains("`keep`"),
+        "{asked}"
+    );
+    assert!(
+        asked.contains("photofinish play --resume --database"),
+        "{asked}"
+    );
+    s.type_line("end");
+    let (status, out) = s.finish();
+    assert!(status.success(), "{out}");
+    assert_eq!(
+        out.lines().last(),
+        Some("You quit: race #1 is cancelled."),
+        "{out}"
+    );
+    // `quit`, then `keep`: paused, and `play --resume` takes it up with its prompt.
+    let mut s = Session::start(&play, &db);
+    s.wait_for("Race #2 (Dream Mile) has started");
+    s.type_line("quit");
+    s.wait_for("Leave race #2");
+    s.type_line("keep");
+    let (status, out) = s.finish();
+    assert!(status.success(), "{out}");
+    let last = out.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("You left: race #2 is kept, paused")
+            && last.contains("photofinish play --resume --database"),
+        "{out}"
+    );
+    let mut s = Session::start(&["play", "--resume"], &db);
+    s.wait_for("Race #2 (Dream Mile) resumes");
+    s.wait_for("how many speed points do you play?");
+    // `quit` with no answer before the input ends: kept, never cancelled unasked.
+    s.type_line("quit");
+    s.wait_for("Leave race #2");
+    let (status, out) = s.finish();
+    assert!(status.success(), "{out}");
+    assert!(
+        out.lines()
+            .last()
+            .unwrap_or_default()
+            .starts_with("Input ended before an answer: race #2 is kept"),
+        "{out}"
+    );
+    // Nothing left to resume once the race is ended.
+    let mut s = Session::start(&["play", "--resume"], &db);
+    s.wait_for("resumes");
+    s.type_line("quit end");
+    let (status, _) = s.finish();
+    assert!(status.success());
+    let out = photofinish()
+        .args(["play", "--resume", "--database"])
         .arg(&db)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("there is no unfinished race"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_keeps_the_race_for_resume_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("play.db");
+    let mut s = Session::start(&["play", "dream-mile", "--players", "2"], &db);
+    s.wait_for("how many speed points do you play?");
+    let sent = Command::new("kill")
+        .args(["-INT", &s.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    // Its input stays open: the session ends on the signal alone.
+    s.wait_for("Interrupted: race #1 is kept, paused with its clock stopped");
+    let (status, _) = s.finish();
+    assert!(status.success());
+    let mut s = Session::start(&["play", "--resume"], &db);
+    s.wait_for("Race #1 (Dream Mile) resumes");
+    s.type_line("quit end");
+    let (status, out) = s.finish();
+    assert!(status.success(), "{out}");
+}
+
+#[test]
+fn a_race_left_running_says_nothing_in_the_next_session() {
+    use photofinish::vocab::CampaignId;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("play.db");
+    // Race #1 left running with no session (killed): its reminder and deadline fall due
+    // while race #2 is played.
+    let mut left = Session::start(
+        &["play", "dream-mile", "--players", "2", "--deadline", "6s"],
+        &db,
+    );
+    left.wait_for("how many speed points do you play?");
+    // A line is read only between delivery passes: killed then, it holds no outbox lease.
+    left.type_line("help");
+    left.wait_for("Type an order as you would DM it");
+    left.child.kill().unwrap();
+    let _ = left.finish();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let store = runtime
+        .block_on(photofinish::store::open(&db.to_string_lossy()))
+        .unwrap();
+    let step = || {
+        runtime
+            .block_on(store.load(CampaignId(1)))
+            .unwrap()
+            .unwrap()
+            .campaign
+            .step
+    };
+    let before = step();
+    let mut s = Session::start(&["play", "1500m", "--players", "2"], &db);
+    s.wait_for("Race #2 (1500m) has started");
+    // This session's tick resolves race #1's turn at its deadline...
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while step() == before {
+        assert!(std::time::Instant::now() < until, "race #1 never moved on");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    // ...and its posts, ready before this line is read, are not printed here.
+    s.type_line("help");
+    s.wait_for("Type an order as you would DM it");
+    s.type_line("quit end");
+    let (status, out) = s.finish();
+    assert!(status.success(), "{out}");
+    assert!(!out.contains("race #1"), "{out}");
+    assert!(!out.contains("Dream Mile"), "{out}");
+}
+
+#[test]
+fn the_terminal_names_its_own_commands_never_slash_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("play.db");
+    let mut s = Session::start(&["play", "dream-mile", "--players", "2"], &db);
+    s.wait_for("has started");
+    // A date it cannot read, then away: the bot plays the rest at once.
+    s.type_line("away soon");
+    s.wait_for("is not a date or time");
+    s.type_line("away 2");
+    let away = s.wait_for("You are away until");
+    assert!(away.ends_with("`back` ends it."), "{away}");
+    s.wait_for("Verified:");
+    let (status, out) = s.finish();
+    assert!(status.success(), "{out}");
+    assert!(!out.contains("/race"), "{out}");
+    assert!(!out.contains("<t:"), "{out}");
+    assert!(out.contains("`photofinish verify 1 --database"), "{out}");
+    let help = photofinish().args(["play", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(!help.contains("/race"), "{help}");
+}
+
+#[test]
+fn a_closed_stderr_ends_a_refusal_quietly_without_a_panic() {
+    let mut child = photofinish()
+        .args(["sim", "chess"])
+        .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    writeln!(child.stdin.take().unwrap(), "quit").unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
-    assert_eq!(
-        stdout.lines().last(),
-        Some("You quit: race #1 is cancelled."),
-        "{stdout}"
-    );
+    drop(child.stderr.take());
+    assert_eq!(child.wait().unwrap().code(), Some(2));
 }
