@@ -14,7 +14,7 @@ use super::announce::{
 use super::error::RefereeError;
 use super::round::{RoundSoFar, by_round};
 use crate::engine::{Audience, GameRng, Mode, Pending, Seat, Seed, Submitted, Window};
-use crate::games::{AnyGame, AnyOrder};
+use crate::games::{AnyGame, AnyOrder, AnyPublicView};
 use crate::store::{
     CampaignRow, Commit, DeadlineKind, Loaded, NewDeadline, NewOutbox, OrderRow, OrderSource,
     SeatRow, TurnRow,
@@ -116,6 +116,9 @@ struct Told {
     steps: Vec<RoundStep>,
     /// The seats whose turn resolved (a short decision window is not a turn).
     acted: Vec<Seat>,
+    /// Rounds that closed within this decision (a chain of bots' and autopilot's plays),
+    /// each with the board it ended on, posted one by one before what is left.
+    rounds: Vec<(RoundSoFar, AnyPublicView)>,
 }
 
 /// A decision in progress.
@@ -633,6 +636,37 @@ impl Work {
         self.campaign.step_open = false;
         self.orders.clear();
         self.unschedule();
+        self.close_round_if_over()
+    }
+
+    /// In a sequential game, sets a round apart the moment it is over, with the board it
+    /// ended on, so that a chain of plays nobody waits for (bots, autopilot) is told one
+    /// post a round, never one post for the whole chain.
+    fn close_round_if_over(&mut self) -> Result<(), RefereeError> {
+        if !by_round(self.campaign.kind) {
+            return Ok(());
+        }
+        let game = self.game()?;
+        let mut round = self.round_so_far()?;
+        round.extend(RoundSoFar {
+            steps: self.told.steps.clone(),
+            missed: self.told.missed.clone(),
+            revealed: self.told.revealed.clone(),
+            late: self.told.late,
+            acted: self.told.acted.clone(),
+        });
+        // The race's end and a stop are told with the rest, by `tell`.
+        if game.outcome().is_some() || !round.complete(game, self.campaign.phase) {
+            return Ok(());
+        }
+        let view = game.public_view();
+        let told = std::mem::take(&mut self.told);
+        self.told.private_notes = told.private_notes;
+        if self.campaign.round.take().is_some() {
+            self.touch();
+        }
+        self.told.rounds = told.rounds;
+        self.told.rounds.push((round, view));
         Ok(())
     }
 
@@ -701,12 +735,35 @@ impl Work {
         let game = self.game()?.clone();
         let pending = game.pending();
         let private_notes = std::mem::take(&mut told.private_notes);
-        if let Some(post) = self.post_of(told)? {
-            let next = (!pending.is_empty()).then(|| NextStep {
-                label: pending.label.clone(),
-                deadline: self.campaign.deadline_at,
-                waiting_on: pending.seats.iter().map(|&s| self.seat_name(s)).collect(),
-            });
+        let rounds = std::mem::take(&mut told.rounds);
+        let tail = self.post_of(told)?;
+        let last = rounds.len().saturating_sub(1);
+        for (i, (round, view)) in rounds.into_iter().enumerate() {
+            // The last round told is followed by the step now open, with its deadline;
+            // an earlier one only by the label of the step it handed on to.
+            let next = if i == last && tail.is_none() {
+                (!pending.is_empty()).then(|| self.next_step(&pending))
+            } else {
+                None
+            };
+            self.say(
+                Target::Channel,
+                Announcement::TurnResolved {
+                    race: self.campaign.id,
+                    game: self.campaign.kind,
+                    labels: round.labels(),
+                    narration: round.narration(),
+                    steps: round.steps,
+                    missed: round.missed,
+                    revealed: round.revealed,
+                    view,
+                    late: round.late,
+                    next,
+                },
+            );
+        }
+        if let Some(post) = tail {
+            let next = (!pending.is_empty()).then(|| self.next_step(&pending));
             self.say(
                 Target::Channel,
                 Announcement::TurnResolved {
@@ -728,6 +785,15 @@ impl Work {
             self.prompt_and_update(&game, &pending, private_notes, opened)?;
         }
         Ok(())
+    }
+
+    /// What comes next, for a post's footer: the open step and its deadline.
+    fn next_step(&self, pending: &Pending) -> NextStep {
+        NextStep {
+            label: pending.label.clone(),
+            deadline: self.campaign.deadline_at,
+            waiting_on: pending.seats.iter().map(|&s| self.seat_name(s)).collect(),
+        }
     }
 
     /// Posts the open round as it stands, when the race stops mid-round (cancelled).
