@@ -1,14 +1,16 @@
-//! The grace window (`grace=`, 2 minutes by default): in the sequential games a player's
-//! play is held that long before it resolves, so it can still be changed or taken back
-//! (`undo`), as orders can until resolution in every game. Plays by bots, autopilot and
-//! default orders are never held, nor is any play once the step's own deadline comes;
-//! `grace=0` resolves at once. The window is counted on the referee's clock and kept
-//! as a `Continue` deadline, so a restart keeps it too.
+//! The grace window (`grace=`, 2 minutes by default): a player's play that would resolve
+//! the step is held that long before it does, so it can still be changed or taken back
+//! (`undo`), as orders can until resolution in every game. In the sequential games that
+//! is every play; in the simultaneous ones (Dream Mile, 1500m) the step waits once every
+//! order is in, until the last player's order is out of its window, so the last to order
+//! can fix a misclick too. Plays by bots, autopilot and default orders are never held,
+//! nor is any play once the step's own deadline comes; `grace=0` resolves at once. The
+//! window is counted on the referee's clock and kept as a `Continue` deadline, so a
+//! restart keeps it too.
 
 use super::error::RefereeError;
-use super::round::by_round;
 use super::work::Work;
-use crate::engine::Seat;
+use crate::engine::{Mode, Seat};
 use crate::store::{DeadlineKind, NewDeadline, OrderSource};
 use crate::vocab::{Millis, Timing};
 
@@ -34,11 +36,11 @@ pub fn is_take_back(text: &str) -> bool {
 }
 
 impl Work {
-    /// The open step's grace window in milliseconds: 0 unless the game is sequential and
-    /// the step would resolve early (with `clock=` a seat's bank is its pace).
+    /// The open step's grace window in milliseconds: 0 unless the step would resolve
+    /// early (with `clock=` a seat's bank is its pace).
     pub(super) fn grace_ms(&self) -> Millis {
         let t = &self.campaign.timing;
-        if !by_round(self.campaign.kind) || !t.resolve_early || self.clocks_running() {
+        if !t.resolve_early || self.clocks_running() {
             return 0;
         }
         i64::try_from(grace_secs(t))
@@ -54,6 +56,16 @@ impl Work {
             return Ok(None);
         }
         let pending = self.game()?.pending();
+        // A simultaneous step waits for the other orders anyway: nothing is held until
+        // every order is in.
+        if pending.mode == Mode::All
+            && !pending
+                .seats
+                .iter()
+                .all(|s| self.orders.iter().any(|o| o.seat == *s) || self.ran_out(*s))
+        {
+            return Ok(None);
+        }
         Ok(self
             .orders
             .iter()

@@ -76,13 +76,15 @@ mod tests {
         Referee::new(store, Arc::new(TestClock::at_epoch()), Config::default())
     }
 
+    /// A started Dream Mile race of Alice and Bob; the last order resolves at once (no
+    /// grace window).
     async fn two_player_race(r: &Referee, channel: &str) -> (CampaignId, Actor, Actor) {
         let alice = Actor::new("1", "Alice");
         let bob = Actor::new("2", "Bob");
         let race = r
             .create(NewRace {
                 kind: GameKind::DreamMile,
-                options: String::new(),
+                options: "grace=0".into(),
                 channel: channel.into(),
                 guild: None,
                 host: alice.clone(),

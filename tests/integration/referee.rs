@@ -180,6 +180,37 @@ async fn a_changed_order_replaces_the_first(kind: Kind) {
     assert_eq!(alice_order.receipt, second.receipt);
 }
 
+/// Dream Mile resolves when every order is in, but the last order is held for the grace
+/// window first: the last to order can fix a misclick, and the turn resolves once, with
+/// the fixed order, when the window is over.
+async fn the_last_simultaneous_order_is_held_for_its_grace_window(kind: Kind) {
+    let b = Bench::with_timing(kind, backend::grace_timing(3600, vec![], true)).await;
+    let id = three_runners(&b).await;
+    let step = b.step_of(id).await;
+    let first = b.referee.submit(id, &user(&alice()), "3").await.unwrap();
+    // Others still to order: nothing is held, it can change until the turn resolves.
+    assert_eq!(first.held_until, None);
+    b.referee.submit(id, &user(&bob()), "1").await.unwrap();
+    let last = b.referee.submit(id, &user(&carol()), "5").await.unwrap();
+    assert!(!last.resolved);
+    assert_eq!(last.held_until, Some(b.clock.now_ms() + 120_000));
+    let fixed = b.referee.submit(id, &user(&carol()), "2").await.unwrap();
+    assert!(fixed.changed && !fixed.resolved);
+    b.clock.advance_secs(119);
+    b.referee.tick().await.unwrap();
+    assert_eq!(
+        b.step_of(id).await,
+        step,
+        "resolved inside the grace window"
+    );
+    b.clock.advance_secs(2);
+    b.referee.tick().await.unwrap();
+    assert_eq!(b.step_of(id).await, step + 1);
+    let h = b.referee.history(id, 1).await.unwrap();
+    let carol_order = h.orders.iter().find(|o| o.name == "Carol").unwrap();
+    assert_eq!(carol_order.order, "2");
+}
+
 async fn missed_orders_at_the_deadline_play_the_default_once(kind: Kind) {
     let b = Bench::new(kind).await;
     let rec = Recorder::default();
@@ -978,6 +1009,7 @@ async fn a_power_decision_waits_the_turn_length(kind: Kind) {
 on_both!(
     a_whole_campaign_through_every_state,
     a_changed_order_replaces_the_first,
+    the_last_simultaneous_order_is_held_for_its_grace_window,
     missed_orders_at_the_deadline_play_the_default_once,
     reminders_go_to_the_seats_still_missing_orders,
     resolution_waits_for_the_deadline_when_asked_to,
