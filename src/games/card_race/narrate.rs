@@ -101,11 +101,11 @@ impl CardRace {
         }
     }
 
-    /// An attack with its article: "a red light", "an accident"; 1000 Yards' traffic and
-    /// hungry take none ("plays hungry on Bob").
+    /// An attack with its article: "a red light", "an accident"; out of gas, and 1000
+    /// Yards' traffic and hungry, take none ("plays out of gas on Bob").
     pub(super) fn attack_text(&self, card: Card) -> String {
         let name = self.card_name(card);
-        if self.rules().yards_names && matches!(card, Card::Stop | Card::OutOfGas) {
+        if card == Card::OutOfGas || (self.rules().yards_names && card == Card::Stop) {
             name.to_string()
         } else {
             a(name)

@@ -32,6 +32,19 @@ fn all_texts(options: &Options, players: usize, seed: u64) -> Vec<String> {
     out
 }
 
+/// Out of gas is a state, not a thing: "plays out of gas on Bob", never "an out of gas".
+#[test]
+fn out_of_gas_takes_no_article() {
+    let mut seen = 0;
+    for (players, seed) in [(2, 1), (3, 3), (4, 4), (2, 5), (3, 6)] {
+        for text in all_texts(&opts(Ruleset::Playroom), players, seed) {
+            assert!(!text.contains("an out of gas"), "{text}");
+            seen += usize::from(text.contains("plays out of gas on"));
+        }
+    }
+    assert!(seen > 0, "no game played out of gas");
+}
+
 #[test]
 fn yards_speaks_its_own_words_and_never_offers_the_extension() {
     for (players, seed) in [(2, 1), (2, 2), (3, 3), (4, 4), (6, 5)] {
