@@ -50,7 +50,7 @@ pub enum Command {
         game: Option<String>,
         /// Take up the latest unfinished race left in the database (`quit` then `keep`,
         /// Ctrl-C, or a closed terminal leave it paused).
-        #[arg(long, conflicts_with_all = ["players", "deadline", "name", "options", "bots", "length", "max_speed"])]
+        #[arg(long, conflicts_with_all = ["players", "deadline", "name", "options", "autopilot", "bots", "length", "max_speed"])]
         resume: bool,
         /// Runners in the race, you included.
         #[arg(long, default_value_t = 6)]
@@ -69,9 +69,15 @@ pub enum Command {
         /// Your runner's name.
         #[arg(long, default_value = "You")]
         name: String,
-        /// Game options as key=value text.
+        /// Game and time options as key=value text, the same as a race on Discord takes
+        /// (`grace=10s` holds your last order ten seconds, changeable, before it resolves).
         #[arg(long, default_value = "")]
         options: String,
+        /// Who plays your seat: `ask` (you are asked every decision), `auto` (the default:
+        /// single-choice and obvious orders, and the card races' standing plays, are
+        /// played for you; the rest is asked) or `bot` (the bot plays while you watch).
+        #[arg(long, value_parser = ["ask", "auto", "bot"], ignore_case = true)]
+        autopilot: Option<String>,
         /// How the bots play: heuristic (also smart, normal), random (also easy) or expert
         /// (also hard).
         #[arg(long, default_value = "heuristic", ignore_case = true, value_parser = bot_levels())]
@@ -285,6 +291,7 @@ pub fn main() -> ExitCode {
             db,
             name,
             options,
+            autopilot,
             bots,
             length,
             max_speed,
@@ -304,6 +311,7 @@ pub fn main() -> ExitCode {
                 db,
                 name,
                 options,
+                autopilot,
                 bots,
                 length,
                 max_speed,

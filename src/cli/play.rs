@@ -83,6 +83,8 @@ pub struct PlayArgs {
     pub db: std::path::PathBuf,
     pub name: String,
     pub options: String,
+    /// The seat's autopilot from the start (`ask`, `auto`, `bot`); the race's default if none.
+    pub autopilot: Option<String>,
     pub bots: BotLevel,
     /// A length preset (`games::length`).
     pub length: Option<String>,
@@ -242,6 +244,13 @@ async fn start(
             .add_bots(race, you, args.players - 1, args.bots)
             .await
             .map_err(|e| e.to_string())?;
+    }
+    if let Some(setting) = &args.autopilot {
+        let set = referee
+            .set_autopilot(race, &you.user, Some(setting))
+            .await
+            .map_err(|e| e.to_string())?;
+        outln!("{}", crate::referee::autopilot::describe(set));
     }
     let shown = referee.overview(race).await.map_err(|e| e.to_string())?;
     if let Some(line) = length::lobby_line(kind, &shown.options, shown.seats.len()) {
@@ -592,10 +601,13 @@ async fn command(
                 r.label,
                 r.order,
                 short_receipt(&r.receipt),
-                if r.resolved {
-                    ""
-                } else {
-                    "; waiting for the others or the deadline"
+                match (r.resolved, r.held_until) {
+                    (true, _) => String::new(),
+                    (false, Some(_)) => format!(
+                        "; held for {} first: type another order to change it, or `undo`",
+                        crate::referee::timing::format_duration(r.grace_secs)
+                    ),
+                    (false, None) => "; waiting for the others or the deadline".to_string(),
                 }
             ),
             Err(e) => refuse(&e),

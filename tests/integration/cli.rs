@@ -155,6 +155,39 @@ fn play_runs_a_whole_race_in_the_terminal_then_verifies_it() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// A chain of plays nobody waits for (here every seat is a bot's) is told one post a
+/// round of play, never one post for the whole chain.
+#[test]
+fn a_chain_of_bot_plays_is_one_post_a_round() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("play.db");
+    let out = photofinish()
+        .args(["play", "1000-miles", "--players", "2", "--length", "round"])
+        .args(["--autopilot", "bot", "--db"])
+        .arg(&db)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("Autopilot `bot`: the built-in bot plays"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("final result"), "{stdout}");
+    let posts: Vec<&str> = stdout
+        .split("[channel]")
+        .filter(|p| p.contains("Orders and receipts"))
+        .collect();
+    assert!(posts.len() > 3, "{} round posts:\n{stdout}", posts.len());
+    for p in &posts {
+        let title = p.lines().find(|l| l.starts_with("== ")).unwrap_or_default();
+        assert!(!title.contains("Rounds"), "{title}");
+        // Two seats: two turns a round, and a dirty trick's answer at most.
+        let bullets = p.lines().filter(|l| l.starts_with("• ")).count();
+        assert!(bullets <= 3, "{bullets} lines in one round's post:\n{p}");
+    }
+}
+
 #[test]
 fn a_missing_game_is_named_with_the_games_listed() {
     for command in ["play", "sim"] {
