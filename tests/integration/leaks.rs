@@ -309,12 +309,17 @@ async fn lockstep(kind: GameKind, players: usize, seed: u64, max_steps: usize, e
                 "{kind} seed {seed}: the worlds disagree on {order:?}"
             );
         }
-        if !early {
-            // Everyone is in; the step resolves at its deadline.
-            for w in [&a, &b] {
-                w.clock.advance_secs(TURN_SECS + 1);
-                w.referee.tick().await.unwrap();
-            }
+        // Everyone is in; the step resolves at its deadline, or with `resolve=early` once
+        // the last order is out of its grace window (a held order is still secret: the
+        // worlds were compared above while it was held).
+        let wait = if early {
+            i64::try_from(photofinish::referee::grace::DEFAULT_GRACE_SECS).unwrap() + 1
+        } else {
+            TURN_SECS + 1
+        };
+        for w in [&a, &b] {
+            w.clock.advance_secs(wait);
+            w.referee.tick().await.unwrap();
         }
         same_in_public(
             &a,

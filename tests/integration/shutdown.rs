@@ -184,8 +184,15 @@ async fn wait_prompt(fake: &FakeDiscord, user: &User) -> Value {
 
 /// Opens a race of two humans and two bots and starts it; returns the humans' prompts.
 async fn start_race(fake: &FakeDiscord, host: &User, guest: &User) -> (Value, Value) {
+    // `grace=0`: the last order resolves the turn at once, so its posts are there to
+    // drain; the grace window would hold it two minutes of the real clock.
     let a = fake
-        .response(fake.slash(host, CHANNEL_ID, "new", &[("game", json!("dream-mile"))]))
+        .response(fake.slash(
+            host,
+            CHANNEL_ID,
+            "new",
+            &[("game", json!("dream-mile")), ("options", json!("grace=0"))],
+        ))
         .await;
     assert!(text_of(&a).contains("is open"), "{a}");
     for u in [host, guest] {
