@@ -17,6 +17,8 @@ mod export;
 pub mod health;
 mod pace;
 mod play;
+#[cfg(test)]
+mod playthrough;
 mod refusal;
 mod render;
 mod replay;

@@ -194,6 +194,23 @@ impl PaceRow {
         let n = self.asked_per_seat.len().max(1) as f64;
         self.asked_per_seat.iter().sum::<f64>() / n
     }
+
+    /// The share of questions, in percent, with more than one choice (100 with none).
+    pub fn real_share(&self) -> f64 {
+        let asked = self.asked_per_seat.iter().sum::<f64>() * self.games as f64;
+        if asked < 0.5 {
+            return 100.0;
+        }
+        100.0 * (1.0 - self.single_choice as f64 / asked)
+    }
+}
+
+/// The row a game's standing plays add: `auto` with every seat starting on the default
+/// set (race option `standing-plays=yes`), for the games that have them.
+const STANDING: &str = "auto, standing plays";
+
+fn has_standing_plays(kind: GameKind) -> bool {
+    kind.option_docs().iter().any(|d| d.key == "standing-plays")
 }
 
 /// What a row is run from.
@@ -353,8 +370,8 @@ pub fn doc(games: u64, seed: u64, model: &PaceModel, median: &str) -> String {
         let _ = writeln!(md, "\n## {}: {}\n", p.kind.title(), p.name);
         let _ = writeln!(
             md,
-            "| seats | setting | steps | questions per seat (mean) | most in one game | single-choice | days (mean) | days (90%) |\n\
-             |---:|---|---:|---:|---:|---:|---:|---:|"
+            "| seats | setting | steps | questions per seat (mean) | most in one game | single-choice | more than one choice | days (mean) | days (90%) |\n\
+             |---:|---|---:|---:|---:|---:|---:|---:|---:|"
         );
         let mut commands = Vec::new();
         for players in SEATS {
@@ -366,12 +383,25 @@ pub fn doc(games: u64, seed: u64, model: &PaceModel, median: &str) -> String {
                 seed,
                 model: *model,
             };
-            let rows: Result<Vec<PaceRow>, String> =
+            let mut rows: Result<Vec<PaceRow>, String> =
                 Autopilot::ALL.iter().map(|&a| row(&spec, a)).collect();
+            if has_standing_plays(p.kind)
+                && let Ok(rows) = rows.as_mut()
+            {
+                let options = format!("{} standing-plays=yes", p.options);
+                let standing = PaceSpec {
+                    options: options.trim(),
+                    ..spec.clone()
+                };
+                if let Ok(mut r) = row(&standing, Autopilot::Auto) {
+                    r.setting = STANDING;
+                    rows.push(r);
+                }
+            }
             let rows = match rows {
                 Ok(r) => r,
                 Err(e) => {
-                    let _ = writeln!(md, "| {players} | (not played: {e}) | | | | | | |");
+                    let _ = writeln!(md, "| {players} | (not played: {e}) | | | | | | | |");
                     continue;
                 }
             };
@@ -379,12 +409,13 @@ pub fn doc(games: u64, seed: u64, model: &PaceModel, median: &str) -> String {
             for r in &rows {
                 let _ = writeln!(
                     md,
-                    "| {players} | {} | {:.1} | {:.1} | {} | {} | {:.1} | {:.1} |",
+                    "| {players} | {} | {:.1} | {:.1} | {} | {} | {:.0}% | {:.1} | {:.1} |",
                     r.setting,
                     r.mean_steps,
                     r.asked_mean(),
                     r.most_asked,
                     r.single_choice,
+                    r.real_share(),
                     r.mean_days,
                     r.p90_days
                 );
@@ -422,6 +453,19 @@ fn accept(checks: &mut Checks, p: &Length, rows: &[PaceRow]) {
             auto.single_choice
         ),
     );
+    checks.check(
+        auto.real_share() >= 90.0,
+        format!(
+            "{what}: at least 90% of the questions under auto have more than one choice ({:.0}%)",
+            auto.real_share()
+        ),
+    );
+    // The targets on how much is asked hold where the players let their own rules run:
+    // the card races' standing plays are off until a player (or the race) turns them on.
+    let (auto, what) = match by(STANDING) {
+        Some(standing) => (standing, format!("{what} with standing plays on")),
+        None => (auto, what),
+    };
     let targets = p.kind.ask_targets();
     if let Some((most, why)) = targets.per_seat
         && p.options.is_empty()
@@ -473,8 +517,10 @@ const MODEL_TEXT: &str = "\
   the only legal order; obvious: the game's documented rule, `docs/rules/<game>.md`) are
   played at once and are not questions; under `bot` nobody is asked and nothing waits.
   Standing preferences (Magical Athlete's policies, the dirty-trick setting, the card
-  races' standing plays) are each game's defaults; standing plays and Magical Athlete's
-  default policies for every-turn powers apply under `auto` only. Game options such as Magical Athlete's `auto-roll` (on) apply in
+  races' standing plays) are each game's defaults; Magical Athlete's default policies for
+  every-turn powers apply under `auto` only. The card races' standing plays are off by
+  default; the row `auto, standing plays` starts every seat with the default set
+  (`standing-plays=yes`). Game options such as Magical Athlete's `auto-roll` (on) apply in
   every row, so `ask` counts the prompts the game sends at its defaults.
 - **Answer times.** Each answer is drawn on its own from a log-normal distribution with
   a median of 4 hours (`--pace-median`) and sigma 1.0 for the log (the tail: one answer in
@@ -489,13 +535,17 @@ const MODEL_TEXT: &str = "\
   the tables give the mean over the games and the 90th percentile.
 - **Columns.** *questions per seat*: the mean over seats and games; *most in one game*:
   the most any seat was asked in one game; *single-choice*: questions, over all games and
-  seats, whose prompt had exactly one choice; *steps*: steps the game took.
+  seats, whose prompt had exactly one choice; *more than one choice*: the share of
+  questions that were real decisions (more than one legal choice, none of them forced or
+  obvious); *steps*: steps the game took.
 ";
 
 const NOTES_TEXT: &str = "
-Under `auto`, the card races play each seat's **standing plays** (a new seat starts with
-`finish, remedy, attack, distance, keep-safety, junk`, race option `standing-plays`;
-`docs/rules/1000-miles.md`, *Standing plays*), and Magical Athlete answers a power that asks
+Under `auto`, the card races play a seat's **standing plays** once its player sets them
+(a new seat has none; `standing default` sets `finish, remedy, attack, distance,
+keep-safety, junk`, and race option `standing-plays=yes` starts every seat with them;
+`docs/rules/1000-miles.md`, *Standing plays*); the targets on how much is asked are held
+for the card races with them on. Magical Athlete answers a power that asks
 every turn by its documented default policy (option `auto-policies`;
 `docs/rules/magical-athlete.md`, *Autopilot*). The draft and the racer picks (about 7 a
 seat in the four-race game) are always asked.

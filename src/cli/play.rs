@@ -22,7 +22,7 @@ use crate::games::{GameKind, length};
 use crate::referee::announce::Target;
 use crate::referee::delivery::{Courier, Delivered, DeliveryError, Parcel};
 use crate::referee::work::short_receipt;
-use crate::referee::{Actor, Config, NewRace, Referee, SystemClock};
+use crate::referee::{Actor, Config, NewRace, Receipt, Referee, SystemClock};
 use crate::render::message::Style;
 use crate::render::post::present;
 use crate::store::SqliteStore;
@@ -32,7 +32,7 @@ use crate::vocab::{CampaignId, Phase, Timing, UserId};
 use super::words::Words;
 
 /// The terminal player's user id.
-const YOU: &str = "terminal-player";
+pub(super) const YOU: &str = "terminal-player";
 
 /// Prints the channel's posts and the human's DMs of this session's race.
 struct Terminal {
@@ -47,28 +47,35 @@ const NOT_OURS_RETRY_MS: i64 = 60_000;
 #[async_trait]
 impl Courier for Terminal {
     async fn deliver(&self, parcel: Parcel<'_>) -> Result<Delivered, DeliveryError> {
-        let shown = match parcel.target {
-            Target::Channel => Some("[channel]"),
-            Target::Dm { user, .. } if user.0 == YOU => Some("[DM to you]"),
-            // Status edits and other players' DMs are not shown; `status` prints the status.
-            _ => None,
-        };
-        if let Some(heading) = shown {
+        let shown = shown(&parcel, &self.style, &self.words);
+        if shown.is_some() && parcel.race != self.race {
             // Another session's race (left running, or played in another terminal): its
             // posts wait for the session that plays it, never shown where its input is not.
-            if parcel.race != self.race {
-                return Err(DeliveryError::Retry {
-                    after_ms: NOT_OURS_RETRY_MS,
-                    reason: format!("race {} is another terminal session's", parcel.race),
-                });
-            }
-            let post = present(parcel.announcement, &self.style);
-            outln!("\n{heading}\n{}", self.words.terminal(&post.plain()));
+            return Err(DeliveryError::Retry {
+                after_ms: NOT_OURS_RETRY_MS,
+                reason: format!("race {} is another terminal session's", parcel.race),
+            });
+        }
+        if let Some(text) = shown {
+            outln!("{text}");
         }
         Ok(Delivered {
             external_id: Some(format!("terminal-{}", parcel.outbox_id)),
         })
     }
+}
+
+/// What the terminal prints of a parcel: the channel's posts and the human's DMs, in the
+/// terminal's words, each under its heading. Status edits and other players' DMs are not
+/// shown; `status` prints the status.
+pub(super) fn shown(parcel: &Parcel<'_>, style: &Style, words: &Words) -> Option<String> {
+    let heading = match parcel.target {
+        Target::Channel => "[channel]",
+        Target::Dm { user, .. } if user.0 == YOU => "[DM to you]",
+        _ => return None,
+    };
+    let post = present(parcel.announcement, style);
+    Some(format!("\n{heading}\n{}", words.terminal(&post.plain())))
 }
 
 /// Options of a terminal race.
@@ -124,8 +131,13 @@ async fn open(db: &Path) -> Result<SqliteStore, String> {
 
 /// The referee of a terminal race: its deadlines and reminders in `deadline_secs`.
 fn referee(store: Arc<SqliteStore>, deadline_secs: u64) -> Referee {
+    Referee::new(store, Arc::new(SystemClock), config(deadline_secs))
+}
+
+/// A terminal race's settings: one person against bots, deadlines in `deadline_secs`.
+pub(super) fn config(deadline_secs: u64) -> Config {
     let turn_secs = deadline_secs.max(1);
-    let config = Config {
+    Config {
         default_timing: Timing {
             turn_secs,
             // One reminder when a third of the time is left.
@@ -144,8 +156,7 @@ fn referee(store: Arc<SqliteStore>, deadline_secs: u64) -> Referee {
         // One person at their own terminal: no quotas.
         limits: crate::referee::Limits::off(),
         ..Config::default()
-    };
-    Referee::new(store, Arc::new(SystemClock), config)
+    }
 }
 
 async fn play(args: PlayArgs) -> Result<(), String> {
@@ -594,26 +605,38 @@ async fn command(
             }
         }
         _ => match referee.submit(race, &UserId::new(YOU), line).await {
-            Ok(r) if r.taken_back => outln!("Taken back for {}: `{}`", r.label, r.order),
-            Ok(r) => outln!(
-                "Order {} for {}: `{}` (receipt {}){}",
-                if r.changed { "changed" } else { "received" },
-                r.label,
-                r.order,
-                short_receipt(&r.receipt),
-                match (r.resolved, r.held_until) {
-                    (true, _) => String::new(),
-                    (false, Some(_)) => format!(
-                        "; held for {} first: type another order to change it, or `undo`",
-                        crate::referee::timing::format_duration(r.grace_secs)
-                    ),
-                    (false, None) => "; waiting for the others or the deadline".to_string(),
-                }
-            ),
+            Ok(r) => outln!("{}", receipt_line(&r)),
             Err(e) => refuse(&e),
         },
     }
     Next::Stay
+}
+
+/// The line that answers an order typed in the terminal.
+pub(super) fn receipt_line(r: &Receipt) -> String {
+    if r.taken_back {
+        return format!("Taken back for {}: `{}`", r.label, r.order);
+    }
+    // "You to play" says nothing the terminal does not know; "Turn 2 of 8" does.
+    let step = if r.label.contains(&r.seat_name) {
+        String::new()
+    } else {
+        format!(" for {}", r.label)
+    };
+    format!(
+        "Order {}{step}: `{}` (receipt {}){}",
+        if r.changed { "changed" } else { "received" },
+        r.order,
+        short_receipt(&r.receipt),
+        match (r.resolved, r.held_until) {
+            (true, _) => String::new(),
+            (false, Some(_)) => format!(
+                "; held for {} first: type another order to change it, or `undo`",
+                crate::referee::timing::format_duration(r.grace_secs)
+            ),
+            (false, None) => "; waiting for the others or the deadline".to_string(),
+        }
+    )
 }
 
 async fn finish(referee: &Referee, race: CampaignId) {

@@ -80,11 +80,24 @@ pub async fn join_flow(
             "\n**I can't DM you.** Open your DMs (Privacy Settings: allow direct messages from server members), or send each order here with `/race order`: only you will see it.",
         );
     }
+    text.push_str(&presets(kind));
     let mut joined = note("Joined", &text);
     if let Some(row) = seat_choice_row(kind, &options, race, choice) {
         joined.rows = Some(vec![row]);
     }
     joined
+}
+
+/// How much is decided for the player, offered once at Join: the seat starts on `auto`.
+fn presets(kind: crate::games::GameKind) -> String {
+    let standing = if kind.preference_help().is_some() {
+        " · **let my own rules run** (DM `help` to set them)"
+    } else {
+        ""
+    };
+    format!(
+        "\nHow much I decide for you: **ask me everything** (`/race autopilot ask`) · **only real decisions** (now: forced and obvious orders are played for you){standing} · **let the bot play** (`/race autopilot bot`)."
+    )
 }
 
 /// The menu of pre-race choices after Join (Dream Mile's maximum speed), or `None` for a

@@ -203,8 +203,9 @@ fn closed_fences(pieces: Vec<String>) -> Vec<String> {
 }
 
 /// A post as embeds within every limit: the narration, the text track and the deadline
-/// (as a Discord timestamp, which footers do not render) in the description; sections as
-/// fields; the footer with plain times in `zone`. What cannot fit is cut, and says so.
+/// (as a Discord timestamp, which footers do not render) in the description, said once;
+/// sections as fields; a footer without a time as it is. What cannot fit is cut, and says
+/// so.
 pub fn embeds(post: &Post, plain_footer: Option<&str>) -> Vec<EmbedSpec> {
     let mut description = post.body.clone();
     if let Some(track) = &post.track {
@@ -214,15 +215,21 @@ pub fn embeds(post: &Post, plain_footer: Option<&str>) -> Vec<EmbedSpec> {
         // A name in the track cannot end the block (or turn its lines around).
         description.push_str(&format!("```\n{}\n```", crate::render::code_text(track)));
     }
-    if let Some(footer) = post.footer.as_deref().filter(|f| f.contains("<t:")) {
+    // A footer with a time moves into the text, where Discord shows the time in the
+    // reader's own zone; it is said once, so the footer then holds nothing of it.
+    let timed = post.footer.as_deref().filter(|f| f.contains("<t:"));
+    if let Some(footer) = timed {
         if !description.is_empty() {
             description.push_str("\n\n");
         }
         description.push_str(footer);
     }
-    let footer = plain_footer
-        .or(post.footer.as_deref())
-        .map(|f| clip(f, limits::FOOTER));
+    let footer = match timed {
+        Some(_) => None,
+        None => plain_footer
+            .or(post.footer.as_deref())
+            .map(|f| clip(f, limits::FOOTER)),
+    };
     let title = clip(&post.title, limits::TITLE);
 
     let mut budget = limits::EMBED_TOTAL;

@@ -25,7 +25,7 @@ pub mod courier;
 mod dm;
 mod drain;
 pub mod dress;
-mod final_post;
+pub mod final_post;
 pub mod handlers;
 mod join;
 pub mod layout;

@@ -82,8 +82,14 @@ pub fn receipt_text(r: &Receipt) -> String {
             escape_markdown(&r.seat_name),
         );
     }
+    // "Ann to play" names the seat already; "Turn 2 of 8" does not.
+    let step = if r.label.contains(&r.seat_name) {
+        String::new()
+    } else {
+        format!(" for {}", escape_markdown(&r.label))
+    };
     let mut text = format!(
-        "{} for {}: `{}` for **{}**.\nReceipt `{}`: the status message shows it now, and the orders revealed after the turn prove it.",
+        "{}{step}: `{}` for **{}**.\nReceipt `{}`: the status message shows it now, and the orders revealed after the turn prove it.",
         if r.repeated {
             "Already in"
         } else if r.changed {
@@ -91,7 +97,6 @@ pub fn receipt_text(r: &Receipt) -> String {
         } else {
             "Order received"
         },
-        escape_markdown(&r.label),
         code_text(&r.order),
         escape_markdown(&r.seat_name),
         short_receipt(&r.receipt)

@@ -11,14 +11,14 @@ fn doc_rows() -> Vec<(String, usize, String, String)> {
             continue;
         }
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-        // | seats | setting | steps | asked | most | single | mean | p90 |
-        if cells.len() == 10 && cells[2] == "auto" {
+        // | seats | setting | steps | asked | most | single | real | mean | p90 |
+        if cells.len() == 11 && cells[2] == "auto" {
             let seats = cells[1].parse().unwrap();
             out.push((
                 heading.clone(),
                 seats,
-                cells[7].to_string(),
                 cells[8].to_string(),
+                cells[9].to_string(),
             ));
         }
     }
@@ -167,7 +167,7 @@ fn the_lobby_line_reads_the_table_for_the_seats() {
     let line = lobby_line(GameKind::MagicalAthlete, "races=1", 0).unwrap();
     assert!(line.starts_with("One race: about 6.3 days"), "{line}");
     let line = lobby_line(GameKind::MilleBornes, "rounds=1 target-score=0", 4).unwrap();
-    assert!(line.starts_with("One round: about 1.5 days"), "{line}");
+    assert!(line.starts_with("One round: about 16.9 days"), "{line}");
     // Options no length has: nothing is claimed.
     assert_eq!(
         lobby_line(GameKind::MilleBornes, "rounds=3 target-score=0", 4),

@@ -38,6 +38,29 @@ pub struct Config {
     /// Retention: how long after a race ends its superseded orders, delivered
     /// announcements and fired deadlines are kept, in seconds; 0 keeps them for ever.
     pub retention_after_secs: u64,
+    /// Where new races' seeds come from.
+    pub seeds: Seeds,
+}
+
+/// Where new races' seeds come from. No configuration key reaches `Fixed`: a real race's
+/// dice are the operating system's.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub enum Seeds {
+    /// Fresh randomness from the operating system for every race.
+    #[default]
+    Os,
+    /// One seed for every race: a recorded playthrough replays word for word.
+    Fixed(crate::engine::Seed),
+}
+
+impl std::fmt::Debug for Seeds {
+    // The seed is secret until a race ends: never printed.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Seeds::Os => "Os",
+            Seeds::Fixed(_) => "Fixed(..)",
+        })
+    }
 }
 
 impl Default for Config {
@@ -52,6 +75,7 @@ impl Default for Config {
             max_order_chars: 500,
             limits: Limits::default(),
             retention_after_secs: DEFAULT_AFTER_SECS,
+            seeds: Seeds::Os,
         }
     }
 }

@@ -56,7 +56,7 @@ pub use clock::{Clock, SystemClock, TestClock};
 pub use deadlines::DEADLINE_CLAIM_MS;
 pub use error::RefereeError;
 pub use limits::Limits;
-pub use machine::{Actor, Config, NewRace, Referee, clean_text};
+pub use machine::{Actor, Config, NewRace, Referee, Seeds, clean_text};
 pub use orders::{OpenPrompt, Receipt};
 pub use queries::{HistoryEntry, Overview};
 pub use race::DeadlineChange;

@@ -4,7 +4,8 @@
 use super::announce::{Announcement, Target};
 use super::error::RefereeError;
 use super::machine::{
-    Actor, NewRace, Referee, clean_text, require_host, require_in_play, require_lobby, require_open,
+    Actor, NewRace, Referee, Seeds, clean_text, require_host, require_in_play, require_lobby,
+    require_open,
 };
 use super::timing;
 use super::work::MAX_DEADLINE_AHEAD_MS;
@@ -37,8 +38,11 @@ impl Referee {
         let options = req.kind.apply_options(None, &game_text)?;
         self.check_lobby_quota(&req.host.user, req.guild.as_deref())
             .await?;
-        let seed = seed_from_os()
-            .map_err(|e| RefereeError::Invalid(format!("no randomness for the dice: {e}")))?;
+        let seed = match self.config.seeds {
+            Seeds::Os => seed_from_os()
+                .map_err(|e| RefereeError::Invalid(format!("no randomness for the dice: {e}")))?,
+            Seeds::Fixed(seed) => seed,
+        };
         let now = self.clock.now();
         let id = match self
             .store

@@ -5,6 +5,7 @@
 use super::message::{Picture, Post, Style};
 use super::text::track_text;
 use crate::games::AnyPublicView;
+use crate::games::words::possessive;
 use crate::referee::announce::{MissedOrder, NextStep, RevealedOrder, RoundStep};
 use crate::referee::work::short_receipt;
 
@@ -48,9 +49,14 @@ pub(super) fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
             .iter()
             .map(|m| {
                 format!(
-                    "{}: played {} for them",
+                    "{}: {} (played for {})",
                     style.user(&m.name),
-                    style.user(&m.played)
+                    style.user(&m.played),
+                    if crate::games::words::is_you(&m.name) {
+                        "you"
+                    } else {
+                        "them"
+                    }
                 )
             })
             .collect();
@@ -94,7 +100,14 @@ pub(super) fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
 fn title_of(labels: &[String]) -> Option<String> {
     let first = labels.first()?;
     if labels.iter().all(|l| l == first) {
-        return Some(first.clone());
+        // The post tells a play made: "Ann's turn", not the prompt's "Ann to play".
+        return Some(match first.strip_suffix(" to play") {
+            Some(head) => match head.rsplit_once(": ") {
+                Some((round, name)) => format!("{round}: {} turn", possessive(name)),
+                None => format!("{} turn", possessive(head)),
+            },
+            None => first.clone(),
+        });
     }
     // "Round 1" from "Round 1: Ann to play"; `None` for a label with no round.
     let round = |l: &str| {
@@ -183,6 +196,14 @@ mod tests {
         assert_eq!(
             title_of(&l(&["Turn 1 of 5"])).as_deref(),
             Some("Turn 1 of 5")
+        );
+        assert_eq!(
+            title_of(&l(&["Ann to play", "Ann to play"])).as_deref(),
+            Some("Ann's turn")
+        );
+        assert_eq!(
+            title_of(&l(&["Round 2: You to play"])).as_deref(),
+            Some("Round 2: Your turn")
         );
         assert_eq!(title_of(&[]), None);
         // A round's end with its scores: the winner is its own line, not run on.

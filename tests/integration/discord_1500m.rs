@@ -136,7 +136,7 @@ async fn an_eight_runner_1500m_race_with_two_robots_to_the_medals() {
     assert!(
         posts
             .iter()
-            .any(|t| t.contains("Missed orders: Bob: played")),
+            .any(|t| t.contains("Missed orders: Bob: ") && t.contains("(played for them)")),
         "{posts:#?}"
     );
 

@@ -254,7 +254,7 @@ fn the_missed_turn(h: &Harness, played: &[Played], posts: &[String], alice: &Use
     assert!(
         posts
             .iter()
-            .any(|t| t.contains("Missed orders: Alice: played")),
+            .any(|t| t.contains("Missed orders: Alice: ") && t.contains("(played for them)")),
         "{posts:#?}"
     );
     let reminded = h

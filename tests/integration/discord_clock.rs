@@ -284,7 +284,10 @@ async fn turn_two(h: &Harness, t: &mut Timeline, p: &[User]) {
         .map(|m| text_of(&m))
         .find(|t| t.contains("Orders and receipts"))
         .unwrap();
-    assert!(turn1.contains("Missed orders: Carol: played"), "{turn1}");
+    assert!(
+        turn1.contains("Missed orders: Carol: ") && turn1.contains("(played for them)"),
+        "{turn1}"
+    );
     // Dave's order, played at once while he was away, is his own, not a missed one.
     assert!(
         turn1.contains("\nDave `") && !turn1.contains("Dave: played"),

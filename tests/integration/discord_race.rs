@@ -340,7 +340,10 @@ async fn remind_then_resolve_turn_one(h: &Harness, p: &[User]) {
         })
         .await;
     let t = text_of(&turn1);
-    assert!(t.contains("Missed orders: Emily: played"), "{t}");
+    assert!(
+        t.contains("Missed orders: Emily: ") && t.contains("(played for them)"),
+        "{t}"
+    );
     assert!(t.contains("```"), "a text track: {t}");
     assert!(
         t.contains("Alice `7`") && t.contains("Carol `4`"),

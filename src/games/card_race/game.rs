@@ -114,30 +114,29 @@ impl CardRace {
         ))
     }
 
-    /// The prompt's hint: only the orders this game has (1000 Yards has no extension).
-    fn order_hint(&self) -> String {
+    /// How to type the order the seat is asked for now, in one line.
+    fn order_hint(&self, seat: Seat) -> String {
         let r = self.rules();
-        let attack = self.card_name(super::cards::Card::Stop);
-        let (noun, window) = if r.yards_names {
-            (
-                "a trouble",
-                "after a trouble on your team `counter` (or the protection's name) or `decline`",
-            )
-        } else {
-            (
-                "an attack",
-                "in a dirty-trick window `counter` (or the immunity's name) or `decline`",
-            )
-        };
-        let extension = if self.options.extension && r.extension_offered {
-            "; at 700 `extend` or `finish`"
-        } else {
-            ""
-        };
-        format!(
-            "Send `play 100`, `{attack} @Bob` ({noun} names a player), `junk 25`; \
-             {window}{extension}."
-        )
+        match self.phase.as_ref() {
+            Phase::Window(w) if w.victims.contains(&seat) => {
+                let card = if r.yards_names {
+                    "protection"
+                } else {
+                    "immunity"
+                };
+                format!("Type `counter` (or the {card}'s name) or `decline`.")
+            }
+            Phase::Extension { .. } => "Type `extend` or `finish`.".into(),
+            _ => format!(
+                "Type `play 100`, `junk 25`, or {} with its target: `{} @Bob`.",
+                if r.yards_names {
+                    "a trouble"
+                } else {
+                    "an attack"
+                },
+                self.card_name(super::cards::Card::Stop)
+            ),
+        }
     }
 }
 
@@ -239,16 +238,15 @@ impl Game for CardRace {
                 "You reached exactly {}. Extend the trip to 1000, or stop here?",
                 self.target
             ),
-            Phase::Turn { .. } => {
-                format!("Your turn. Your hand: {}.", self.hand_text(self.hand(seat)))
-            }
+            // The hand is in the view beside the question, shown once.
+            Phase::Turn { .. } => "Your turn: play or junk a card.".into(),
             Phase::Over => "The game is over.".into(),
         };
         Prompt {
             text,
             choices,
             complete: true,
-            hint: self.order_hint(),
+            hint: self.order_hint(seat),
         }
     }
 

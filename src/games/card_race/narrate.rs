@@ -29,19 +29,14 @@ impl CardRace {
                 seat,
                 card,
                 target,
-                missed,
                 distance,
-            } => Narration::public(format!(
-                "{}{}",
-                self.played_text(*seat, *card, *target, *distance),
-                missed_note(*missed)
-            )),
-            Event::Junked { seat, card, missed } => Narration::public(format!(
-                "{} {} {}.{}",
+                ..
+            } => Narration::public(self.played_text(*seat, *card, *target, *distance)),
+            Event::Junked { seat, card, .. } => Narration::public(format!(
+                "{} {} {}.",
                 self.name(*seat),
                 agree(self.name(*seat), "junks"),
                 self.card_name(*card),
-                missed_note(*missed)
             )),
             Event::WindowOpened {
                 attack,
@@ -64,11 +59,9 @@ impl CardRace {
                 declined,
                 missed,
             } => Narration::public(self.window_closed_text(*seat, *declined, *missed)),
-            Event::ExtensionDecided {
-                seat,
-                extend,
-                missed,
-            } => Narration::public(self.extension_text(*seat, *extend, *missed)),
+            Event::ExtensionDecided { seat, extend, .. } => {
+                Narration::public(self.extension_text(*seat, *extend))
+            }
             Event::RoundEnded { result, totals } => {
                 Narration::public(self.round_ended_text(result, totals))
             }
@@ -177,21 +170,19 @@ impl CardRace {
         }
     }
 
-    fn extension_text(&self, seat: Seat, extend: bool, missed: bool) -> String {
+    fn extension_text(&self, seat: Seat, extend: bool) -> String {
         if extend {
             format!(
-                "{} {} an extension: the trip is now 1000 {}.{}",
+                "{} {} an extension: the trip is now 1000 {}.",
                 self.name(seat),
                 agree(self.name(seat), "calls"),
                 self.rules().unit,
-                missed_note(missed)
             )
         } else {
             format!(
-                "{} {}: the trip is complete.{}",
+                "{} {}: the trip is complete.",
                 self.name(seat),
                 agree(self.name(seat), "stops"),
-                missed_note(missed)
             )
         }
     }
@@ -348,14 +339,6 @@ impl CardRace {
 /// you"), everyone else as named.
 fn object(name: String) -> String {
     if name == "You" { "you".into() } else { name }
-}
-
-fn missed_note(missed: bool) -> &'static str {
-    if missed {
-        " (missed turn: played by the bot)"
-    } else {
-        ""
-    }
 }
 
 /// "a red light", "an accident", "a 100".

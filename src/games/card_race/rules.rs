@@ -327,7 +327,7 @@ pub struct Options {
     /// race's turn length, the default) or a shorter number of seconds.
     pub counter_timeout: DecisionWindow,
     /// New seats start with the conservative standing plays (`standing default`). Off
-    /// where stored options lack it: those races began before standing plays existed.
+    /// by default: standing plays are the player's own rules, made by the player.
     #[serde(default)]
     pub standing_plays: bool,
 }
@@ -345,7 +345,7 @@ impl Default for Options {
             counterflow: false,
             extension: true,
             counter_timeout: DecisionWindow::Turn,
-            standing_plays: true,
+            standing_plays: false,
         }
     }
 }
@@ -393,7 +393,7 @@ pub const OPTION_DOCS: &[OptionDoc] = &[
     },
     OptionDoc {
         key: "standing-plays",
-        help: "new seats start with the standing plays finish, remedy, attack, distance, keep-safety, junk (yes; no: none)",
+        help: "yes: new seats start with the standing plays finish, remedy, attack, distance, keep-safety, junk (no: none until a player sets theirs)",
     },
 ];
 

@@ -6,7 +6,7 @@
 //! tie and overtaking rules.
 
 pub use crate::games::words::join_and;
-use crate::games::words::join_units;
+use crate::games::words::{agree, join_units};
 pub mod adjudicate;
 mod check;
 mod options;
@@ -729,12 +729,8 @@ impl Presentation for DreamMile {
                 let played: Vec<String> = plays
                     .iter()
                     .map(|p| {
-                        let flag = if p.missed {
-                            " (missed the deadline, played for them)"
-                        } else {
-                            ""
-                        };
-                        format!("{} {}{}", self.name(p.seat), p.speed, flag)
+                        // A missed order is told once, in the post's "Missed orders".
+                        format!("{} {}", self.name(p.seat), p.speed)
                     })
                     .collect();
                 lines.push(format!(
@@ -752,11 +748,13 @@ impl Presentation for DreamMile {
                 for o in overtakes {
                     let passed: Vec<String> = o.passed.iter().map(|u| self.list_names(u)).collect();
                     let list = join_units(&passed);
-                    lines.push(format!(
-                        "{} {} {list}.",
-                        self.list_names(&o.by),
-                        if o.by.len() > 1 { "pass" } else { "passes" }
-                    ));
+                    let by = self.list_names(&o.by);
+                    let verb = if o.by.len() > 1 {
+                        "pass".into()
+                    } else {
+                        agree(&by, "passes")
+                    };
+                    lines.push(format!("{by} {verb} {list}."));
                 }
                 Narration::public(lines.join("\n"))
             }
@@ -765,7 +763,7 @@ impl Presentation for DreamMile {
                 if winners.len() > 1 {
                     Narration::public(format!("{names} share the win!"))
                 } else {
-                    Narration::public(format!("{names} wins the Dream Mile!"))
+                    Narration::public(format!("{names} {} the Dream Mile!", agree(&names, "wins")))
                 }
             }
         }

@@ -55,7 +55,7 @@ impl FifteenHundred {
             text: asking.text,
             choices: asking.choices,
             complete: asking.complete,
-            hint: self.hint().to_string(),
+            hint: self.prompt_hint(),
         }
     }
 
@@ -245,6 +245,18 @@ impl FifteenHundred {
                 self.decider().map_or("?", |i| self.name(i))
             ),
             Step::Over => "Race over".into(),
+        }
+    }
+
+    /// The prompt's line on typing an order: the whole grammar in the first round, then
+    /// one example (a refused order, and `help`, still give every part).
+    fn prompt_hint(&self) -> String {
+        match self.step {
+            Step::Orders if self.round > 1 => "Type the round's order as before, e.g. \
+                `card 10 bid 3 actions first,move3,safe4 pace +1 move farthest`; \
+                a wrong order is answered with every part."
+                .into(),
+            _ => self.hint().to_string(),
         }
     }
 

@@ -66,7 +66,8 @@ impl MagicalAthlete {
                         .map(|race| format!("{racer}: {}", race.question_words(q)))
                         .unwrap_or_default(),
                 };
-                Some(format!("{} decides: {what}", self.name(seat)))
+                let who = self.name(seat);
+                Some(format!("{who} {}: {what}", agree(&who, "decides")))
             }
             Phase::Over => None,
         }

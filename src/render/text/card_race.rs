@@ -277,11 +277,7 @@ pub fn private(v: &PrivateView, user: super::columns::User<'_>) -> String {
         if yards { "Counters" } else { "Dirty tricks" },
         v.dirty_trick.name()
     ));
-    if v.may_counter {
-        out.push("You can answer the attack now: send `counter` (or `decline`).".into());
-    } else if v.your_turn {
-        out.push("Your turn: play or junk a card.".into());
-    }
+    // The question itself ("Your turn: play or junk a card.") is the prompt's, said once.
     out.join("\n")
 }
 

@@ -226,19 +226,14 @@ pub fn private(v: &PrivateView, user: super::columns::User<'_>) -> String {
             names(&v.egg_cards)
         ));
     }
+    // "None set", not "you are asked each time": autopilot still plays forced and
+    // obvious answers, and says so.
     if v.policies.is_empty() {
-        out.push("Policies: none (you are asked each time).".into());
+        out.push("Policies: none set.".into());
     } else {
         out.push(format!("Policies: {}.", v.policies.join("; ")));
     }
-    if let Some(q) = &v.question {
-        // The question can name players (the draft's roll-off), so it is theirs to escape.
-        out.push(format!(
-            "{} Choices: {}.",
-            user(&q.text),
-            q.choices.join(" | ")
-        ));
-    }
+    // The pending question is the prompt's, which the DM shows beside this: said once.
     out.join("\n")
 }
 
@@ -339,8 +334,7 @@ mod tests {
         );
         let p = private(&g.private_view(Seat(0)), &|s: &str| s.to_string());
         assert!(p.contains("Racing now: Legs."), "{p}");
-        assert!(p.contains("Policies: none"), "{p}");
-        assert!(p.contains("Choices: roll | legs."), "{p}");
-        assert!(!private(&g.private_view(Seat(1)), &|s: &str| s.to_string()).contains("Choices"));
+        assert!(p.contains("Policies: none set."), "{p}");
+        assert!(!p.contains("Choices"), "the prompt asks, once: {p}");
     }
 }

@@ -87,11 +87,10 @@ fn the_extension_is_offered_only_where_the_rules_have_it() {
         &["green light, 25, 25, 50, 75, 100", FILL],
         "",
     );
-    assert!(
-        published
-            .prompt(seat("Alice"))
-            .hint
-            .contains("at 700 `extend`")
+    // A turn's hint names a turn's orders only; the extension is asked when it comes.
+    assert_eq!(
+        published.prompt(seat("Alice")).hint,
+        "Type `play 100`, `junk 25`, or an attack with its target: `red light @Bob`."
     );
     let y = table(
         &yards(),
@@ -104,8 +103,7 @@ fn the_extension_is_offered_only_where_the_rules_have_it() {
     let hint = y.prompt(seat("Alice")).hint;
     assert_eq!(
         hint,
-        "Send `play 100`, `traffic @Bob` (a trouble names a player), `junk 25`; after a trouble \
-         on your team `counter` (or the protection's name) or `decline`."
+        "Type `play 100`, `junk 25`, or a trouble with its target: `traffic @Bob`."
     );
     let mut y = y;
     assert_eq!(
