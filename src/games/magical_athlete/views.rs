@@ -67,7 +67,7 @@ impl MagicalAthlete {
                         .unwrap_or_default(),
                 };
                 let who = self.name(seat);
-                Some(format!("{who} {}: {what}", agree(&who, "decides")))
+                Some(format!("{who} {}: {what}", agree(who, "decides")))
             }
             Phase::Over => None,
         }
