@@ -463,3 +463,166 @@ async fn a_playthrough_replays_word_for_word() {
         record(spec, Surface::Discord).await
     );
 }
+
+/// What a phone shows of a post: its title, text, fields and footer, as lines of at most
+/// [`PHONE_COLUMNS`] characters (a long line wraps).
+fn phone_lines(l: &Layout) -> usize {
+    discord_text(l)
+        .lines()
+        .map(|line| line.chars().count().div_ceil(PHONE_COLUMNS).max(1))
+        .sum()
+}
+
+/// A phone's width, in characters of Discord's font.
+const PHONE_COLUMNS: usize = 40;
+/// The most lines at 40 columns one post may take, at 12 seats with 32-character names
+/// (where a name alone is most of a line): about four screens of a phone.
+const MAX_PHONE_LINES: usize = 160;
+/// The most characters one post may hold: Discord's limit for a message's embeds, reached
+/// without anything cut to fit.
+const MAX_POST_CHARS: usize = 6_000;
+
+/// Collects every message a race sends on Discord, to every reader.
+struct Everything {
+    zone: Zone,
+    posts: Mutex<Vec<(String, Layout)>>,
+}
+
+#[async_trait]
+impl Courier for Everything {
+    async fn deliver(&self, parcel: Parcel<'_>) -> Result<Delivered, DeliveryError> {
+        let what = match parcel.target {
+            Target::Dm { seat, .. } => format!("DM to seat {}", seat.0 + 1),
+            other => format!("{other:?}"),
+        };
+        let l = layout::announcement(parcel.announcement, self.zone);
+        if let Ok(mut posts) = self.posts.lock() {
+            posts.push((what, l));
+        }
+        Ok(Delivered {
+            external_id: Some(format!("everything-{}", parcel.outbox_id)),
+        })
+    }
+}
+
+/// The longest race of `game` with `seats` players (fewer where the game allows fewer),
+/// every name 32 characters, every seat on autopilot `bot`.
+async fn longest_race(game: &str, seats: usize) -> Vec<(String, Layout)> {
+    let kind = GameKind::from_slug(game).unwrap();
+    let longest = length::lengths(kind).last().map(|l| l.slug);
+    let options = match longest {
+        Some(l) => length::with_length(length::find(kind, l).unwrap(), ""),
+        None => String::new(),
+    };
+    let json = kind.apply_options(None, &options).unwrap();
+    let (_, most) = kind.seat_limits(&json).unwrap();
+    let seats = seats.min(most);
+    let store = Arc::new(SqliteStore::in_memory().await.unwrap());
+    let clock = Arc::new(TestClock::new(START));
+    let config = Config {
+        limits: Limits::off(),
+        seeds: Seeds::Fixed(Seed::from_u64(12)),
+        ..Config::default()
+    };
+    let referee = Referee::new(store, clock.clone(), config);
+    let people: Vec<Actor> = (1..=seats)
+        .map(|i| {
+            let name = format!("Runner With A Very Long Name {i:03}");
+            assert_eq!(name.chars().count(), 32);
+            Actor::new(format!("2000000000000000{i:02}"), name)
+        })
+        .collect();
+    let race = referee
+        .create(NewRace {
+            kind,
+            options,
+            channel: CHANNEL.into(),
+            guild: Some(GUILD.into()),
+            host: people[0].clone(),
+        })
+        .await
+        .unwrap();
+    for p in &people {
+        referee.join(race, p, None, None).await.unwrap();
+        referee
+            .set_autopilot(race, &p.user, Some("bot"))
+            .await
+            .unwrap();
+    }
+    referee.start(race, &people[0]).await.unwrap();
+    let everything = Everything {
+        zone: Zone::UTC,
+        posts: Mutex::new(Vec::new()),
+    };
+    for _ in 0..20_000 {
+        referee.deliver(&everything).await.unwrap();
+        let phase = referee.overview(race).await.unwrap().phase;
+        if matches!(phase, Phase::Finished | Phase::Cancelled) {
+            break;
+        }
+        let now = clock.now_ms();
+        let due = referee.next_due().await.unwrap().unwrap_or(now + 1_000);
+        clock.advance_ms((due - now).max(1));
+        referee.tick().await.unwrap();
+    }
+    assert_eq!(
+        referee.overview(race).await.unwrap().phase,
+        Phase::Finished,
+        "{game} ran to its end"
+    );
+    everything.posts.into_inner().unwrap()
+}
+
+/// Every post of the longest race of each game, with 12 seats (or the game's most) and
+/// 32-character names, fits a phone: at most [`MAX_PHONE_LINES`] lines at 40 columns and
+/// [`MAX_POST_CHARS`] characters, and nothing cut to fit. The failure names the post and
+/// its first lines; `PHOTOFINISH_DUMP_LONGEST=DIR` writes each game's longest post there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_post_of_the_longest_races_fits_a_phone() {
+    let mut over = Vec::new();
+    let mut report = Vec::new();
+    for game in [
+        "dream-mile",
+        "1000-miles",
+        "1000-yards",
+        "1500m",
+        "magical-athlete",
+    ] {
+        let posts = longest_race(game, 12).await;
+        let (mut most_lines, mut most_chars) = (0, 0);
+        for (what, l) in &posts {
+            let lines = phone_lines(l);
+            let chars = discord_text(l).chars().count();
+            most_lines = most_lines.max(lines);
+            most_chars = most_chars.max(chars);
+            let cut = discord_text(l).contains("(cut to fit Discord's limits)");
+            if lines > MAX_PHONE_LINES || chars > MAX_POST_CHARS || cut {
+                let text = discord_text(l);
+                let head: Vec<&str> = text.lines().take(3).collect();
+                over.push(format!(
+                    "{game}, {what}: {lines} lines, {chars} characters: {}",
+                    head.join(" / ")
+                ));
+            }
+        }
+        if let Some(dir) = std::env::var_os("PHOTOFINISH_DUMP_LONGEST")
+            && let Some((what, l)) = posts
+                .iter()
+                .max_by_key(|(_, l)| (discord_text(l).contains("(cut to fit"), phone_lines(l)))
+        {
+            let path = std::path::Path::new(&dir).join(format!("{game}.txt"));
+            std::fs::write(path, format!("{what}\n{}", discord_text(l))).unwrap();
+        }
+        report.push(format!(
+            "{game}: {} posts, the longest {most_lines} lines and {most_chars} characters",
+            posts.len()
+        ));
+    }
+    println!("{}", report.join("\n"));
+    assert!(
+        over.is_empty(),
+        "{}\n{}",
+        over.join("\n"),
+        report.join("\n")
+    );
+}

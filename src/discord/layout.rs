@@ -207,6 +207,20 @@ fn closed_fences(pieces: Vec<String>) -> Vec<String> {
 /// sections as fields; a footer without a time as it is. What cannot fit is cut, and says
 /// so.
 pub fn embeds(post: &Post, plain_footer: Option<&str>) -> Vec<EmbedSpec> {
+    let (out, cut) = laid_out(post, plain_footer);
+    // Too much for one message: the board's text goes first, since the picture shows it;
+    // what happened and the orders are nowhere else in the post.
+    if cut && post.track.is_some() && post.picture != Picture::None {
+        let mut lighter = post.clone();
+        lighter.track = None;
+        lighter.body.push_str("\n\n(The board is in the picture.)");
+        return laid_out(&lighter, plain_footer).0;
+    }
+    out
+}
+
+/// The embeds, and whether anything had to be cut.
+fn laid_out(post: &Post, plain_footer: Option<&str>) -> (Vec<EmbedSpec>, bool) {
     let mut description = post.body.clone();
     if let Some(track) = &post.track {
         if !description.is_empty() {
@@ -304,7 +318,7 @@ pub fn embeds(post: &Post, plain_footer: Option<&str>) -> Vec<EmbedSpec> {
             last.description.push_str(note);
         }
     }
-    out
+    (out, cut)
 }
 
 /// What a button or menu asks for.

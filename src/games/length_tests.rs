@@ -1,7 +1,7 @@
 use super::*;
 
-/// docs/pace.md's `auto` rows: (heading, seats) -> (mean, p90) as printed.
-fn doc_rows() -> Vec<(String, usize, String, String)> {
+/// docs/pace.md's rows of one setting: (heading, seats) -> (mean, p90) as printed.
+fn doc_rows_of(setting: &str) -> Vec<(String, usize, String, String)> {
     let doc = include_str!("../../docs/pace.md");
     let mut heading = String::new();
     let mut out = Vec::new();
@@ -12,7 +12,7 @@ fn doc_rows() -> Vec<(String, usize, String, String)> {
         }
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
         // | seats | setting | steps | asked | most | single | real | mean | p90 |
-        if cells.len() == 11 && cells[2] == "auto" {
+        if cells.len() == 11 && cells[2] == setting {
             let seats = cells[1].parse().unwrap();
             out.push((
                 heading.clone(),
@@ -23,6 +23,30 @@ fn doc_rows() -> Vec<(String, usize, String, String)> {
         }
     }
     out
+}
+
+fn doc_rows() -> Vec<(String, usize, String, String)> {
+    doc_rows_of("auto")
+}
+
+#[test]
+fn the_standing_figures_are_docs_pace_md() {
+    let rows = doc_rows_of("auto, standing plays");
+    assert_eq!(rows.len(), PACE_STANDING.len());
+    for f in PACE_STANDING {
+        let l = find(f.kind, f.length).unwrap();
+        let heading = format!("{}: {}", f.kind.title(), l.name);
+        let row = rows
+            .iter()
+            .find(|r| r.0 == heading && r.1 == f.seats)
+            .unwrap_or_else(|| panic!("no standing row for {heading} with {} seats", f.seats));
+        assert_eq!(
+            (row.2.as_str(), row.3.as_str()),
+            (days(f.mean_tenths).as_str(), days(f.p90_tenths).as_str()),
+            "{heading}, {} seats",
+            f.seats
+        );
+    }
 }
 
 #[test]
@@ -168,6 +192,10 @@ fn the_lobby_line_reads_the_table_for_the_seats() {
     assert!(line.starts_with("One race: about 6.3 days"), "{line}");
     let line = lobby_line(GameKind::MilleBornes, "rounds=1 target-score=0", 4).unwrap();
     assert!(line.starts_with("One round: about 16.9 days"), "{line}");
+    assert!(
+        line.ends_with("With standing plays on (`standing-plays=yes`): about 1.5 days."),
+        "{line}"
+    );
     // Options no length has: nothing is claimed.
     assert_eq!(
         lobby_line(GameKind::MilleBornes, "rounds=3 target-score=0", 4),

@@ -148,6 +148,10 @@ pub enum Announcement {
         /// The deadline had long passed (the bot was down): resolved on restart.
         late: bool,
         next: Option<NextStep>,
+        /// A long round told in several posts: this is part `.0` of `.1`. Every part
+        /// but the last carries only its share of the narration.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        part: Option<(u32, u32)>,
     },
     /// The status message: phase, deadline, and ✓ / … per seat.
     Status {

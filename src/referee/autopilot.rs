@@ -100,13 +100,15 @@ impl Work {
             let text = self.game()?.format_order(seat, &order);
             let nonce = new_nonce()?;
             let receipt = receipt_for(self.campaign.id.0, step, seat, &text, &nonce);
+            // "Round 1: Ann to play" says only what the DM says already.
+            let which = if pending.label.contains(&self.seat_name(seat)) {
+                String::new()
+            } else {
+                format!(" ({})", pending.label)
+            };
             self.note_for(
                 seat,
-                format!(
-                    "Played for you ({}): {text} ({}).",
-                    pending.label,
-                    why(driver, autoplay)
-                ),
+                format!("Played for you{which}: {text} ({}).", why(driver, autoplay)),
             );
             self.put_order(OrderRow {
                 step,

@@ -12,7 +12,7 @@ use super::announce::{
     SeatState, StatusSeat, Target,
 };
 use super::error::RefereeError;
-use super::round::{RoundSoFar, by_round};
+use super::round::{POST_NARRATION_CHARS, RoundSoFar, by_round, split_for_posts};
 use crate::engine::{Audience, GameRng, Mode, Pending, Seat, Seed, Submitted, Window};
 use crate::games::{AnyGame, AnyOrder, AnyPublicView};
 use crate::store::{
@@ -554,6 +554,9 @@ impl Work {
 
     /// Resolves the open step, filling missed orders with defaults.
     fn resolve_step(&mut self, late: bool) -> Result<(), RefereeError> {
+        if !by_round(self.campaign.kind) && !self.told.steps.is_empty() {
+            self.set_step_apart()?;
+        }
         let step = self.campaign.step;
         let game = self.game()?.clone();
         let pending = game.pending();
@@ -670,6 +673,27 @@ impl Work {
         Ok(())
     }
 
+    /// In a simultaneous game, sets the step resolved earlier in this decision apart, with
+    /// the board it ended on, before the next resolves: a chain of steps nobody waits for
+    /// (every seat a bot or on autopilot) is told one post a step.
+    fn set_step_apart(&mut self) -> Result<(), RefereeError> {
+        let view = self.game()?.public_view();
+        let told = std::mem::take(&mut self.told);
+        self.told.private_notes = told.private_notes;
+        self.told.rounds = told.rounds;
+        self.told.rounds.push((
+            RoundSoFar {
+                steps: told.steps,
+                missed: told.missed,
+                revealed: told.revealed,
+                late: told.late,
+                acted: told.acted,
+            },
+            view,
+        ));
+        Ok(())
+    }
+
     /// Carries the race forward as far as it goes without anybody: opens the step, lets
     /// bots order, resolves what is ready, finishes the race. Then tells the channel.
     pub fn advance(&mut self) -> Result<(), RefereeError> {
@@ -746,45 +770,99 @@ impl Work {
             } else {
                 None
             };
-            self.say(
-                Target::Channel,
-                Announcement::TurnResolved {
-                    race: self.campaign.id,
-                    game: self.campaign.kind,
-                    labels: round.labels(),
-                    narration: round.narration(),
-                    steps: round.steps,
-                    missed: round.missed,
-                    revealed: round.revealed,
-                    view,
-                    late: round.late,
-                    next,
+            self.say_resolved(Announcement::TurnResolved {
+                race: self.campaign.id,
+                game: self.campaign.kind,
+                labels: round.labels(),
+                narration: round.narration(),
+                // A simultaneous game's step is told as one paragraph, as its tail is.
+                steps: if by_round(self.campaign.kind) {
+                    round.steps
+                } else {
+                    Vec::new()
                 },
-            );
+                missed: round.missed,
+                revealed: round.revealed,
+                view,
+                late: round.late,
+                next,
+                part: None,
+            });
         }
         if let Some(post) = tail {
             let next = (!pending.is_empty()).then(|| self.next_step(&pending));
-            self.say(
-                Target::Channel,
-                Announcement::TurnResolved {
-                    race: self.campaign.id,
-                    game: self.campaign.kind,
-                    labels: post.labels,
-                    narration: post.narration,
-                    steps: post.steps,
-                    missed: post.missed,
-                    revealed: post.revealed,
-                    view: game.public_view(),
-                    late: post.late,
-                    next,
-                },
-            );
+            self.say_resolved(Announcement::TurnResolved {
+                race: self.campaign.id,
+                game: self.campaign.kind,
+                labels: post.labels,
+                narration: post.narration,
+                steps: post.steps,
+                missed: post.missed,
+                revealed: post.revealed,
+                view: game.public_view(),
+                late: post.late,
+                next,
+                part: None,
+            });
         }
         self.say_status();
         if opened || !private_notes.is_empty() {
             self.prompt_and_update(&game, &pending, private_notes, opened)?;
         }
         Ok(())
+    }
+
+    /// Posts a resolved round or turn, in as many parts as its narration needs
+    /// (`round::split_for_posts`); the last part carries the board, the orders and what
+    /// comes next.
+    fn say_resolved(&mut self, a: Announcement) {
+        let Announcement::TurnResolved {
+            race,
+            game,
+            labels,
+            narration,
+            steps,
+            missed,
+            revealed,
+            view,
+            late,
+            next,
+            ..
+        } = a
+        else {
+            self.say(Target::Channel, a);
+            return;
+        };
+        let parts = split_for_posts(narration, steps, POST_NARRATION_CHARS);
+        let n = u32::try_from(parts.len()).unwrap_or(u32::MAX);
+        let (mut missed, mut revealed, mut next) = (Some(missed), Some(revealed), Some(next));
+        for (i, (narration, steps)) in (1..).zip(parts) {
+            let last = i >= n;
+            self.say(
+                Target::Channel,
+                Announcement::TurnResolved {
+                    race,
+                    game,
+                    labels: labels.clone(),
+                    narration,
+                    steps,
+                    missed: if last {
+                        missed.take().unwrap_or_default()
+                    } else {
+                        Vec::new()
+                    },
+                    revealed: if last {
+                        revealed.take().unwrap_or_default()
+                    } else {
+                        Vec::new()
+                    },
+                    view: view.clone(),
+                    late: late && last,
+                    next: if last { next.take().flatten() } else { None },
+                    part: (n > 1).then_some((i, n)),
+                },
+            );
+        }
     }
 
     /// What comes next, for a post's footer: the open step and its deadline.

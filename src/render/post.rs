@@ -41,7 +41,14 @@ fn lobby_body(phase: Phase, taken: usize, min: usize, max: usize) -> String {
 /// the track after a turn, the race chart with the final result, nothing otherwise.
 pub fn picture_of(a: &Announcement) -> Option<(Picture, &AnyPublicView)> {
     match a {
-        Announcement::TurnResolved { view, .. } => Some((Picture::Track, view)),
+        Announcement::TurnResolved {
+            view, part: None, ..
+        } => Some((Picture::Track, view)),
+        Announcement::TurnResolved {
+            view,
+            part: Some((i, n)),
+            ..
+        } if i >= n => Some((Picture::Track, view)),
         Announcement::Finished { view, .. } => Some((Picture::Chart, view)),
         _ => None,
     }
@@ -100,6 +107,7 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
             view,
             late,
             next,
+            part,
         } => turn_resolved(
             &head(*game, *race),
             Turn {
@@ -111,6 +119,7 @@ pub fn present(a: &Announcement, style: &Style) -> Post {
                 view,
                 late: *late,
                 next: next.as_ref(),
+                part: *part,
             },
             style,
         ),
@@ -324,10 +333,22 @@ fn status(
     p
 }
 
+/// The most private notes one DM lists.
+const MAX_NOTES: usize = 12;
+
 /// A seat's private view in words, then any private news.
 fn dm_body(view: &AnyPrivateView, notes: &[String], style: &Style) -> String {
     let mut body = private_text_as(view, &|s: &str| style.user(s));
-    for n in notes {
+    // A long chain played for the seat (its autopilot, or away) keeps the DM short: the
+    // latest notes, and where the rest is told.
+    let earlier = notes.len().saturating_sub(MAX_NOTES);
+    if earlier > 0 {
+        body.push_str(&format!(
+            "\n({earlier} earlier {}: the channel's posts tell every play.)",
+            if earlier == 1 { "note" } else { "notes" }
+        ));
+    }
+    for n in notes.iter().skip(earlier) {
         body.push('\n');
         body.push_str(&style.user(n));
     }

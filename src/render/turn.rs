@@ -20,6 +20,8 @@ pub(super) struct Turn<'a> {
     pub view: &'a AnyPublicView,
     pub late: bool,
     pub next: Option<&'a NextStep>,
+    /// Part `.0` of `.1` of a long round; only the last carries the board and the orders.
+    pub part: Option<(u32, u32)>,
 }
 
 /// A turn's channel post: the narration, missed orders, receipts, the track and what is
@@ -27,10 +29,13 @@ pub(super) struct Turn<'a> {
 pub(super) fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
     // A step's label may name a player ("Round 1: Alice to play").
     let labels: Vec<String> = turn.labels.iter().map(|l| style.user(l)).collect();
-    let title = match title_of(&labels) {
+    let mut title = match title_of(&labels) {
         Some(what) => format!("{head}: {what}"),
         None => head.to_string(),
     };
+    if let Some((i, n)) = turn.part {
+        title.push_str(&format!(" ({i} of {n})"));
+    }
     let mut body = if turn.steps.is_empty() {
         style.user(&turn.narration.join("\n"))
     } else {
@@ -41,6 +46,12 @@ pub(super) fn turn_resolved(head: &str, turn: Turn<'_>, style: &Style) -> Post {
     };
     if turn.late {
         body.push_str("\n(Resolved late: the bot was offline when the deadline passed.)");
+    }
+    if let Some((i, n)) = turn.part
+        && i < n
+    {
+        // The round goes on in the next post, which shows the board and the orders.
+        return Post::new(title, body);
     }
     let mut p = Post::new(title, body);
     if !turn.missed.is_empty() {

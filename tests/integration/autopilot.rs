@@ -130,16 +130,16 @@ async fn auto_seats_are_not_asked_the_obvious_last_turn(kind: Kind) {
     let posts = turn_posts(&out);
     let last = posts.last().unwrap();
     assert_eq!(last.0, 0, "nothing is missed");
-    // Told in one post with turn 1 (a chain): its two player orders, then the two played.
-    let sources: Vec<OrderSource> = last.1.iter().map(|(_, s)| *s).collect();
+    // A chain of turns is told one post a turn: turn 1 with its two player orders, then
+    // turn 2 with the two played for them.
+    let sources = |p: &(usize, Vec<(String, OrderSource)>)| -> Vec<OrderSource> {
+        p.1.iter().map(|(_, s)| *s).collect()
+    };
+    assert_eq!(sources(last), vec![OrderSource::Auto, OrderSource::Auto]);
+    let before = &posts[posts.len() - 2];
     assert_eq!(
-        sources,
-        vec![
-            OrderSource::Player,
-            OrderSource::Player,
-            OrderSource::Auto,
-            OrderSource::Auto
-        ]
+        sources(before),
+        vec![OrderSource::Player, OrderSource::Player]
     );
     let verified = b.referee.verify(id).await.unwrap();
     assert!(verified.ok(), "{verified:?}");

@@ -23,7 +23,7 @@ pub fn help_layout(game: Option<&str>) -> Layout {
 `/race join name choice` / `/race leave` take or give up a seat (or use the lobby's buttons)
 `/race start` begin (host)
 Orders come by DM: press a button or reply with the order as text (`7`; `#12 7` if you are in several races). Change it until the turn resolves; each order gets a receipt: the SHA-256 of the race, turn, seat, order and a secret nonce (you see its first 10 digits), so nobody can change your order unseen; the nonces are revealed at the end and `/race verify` checks every receipt.
-Grace window: in 1000 miles, 1000 Yards and Magical Athlete your play is held 2 minutes before it resolves (option `grace=`, `grace=0` for at once): change it, or take it back with `undo`. Those games post once per round.
+Grace window: an order that would resolve the turn (your play in 1000 miles, 1000 Yards and Magical Athlete; the last order in Dream Mile and 1500m) is held 2 minutes first (option `grace=`, `grace=0` for at once): change it, or take it back with `undo`. The games played in turns post once per round.
 `/race order text` order here instead, seen only by you (if your DMs are closed)
 `/race status` standings and track; `/race orders` who has ordered (never what)
 `/race deadline set extend` show or move the deadline (host)
@@ -58,8 +58,9 @@ Host commands: the race's host, or anyone with Manage Server.";
             post.fields.push((
                 format!("{} (`{}`)", k.title(), k.slug()),
                 format!(
-                    "{}\nRules and options: `/race help game:{}`",
+                    "{}\nRules and options: `/race help game:{}`; how to play: docs/games/{}.md",
                     layout::clip(&first, 300),
+                    k.slug(),
                     k.slug()
                 ),
             ));
@@ -71,6 +72,10 @@ Host commands: the race's host, or anyone with Manage Server.";
     };
     {
         let mut text = k.rules_summary().to_string();
+        text.push_str(&format!(
+            "\nHow to play, with an example: docs/games/{}.md",
+            k.slug()
+        ));
         text.push_str(&format!(
             "\nLengths (`/race new length:`): {}.",
             crate::games::length::offered(k)

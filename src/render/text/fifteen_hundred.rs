@@ -92,6 +92,8 @@ pub fn track(view: &PublicView) -> String {
             r.pace,
             if r.robot {
                 cards(r)
+            } else if r.cards_left.is_empty() {
+                "no cards left".into()
             } else {
                 format!("cards {}", cards(r))
             }

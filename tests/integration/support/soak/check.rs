@@ -213,8 +213,8 @@ async fn races_ended_once(
     rows
 }
 
-/// The steps a race's channel posts tell (each resolved step once, by its label) are the
-/// steps it resolved. A race compacted already (no `started` row left) is not counted.
+/// The steps a race's channel posts tell (each resolved step once, by its label; a round
+/// told in parts, by its last part) are the steps it resolved. A race compacted already (no `started` row left) is not counted.
 async fn told_once(w: &World, f: &mut Figures, race: CampaignId, steps: u32, raw: &Raw) {
     let rows = w.store().outbox_of(race).await.unwrap();
     let kind = |r: &OutboxRow| r.payload["kind"].as_str().unwrap_or("").to_string();
@@ -222,7 +222,15 @@ async fn told_once(w: &World, f: &mut Figures, race: CampaignId, steps: u32, raw
         return;
     }
     let mut told: BTreeMap<String, i64> = BTreeMap::new();
-    for r in rows.iter().filter(|r| kind(r) == "turn-resolved") {
+    // A long round told in parts names its steps in every part; its last part counts.
+    let earlier_part = |r: &OutboxRow| {
+        let part = &r.payload["part"];
+        matches!((part[0].as_u64(), part[1].as_u64()), (Some(i), Some(n)) if i < n)
+    };
+    for r in rows
+        .iter()
+        .filter(|r| kind(r) == "turn-resolved" && !earlier_part(r))
+    {
         for label in r.payload["labels"].as_array().into_iter().flatten() {
             *told
                 .entry(label.as_str().unwrap_or("").to_string())
