@@ -663,14 +663,20 @@ impl Work {
             return Ok(());
         }
         let view = game.public_view();
-        let told = std::mem::take(&mut self.told);
-        self.told.private_notes = told.private_notes;
         if self.campaign.round.take().is_some() {
             self.touch();
         }
+        self.set_apart(round, view);
+        Ok(())
+    }
+
+    /// Moves what this decision has told so far into `told.rounds`, as `round` with the
+    /// board it ended on; the private notes and the rounds set apart before stay.
+    fn set_apart(&mut self, round: RoundSoFar, view: AnyPublicView) {
+        let told = std::mem::take(&mut self.told);
+        self.told.private_notes = told.private_notes;
         self.told.rounds = told.rounds;
         self.told.rounds.push((round, view));
-        Ok(())
     }
 
     /// In a simultaneous game, sets the step resolved earlier in this decision apart, with
@@ -678,19 +684,15 @@ impl Work {
     /// (every seat a bot or on autopilot) is told one post a step.
     fn set_step_apart(&mut self) -> Result<(), RefereeError> {
         let view = self.game()?.public_view();
-        let told = std::mem::take(&mut self.told);
-        self.told.private_notes = told.private_notes;
-        self.told.rounds = told.rounds;
-        self.told.rounds.push((
-            RoundSoFar {
-                steps: told.steps,
-                missed: told.missed,
-                revealed: told.revealed,
-                late: told.late,
-                acted: told.acted,
-            },
-            view,
-        ));
+        let told = &mut self.told;
+        let round = RoundSoFar {
+            steps: std::mem::take(&mut told.steps),
+            missed: std::mem::take(&mut told.missed),
+            revealed: std::mem::take(&mut told.revealed),
+            late: told.late,
+            acted: std::mem::take(&mut told.acted),
+        };
+        self.set_apart(round, view);
         Ok(())
     }
 

@@ -765,13 +765,7 @@ fn check_outbox_row(
             "race {r}: the outbox row names the message it posted"
         );
     }
-    // A long round told in parts names its steps in every part; its last part counts.
-    let part = &row.payload["part"];
-    let earlier_part = matches!(
-        (part[0].as_u64(), part[1].as_u64()),
-        (Some(i), Some(n)) if i < n
-    );
-    if kind == "turn-resolved" && !earlier_part {
+    if kind == "turn-resolved" && !earlier_part(&row.payload) {
         for label in row.payload["labels"].as_array().unwrap() {
             *resolved_labels
                 .entry(label.as_str().unwrap().to_string())

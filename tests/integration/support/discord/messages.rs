@@ -6,6 +6,13 @@ use serde_json::Value;
 
 use super::{CHANNEL, Recorded};
 
+/// True for an outbox payload that is an earlier part of a long round told in parts: it
+/// names the round's steps, as its last part does, which is the one to count them by.
+pub fn earlier_part(payload: &Value) -> bool {
+    let part = &payload["part"];
+    matches!((part[0].as_u64(), part[1].as_u64()), (Some(i), Some(n)) if i < n)
+}
+
 /// True for a post in the races' channel ([`CHANNEL`]).
 pub fn in_channel(m: &Value) -> bool {
     m["channel_id"] == CHANNEL.to_string().as_str()

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::run::{Figures, Soak};
 use super::world::World;
 use crate::support::backend::{Arg, Kind, Raw};
-use crate::support::discord::{BOT_ID, text_of};
+use crate::support::discord::{BOT_ID, earlier_part, text_of};
 
 /// A time Discord (or the bot) could not be reached, on the bot's wall clock.
 #[derive(Clone, Debug)]
@@ -222,14 +222,9 @@ async fn told_once(w: &World, f: &mut Figures, race: CampaignId, steps: u32, raw
         return;
     }
     let mut told: BTreeMap<String, i64> = BTreeMap::new();
-    // A long round told in parts names its steps in every part; its last part counts.
-    let earlier_part = |r: &OutboxRow| {
-        let part = &r.payload["part"];
-        matches!((part[0].as_u64(), part[1].as_u64()), (Some(i), Some(n)) if i < n)
-    };
     for r in rows
         .iter()
-        .filter(|r| kind(r) == "turn-resolved" && !earlier_part(r))
+        .filter(|r| kind(r) == "turn-resolved" && !earlier_part(&r.payload))
     {
         for label in r.payload["labels"].as_array().into_iter().flatten() {
             *told
