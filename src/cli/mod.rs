@@ -169,6 +169,10 @@ pub enum Command {
         /// Where to write turn-01.png, ... and race-chart.png.
         #[arg(long, default_value = ".")]
         out: std::path::PathBuf,
+        /// Also write race.gif: the race animated, one frame a step, as the final post
+        /// shows it on Discord.
+        #[arg(long)]
+        gif: bool,
     },
     /// Race bots against each other and print a summary.
     Sim {
@@ -358,7 +362,7 @@ pub fn main() -> ExitCode {
             json,
         }),
         Command::Replay { script } => replay::run(&script),
-        Command::Render { script, out } => render::run(&script, &out),
+        Command::Render { script, out, gif } => render::run(&script, &out, gif),
         Command::Sim {
             game,
             races,

@@ -1,6 +1,7 @@
-//! `photofinish render SCRIPT.json --out DIR`: the pictures the channel would get for each
-//! turn of a replay script (`turn-01.png`, ...), and the race chart if the race ends; an
-//! export (docs/export.md) draws alike, once it verifies.
+//! `photofinish render SCRIPT.json --out DIR [--gif]`: the pictures the channel would get
+//! for each turn of a replay script (`turn-01.png`, ...), the race chart if the race ends,
+//! and with `--gif` the race animated (`race.gif`, as the final post shows it); an export
+//! (docs/export.md) draws alike, once it verifies.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -8,12 +9,41 @@ use std::process::ExitCode;
 use crate::games::AnyPublicView;
 use crate::render::{alt_text, picture};
 
-pub fn run(script: &Path, out: &Path) -> ExitCode {
+pub fn run(script: &Path, out: &Path, gif: bool) -> ExitCode {
     let (views, finished) = match views_of(script) {
         Ok(v) => v,
         Err(e) => return super::refusal::refuse(&e),
     };
-    draw(&views, finished, out)
+    let drawn = draw(&views, finished, out);
+    if !gif || drawn != ExitCode::SUCCESS {
+        return drawn;
+    }
+    animate(&views, out)
+}
+
+/// Writes `race.gif`, the race animated from its views.
+fn animate(views: &[AnyPublicView], out: &Path) -> ExitCode {
+    let animation = match crate::render::animation::animate(views) {
+        Ok(a) => a,
+        Err(e) => {
+            errln!("race.gif: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let path = out.join("race.gif");
+    if let Err(e) = std::fs::write(&path, &animation.gif) {
+        errln!("cannot write {}: {e}", path.display());
+        return ExitCode::FAILURE;
+    }
+    outln!(
+        "{} ({:.1} KB): the race in {} frames, {}x{}",
+        path.display(),
+        animation.gif.len() as f64 / 1024.0,
+        animation.frames,
+        animation.width,
+        animation.height
+    );
+    ExitCode::SUCCESS
 }
 
 /// The public view after each step, and whether the race ends: from an export (once it

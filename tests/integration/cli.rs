@@ -595,3 +595,46 @@ fn a_closed_stderr_ends_a_refusal_quietly_without_a_panic() {
     drop(child.stderr.take());
     assert_eq!(child.wait().unwrap().code(), Some(2));
 }
+
+#[test]
+fn render_gif_writes_the_race_animated_one_frame_a_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = photofinish()
+        .args(["render", "tests/scripts/dream-mile-eight.json", "--gif", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let gif = std::fs::read(dir.path().join("race.gif")).unwrap();
+    assert_eq!(&gif[..6], b"GIF89a", "a GIF");
+    // One frame a step that changed the picture: the turns drawn as PNGs, as many.
+    let pngs = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_string_lossy().starts_with("turn-")
+        })
+        .count();
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("race.gif"))
+        .unwrap_or_else(|| panic!("race.gif is named: {stdout}"));
+    assert!(
+        line.contains(&format!("the race in {pngs} frames")),
+        "{line} ({pngs} turn pictures)"
+    );
+    // Without --gif, no GIF.
+    let plain = tempfile::tempdir().unwrap();
+    let out = photofinish()
+        .args(["render", "tests/scripts/dream-mile-eight.json", "--out"])
+        .arg(plain.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(!plain.path().join("race.gif").exists());
+}
