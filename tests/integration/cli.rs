@@ -600,7 +600,12 @@ fn a_closed_stderr_ends_a_refusal_quietly_without_a_panic() {
 fn render_gif_writes_the_race_animated_one_frame_a_step() {
     let dir = tempfile::tempdir().unwrap();
     let out = photofinish()
-        .args(["render", "tests/scripts/dream-mile-eight.json", "--gif", "--out"])
+        .args([
+            "render",
+            "tests/scripts/dream-mile-eight.json",
+            "--gif",
+            "--out",
+        ])
         .arg(dir.path())
         .output()
         .unwrap();
