@@ -2,6 +2,10 @@
 //! out. Opening steps, bots' orders, resolution (with default orders for missed deadlines),
 //! chains of steps that need nobody, and the end of the race all live here, apart from any
 //! I/O, so every path is easy to test and lands in one transaction.
+//!
+//! It runs a little past 1,000 lines because one decision's steps (open, resolve, chain,
+//! tell) share `Work`'s private state (`Told`, the commit being built); the pieces that
+//! stand alone already live beside it (`round.rs`, `grace.rs`, `autopilot.rs`, `chain.rs`).
 
 use std::collections::BTreeMap;
 
